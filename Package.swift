@@ -1,0 +1,44 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "photoedit",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "PhotoEdit", targets: ["PhotoEdit"]),
+        .executable(name: "photoedit", targets: ["photoedit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // System libraries, each with its Debian provider.
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        .systemLibrary(name: "CLibRaw", pkgConfig: "libraw_r", providers: [.apt(["libraw-dev"])]),
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        // Non-variadic C wrappers: Swift cannot call C variadic functions.
+        .target(name: "CPhotoEditShim", dependencies: ["CVips", "CLibRaw", "CLCMS2"]),
+        // The engine: catalog, recipes, filters, rendering. No C type in its public API.
+        .target(
+            name: "PhotoEdit",
+            dependencies: [
+                "CPhotoEditShim",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // The command-line tool.
+        .executableTarget(
+            name: "photoedit",
+            dependencies: [
+                "PhotoEdit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "PhotoEditTests",
+            dependencies: ["PhotoEdit", "CPhotoEditShim", "photoedit"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,66 @@
+/*
+ * photoedit_shim.h — non-variadic C entry points for Swift.
+ *
+ * Swift cannot call C variadic functions (vips_image_new_from_file(path, NULL),
+ * vips_call(...), ...). Every libvips operation is reached instead through the
+ * generic operation API: create the operation by name, set each argument as a
+ * GObject property, build it through the operation cache, read its outputs.
+ * These helpers do the GValue work, which Swift cannot express cleanly.
+ *
+ * Error convention: functions returning int return 0 on success and -1 on
+ * failure, with the reason appended to libvips' error buffer; functions
+ * returning pointers return NULL on failure.
+ */
+#ifndef PHOTOEDIT_SHIM_H
+#define PHOTOEDIT_SHIM_H
+
+#include <stddef.h>
+#include <vips/vips.h>
+
+/* Start libvips once per process (idempotent, thread-safe). */
+int pe_vips_init(const char *argv0);
+
+/* Take (copy and clear) libvips' error buffer. Free the result with g_free. */
+char *pe_error_take(void);
+
+/* Generic operation call. */
+VipsOperation *pe_operation_new(const char *name);
+int pe_set_image(VipsOperation *op, const char *name, VipsImage *image);
+int pe_set_images(VipsOperation *op, const char *name, VipsImage **images, int n);
+/* Sets an int, double, boolean or unsigned property from a double. */
+int pe_set_number(VipsOperation *op, const char *name, double value);
+/* Sets a string property, or an enum / flags property from its nick. */
+int pe_set_string(VipsOperation *op, const char *name, const char *value);
+int pe_set_doubles(VipsOperation *op, const char *name, const double *values, int n);
+/* Builds through the operation cache; on success *op is replaced by the built
+ * operation. On failure the outputs are released and -1 returned; the caller
+ * still owns *op and must release it with pe_operation_finish. */
+int pe_operation_build(VipsOperation **op);
+/* Output image, as a new reference (NULL if absent). */
+VipsImage *pe_get_image(VipsOperation *op, const char *name);
+double pe_get_number(VipsOperation *op, const char *name);
+/* Copies up to `max` values of an array-of-double output; returns the count. */
+int pe_get_doubles(VipsOperation *op, const char *name, double *out, int max);
+/* Releases the outputs and the operation. */
+void pe_operation_finish(VipsOperation *op);
+/* Is `name` an argument of operation `operation_name`? */
+int pe_operation_has_argument(const char *operation_name, const char *name);
+
+/* Image helpers. */
+int pe_image_get_string(VipsImage *image, const char *name, char **out);  /* g_free *out */
+int pe_image_has_field(VipsImage *image, const char *name);
+int pe_image_get_int(VipsImage *image, const char *name, int *out);
+int pe_image_get_blob(VipsImage *image, const char *name, const void **data, size_t *length);
+/* Copies the image (cheap, shares pixels) so metadata can be changed safely. */
+VipsImage *pe_image_copy(VipsImage *image);
+void pe_image_set_blob(VipsImage *image, const char *name, const void *data, size_t length);
+void pe_image_set_int(VipsImage *image, const char *name, int value);
+void pe_image_set_string(VipsImage *image, const char *name, const char *value);
+int pe_image_remove(VipsImage *image, const char *name);
+/* NULL-terminated list of field names; free with g_strfreev. */
+char **pe_image_fields(VipsImage *image);
+
+/* A built-in ICC profile ("srgb", "p3", "cmyk"), copied into *data (g_free). */
+int pe_profile_builtin(const char *name, void **data, size_t *length);
+
+#endif

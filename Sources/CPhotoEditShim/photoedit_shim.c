@@ -1,0 +1,237 @@
+#include "photoedit_shim.h"
+#include <string.h>
+
+static GOnce pe_init_once = G_ONCE_INIT;
+
+/* libvips reports recoverable problems as GLib warnings on stderr; the
+ * engine turns the ones that matter into errors (fail_on), so keep the CLI's
+ * stderr to its own one-line messages unless PHOTOEDIT_DEBUG is set. */
+static void pe_quiet_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    (void) domain; (void) level; (void) message; (void) data;
+}
+
+static gpointer pe_init_func(gpointer data) {
+    const char *argv0 = (const char *) data;
+    if (!g_getenv("PHOTOEDIT_DEBUG"))
+        g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO, pe_quiet_log, NULL);
+    if (VIPS_INIT(argv0 ? argv0 : "photoedit"))
+        return GINT_TO_POINTER(-1);
+    return GINT_TO_POINTER(1);
+}
+
+int pe_vips_init(const char *argv0) {
+    gpointer r = g_once(&pe_init_once, pe_init_func, (gpointer) argv0);
+    return GPOINTER_TO_INT(r) == 1 ? 0 : -1;
+}
+
+char *pe_error_take(void) {
+    char *copy = vips_error_buffer_copy();
+    return copy;
+}
+
+VipsOperation *pe_operation_new(const char *name) {
+    return vips_operation_new(name);
+}
+
+static GParamSpec *pe_find(VipsOperation *op, const char *name) {
+    GParamSpec *pspec = g_object_class_find_property(G_OBJECT_GET_CLASS(op), name);
+    if (!pspec)
+        vips_error("photoedit", "operation %s has no argument \"%s\"",
+                   VIPS_OBJECT_GET_CLASS(op)->nickname, name);
+    return pspec;
+}
+
+int pe_set_image(VipsOperation *op, const char *name, VipsImage *image) {
+    if (!pe_find(op, name)) return -1;
+    GValue v = G_VALUE_INIT;
+    g_value_init(&v, VIPS_TYPE_IMAGE);
+    g_value_set_object(&v, image);
+    g_object_set_property(G_OBJECT(op), name, &v);
+    g_value_unset(&v);
+    return 0;
+}
+
+int pe_set_images(VipsOperation *op, const char *name, VipsImage **images, int n) {
+    if (!pe_find(op, name)) return -1;
+    GValue v = G_VALUE_INIT;
+    g_value_init(&v, VIPS_TYPE_ARRAY_IMAGE);
+    vips_value_set_array_image(&v, n);
+    VipsImage **array = vips_value_get_array_image(&v, NULL);
+    for (int i = 0; i < n; i++) {
+        array[i] = images[i];
+        g_object_ref(images[i]);
+    }
+    g_object_set_property(G_OBJECT(op), name, &v);
+    g_value_unset(&v);
+    return 0;
+}
+
+int pe_set_number(VipsOperation *op, const char *name, double value) {
+    GParamSpec *pspec = pe_find(op, name);
+    if (!pspec) return -1;
+    GType type = G_PARAM_SPEC_VALUE_TYPE(pspec);
+    GValue v = G_VALUE_INIT;
+    g_value_init(&v, type);
+    if (type == G_TYPE_DOUBLE) g_value_set_double(&v, value);
+    else if (type == G_TYPE_INT) g_value_set_int(&v, (int) value);
+    else if (type == G_TYPE_UINT64) g_value_set_uint64(&v, (guint64) value);
+    else if (type == G_TYPE_BOOLEAN) g_value_set_boolean(&v, value != 0);
+    else {
+        g_value_unset(&v);
+        vips_error("photoedit", "argument \"%s\" is not numeric", name);
+        return -1;
+    }
+    g_object_set_property(G_OBJECT(op), name, &v);
+    g_value_unset(&v);
+    return 0;
+}
+
+int pe_set_string(VipsOperation *op, const char *name, const char *value) {
+    GParamSpec *pspec = pe_find(op, name);
+    if (!pspec) return -1;
+    GType type = G_PARAM_SPEC_VALUE_TYPE(pspec);
+    GValue v = G_VALUE_INIT;
+    if (G_IS_PARAM_SPEC_ENUM(pspec)) {
+        int e = vips_enum_from_nick("photoedit", type, value);
+        if (e < 0) return -1;
+        g_value_init(&v, type);
+        g_value_set_enum(&v, e);
+    } else if (G_IS_PARAM_SPEC_FLAGS(pspec)) {
+        int f = vips_flags_from_nick("photoedit", type, value);
+        if (f < 0) return -1;
+        g_value_init(&v, type);
+        g_value_set_flags(&v, f);
+    } else if (type == G_TYPE_STRING) {
+        g_value_init(&v, G_TYPE_STRING);
+        g_value_set_string(&v, value);
+    } else {
+        vips_error("photoedit", "argument \"%s\" is not a string or enum", name);
+        return -1;
+    }
+    g_object_set_property(G_OBJECT(op), name, &v);
+    g_value_unset(&v);
+    return 0;
+}
+
+int pe_set_doubles(VipsOperation *op, const char *name, const double *values, int n) {
+    if (!pe_find(op, name)) return -1;
+    GValue v = G_VALUE_INIT;
+    g_value_init(&v, VIPS_TYPE_ARRAY_DOUBLE);
+    vips_value_set_array_double(&v, values, n);
+    g_object_set_property(G_OBJECT(op), name, &v);
+    g_value_unset(&v);
+    return 0;
+}
+
+int pe_operation_build(VipsOperation **op) {
+    if (vips_cache_operation_buildp(op)) {
+        vips_object_unref_outputs(VIPS_OBJECT(*op));
+        return -1;
+    }
+    return 0;
+}
+
+VipsImage *pe_get_image(VipsOperation *op, const char *name) {
+    if (!pe_find(op, name)) return NULL;
+    GValue v = G_VALUE_INIT;
+    g_value_init(&v, VIPS_TYPE_IMAGE);
+    g_object_get_property(G_OBJECT(op), name, &v);
+    VipsImage *image = (VipsImage *) g_value_dup_object(&v);
+    g_value_unset(&v);
+    return image;
+}
+
+double pe_get_number(VipsOperation *op, const char *name) {
+    GParamSpec *pspec = pe_find(op, name);
+    if (!pspec) return 0;
+    GType type = G_PARAM_SPEC_VALUE_TYPE(pspec);
+    GValue v = G_VALUE_INIT;
+    g_value_init(&v, type);
+    g_object_get_property(G_OBJECT(op), name, &v);
+    double r = 0;
+    if (type == G_TYPE_DOUBLE) r = g_value_get_double(&v);
+    else if (type == G_TYPE_INT) r = g_value_get_int(&v);
+    else if (type == G_TYPE_BOOLEAN) r = g_value_get_boolean(&v);
+    g_value_unset(&v);
+    return r;
+}
+
+int pe_get_doubles(VipsOperation *op, const char *name, double *out, int max) {
+    if (!pe_find(op, name)) return -1;
+    GValue v = G_VALUE_INIT;
+    g_value_init(&v, VIPS_TYPE_ARRAY_DOUBLE);
+    g_object_get_property(G_OBJECT(op), name, &v);
+    int n = 0;
+    double *values = vips_value_get_array_double(&v, &n);
+    int count = n < max ? n : max;
+    for (int i = 0; i < count; i++) out[i] = values[i];
+    g_value_unset(&v);
+    return count;
+}
+
+void pe_operation_finish(VipsOperation *op) {
+    if (!op) return;
+    vips_object_unref_outputs(VIPS_OBJECT(op));
+    g_object_unref(op);
+}
+
+int pe_operation_has_argument(const char *operation_name, const char *name) {
+    VipsOperation *op = vips_operation_new(operation_name);
+    if (!op) { vips_error_clear(); return 0; }
+    int has = g_object_class_find_property(G_OBJECT_GET_CLASS(op), name) != NULL;
+    g_object_unref(op);
+    return has;
+}
+
+int pe_image_get_string(VipsImage *image, const char *name, char **out) {
+    return vips_image_get_as_string(image, name, out);
+}
+
+int pe_image_has_field(VipsImage *image, const char *name) {
+    return vips_image_get_typeof(image, name) != 0;
+}
+
+int pe_image_get_int(VipsImage *image, const char *name, int *out) {
+    return vips_image_get_int(image, name, out);
+}
+
+int pe_image_get_blob(VipsImage *image, const char *name, const void **data, size_t *length) {
+    return vips_image_get_blob(image, name, data, length);
+}
+
+VipsImage *pe_image_copy(VipsImage *image) {
+    VipsImage *out = NULL;
+    if (vips_copy(image, &out, NULL)) return NULL;
+    return out;
+}
+
+void pe_image_set_blob(VipsImage *image, const char *name, const void *data, size_t length) {
+    vips_image_set_blob_copy(image, name, data, length);
+}
+
+void pe_image_set_int(VipsImage *image, const char *name, int value) {
+    vips_image_set_int(image, name, value);
+}
+
+void pe_image_set_string(VipsImage *image, const char *name, const char *value) {
+    vips_image_set_string(image, name, value);
+}
+
+int pe_image_remove(VipsImage *image, const char *name) {
+    return vips_image_remove(image, name) ? 1 : 0;
+}
+
+char **pe_image_fields(VipsImage *image) {
+    return vips_image_get_fields(image);
+}
+
+int pe_profile_builtin(const char *name, void **data, size_t *length) {
+    VipsBlob *blob = NULL;
+    if (vips_profile_load(name, &blob, NULL)) return -1;
+    size_t n = 0;
+    const void *p = vips_blob_get(blob, &n);
+    *data = g_memdup2(p, n);
+    *length = n;
+    vips_area_unref(VIPS_AREA(blob));
+    return 0;
+}

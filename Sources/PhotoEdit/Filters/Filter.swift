@@ -1,0 +1,270 @@
+import Foundation
+
+/// The value of one filter parameter.
+public enum ParameterValue: Hashable, Sendable, CustomStringConvertible {
+    case number(Double)
+    case text(String)
+    case bool(Bool)
+
+    public var description: String {
+        switch self {
+        case .number(let n): return JSONValue.format(n)
+        case .text(let t): return t
+        case .bool(let b): return b ? "true" : "false"
+        }
+    }
+
+    var json: JSONValue {
+        switch self {
+        case .number(let n): return .number(n)
+        case .text(let t): return .string(t)
+        case .bool(let b): return .bool(b)
+        }
+    }
+}
+
+/// The declaration of one filter parameter: its type, range, default, unit
+/// and a one-line description. Validation, help and docs derive from it.
+public struct ParameterSpec: Sendable {
+    /// The kinds of parameter a filter can declare.
+    public enum Kind: Sendable {
+        /// A real number in `range`; when `step` is set, a multiple of it.
+        case number(range: ClosedRange<Double>, step: Double?)
+        /// One of a fixed list of words.
+        case choice([String])
+        /// true / false.
+        case bool
+    }
+
+    public let name: String
+    public let kind: Kind
+    public let defaultValue: ParameterValue
+    /// Unit shown in help ("EV", "°", "mired", "" for none).
+    public let unit: String
+    public let summary: String
+
+    /// A number parameter.
+    public static func number(_ name: String, _ range: ClosedRange<Double>, default value: Double, unit: String = "",
+                              step: Double? = nil, _ summary: String) -> ParameterSpec {
+        ParameterSpec(name: name, kind: .number(range: range, step: step), defaultValue: .number(value), unit: unit, summary: summary)
+    }
+
+    /// A choice parameter.
+    public static func choice(_ name: String, _ choices: [String], default value: String, _ summary: String) -> ParameterSpec {
+        ParameterSpec(name: name, kind: .choice(choices), defaultValue: .text(value), unit: "", summary: summary)
+    }
+
+    /// A boolean parameter.
+    public static func bool(_ name: String, default value: Bool, _ summary: String) -> ParameterSpec {
+        ParameterSpec(name: name, kind: .bool, defaultValue: .bool(value), unit: "", summary: summary)
+    }
+
+    /// Human-readable type and range, e.g. "-5…5 EV (default 0)".
+    public var rangeDescription: String {
+        switch kind {
+        case let .number(range, step):
+            let unitText = unit.isEmpty ? "" : " \(unit)"
+            let stepText = step.map { ", in steps of \(JSONValue.format($0))" } ?? ""
+            return "\(JSONValue.format(range.lowerBound))…\(JSONValue.format(range.upperBound))\(unitText)\(stepText)"
+        case .choice(let choices): return choices.joined(separator: "|")
+        case .bool: return "true|false"
+        }
+    }
+
+    /// Parses a value written in a chain, checking type and range.
+    func parse(_ text: String, filter: String) throws -> ParameterValue {
+        switch kind {
+        case .number:
+            guard let n = Double(text), n.isFinite else {
+                throw PhotoEditError.invalidParameter(filter: filter, parameter: name, problem: "'\(text)' is not a number (expected \(rangeDescription))")
+            }
+            return try validate(.number(n), filter: filter)
+        case .choice:
+            return try validate(.text(text.lowercased()), filter: filter)
+        case .bool:
+            switch text.lowercased() {
+            case "true", "yes", "on", "1": return .bool(true)
+            case "false", "no", "off", "0": return .bool(false)
+            default: throw PhotoEditError.invalidParameter(filter: filter, parameter: name, problem: "'\(text)' is not true or false")
+            }
+        }
+    }
+
+    /// Checks a value against the declaration; numbers come back canonical.
+    func validate(_ value: ParameterValue, filter: String) throws -> ParameterValue {
+        switch (kind, value) {
+        case let (.number(range, step), .number(n)):
+            let v = JSONValue.canonicalNumber(n)
+            guard range.contains(v) else {
+                throw PhotoEditError.invalidParameter(filter: filter, parameter: name,
+                                                      problem: "\(JSONValue.format(n)) is out of range (expected \(rangeDescription))")
+            }
+            if let step, abs((v / step).rounded() * step - v) > 1e-9 {
+                throw PhotoEditError.invalidParameter(filter: filter, parameter: name,
+                                                      problem: "\(JSONValue.format(n)) is not a multiple of \(JSONValue.format(step)) (expected \(rangeDescription))")
+            }
+            return .number(v)
+        case let (.choice(choices), .text(t)):
+            guard choices.contains(t) else {
+                throw PhotoEditError.invalidParameter(filter: filter, parameter: name,
+                                                      problem: "'\(t)' is not one of \(choices.joined(separator: ", "))")
+            }
+            return value
+        case (.bool, .bool):
+            return value
+        default:
+            throw PhotoEditError.invalidParameter(filter: filter, parameter: name, problem: "wrong type (expected \(rangeDescription))")
+        }
+    }
+}
+
+/// One way of writing a filter in the chain grammar: `name=v1:v2…` assigns
+/// the values to `parameters` in order and sets `fixed` parameters too.
+public struct ChainForm: Sendable {
+    public let parameters: [String]
+    public let fixed: [String: ParameterValue]
+    public let summary: String
+
+    public init(_ parameters: [String], fixed: [String: ParameterValue] = [:], _ summary: String) {
+        self.parameters = parameters
+        self.fixed = fixed
+        self.summary = summary
+    }
+}
+
+/// Where a filter runs in the canonical pipeline. Stages run in this order,
+/// whatever order the user names filters in.
+public enum PipelineStage: Int, Sendable, CaseIterable, Comparable {
+    /// White balance, in linear light (scene-referred).
+    case whiteBalance = 1
+    /// Exposure, in linear light.
+    case exposure = 2
+    /// Tone (contrast, curves).
+    case tone = 3
+    /// Colour (saturation, vibrance…).
+    case colour = 4
+    /// Geometry (rotate, flip, crop), on the finished pixels.
+    case geometry = 5
+
+    public static func < (a: PipelineStage, b: PipelineStage) -> Bool { a.rawValue < b.rawValue }
+
+    public var name: String {
+        switch self {
+        case .whiteBalance: return "white balance"
+        case .exposure: return "exposure"
+        case .tone: return "tone"
+        case .colour: return "colour"
+        case .geometry: return "geometry"
+        }
+    }
+}
+
+/// What a filter's render function receives besides the image.
+public struct RenderContext: Sendable {
+    /// Size of the rendered image relative to the full-size image (1 = full
+    /// size). Filters whose effect has a size in pixels scale it by this.
+    public var scale: Double = 1
+}
+
+/// A complete, validated set of parameter values for one filter.
+public struct Parameters: Hashable, Sendable {
+    public internal(set) var values: [String: ParameterValue]
+
+    /// A number parameter (0 if absent or of another type).
+    public func number(_ name: String) -> Double {
+        if case .number(let n)? = values[name] { return n }
+        return 0
+    }
+
+    /// A choice parameter ("" if absent).
+    public func text(_ name: String) -> String {
+        if case .text(let t)? = values[name] { return t }
+        return ""
+    }
+
+    /// A bool parameter (false if absent).
+    public func bool(_ name: String) -> Bool {
+        if case .bool(let b)? = values[name] { return b }
+        return false
+    }
+
+    public subscript(name: String) -> ParameterValue? { values[name] }
+}
+
+/// The whole declaration of one filter: everything the registry, the chain
+/// grammar, validation, `photoedit filters`, the docs and the renderer need.
+/// A filter is one file that builds one of these.
+public struct FilterDefinition: Sendable {
+    /// Stable name used in chains and recipes ("exposure").
+    public let id: String
+    /// The filter's own version; bump it (with a migration) when its
+    /// parameters or its rendering change.
+    public let version: Int
+    /// The pipeline stage, and the position inside it (lower runs first).
+    public let stage: PipelineStage
+    public let order: Int
+    /// One-line description.
+    public let summary: String
+    /// The colour space the filter works in ("linear RGB" or "any").
+    public let colourSpace: String
+    public let parameters: [ParameterSpec]
+    /// Ways to write the filter in a chain; the first is the main one.
+    public let forms: [ChainForm]
+    /// Checks relations between parameters; returns a problem or nil.
+    let check: @Sendable (Parameters) -> String?
+    /// Puts equivalent parameter sets into one form (e.g. -90° → 270°).
+    let normalize: @Sendable (Parameters) -> Parameters
+    /// Does rendering read the image out of order (rotation, trim)?
+    let needsRandomAccess: @Sendable (Parameters) -> Bool
+    /// Renders the filter on a linear-light float RGB image.
+    let render: @Sendable (Image, Parameters, RenderContext) throws -> Image
+
+    public init(id: String, version: Int, stage: PipelineStage, order: Int, summary: String, colourSpace: String,
+                parameters: [ParameterSpec], forms: [ChainForm],
+                check: @escaping @Sendable (Parameters) -> String? = { _ in nil },
+                normalize: @escaping @Sendable (Parameters) -> Parameters = { $0 },
+                needsRandomAccess: @escaping @Sendable (Parameters) -> Bool = { _ in false },
+                render: @escaping @Sendable (Image, Parameters, RenderContext) throws -> Image) {
+        self.id = id
+        self.version = version
+        self.stage = stage
+        self.order = order
+        self.summary = summary
+        self.colourSpace = colourSpace
+        self.parameters = parameters
+        self.forms = forms
+        self.check = check
+        self.normalize = normalize
+        self.needsRandomAccess = needsRandomAccess
+        self.render = render
+    }
+
+    /// The parameter declaration called `name`.
+    public func parameter(_ name: String) -> ParameterSpec? {
+        parameters.first { $0.name == name }
+    }
+
+    /// Every parameter at its default: the neutral setting, which renders the
+    /// image unchanged.
+    public var defaults: Parameters {
+        Parameters(values: Dictionary(uniqueKeysWithValues: parameters.map { ($0.name, $0.defaultValue) }))
+    }
+
+    /// Validates a full parameter set (range of each, relations between them)
+    /// and returns it normalized.
+    func validated(_ values: [String: ParameterValue]) throws -> Parameters {
+        var out: [String: ParameterValue] = [:]
+        for spec in parameters {
+            out[spec.name] = try spec.validate(values[spec.name] ?? spec.defaultValue, filter: id)
+        }
+        if let unknown = values.keys.first(where: { parameter($0) == nil }) {
+            throw PhotoEditError.invalidParameter(filter: id, parameter: unknown,
+                                                  problem: "unknown parameter (known: \(parameters.map(\.name).joined(separator: ", ")))")
+        }
+        let params = normalize(Parameters(values: out))
+        if let problem = check(params) {
+            throw PhotoEditError.invalidParameter(filter: id, parameter: "", problem: problem)
+        }
+        return params
+    }
+}

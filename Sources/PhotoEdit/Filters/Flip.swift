@@ -1,0 +1,23 @@
+extension Filters {
+    /// Mirror images. Runs after rotate, so "horizontal" is left–right as seen.
+    public static let flip = FilterDefinition(
+        id: "flip", version: 1, stage: .geometry, order: 20,
+        summary: "mirrors the photo left–right (horizontal), top–bottom (vertical) or both",
+        colourSpace: "any",
+        parameters: [
+            .choice("axis", ["none", "horizontal", "vertical", "both"], default: "none", "which way to mirror"),
+        ],
+        forms: [
+            ChainForm(["axis"], "flip=horizontal|vertical|both"),
+            ChainForm([], fixed: ["axis": .text("horizontal")], "flip alone mirrors left–right"),
+        ],
+        needsRandomAccess: { ["vertical", "both"].contains($0.text("axis")) }
+    ) { image, p, _ in
+        switch p.text("axis") {
+        case "horizontal": return try image.flip("horizontal")
+        case "vertical": return try image.flip("vertical")
+        case "both": return try image.flip("horizontal").flip("vertical")
+        default: return image
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+extension Filters {
+    /// Colour temperature: a chromatic adaptation (Bradford) as if the light
+    /// had been cooler (warm result, positive) or warmer (cool result).
+    public static let temperature = FilterDefinition(
+        id: "temperature", version: 1, stage: .whiteBalance, order: 10,
+        summary: "white balance warm/cool: +N warms as if the light were N mired bluer",
+        colourSpace: "linear RGB (scene-referred)",
+        parameters: [
+            .number("amount", -100...100, default: 0, unit: "mired",
+                    "shift of the assumed light along the Planckian locus; + warmer, - cooler"),
+        ],
+        forms: [ChainForm(["amount"], "temperature=MIRED, e.g. temperature=+20")]
+    ) { image, p, _ in
+        let amount = p.number("amount")
+        if amount == 0 { return image }
+        let reference = 6504.0
+        let source = 1e6 / (1e6 / reference - amount)
+        let s = ColourMath.planckian(kelvin: source), d = ColourMath.planckian(kelvin: reference)
+        let m = ColourMath.adaptation(from: ColourMath.xyz(x: s.x, y: s.y), to: ColourMath.xyz(x: d.x, y: d.y))
+        return try image.recombine(m)
+    }
+
+    /// Tint: the green–magenta axis of white balance, also a Bradford adaptation.
+    public static let tint = FilterDefinition(
+        id: "tint", version: 1, stage: .whiteBalance, order: 20,
+        summary: "white balance green/magenta: + towards magenta, - towards green",
+        colourSpace: "linear RGB (scene-referred)",
+        parameters: [
+            .number("amount", -100...100, default: 0, "green–magenta shift; 100 moves the white point by Δy = 0.02"),
+        ],
+        forms: [ChainForm(["amount"], "tint=AMOUNT, e.g. tint=-10")]
+    ) { image, p, _ in
+        let amount = p.number("amount")
+        if amount == 0 { return image }
+        let d = (x: 0.31271, y: 0.32902)  // D65
+        let s = (x: d.x, y: d.y + amount / 100 * 0.02)  // a greener light, corrected → magenta
+        let m = ColourMath.adaptation(from: ColourMath.xyz(x: s.x, y: s.y), to: ColourMath.xyz(x: d.x, y: d.y))
+        return try image.recombine(m)
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import GRDB
+
+/// The SQLite catalog (GRDB, WAL). Schema changes are named, forward-only
+/// migrations; never edit a registered migration, add a new one.
+enum Catalog {
+    static func open(path: String) throws -> DatabasePool {
+        var config = Configuration()
+        config.busyMode = .timeout(30)
+        config.foreignKeysEnabled = true
+        config.label = "photoedit.catalog"
+        do {
+            let pool = try DatabasePool(path: path, configuration: config)
+            try migrator.migrate(pool)
+            return pool
+        } catch let error as DatabaseError {
+            throw PhotoEditError.library("catalog \(path): \(error.message ?? error.description)")
+        }
+    }
+
+    static var migrator: DatabaseMigrator {
+        var m = DatabaseMigrator()
+        m.registerMigration("v1: assets and revisions") { db in
+            try db.create(table: "asset") { t in
+                t.primaryKey("id", .text)
+                t.column("originalFilename", .text).notNull()
+                t.column("sha256", .text).notNull().unique()
+                t.column("originalPath", .text).notNull()
+                t.column("fileSize", .integer).notNull()
+                t.column("format", .text).notNull()
+                t.column("uniformTypeIdentifier", .text).notNull()
+                t.column("mediaType", .text).notNull()
+                t.column("originalPixelWidth", .integer).notNull()
+                t.column("originalPixelHeight", .integer).notNull()
+                t.column("orientation", .integer).notNull()
+                t.column("creationDate", .text)
+                t.column("latitude", .double)
+                t.column("longitude", .double)
+                t.column("importDate", .datetime).notNull()
+                t.column("revision", .integer).notNull().defaults(to: 0)
+            }
+            try db.create(table: "revision") { t in
+                t.column("assetId", .text).notNull().references("asset", onDelete: .cascade)
+                t.column("number", .integer).notNull()
+                t.column("createdAt", .datetime).notNull()
+                t.column("kind", .text).notNull()
+                t.column("formatIdentifier", .text)
+                t.column("formatVersion", .text)
+                t.column("data", .blob)
+                t.column("renderPath", .text)
+                t.column("pixelWidth", .integer).notNull()
+                t.column("pixelHeight", .integer).notNull()
+                t.primaryKey(["assetId", "number"])
+            }
+        }
+        return m
+    }
+}
+
+struct AssetRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
+    static let databaseTableName = "asset"
+    var id: String
+    var originalFilename: String
+    var sha256: String
+    var originalPath: String
+    var fileSize: Int64
+    var format: String
+    var uniformTypeIdentifier: String
+    var mediaType: String
+    var originalPixelWidth: Int
+    var originalPixelHeight: Int
+    var orientation: Int
+    var creationDate: String?
+    var latitude: Double?
+    var longitude: Double?
+    var importDate: Date
+    var revision: Int
+}
+
+struct RevisionRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
+    static let databaseTableName = "revision"
+    var assetId: String
+    var number: Int
+    var createdAt: Date
+    var kind: String
+    var formatIdentifier: String?
+    var formatVersion: String?
+    var data: Data?
+    var renderPath: String?
+    var pixelWidth: Int
+    var pixelHeight: Int
+
+    var adjustmentData: AdjustmentData? {
+        guard let formatIdentifier, let formatVersion, let data else { return nil }
+        return AdjustmentData(formatIdentifier: formatIdentifier, formatVersion: formatVersion, data: data)
+    }
+}

@@ -1,0 +1,151 @@
+import CVips
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// File operations with the durability the commit protocol needs.
+enum FileIO {
+    /// Copies `source` to `destination` in 1 MiB chunks, hashing the bytes
+    /// with SHA-256 (GLib's GChecksum) on the way, and flushes the copy to
+    /// disk. Returns the hex digest and the byte count.
+    static func copyHashing(from source: String, to destination: String) throws -> (sha256: String, size: Int64) {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else {
+            throw PhotoEditError.unreadableFile(path: source, reason: String(cString: strerror(errno)))
+        }
+        defer { close(input) }
+        var info = stat()
+        if fstat(input, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            throw PhotoEditError.unreadableFile(path: source, reason: "is a folder")
+        }
+        let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard output >= 0 else { throw PhotoEditError.library("cannot create \(destination): \(String(cString: strerror(errno)))") }
+        var ok = false
+        defer {
+            close(output)
+            if !ok { unlink(destination) }
+        }
+        let checksum = g_checksum_new(G_CHECKSUM_SHA256)
+        defer { g_checksum_free(checksum) }
+        let size = 1 << 20
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        defer { buffer.deallocate() }
+        var total: Int64 = 0
+        while true {
+            let n = read(input, buffer, size)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw PhotoEditError.unreadableFile(path: source, reason: String(cString: strerror(errno)))
+            }
+            if n == 0 { break }
+            g_checksum_update(checksum, buffer.assumingMemoryBound(to: UInt8.self), n)
+            try writeAll(output, buffer, n, path: destination)
+            total += Int64(n)
+        }
+        guard fsync(output) == 0 else { throw PhotoEditError.library("cannot flush \(destination): \(String(cString: strerror(errno)))") }
+        ok = true
+        return (String(cString: g_checksum_get_string(checksum)), total)
+    }
+
+    /// SHA-256 of a file, streamed.
+    static func sha256(of path: String) throws -> String {
+        let input = open(path, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw PhotoEditError.unreadableFile(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(input) }
+        let checksum = g_checksum_new(G_CHECKSUM_SHA256)
+        defer { g_checksum_free(checksum) }
+        let size = 1 << 20
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let n = read(input, buffer, size)
+            if n < 0 { if errno == EINTR { continue }; throw PhotoEditError.unreadableFile(path: path, reason: String(cString: strerror(errno))) }
+            if n == 0 { break }
+            g_checksum_update(checksum, buffer.assumingMemoryBound(to: UInt8.self), n)
+        }
+        return String(cString: g_checksum_get_string(checksum))
+    }
+
+    private static func writeAll(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, path: String) throws {
+        var done = 0
+        while done < count {
+            let n = write(fd, buffer + done, count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw PhotoEditError.library("cannot write \(path): \(String(cString: strerror(errno)))")
+            }
+            done += n
+        }
+    }
+
+    /// Flushes a file that was written by someone else (libvips) to disk.
+    static func flush(_ path: String) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0, fsync(fd) == 0 else {
+            if fd >= 0 { close(fd) }
+            throw PhotoEditError.library("cannot flush \(path): \(String(cString: strerror(errno)))")
+        }
+        close(fd)
+    }
+
+    /// Flushes a directory entry (after a rename into it).
+    static func flushDirectory(_ path: String) {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd >= 0 { _ = fsync(fd); close(fd) }
+    }
+
+    /// Atomically renames `from` to `to` (same file system), creating the
+    /// destination folder, and flushes the folder.
+    static func moveIntoPlace(from: String, to: String, readOnly: Bool) throws {
+        let folder = (to as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        if readOnly { chmod(from, 0o444) }
+        guard rename(from, to) == 0 else {
+            throw PhotoEditError.library("cannot move \(from) to \(to): \(String(cString: strerror(errno)))")
+        }
+        flushDirectory(folder)
+    }
+
+    /// Copies a file to `destination` through a temporary name beside it
+    /// (streamed; the destination appears whole or not at all).
+    static func copyFile(from source: String, to destination: String) throws {
+        let temp = destination + ".photoedit-\(UUID().uuidString.prefix(8))"
+        _ = try copyHashing(from: source, to: temp)
+        chmod(temp, 0o644)
+        guard rename(temp, destination) == 0 else {
+            unlink(temp)
+            throw PhotoEditError.invalidOutput("cannot write \(destination): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+}
+
+/// An advisory lock on the library folder (flock). Every open library holds
+/// it shared; crash recovery runs only when it can take it exclusively, i.e.
+/// when no other process has the library open.
+final class LibraryLock: Sendable {
+    let fd: Int32
+
+    init(path: String) throws {
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw PhotoEditError.library("cannot open lock file \(path): \(String(cString: strerror(errno)))") }
+    }
+
+    /// Tries to take the lock exclusively without waiting.
+    func tryExclusive() -> Bool { flock(fd, LOCK_EX | LOCK_NB) == 0 }
+
+    /// Holds the lock shared (waits for an exclusive holder to finish).
+    func shared() { while flock(fd, LOCK_SH) != 0 && errno == EINTR {} }
+
+    deinit { close(fd) }
+}

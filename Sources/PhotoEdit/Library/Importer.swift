@@ -1,0 +1,138 @@
+import Foundation
+
+/// What the engine learns about an image file before accepting it.
+struct ProbedImage: Sendable {
+    var loader: String
+    var format: String
+    var uniformTypeIdentifier: String
+    /// Size as stored (before orientation).
+    var storedWidth: Int
+    var storedHeight: Int
+    var orientation: Int
+    var creationDate: String?
+    var latitude: Double?
+    var longitude: Double?
+
+    /// Size as displayed (orientation applied).
+    var width: Int { orientation >= 5 ? storedHeight : storedWidth }
+    var height: Int { orientation >= 5 ? storedWidth : storedHeight }
+}
+
+/// Reads and checks image files for import.
+enum Importer {
+    /// Loaders of photo formats the engine accepts, with their format name,
+    /// file extension and uniform type identifier. Text-based and
+    /// document loaders (csv, matrix, svg, pdf, ImageMagick's) are refused.
+    static let formats: [String: (format: String, ext: String, uti: String)] = [
+        "jpegload": ("jpeg", "jpg", "public.jpeg"),
+        "pngload": ("png", "png", "public.png"),
+        "tiffload": ("tiff", "tif", "public.tiff"),
+        "webpload": ("webp", "webp", "org.webmproject.webp"),
+        "heifload": ("heif", "heic", "public.heic"),
+        "jxlload": ("jxl", "jxl", "public.jpeg-xl"),
+        "gifload": ("gif", "gif", "com.compuserve.gif"),
+        "jp2kload": ("jpeg2000", "jp2", "public.jpeg-2000"),
+    ]
+
+    /// The largest image accepted, in pixels: `PHOTOEDIT_MAX_PIXELS`, else
+    /// 120 MP (above every current camera, below decompression bombs).
+    static var maxPixels: Int {
+        if let text = ProcessInfo.processInfo.environment["PHOTOEDIT_MAX_PIXELS"], let n = Int(text), n > 0 { return n }
+        return 120_000_000
+    }
+
+    /// Checks that `path` is a whole, decodable image of an accepted format
+    /// within the pixel limit, and reads its metadata. `displayPath` names the
+    /// file in errors.
+    static func probe(path: String, displayPath: String) throws -> ProbedImage {
+        try Vips.ensureStarted()
+        guard FileIO.exists(path) else { throw PhotoEditError.unreadableFile(path: displayPath, reason: "no such file") }
+        if let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+           (attributes[.size] as? NSNumber)?.intValue == 0 {
+            throw PhotoEditError.unreadableFile(path: displayPath, reason: "empty file")
+        }
+        guard let loader = Vips.loader(for: path)?.replacingOccurrences(of: "_source", with: "") else {
+            throw PhotoEditError.unreadableFile(path: displayPath, reason: "not an image (libvips recognises no format)")
+        }
+        guard var format = formats[loader] else {
+            throw PhotoEditError.unreadableFile(path: displayPath, reason: "not a photo format photoedit accepts (libvips loader \(loader))")
+        }
+        let header: Image
+        do {
+            header = try Image.load(path: path, sequential: true)
+        } catch PhotoEditError.unreadableFile(_, let reason) {
+            throw PhotoEditError.unreadableFile(path: displayPath, reason: reason)
+        }
+        let (w, h) = (header.width, header.height)
+        guard w * h <= maxPixels else {
+            throw PhotoEditError.imageTooLarge(path: displayPath, width: w, height: h, limit: maxPixels)
+        }
+        // Decode every pixel once, failing on truncated or corrupt data, so a
+        // damaged file never enters the library.
+        do {
+            _ = try header.average()
+        } catch let PhotoEditError.native(_, _, message) {
+            throw PhotoEditError.unreadableFile(path: displayPath, reason: "damaged or truncated (\(oneLine(message)))")
+        }
+        if loader == "heifload", let compression = header.string("heif-compression"), compression.hasPrefix("av1") {
+            format = ("avif", "avif", "public.avif")
+        }
+        var probed = ProbedImage(loader: loader, format: format.format, uniformTypeIdentifier: format.uti,
+                                 storedWidth: w, storedHeight: h, orientation: 1)
+        if let o = header.int("orientation"), (1...8).contains(o) { probed.orientation = o }
+        probed.creationDate = creationDate(header)
+        (probed.latitude, probed.longitude) = location(header)
+        return probed
+    }
+
+    static func fileExtension(forLoader loader: String, format: String) -> String {
+        if format == "avif" { return "avif" }
+        return formats[loader]?.ext ?? "img"
+    }
+
+    /// The value part of a libvips EXIF field ("2021:06:15 14:30:00 (…)").
+    private static func exifValue(_ image: Image, _ field: String) -> String? {
+        guard let text = image.string(field) else { return nil }
+        if let paren = text.range(of: " (") { return String(text[..<paren.lowerBound]).trimmingCharacters(in: .whitespaces) }
+        return text.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// Capture time from EXIF as ISO 8601 (with the offset when recorded).
+    static func creationDate(_ image: Image) -> String? {
+        let candidates = [("exif-ifd2-DateTimeOriginal", "exif-ifd2-OffsetTimeOriginal"),
+                          ("exif-ifd2-DateTimeDigitized", "exif-ifd2-OffsetTimeDigitized"),
+                          ("exif-ifd0-DateTime", "exif-ifd2-OffsetTime")]
+        for (field, offsetField) in candidates {
+            guard let text = exifValue(image, field), text.count >= 19 else { continue }
+            let s = Array(text.prefix(19))
+            guard s[4] == ":", s[7] == ":", s[10] == " ", s[13] == ":", s[16] == ":" else { continue }
+            let date = String(s[0..<4]) + "-" + String(s[5..<7]) + "-" + String(s[8..<10]) + "T" + String(s[11..<19])
+            guard !date.hasPrefix("0000") else { continue }
+            if let offset = exifValue(image, offsetField), offset.count == 6, offset.first == "+" || offset.first == "-" {
+                return date + offset
+            }
+            return date
+        }
+        return nil
+    }
+
+    /// GPS position from EXIF, in signed decimal degrees.
+    static func location(_ image: Image) -> (Double?, Double?) {
+        func degrees(_ field: String, _ refField: String, negative: String) -> Double? {
+            guard let text = exifValue(image, field) else { return nil }
+            let parts = text.split(separator: " ").compactMap { part -> Double? in
+                let r = part.split(separator: "/")
+                if r.count == 2, let n = Double(r[0]), let d = Double(r[1]), d != 0 { return n / d }
+                return Double(part)
+            }
+            guard parts.count == 3 else { return nil }
+            var value = parts[0] + parts[1] / 60 + parts[2] / 3600
+            if exifValue(image, refField)?.uppercased().hasPrefix(negative) == true { value = -value }
+            return (value * 1e7).rounded() / 1e7
+        }
+        let lat = degrees("exif-ifd3-GPSLatitude", "exif-ifd3-GPSLatitudeRef", negative: "S")
+        let lon = degrees("exif-ifd3-GPSLongitude", "exif-ifd3-GPSLongitudeRef", negative: "W")
+        guard let lat, let lon, abs(lat) <= 90, abs(lon) <= 180 else { return (nil, nil) }
+        return (lat, lon)
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// Where things live inside a library folder (docs/library-layout.md).
+///
+///     LIBRARY/
+///       catalog.sqlite          SQLite catalog (WAL)
+///       library.lock            advisory lock (crash recovery)
+///       originals/ab/<sha256>.<ext>   originals, read-only, content-addressed
+///       renders/<id[0..2]>/<id>/<rev>-<nonce>.jpg   full-size render of each edited revision
+///       cache/                  rebuildable derivatives (safe to delete)
+///       tmp/                    staging for commits (emptied by recovery)
+struct LibraryLayout: Sendable {
+    let root: URL
+
+    var catalog: String { root.appendingPathComponent("catalog.sqlite").path }
+    var lock: String { root.appendingPathComponent("library.lock").path }
+    var originals: String { root.appendingPathComponent("originals").path }
+    var renders: String { root.appendingPathComponent("renders").path }
+    var cache: String { root.appendingPathComponent("cache").path }
+    var tmp: String { root.appendingPathComponent("tmp").path }
+
+    /// Relative path of an original.
+    static func originalPath(sha256: String, extension ext: String) -> String {
+        "originals/\(sha256.prefix(2))/\(sha256).\(ext)"
+    }
+
+    /// Relative path of a revision's render; the nonce keeps two concurrent
+    /// writers of the same revision number from ever sharing a file.
+    static func renderPath(asset: String, revision: Int) -> String {
+        "renders/\(asset.prefix(2))/\(asset)/\(revision)-\(UUID().uuidString.prefix(8).lowercased()).jpg"
+    }
+
+    func absolute(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+
+    /// A fresh staging file name.
+    func temporary(_ suffix: String) -> String {
+        "\(tmp)/\(getpid())-\(UUID().uuidString.lowercased())\(suffix)"
+    }
+}

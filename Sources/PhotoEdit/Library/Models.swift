@@ -1,0 +1,70 @@
+import Foundation
+
+/// A GPS position in decimal degrees (south and west negative).
+public struct Location: Hashable, Sendable, Codable {
+    public let latitude: Double
+    public let longitude: Double
+}
+
+/// One photo in the library: metadata only, an immutable value (PhotoKit's
+/// `PHAsset`). Pixels are rendered separately.
+public struct Asset: Hashable, Sendable {
+    /// Stable id: 32 lowercase hex digits. Commands accept any unambiguous prefix.
+    public let id: String
+    public let originalFilename: String
+    /// SHA-256 of the original file's bytes.
+    public let sha256: String
+    public let fileSize: Int64
+    /// "jpeg", "png", "tiff", "webp", "heif", "avif", "jxl", "gif", "jpeg2000".
+    public let format: String
+    public let uniformTypeIdentifier: String
+    /// "image".
+    public let mediaType: String
+    /// Size of the current version as displayed (after orientation and edits).
+    public let pixelWidth: Int
+    public let pixelHeight: Int
+    /// Size of the original as displayed (orientation applied).
+    public let originalPixelWidth: Int
+    public let originalPixelHeight: Int
+    /// EXIF orientation of the original file (1…8; 1 = upright).
+    public let orientation: Int
+    /// Capture time from EXIF, ISO 8601, with its offset when the file records one.
+    public let creationDate: String?
+    public let location: Location?
+    public let importDate: Date
+    /// The latest revision number (0 = as imported).
+    public let revision: Int
+    /// The adjustment data of the latest revision, nil when unadjusted.
+    public let adjustmentData: AdjustmentData?
+}
+
+/// One entry of a photo's history. Revision 0 is the photo as imported; every
+/// edit, revert or checkout adds the next number. Nothing is ever deleted.
+public struct Revision: Hashable, Sendable {
+    public enum Kind: String, Sendable {
+        case imported = "import"
+        case edit
+        case revert
+    }
+
+    public let number: Int
+    public let date: Date
+    public let kind: Kind
+    /// nil when the revision has no adjustments.
+    public let adjustmentData: AdjustmentData?
+    /// Size of the rendered output.
+    public let pixelWidth: Int
+    public let pixelHeight: Int
+    /// Whether a full-size render is stored for this revision.
+    public let hasRender: Bool
+}
+
+/// The outcome of importing one file.
+public struct ImportResult: Sendable {
+    public let path: String
+    /// The photo's id, or nil when the file was refused (see `error`).
+    public let id: String?
+    /// True when the same bytes were already in the library.
+    public let duplicate: Bool
+    public let error: PhotoEditError?
+}

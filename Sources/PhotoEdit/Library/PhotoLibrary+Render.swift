@@ -1,0 +1,70 @@
+import Foundation
+import GRDB
+
+extension PhotoLibrary {
+    /// Writes a version of a photo to `path`. The format follows
+    /// `options.format`, else the file's extension.
+    ///
+    /// - `current`: the stored full-size render of the latest revision
+    ///   (rebuilt from its recipe if the file is missing); the unadjusted
+    ///   photo when the latest revision has no adjustments.
+    /// - `unadjusted`: the original, upright, colour-managed to sRGB.
+    /// - `original`: the original file itself when its format is asked for
+    ///   at full size; otherwise its pixels, upright, at full precision.
+    public func render(_ idOrPrefix: String, version: ImageVersion = .current, to path: String, options: RenderOptions = RenderOptions()) throws {
+        let id = try resolve(idOrPrefix)
+        let ext = (path as NSString).pathExtension
+        let format: OutputFormat
+        if let f = options.format {
+            format = f
+        } else if ext.isEmpty {
+            format = .jpeg
+        } else if let f = OutputFormat(pathExtension: ext) {
+            format = f
+        } else {
+            throw PhotoEditError.invalidOutput("unknown file extension '.\(ext)' (use .jpg, .png, .tif or .webp, or --format)")
+        }
+        guard (1...100).contains(options.quality) else { throw PhotoEditError.invalidOutput("quality \(options.quality) is out of range (1…100)") }
+        if let w = options.maxWidth, w < 1 { throw PhotoEditError.invalidOutput("size must be positive") }
+        if let h = options.maxHeight, h < 1 { throw PhotoEditError.invalidOutput("size must be positive") }
+        let resized = options.maxWidth != nil || options.maxHeight != nil
+        let a = try asset(id)
+        let original = try originalPath(id)
+        let staged = path + ".photoedit-\(UUID().uuidString.prefix(8)).\(format.fileExtension)"
+        defer { unlink(staged) }
+
+        switch version {
+        case .original:
+            if !resized && format.rawValue == a.format {
+                try FileIO.copyFile(from: original, to: path)
+                return
+            }
+            var image = try Image.load(path: original, sequential: false)
+            if (image.int("orientation") ?? 1) != 1 { image = try image.autorotated() }
+            try renderer.write(image, to: staged, format: format, options: options)
+        case .unadjusted:
+            let image = try renderer.render(recipe: .empty, originalPath: original)
+            try renderer.write(image, to: staged, format: format, options: options)
+        case .current:
+            let stored = try read { db in
+                try RevisionRecord.fetchOne(db, key: ["assetId": id, "number": a.revision])
+            }
+            if let relative = stored?.renderPath, FileIO.exists(layout.absolute(relative)) {
+                let file = layout.absolute(relative)
+                if !resized && format == .jpeg {
+                    try FileIO.copyFile(from: file, to: path)
+                    return
+                }
+                let image = try Image.load(path: file, sequential: !resized)
+                try renderer.write(image, to: staged, format: format, options: options)
+            } else {
+                let recipe = try a.adjustmentData.map { try Recipe(adjustmentData: $0, registry: registry) } ?? .empty
+                let image = try renderer.render(recipe: recipe, originalPath: original)
+                try renderer.write(image, to: staged, format: format, options: options)
+            }
+        }
+        guard rename(staged, path) == 0 else {
+            throw PhotoEditError.invalidOutput("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import GRDB
+
+/// A photo library: one folder holding the catalog, the originals (never
+/// modified), the rendered output of every revision and a rebuildable cache.
+///
+/// All methods are synchronous and safe to call from many threads and
+/// processes at once: every change is staged in `tmp/`, moved into place,
+/// then committed in one catalog transaction that checks the photo has not
+/// moved on meanwhile.
+public final class PhotoLibrary: Sendable {
+    /// The library folder.
+    public let url: URL
+    /// The filters this library renders with.
+    public let registry: FilterRegistry
+    let layout: LibraryLayout
+    let db: DatabasePool
+    let lock: LibraryLock
+    let renderer: Renderer
+
+    /// The default library folder: `$PHOTOEDIT_LIBRARY`, else
+    /// `$XDG_DATA_HOME/photoedit`, else `~/.local/share/photoedit`.
+    public static func defaultURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let path = environment["PHOTOEDIT_LIBRARY"], !path.isEmpty { return URL(fileURLWithPath: path) }
+        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return URL(fileURLWithPath: xdg).appendingPathComponent("photoedit") }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home).appendingPathComponent(".local/share/photoedit")
+    }
+
+    /// Opens the library at `url`, creating it when `create` is true.
+    /// When no other process has it open, removes what a crashed commit
+    /// left behind (see docs/commit-protocol.md).
+    public init(url: URL, create: Bool = true, registry: FilterRegistry = .standard) throws {
+        self.url = url.standardizedFileURL
+        self.registry = registry
+        self.renderer = Renderer(registry: registry)
+        layout = LibraryLayout(root: self.url)
+        let fm = FileManager.default
+        if !FileIO.isDirectory(layout.root.path) {
+            guard create else { throw PhotoEditError.library("no library at \(layout.root.path)") }
+        }
+        do {
+            for dir in [layout.root.path, layout.originals, layout.renders, layout.cache, layout.tmp] {
+                try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            }
+        } catch {
+            throw PhotoEditError.library("cannot create library at \(layout.root.path): \(error.localizedDescription)")
+        }
+        lock = try LibraryLock(path: layout.lock)
+        let exclusive = lock.tryExclusive()
+        db = try Catalog.open(path: layout.catalog)
+        if exclusive { try recover() }
+        lock.shared()
+    }
+
+    // MARK: Reading
+
+    /// Resolves an id or an unambiguous prefix of one to the full id.
+    public func resolve(_ idOrPrefix: String) throws -> String {
+        let prefix = idOrPrefix.lowercased()
+        guard !prefix.isEmpty, prefix.count <= 32, prefix.allSatisfy({ $0.isHexDigit }) else {
+            throw PhotoEditError.malformedIdentifier(idOrPrefix)
+        }
+        let matches = try read { db in
+            try String.fetchAll(db, sql: "SELECT id FROM asset WHERE id >= ? AND id < ? ORDER BY id LIMIT 50",
+                                arguments: [prefix, prefix + "g"])
+        }
+        switch matches.count {
+        case 0: throw PhotoEditError.unknownAsset(idOrPrefix)
+        case 1: return matches[0]
+        default:
+            if matches.contains(prefix) { return prefix }
+            throw PhotoEditError.ambiguousAsset(prefix: idOrPrefix, candidates: matches)
+        }
+    }
+
+    /// The photo with this id (or unambiguous prefix).
+    public func asset(_ idOrPrefix: String) throws -> Asset {
+        let id = try resolve(idOrPrefix)
+        return try read { db in
+            guard let record = try AssetRecord.fetchOne(db, key: id) else { throw PhotoEditError.unknownAsset(idOrPrefix) }
+            return try Self.asset(record, db)
+        }
+    }
+
+    /// Every photo, oldest import first.
+    public func assets() throws -> [Asset] {
+        try read { db in
+            try AssetRecord.order(Column("importDate"), Column("id")).fetchAll(db).map { try Self.asset($0, db) }
+        }
+    }
+
+    /// The revisions of a photo, oldest first.
+    public func history(_ idOrPrefix: String) throws -> [Revision] {
+        let id = try resolve(idOrPrefix)
+        return try read { db in
+            try RevisionRecord.filter(Column("assetId") == id).order(Column("number")).fetchAll(db).map(Self.revision)
+        }
+    }
+
+    /// The recipe of the latest revision (empty when unadjusted). Throws when
+    /// its adjustment data is not photoedit's own format, or not one this
+    /// build can read: it is never guessed at.
+    public func currentRecipe(_ idOrPrefix: String) throws -> Recipe {
+        let a = try asset(idOrPrefix)
+        guard let data = a.adjustmentData else { return .empty }
+        return try Recipe(adjustmentData: data, registry: registry)
+    }
+
+    static func asset(_ r: AssetRecord, _ db: Database) throws -> Asset {
+        let current = try RevisionRecord.fetchOne(db, key: ["assetId": r.id, "number": r.revision])
+        return Asset(id: r.id, originalFilename: r.originalFilename, sha256: r.sha256, fileSize: r.fileSize, format: r.format,
+                     uniformTypeIdentifier: r.uniformTypeIdentifier, mediaType: r.mediaType,
+                     pixelWidth: current?.pixelWidth ?? r.originalPixelWidth, pixelHeight: current?.pixelHeight ?? r.originalPixelHeight,
+                     originalPixelWidth: r.originalPixelWidth, originalPixelHeight: r.originalPixelHeight,
+                     orientation: r.orientation, creationDate: r.creationDate,
+                     location: r.latitude.flatMap { lat in r.longitude.map { Location(latitude: lat, longitude: $0) } },
+                     importDate: r.importDate, revision: r.revision, adjustmentData: current?.adjustmentData)
+    }
+
+    static func revision(_ r: RevisionRecord) -> Revision {
+        Revision(number: r.number, date: r.createdAt, kind: Revision.Kind(rawValue: r.kind) ?? .edit,
+                 adjustmentData: r.adjustmentData, pixelWidth: r.pixelWidth, pixelHeight: r.pixelHeight,
+                 hasRender: r.renderPath != nil)
+    }
+
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try db.read(body)
+        } catch let error as DatabaseError {
+            throw PhotoEditError.library("catalog: \(error.message ?? error.description)")
+        }
+    }
+
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try db.write(body)
+        } catch let error as DatabaseError {
+            throw PhotoEditError.library("catalog: \(error.message ?? error.description)")
+        }
+    }
+
+    func originalPath(_ id: String) throws -> String {
+        try read { db in
+            guard let path = try String.fetchOne(db, sql: "SELECT originalPath FROM asset WHERE id = ?", arguments: [id]) else {
+                throw PhotoEditError.unknownAsset(id)
+            }
+            return layout.absolute(path)
+        }
+    }
+}

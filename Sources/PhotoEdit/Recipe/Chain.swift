@@ -1,0 +1,128 @@
+import Foundation
+
+/// One step of a chain: `crop`, `exposure=+0.3`, `crop=16:9`, `crop.x=0.1`.
+public struct ChainStep: Hashable, Sendable, CustomStringConvertible {
+    public let filter: String
+    /// Set for the `filter.parameter=value` form.
+    public let parameter: String?
+    public let values: [String]
+
+    public var description: String {
+        var s = filter
+        if let parameter { s += "." + parameter }
+        if !values.isEmpty { s += "=" + values.joined(separator: ":") }
+        return s
+    }
+}
+
+/// The one-line chain grammar (see docs/chain-grammar.md):
+///
+///     chain := step ("," step)*
+///     step  := filter ["." parameter] ["=" value (":" value)*]
+///
+/// `filter=v1:v2…` picks the filter's form with that many values and resets
+/// the filter's other parameters to their defaults; `filter.parameter=v`
+/// changes one parameter and keeps the rest.
+public enum Chain {
+    /// Parses chain text into steps, checking only the syntax.
+    public static func parse(_ text: String) throws -> [ChainStep] {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { throw PhotoEditError.invalidChain(chain: text, problem: "it is empty") }
+        var steps: [ChainStep] = []
+        for raw in trimmed.split(separator: ",", omittingEmptySubsequences: false) {
+            let part = raw.trimmingCharacters(in: .whitespaces)
+            guard !part.isEmpty else { throw PhotoEditError.invalidChain(chain: text, problem: "an empty step (two commas in a row?)") }
+            let (head, valueText) = part.firstIndex(of: "=").map { (String(part[..<$0]), String(part[part.index(after: $0)...])) } ?? (part, nil)
+            let names = head.split(separator: ".", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard names.count <= 2, names.allSatisfy(isIdentifier) else {
+                throw PhotoEditError.invalidChain(chain: text, problem: "'\(head)' is not a filter name (letters, digits, '-' and '_', optionally '.parameter')")
+            }
+            var values: [String] = []
+            if let valueText {
+                values = valueText.split(separator: ":", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+                guard values.allSatisfy({ !$0.isEmpty }) else {
+                    throw PhotoEditError.invalidChain(chain: text, problem: "'\(part)' has an empty value")
+                }
+            }
+            if names.count == 2 && values.count != 1 {
+                throw PhotoEditError.invalidChain(chain: text, problem: "'\(part)' needs exactly one value")
+            }
+            steps.append(ChainStep(filter: names[0].lowercased(), parameter: names.count == 2 ? names[1].lowercased() : nil, values: values))
+        }
+        return steps
+    }
+
+    private static func isIdentifier(_ s: String) -> Bool {
+        guard let first = s.unicodeScalars.first, CharacterSet.letters.contains(first) else { return false }
+        return s.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" }
+    }
+
+    /// Merges steps into a recipe: a filter already present takes the new
+    /// parameters (it never stacks); a new filter is added; the result is in
+    /// canonical pipeline order. Throws on the first invalid step; the input
+    /// recipe is not changed.
+    public static func apply(_ steps: [ChainStep], to recipe: Recipe, registry: FilterRegistry = .standard) throws -> Recipe {
+        var result = recipe
+        for step in steps {
+            let definition = try registry.require(step.filter)
+            var values: [String: ParameterValue]
+            if let name = step.parameter {
+                guard let spec = definition.parameter(name) else {
+                    throw PhotoEditError.invalidParameter(filter: definition.id, parameter: name,
+                                                          problem: "unknown parameter (known: \(definition.parameters.map(\.name).joined(separator: ", ")))")
+                }
+                values = (result.node(definition.id)?.parameters ?? definition.defaults).values
+                values[name] = try spec.parse(step.values[0], filter: definition.id)
+            } else {
+                guard let form = definition.forms.first(where: { $0.parameters.count == step.values.count }) else {
+                    let forms = definition.forms.map { usage(definition, $0) }.joined(separator: " or ")
+                    throw PhotoEditError.invalidParameter(filter: definition.id, parameter: "",
+                                                          problem: "\(step.values.count) value(s) given; write \(forms)")
+                }
+                values = definition.defaults.values.merging(form.fixed) { $1 }
+                for (name, text) in zip(form.parameters, step.values) {
+                    values[name] = try definition.parameter(name)!.parse(text, filter: definition.id)
+                }
+            }
+            let node = RecipeNode(filter: definition.id, version: definition.version, parameters: try definition.validated(values))
+            result.set(node, registry: registry)
+        }
+        return result
+    }
+
+    /// How a form is written, e.g. `crop=X:Y:W:H`.
+    public static func usage(_ definition: FilterDefinition, _ form: ChainForm) -> String {
+        form.parameters.isEmpty ? definition.id : definition.id + "=" + form.parameters.map { $0.uppercased() }.joined(separator: ":")
+    }
+
+    /// Writes a recipe back as chain text, using each filter's shortest form
+    /// that says exactly its parameters. Parsing the text gives the recipe back.
+    public static func format(_ recipe: Recipe, registry: FilterRegistry = .standard) -> String {
+        recipe.nodes.map { format($0, registry: registry) }.joined(separator: ",")
+    }
+
+    static func format(_ node: RecipeNode, registry: FilterRegistry) -> String {
+        guard let definition = registry.filter(node.filter) else { return node.filter }
+        let defaults = definition.defaults
+        for form in definition.forms {
+            let fixedMatch = form.fixed.allSatisfy { node.parameters[$0.key] == $0.value }
+            let covered = Set(form.parameters).union(form.fixed.keys)
+            let restDefault = definition.parameters.allSatisfy { covered.contains($0.name) || node.parameters[$0.name] == defaults[$0.name] }
+            if fixedMatch && restDefault {
+                let values = form.parameters.map { text(node.parameters[$0]!, spec: definition.parameter($0)!) }
+                return values.isEmpty ? definition.id : definition.id + "=" + values.joined(separator: ":")
+            }
+        }
+        let changed = definition.parameters.filter { node.parameters[$0.name] != defaults[$0.name] }
+        if changed.isEmpty { return definition.id + "." + definition.parameters[0].name + "=" + text(defaults[definition.parameters[0].name]!, spec: definition.parameters[0]) }
+        return changed.map { definition.id + "." + $0.name + "=" + text(node.parameters[$0.name]!, spec: $0) }.joined(separator: ",")
+    }
+
+    /// A value as the chain writes it: signed numbers carry their sign.
+    static func text(_ value: ParameterValue, spec: ParameterSpec) -> String {
+        if case .number(let n) = value, case .number(let range, _) = spec.kind, range.lowerBound < 0, n > 0 {
+            return "+" + JSONValue.format(n)
+        }
+        return value.description
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+
+/// One filter in a recipe: which filter, in which of its versions, with which
+/// parameters (always the full, validated set).
+public struct RecipeNode: Hashable, Sendable {
+    public let filter: String
+    public let version: Int
+    public let parameters: Parameters
+
+    public init(filter: String, version: Int, parameters: Parameters) {
+        self.filter = filter
+        self.version = version
+        self.parameters = parameters
+    }
+}
+
+/// photoedit's own adjustment data: a list of filter nodes, kept in the
+/// canonical pipeline order so that equal edits are equal values and equal
+/// bytes. See docs/recipe-format.md.
+public struct Recipe: Hashable, Sendable {
+    /// The `formatIdentifier` of photoedit's recipes.
+    public static let formatIdentifier = "org.photoedit.recipe"
+    /// The recipe format version this build writes and reads.
+    public static let formatVersion = 1
+
+    public private(set) var nodes: [RecipeNode]
+
+    /// A recipe with these nodes, put in canonical order by `registry`.
+    public init(nodes: [RecipeNode], registry: FilterRegistry = .standard) {
+        self.nodes = registry.sorted(nodes)
+    }
+
+    /// No filters: the unadjusted photo.
+    public static let empty = Recipe(nodes: [])
+
+    public var isEmpty: Bool { nodes.isEmpty }
+
+    /// The node of `filter`, if the recipe has one.
+    public func node(_ filter: String) -> RecipeNode? { nodes.first { $0.filter == filter } }
+
+    /// Replaces (or adds) the node of a filter.
+    mutating func set(_ node: RecipeNode, registry: FilterRegistry) {
+        nodes.removeAll { $0.filter == node.filter }
+        nodes = registry.sorted(nodes + [node])
+    }
+
+    /// Removes the node of a filter; returns whether there was one.
+    @discardableResult
+    public mutating func remove(_ filter: String) -> Bool {
+        let before = nodes.count
+        nodes.removeAll { $0.filter == filter }
+        return nodes.count != before
+    }
+
+    // MARK: Encoding
+
+    /// The canonical JSON value of the recipe.
+    public var json: JSONValue {
+        .object([
+            "format": .string(Recipe.formatIdentifier),
+            "formatVersion": .number(Double(Recipe.formatVersion)),
+            "base": .string("original"),
+            "filters": .array(nodes.map { node in
+                .object([
+                    "id": .string(node.filter),
+                    "version": .number(Double(node.version)),
+                    "params": .object(node.parameters.values.mapValues(\.json)),
+                ])
+            }),
+        ])
+    }
+
+    /// The recipe as adjustment data (canonical bytes).
+    public var adjustmentData: AdjustmentData {
+        AdjustmentData(formatIdentifier: Recipe.formatIdentifier, formatVersion: String(Recipe.formatVersion), data: json.canonicalData)
+    }
+
+    /// Can this build read the adjustment data as a recipe? (PhotoKit's
+    /// `canHandleAdjustmentData` for photoedit's own editor.)
+    public static func canHandle(_ data: AdjustmentData) -> Bool {
+        data.formatIdentifier == formatIdentifier && Int(data.formatVersion).map { $0 >= 1 && $0 <= formatVersion } == true
+    }
+
+    /// Decodes adjustment data written in photoedit's format. Anything else —
+    /// another format, a newer version, malformed JSON, unknown filters or
+    /// parameters, values out of range — throws; nothing is guessed.
+    public init(adjustmentData: AdjustmentData, registry: FilterRegistry = .standard) throws {
+        guard adjustmentData.formatIdentifier == Recipe.formatIdentifier else {
+            throw PhotoEditError.invalidAdjustmentData("format '\(adjustmentData.formatIdentifier)' is not \(Recipe.formatIdentifier)")
+        }
+        guard let version = Int(adjustmentData.formatVersion), version >= 1 else {
+            throw PhotoEditError.invalidAdjustmentData("format version '\(adjustmentData.formatVersion)' is not a version of \(Recipe.formatIdentifier)")
+        }
+        guard version <= Recipe.formatVersion else {
+            throw PhotoEditError.invalidAdjustmentData("format version \(version) is newer than this engine reads (up to \(Recipe.formatVersion))")
+        }
+        try self.init(json: JSONValue.parse(adjustmentData.data), registry: registry)
+    }
+
+    /// Decodes a recipe from its JSON value (see `init(adjustmentData:)`).
+    public init(json: JSONValue, registry: FilterRegistry = .standard) throws {
+        guard case .object(let top) = json else { throw PhotoEditError.invalidAdjustmentData("a recipe is a JSON object") }
+        let allowed: Set<String> = ["format", "formatVersion", "base", "filters"]
+        if let key = top.keys.sorted().first(where: { !allowed.contains($0) }) {
+            throw PhotoEditError.invalidAdjustmentData("unknown key '\(key)' in recipe")
+        }
+        guard case .string(Recipe.formatIdentifier)? = top["format"] else {
+            throw PhotoEditError.invalidAdjustmentData("recipe 'format' must be \"\(Recipe.formatIdentifier)\"")
+        }
+        guard case .number(let v)? = top["formatVersion"], v == v.rounded(), v >= 1 else {
+            throw PhotoEditError.invalidAdjustmentData("recipe 'formatVersion' must be a positive integer")
+        }
+        guard Int(v) <= Recipe.formatVersion else {
+            throw PhotoEditError.invalidAdjustmentData("recipe format version \(Int(v)) is newer than this engine reads (up to \(Recipe.formatVersion))")
+        }
+        if let base = top["base"], base != .string("original") {
+            throw PhotoEditError.invalidAdjustmentData("recipe 'base' must be \"original\"")
+        }
+        guard case .array(let list)? = top["filters"] else {
+            throw PhotoEditError.invalidAdjustmentData("recipe 'filters' must be an array")
+        }
+        var nodes: [RecipeNode] = []
+        for item in list {
+            guard case .object(let n) = item else { throw PhotoEditError.invalidAdjustmentData("each filter is a JSON object") }
+            if let key = n.keys.sorted().first(where: { !["id", "version", "params"].contains($0) }) {
+                throw PhotoEditError.invalidAdjustmentData("unknown key '\(key)' in filter node")
+            }
+            guard case .string(let id)? = n["id"] else { throw PhotoEditError.invalidAdjustmentData("a filter node needs a string 'id'") }
+            guard let definition = registry.filter(id) else {
+                throw PhotoEditError.unknownFilter(name: id, known: registry.ids)
+            }
+            guard case .number(let ver)? = n["version"], ver == ver.rounded(), ver >= 1 else {
+                throw PhotoEditError.invalidAdjustmentData("filter '\(id)' needs a positive integer 'version'")
+            }
+            guard Int(ver) <= definition.version else {
+                throw PhotoEditError.invalidAdjustmentData("filter '\(id)' version \(Int(ver)) is newer than this engine knows (up to \(definition.version))")
+            }
+            if nodes.contains(where: { $0.filter == id }) {
+                throw PhotoEditError.invalidAdjustmentData("filter '\(id)' appears twice")
+            }
+            var values: [String: ParameterValue] = [:]
+            if let params = n["params"] {
+                guard case .object(let p) = params else { throw PhotoEditError.invalidAdjustmentData("'params' of '\(id)' must be an object") }
+                for (key, value) in p {
+                    switch value {
+                    case .number(let x): values[key] = .number(x)
+                    case .string(let s): values[key] = .text(s)
+                    case .bool(let b): values[key] = .bool(b)
+                    default: throw PhotoEditError.invalidParameter(filter: id, parameter: key, problem: "must be a number, string or boolean")
+                    }
+                }
+            }
+            nodes.append(RecipeNode(filter: id, version: Int(ver), parameters: try definition.validated(values)))
+        }
+        self.init(nodes: nodes, registry: registry)
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// Small 3×3 matrix and chromaticity helpers for colour filters. Matrices are
+/// row-major `[Double]` of 9 values, applied to column vectors.
+enum ColourMath {
+    /// Linear sRGB (D65) → CIE XYZ.
+    static let sRGBToXYZ: [Double] = [
+        0.4123907992659595, 0.3575843393838780, 0.1804807884018343,
+        0.2126390058715104, 0.7151686787677559, 0.0721923153607337,
+        0.0193308187155918, 0.1191947797946259, 0.9505321522496608,
+    ]
+    static let xyzToSRGB: [Double] = inverse(sRGBToXYZ)
+
+    /// Bradford cone response matrix.
+    static let bradford: [Double] = [
+        0.8951, 0.2664, -0.1614,
+        -0.7502, 1.7135, 0.0367,
+        0.0389, -0.0685, 1.0296,
+    ]
+
+    /// Rec. 709 luminance weights of linear sRGB.
+    static let luminance: [Double] = [0.2126, 0.7152, 0.0722]
+
+    static let identity: [Double] = [1, 0, 0, 0, 1, 0, 0, 0, 1]
+
+    static func multiply(_ a: [Double], _ b: [Double]) -> [Double] {
+        var r = [Double](repeating: 0, count: 9)
+        for i in 0..<3 { for j in 0..<3 { for k in 0..<3 { r[i * 3 + j] += a[i * 3 + k] * b[k * 3 + j] } } }
+        return r
+    }
+
+    static func apply(_ m: [Double], _ v: [Double]) -> [Double] {
+        (0..<3).map { i in m[i * 3] * v[0] + m[i * 3 + 1] * v[1] + m[i * 3 + 2] * v[2] }
+    }
+
+    static func inverse(_ m: [Double]) -> [Double] {
+        let a = m[0], b = m[1], c = m[2], d = m[3], e = m[4], f = m[5], g = m[6], h = m[7], i = m[8]
+        let det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
+        return [
+            (e * i - f * h) / det, (c * h - b * i) / det, (b * f - c * e) / det,
+            (f * g - d * i) / det, (a * i - c * g) / det, (c * d - a * f) / det,
+            (d * h - e * g) / det, (b * g - a * h) / det, (a * e - b * d) / det,
+        ]
+    }
+
+    /// XYZ (Y = 1) of a chromaticity.
+    static func xyz(x: Double, y: Double) -> [Double] { [x / y, 1, (1 - x - y) / y] }
+
+    /// Chromaticity of the Planckian locus at `kelvin` (Kim et al. 2002 cubic
+    /// approximation, 1667 K…25000 K).
+    static func planckian(kelvin: Double) -> (x: Double, y: Double) {
+        let t = min(max(kelvin, 1667), 25000)
+        let x: Double
+        if t <= 4000 {
+            x = -0.2661239e9 / (t * t * t) - 0.2343589e6 / (t * t) + 0.8776956e3 / t + 0.179910
+        } else {
+            x = -3.0258469e9 / (t * t * t) + 2.1070379e6 / (t * t) + 0.2226347e3 / t + 0.240390
+        }
+        let y: Double
+        if t <= 2222 {
+            y = -1.1063814 * x * x * x - 1.34811020 * x * x + 2.18555832 * x - 0.20219683
+        } else if t <= 4000 {
+            y = -0.9549476 * x * x * x - 1.37418593 * x * x + 2.09137015 * x - 0.16748867
+        } else {
+            y = 3.0817580 * x * x * x - 5.87338670 * x * x + 3.75112997 * x - 0.37001483
+        }
+        return (x, y)
+    }
+
+    /// A linear-sRGB matrix that adapts colours seen under `source` white to
+    /// `target` white (Bradford chromatic adaptation).
+    static func adaptation(from source: [Double], to target: [Double]) -> [Double] {
+        let s = apply(bradford, source), d = apply(bradford, target)
+        let gain: [Double] = [d[0] / s[0], 0, 0, 0, d[1] / s[1], 0, 0, 0, d[2] / s[2]]
+        let inXYZ = multiply(inverse(bradford), multiply(gain, bradford))
+        return multiply(xyzToSRGB, multiply(inXYZ, sRGBToXYZ))
+    }
+}
+
+extension Image {
+    /// sign(x)·|x|^e per pixel: a power that keeps negative values' sign.
+    func signedPower(_ e: Double) throws -> Image {
+        if e == 1 { return self }
+        let magnitude = try call("abs").call("math2_const", [("math2", .string("pow")), ("c", .doubles([e]))])
+        return try Vips.image("multiply", [("left", .image(magnitude)), ("right", .image(try call("sign")))])
+    }
+
+    /// Where `self < value` choose `then`, else `otherwise`, per band.
+    func select(lessThan value: Double, then: Image, otherwise: Image) throws -> Image {
+        let mask = try call("relational_const", [("relational", .string("less")), ("c", .doubles([value]))])
+        return try Vips.image("ifthenelse", [("cond", .image(mask)), ("in1", .image(then)), ("in2", .image(otherwise))])
+    }
+}

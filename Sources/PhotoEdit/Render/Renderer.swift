@@ -1,0 +1,126 @@
+import Foundation
+
+/// Which version of a photo to render, as PhotoKit's `PHImageRequestOptionsVersion`.
+public enum ImageVersion: String, Sendable, CaseIterable {
+    /// With every adjustment of the latest revision.
+    case current
+    /// Before any adjustment: the original, upright, colour-managed to sRGB.
+    case unadjusted
+    /// The original data at its highest fidelity (the original file itself
+    /// when no conversion is asked for).
+    case original
+}
+
+/// Output file formats the engine writes.
+public enum OutputFormat: String, Sendable, CaseIterable {
+    case jpeg, png, tiff, webp
+
+    /// The format a file name's extension names, if any.
+    public init?(pathExtension ext: String) {
+        switch ext.lowercased() {
+        case "jpg", "jpeg", "jpe": self = .jpeg
+        case "png": self = .png
+        case "tif", "tiff": self = .tiff
+        case "webp": self = .webp
+        default: return nil
+        }
+    }
+
+    var fileExtension: String { self == .jpeg ? "jpg" : rawValue == "tiff" ? "tif" : rawValue }
+}
+
+/// How to write a rendered image.
+public struct RenderOptions: Sendable {
+    /// Fit inside this box (never enlarging); nil = full size.
+    public var maxWidth: Int?
+    public var maxHeight: Int?
+    /// nil: from the output file's extension (JPEG if it has none).
+    public var format: OutputFormat?
+    /// JPEG / WebP quality, 1…100.
+    public var quality: Int
+
+    public init(maxWidth: Int? = nil, maxHeight: Int? = nil, format: OutputFormat? = nil, quality: Int = 92) {
+        self.maxWidth = maxWidth
+        self.maxHeight = maxHeight
+        self.format = format
+        self.quality = quality
+    }
+}
+
+/// Builds and runs the filter graph on libvips.
+///
+/// Pipeline (docs/architecture.md): decode → apply EXIF orientation →
+/// flatten alpha → colour-manage to linear-light float RGB (scRGB, primaries
+/// of sRGB, values may leave 0…1) → filters in canonical order → sRGB 8-bit
+/// with the sRGB ICC profile embedded, EXIF orientation 1, other EXIF kept.
+struct Renderer: Sendable {
+    let registry: FilterRegistry
+
+    /// The JPEG quality of stored full-size renders.
+    static let renderQuality = 92
+
+    /// Decodes `path` into the working space: upright, no alpha, 3-band
+    /// linear-light float RGB.
+    func workingImage(path: String, randomAccess: Bool) throws -> Image {
+        var image = try Image.load(path: path, sequential: !randomAccess)
+        let orientation = image.int("orientation") ?? 1
+        if orientation != 1 {
+            if !randomAccess { image = try Image.load(path: path, sequential: false) }
+            image = try image.autorotated()
+        }
+        if image.hasAlpha {
+            let max = image.formatName == "ushort" ? 65535.0 : 255.0
+            image = try image.call("flatten", [("background", .doubles([max, max, max])), ("max_alpha", .number(max))])
+        }
+        if let profile = image.blob("icc-profile-data"), !ICCProfile.isSRGB(profile) {
+            // Through the embedded profile (lcms2) to PCS Lab, then linear RGB:
+            // wide-gamut colours stay outside 0…1 instead of clipping.
+            image = try image.call("icc_import", [("embedded", .bool(true)), ("intent", .string("relative"))])
+        }
+        image = try image.colourspace("scrgb")
+        if image.bands == 1 {
+            image = try Vips.image("bandjoin", [("in", .images([image, image, image]))])
+        }
+        if image.bands > 3 { image = try image.extractBands(0, count: 3) }
+        return image
+    }
+
+    /// Renders `recipe` on the original at `path`; returns an sRGB 8-bit image
+    /// ready to save.
+    func render(recipe: Recipe, originalPath: String, context: RenderContext = RenderContext()) throws -> Image {
+        let definitions = try recipe.nodes.map { try registry.require($0.filter) }
+        let random = zip(definitions, recipe.nodes).contains { $0.needsRandomAccess($1.parameters) }
+        var image = try workingImage(path: originalPath, randomAccess: random)
+        for (definition, node) in zip(definitions, recipe.nodes) {
+            image = try definition.render(image, node.parameters, context)
+        }
+        return try outputImage(image)
+    }
+
+    /// Linear float RGB → sRGB 8-bit with profile and orientation 1.
+    func outputImage(_ working: Image) throws -> Image {
+        let srgb = try working.colourspace("srgb").cast("uchar")
+        let out = try srgb.copyForMetadata()
+        out.setBlob("icc-profile-data", try ICCProfile.sRGB())
+        out.setInt("orientation", 1)
+        return out
+    }
+
+    /// Writes `image` to `path` in `format`, resized to fit the options' box.
+    func write(_ image: Image, to path: String, format: OutputFormat, options: RenderOptions) throws {
+        var image = image
+        if options.maxWidth != nil || options.maxHeight != nil {
+            image = try image.thumbnail(width: options.maxWidth ?? 10_000_000, height: options.maxHeight ?? 10_000_000)
+        }
+        try Renderer.save(image, to: path, format: format, quality: options.quality)
+    }
+
+    static func save(_ image: Image, to path: String, format: OutputFormat, quality: Int) throws {
+        switch format {
+        case .jpeg: try image.save(to: path, format: "jpeg", options: [("Q", .number(Double(quality)))])
+        case .webp: try image.save(to: path, format: "webp", options: [("Q", .number(Double(quality)))])
+        case .png: try image.save(to: path, format: "png")
+        case .tiff: try image.save(to: path, format: "tiff", options: [("compression", .string("lzw"))])
+        }
+    }
+}

@@ -1,0 +1,246 @@
+import CPhotoEditShim
+import CVips
+import Foundation
+
+/// An image in a libvips pipeline: immutable and lazy. Operations build new
+/// images; pixels are computed only when an image is written or measured.
+///
+/// The class owns one libvips reference and releases it in `deinit`. libvips
+/// images are thread-safe once built, so an `Image` can cross tasks.
+public final class Image: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<VipsImage>
+
+    /// Takes ownership of one reference.
+    init(owning pointer: UnsafeMutablePointer<VipsImage>) {
+        self.pointer = pointer
+    }
+
+    deinit {
+        g_object_unref(pointer)
+    }
+
+    /// Width in pixels.
+    public var width: Int { Int(vips_image_get_width(pointer)) }
+    /// Height in pixels.
+    public var height: Int { Int(vips_image_get_height(pointer)) }
+    /// Number of bands (3 for RGB, 4 with alpha, 1 for grey).
+    public var bands: Int { Int(vips_image_get_bands(pointer)) }
+    /// Does the image have an alpha band?
+    public var hasAlpha: Bool { vips_image_hasalpha(pointer) != 0 }
+
+    /// libvips' band format nick: "uchar", "ushort", "float", …
+    var formatName: String {
+        String(cString: vips_enum_nick(vips_band_format_get_type(), Int32(vips_image_get_format(pointer).rawValue)))
+    }
+
+    /// libvips' interpretation nick: "srgb", "scrgb", "rgb16", "b-w", …
+    var interpretationName: String {
+        String(cString: vips_enum_nick(vips_interpretation_get_type(), Int32(vips_image_get_interpretation(pointer).rawValue)))
+    }
+
+    // MARK: Loading and saving
+
+    /// Opens an image file through the loader libvips selects by content.
+    ///
+    /// - Parameters:
+    ///   - sequential: read top to bottom once (less memory); use random
+    ///     access when the pipeline rotates or reads the image twice.
+    ///   - failOnTruncated: fail on truncated or corrupt data instead of
+    ///     filling it in (libvips' default only warns).
+    static func load(path: String, sequential: Bool, failOnTruncated: Bool = true, extra: [(String, Vips.Argument)] = []) throws -> Image {
+        try Vips.ensureStarted()
+        guard let loader = Vips.loader(for: path) else {
+            throw PhotoEditError.unreadableFile(path: path, reason: "not an image libvips can read")
+        }
+        var args: [(String, Vips.Argument)] = [("filename", .string(path))]
+        args.append(("access", .string(sequential ? "sequential" : "random")))
+        if failOnTruncated { args.append(("fail_on", .string("truncated"))) }
+        args += extra
+        do {
+            return try Vips.image(loader, args)
+        } catch let PhotoEditError.native(_, _, message) {
+            throw PhotoEditError.unreadableFile(path: path, reason: "cannot decode (\(loader)): \(oneLine(message))")
+        }
+    }
+
+    /// Writes the image to `path`; the saver follows `format` (a libvips saver
+    /// prefix such as "jpeg", "png", "tiff", "webp", "heif").
+    func save(to path: String, format: String, options: [(String, Vips.Argument)] = []) throws {
+        let saver = format + "save"
+        try Vips.run(saver, [("in", .image(self)), ("filename", .string(path))] + options) { _ in }
+    }
+
+    // MARK: Operations used by the engine
+
+    func call(_ name: String, _ arguments: [(String, Vips.Argument)] = []) throws -> Image {
+        try Vips.image(name, [("in", .image(self))] + arguments)
+    }
+
+    /// out = in * a + b, per band.
+    public func linear(multiply a: [Double], add b: [Double]) throws -> Image {
+        try call("linear", [("a", .doubles(a)), ("b", .doubles(b))])
+    }
+
+    /// Multiplies the colour bands by a 3×3 matrix (row-major); alpha untouched.
+    public func recombine(_ matrix: [Double]) throws -> Image {
+        precondition(matrix.count == 9)
+        try Vips.ensureStarted()
+        let m = matrix.withUnsafeBufferPointer { vips_image_new_matrix_from_array(3, 3, $0.baseAddress, 9) }
+        guard let m else { throw Vips.error("matrix") }
+        let mat = Image(owning: m)
+        if hasAlpha && bands == 4 {
+            let rgb = try extractBands(0, count: 3)
+            let alpha = try extractBands(3, count: 1)
+            return try rgb.call("recomb", [("m", .image(mat))]).joined(with: alpha)
+        }
+        return try call("recomb", [("m", .image(mat))])
+    }
+
+    /// Bands `first ..< first+count`.
+    public func extractBands(_ first: Int, count: Int) throws -> Image {
+        try call("extract_band", [("band", .number(Double(first))), ("n", .number(Double(count)))])
+    }
+
+    /// Appends the bands of `other`.
+    public func joined(with other: Image) throws -> Image {
+        try Vips.image("bandjoin", [("in", .images([self, other]))])
+    }
+
+    /// A pixel rectangle of the image.
+    public func extractArea(left: Int, top: Int, width: Int, height: Int) throws -> Image {
+        try Vips.image("extract_area", [("input", .image(self)), ("left", .number(Double(left))), ("top", .number(Double(top))),
+                                  ("width", .number(Double(width))), ("height", .number(Double(height)))])
+    }
+
+    /// Rotates by a multiple of 90° clockwise.
+    public func rotate(quarterTurns: Int) throws -> Image {
+        let turns = ((quarterTurns % 4) + 4) % 4
+        if turns == 0 { return self }
+        return try call("rot", [("angle", .string(["d0", "d90", "d180", "d270"][turns]))])
+    }
+
+    /// Mirrors the image: "horizontal" (left–right) or "vertical" (top–bottom).
+    public func flip(_ direction: String) throws -> Image {
+        try call("flip", [("direction", .string(direction))])
+    }
+
+    /// Applies the EXIF orientation to the pixels and sets the tag to 1.
+    func autorotated() throws -> Image {
+        try call("autorot")
+    }
+
+    /// Converts to another colour space, by libvips' interpretation nick.
+    func colourspace(_ space: String) throws -> Image {
+        try call("colourspace", [("space", .string(space))])
+    }
+
+    /// Casts the band format ("uchar", "ushort", "float").
+    func cast(_ format: String) throws -> Image {
+        try call("cast", [("format", .string(format))])
+    }
+
+    /// Mean over all bands and pixels (decodes the whole image).
+    public func average() throws -> Double {
+        try Vips.number("avg", [("in", .image(self))])
+    }
+
+    /// Maximum over all bands and pixels.
+    public func maximum() throws -> Double {
+        try Vips.number("max", [("in", .image(self))])
+    }
+
+    /// Resizes to fit inside `width`×`height` (never upsizing).
+    func thumbnail(width: Int, height: Int) throws -> Image {
+        try Vips.image("thumbnail_image", [("in", .image(self)), ("width", .number(Double(width))),
+                                           ("height", .number(Double(height))), ("size", .string("down"))])
+    }
+
+    /// CIEDE2000 difference per pixel against `other` (both in a colour space
+    /// libvips can convert to Lab).
+    public func deltaE2000(_ other: Image) throws -> Image {
+        try Vips.image("dE00", [("left", .image(self)), ("right", .image(other))])
+    }
+
+    /// The bounding box of the non-background content, as libvips' find_trim.
+    func findTrim(threshold: Double, background: [Double]) throws -> (left: Int, top: Int, width: Int, height: Int) {
+        var box = (0, 0, 0, 0)
+        try Vips.run("find_trim", [("in", .image(self)), ("threshold", .number(threshold)),
+                                   ("background", .doubles(background))]) { op in
+            let p = op
+            box = (Int(pe_get_number(p, "left")), Int(pe_get_number(p, "top")),
+                   Int(pe_get_number(p, "width")), Int(pe_get_number(p, "height")))
+        }
+        return box
+    }
+
+    /// The band values of one pixel.
+    func point(x: Int, y: Int) throws -> [Double] {
+        var values = [Double](repeating: 0, count: 16)
+        var count: Int32 = 0
+        try Vips.run("getpoint", [("in", .image(self)), ("x", .number(Double(x))), ("y", .number(Double(y)))]) { op in
+            count = values.withUnsafeMutableBufferPointer { pe_get_doubles(op, "out_array", $0.baseAddress, 16) }
+        }
+        return Array(values.prefix(Int(max(0, count))))
+    }
+
+    // MARK: Metadata
+
+    /// A copy whose metadata can be changed without touching shared images.
+    func copyForMetadata() throws -> Image {
+        guard let p = pe_image_copy(pointer) else { throw Vips.error("copy") }
+        return Image(owning: p)
+    }
+
+    func hasField(_ name: String) -> Bool { pe_image_has_field(pointer, name) != 0 }
+
+    func int(_ name: String) -> Int? {
+        guard hasField(name) else { return nil }
+        var value: Int32 = 0
+        if pe_image_get_int(pointer, name, &value) != 0 { _ = Vips.takeError(); return nil }
+        return Int(value)
+    }
+
+    /// Any field as text (libvips' own formatting: EXIF fields read
+    /// "value (description, type, count)").
+    func string(_ name: String) -> String? {
+        guard hasField(name) else { return nil }
+        var out: UnsafeMutablePointer<CChar>?
+        if pe_image_get_string(pointer, name, &out) != 0 { _ = Vips.takeError(); return nil }
+        defer { g_free(out) }
+        return out.map { String(cString: $0) }
+    }
+
+    func blob(_ name: String) -> Data? {
+        guard hasField(name) else { return nil }
+        var data: UnsafeRawPointer?
+        var length = 0
+        if pe_image_get_blob(pointer, name, &data, &length) != 0 { _ = Vips.takeError(); return nil }
+        guard let data else { return nil }
+        return Data(bytes: data, count: length)
+    }
+
+    /// Sets fields on this image. Only call on an image from `copyForMetadata()`.
+    func setBlob(_ name: String, _ data: Data) {
+        data.withUnsafeBytes { pe_image_set_blob(pointer, name, $0.baseAddress, $0.count) }
+    }
+
+    func setInt(_ name: String, _ value: Int) { pe_image_set_int(pointer, name, Int32(value)) }
+
+    func remove(_ name: String) { _ = pe_image_remove(pointer, name) }
+
+    /// All metadata field names.
+    var fieldNames: [String] {
+        guard let list = pe_image_fields(pointer) else { return [] }
+        defer { g_strfreev(list) }
+        var names: [String] = []
+        var i = 0
+        while let p = list[i] { names.append(String(cString: p)); i += 1 }
+        return names
+    }
+}
+
+/// Collapses a multi-line C library message into one line.
+func oneLine(_ message: String) -> String {
+    message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        .filter { !$0.isEmpty }.joined(separator: "; ")
+}

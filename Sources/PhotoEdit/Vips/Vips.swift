@@ -1,0 +1,120 @@
+import CPhotoEditShim
+import CVips
+import Foundation
+
+/// libvips start-up and error handling. Nothing here is public: the engine's
+/// public API never exposes a C type.
+enum Vips {
+    /// Starts libvips once per process. Safe to call from any thread.
+    static func ensureStarted() throws {
+        let ok = _started
+        if !ok { throw PhotoEditError.native(library: "libvips", operation: "init", message: takeError()) }
+    }
+
+    private static let _started: Bool = {
+        let argv0 = CommandLine.arguments.first ?? "photoedit"
+        let ok = pe_vips_init(argv0) == 0
+        if ok {
+            // Keep libvips' own operation cache small: the engine renders many
+            // different photos and holds no use for old results.
+            vips_cache_set_max(50)
+        }
+        return ok
+    }()
+
+    /// The version of libvips in use, e.g. "8.14.1".
+    static var version: String {
+        String(cString: vips_version_string())
+    }
+
+    /// Reads and clears libvips' error buffer.
+    static func takeError() -> String {
+        guard let raw = pe_error_take() else { return "" }
+        defer { g_free(raw) }
+        return String(cString: raw).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    static func error(_ operation: String) -> PhotoEditError {
+        .native(library: "libvips", operation: operation, message: takeError())
+    }
+
+    /// An argument of a libvips operation.
+    enum Argument {
+        case image(Image)
+        case images([Image])
+        case number(Double)
+        case bool(Bool)
+        case string(String)
+        case doubles([Double])
+    }
+
+    /// Runs one libvips operation through the generic path
+    /// (`vips_operation_new` + properties + `vips_cache_operation_build`) and
+    /// returns the operation so the caller can read its outputs.
+    static func run(_ name: String, _ arguments: [(String, Argument)], read: (UnsafeMutablePointer<VipsOperation>) throws -> Void) throws {
+        try ensureStarted()
+        var op: UnsafeMutablePointer<VipsOperation>? = pe_operation_new(name)
+        guard op != nil else { throw error(name) }
+        defer { pe_operation_finish(op) }
+        for (key, value) in arguments {
+            let status: Int32
+            switch value {
+            case .image(let image): status = pe_set_image(op, key, image.pointer)
+            case .images(let images):
+                var pointers: [UnsafeMutablePointer<VipsImage>?] = images.map { $0.pointer }
+                status = pointers.withUnsafeMutableBufferPointer { pe_set_images(op, key, $0.baseAddress, Int32($0.count)) }
+            case .number(let n): status = pe_set_number(op, key, n)
+            case .bool(let b): status = pe_set_number(op, key, b ? 1 : 0)
+            case .string(let s): status = pe_set_string(op, key, s)
+            case .doubles(let d): status = d.withUnsafeBufferPointer { pe_set_doubles(op, key, $0.baseAddress, Int32($0.count)) }
+            }
+            if status != 0 { throw error(name) }
+        }
+        if pe_operation_build(&op) != 0 { throw error(name) }
+        try read(op!)
+    }
+
+    /// Runs an operation whose main output is the image `out`.
+    static func image(_ name: String, _ arguments: [(String, Argument)], output: String = "out") throws -> Image {
+        var result: Image?
+        try run(name, arguments) { op in
+            guard let p = pe_get_image(op, output) else { throw error(name) }
+            result = Image(owning: p)
+        }
+        return result!
+    }
+
+    /// Runs an operation whose output is a number (e.g. `avg`, `max`).
+    static func number(_ name: String, _ arguments: [(String, Argument)], output: String = "out") throws -> Double {
+        var value = 0.0
+        try run(name, arguments) { op in value = pe_get_number(op, output) }
+        return value
+    }
+
+    /// The loader libvips picks for a file by sniffing its content, e.g. "jpegload".
+    static func loader(for path: String) -> String? {
+        guard (try? ensureStarted()) != nil, let name = vips_foreign_find_load(path) else {
+            _ = takeError()
+            return nil
+        }
+        // find_load names the class ("VipsForeignLoadJpegFile"); operations
+        // are called by nickname ("jpegload").
+        guard let nickname = vips_nickname_find(g_type_from_name(name)) else { return nil }
+        return String(cString: nickname)
+    }
+
+    /// Does `operation` take an argument called `argument`?
+    static func operation(_ operation: String, has argument: String) -> Bool {
+        pe_operation_has_argument(operation, argument) != 0
+    }
+
+    /// A built-in ICC profile of libvips ("srgb", "p3", "cmyk").
+    static func builtinProfile(_ name: String) throws -> Data {
+        try ensureStarted()
+        var data: UnsafeMutableRawPointer?
+        var length = 0
+        if pe_profile_builtin(name, &data, &length) != 0 { throw error("profile_load") }
+        defer { g_free(data) }
+        return Data(bytes: data!, count: length)
+    }
+}

@@ -1,0 +1,248 @@
+import ArgumentParser
+import Foundation
+import PhotoEdit
+
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import photos (files and folders, recursively).",
+        discussion: "Prints one line per imported file: ID<TAB>PATH. Files already in the library (same bytes) print their existing id and are noted on stderr. Bad files are reported on stderr; the others are imported and the exit status is 1."
+    )
+    @OptionGroup var options: LibraryOptions
+    @Flag(help: "Print a JSON array of {id, path, duplicate}.") var json = false
+    @Argument(help: ArgumentHelp("Files or folders to import.", valueName: "PATH")) var paths: [String]
+
+    func run() throws {
+        try PhotoEdit_run {
+            let library = try options.open()
+            let terminal = Output.stderrIsTerminal
+            let results = try library.importItems(paths) { done, total in
+                guard total >= 10 else { return }
+                if terminal {
+                    FileHandle.standardError.write(Data("\rimporting \(done)/\(total)\(done == total ? "\n" : "")".utf8))
+                } else if done % 25 == 0 || done == total {
+                    FileHandle.standardError.write(Data("photoedit: imported \(done)/\(total)\n".utf8))
+                }
+            }
+            var entries: [JSONValue] = []
+            var failed = 0
+            for r in results {
+                if let id = r.id {
+                    if json {
+                        entries.append(.object(["id": .string(id), "path": .string(r.path), "duplicate": .bool(r.duplicate)]))
+                    } else {
+                        Output.line("\(id)\t\(r.path)")
+                    }
+                    if r.duplicate { Output.note("\(r.path): already in the library as \(id)") }
+                } else if let error = r.error {
+                    failed += 1
+                    Output.error(error.description)
+                }
+            }
+            if json { Output.json(.array(entries)) }
+            if failed > 0 { throw ExitCode(1) }
+        }
+    }
+}
+
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the photos in the library.")
+    @OptionGroup var options: LibraryOptions
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        try PhotoEdit_run {
+            let library = try options.open()
+            let assets = try library.assets()
+            if json {
+                Output.json(.array(assets.map { Output.json($0, chain: Output.chain($0.adjustmentData, registry: library.registry)) }))
+                return
+            }
+            for a in assets {
+                Output.line("\(a.id)\t\(a.revision)\t\(a.pixelWidth)x\(a.pixelHeight)\t\(a.format)\t\(a.originalFilename)")
+            }
+        }
+    }
+}
+
+struct ShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one photo's metadata and current recipe.")
+    @OptionGroup var options: LibraryOptions
+    @Flag(help: "Print JSON.") var json = false
+    @Argument(help: "Photo id or unambiguous prefix.") var id: String
+
+    func run() throws {
+        try PhotoEdit_run {
+            let library = try options.open()
+            let a = try library.asset(id)
+            let chain = Output.chain(a.adjustmentData, registry: library.registry)
+            if json { Output.json(Output.json(a, chain: chain)); return }
+            var lines = [
+                ("id", a.id), ("file", a.originalFilename), ("format", "\(a.format) (\(a.uniformTypeIdentifier))"),
+                ("size", "\(a.pixelWidth)x\(a.pixelHeight) (original \(a.originalPixelWidth)x\(a.originalPixelHeight))"),
+                ("orientation", String(a.orientation)), ("sha256", a.sha256), ("bytes", String(a.fileSize)),
+                ("created", a.creationDate ?? "-"),
+                ("location", a.location.map { "\($0.latitude), \($0.longitude)" } ?? "-"),
+                ("imported", Output.date(a.importDate)), ("revision", String(a.revision)),
+            ]
+            if let data = a.adjustmentData {
+                lines.append(("adjustments", "\(data.formatIdentifier) \(data.formatVersion)"))
+                lines.append(("chain", chain ?? "(not readable by this engine)"))
+            } else {
+                lines.append(("adjustments", "none"))
+            }
+            for (k, v) in lines { Output.line(k.padding(toLength: 12, withPad: " ", startingAt: 0) + v) }
+        }
+    }
+}
+
+struct FiltersCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "filters", abstract: "List the filters, in pipeline order, with their parameters.")
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        let registry = FilterRegistry.standard
+        if json {
+            Output.json(.array(registry.filters.map(FilterHelp.json)))
+            return
+        }
+        Output.line(FilterHelp.text(registry))
+    }
+}
+
+struct ApplyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apply",
+        abstract: "Apply a chain of filters to photos, as a new revision of each.",
+        discussion: """
+        CHAIN is filters separated by commas: name, name=value, name=v1:v2, name.param=value.
+        A filter already in the photo's recipe takes the new parameters (it never stacks).
+        Filters always run in the canonical pipeline order (see `photoedit filters`).
+        Examples: crop,exposure=+0.3   crop=16:9   crop=0.1:0.1:0.8:0.8   rotate=-90,flip
+        """
+    )
+    @OptionGroup var options: LibraryOptions
+    @Flag(help: "Start from the original instead of the current recipe.") var reset = false
+    @Option(name: .customLong("remove"), help: ArgumentHelp("Remove this filter from the recipe (repeatable).", valueName: "FILTER"))
+    var remove: [String] = []
+    @Argument(help: "The chain, e.g. crop,exposure=+0.3") var chain: String
+    @Argument(help: "Photo ids or unambiguous prefixes.") var ids: [String]
+
+    func validate() throws {
+        if ids.isEmpty { throw ValidationError("give at least one photo id") }
+    }
+
+    func run() throws {
+        try PhotoEdit_run {
+            let library = try options.open()
+            // Check everything before changing anything.
+            let steps = try Chain.parse(chain)
+            _ = try Chain.apply(steps, to: .empty, registry: library.registry)
+            for name in remove { _ = try library.registry.require(name) }
+            let resolved = try ids.map { try library.resolve($0) }
+            for (i, id) in resolved.enumerated() {
+                let revision = try library.apply(steps: steps, to: id, reset: reset, removing: remove)
+                Output.line("\(id)\t\(revision.number)")
+                if resolved.count > 1 { Output.note("applied \(i + 1)/\(resolved.count)") }
+            }
+        }
+    }
+}
+
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Write a version of a photo to a file.",
+        discussion: "The format follows the file's extension (.jpg .png .tif .webp) unless --format says otherwise."
+    )
+    @OptionGroup var options: LibraryOptions
+    @Argument(help: "Photo id or unambiguous prefix.") var id: String
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output file.", valueName: "FILE")) var output: String
+    @Option(help: "current, unadjusted or original.") var version: String = "current"
+    @Option(help: ArgumentHelp("Fit inside this box, e.g. 1024x768 or 1024 (never enlarges).", valueName: "WxH")) var size: String?
+    @Option(help: "jpeg, png, tiff or webp.") var format: String?
+    @Option(help: "JPEG/WebP quality, 1-100.") var quality: Int = 92
+
+    func run() throws {
+        try PhotoEdit_run {
+            guard let v = ImageVersion(rawValue: version) else {
+                throw PhotoEditError.invalidOutput("unknown version '\(version)' (current, unadjusted or original)")
+            }
+            var opts = RenderOptions(quality: quality)
+            if let format {
+                guard let f = OutputFormat(rawValue: format.lowercased()) ?? OutputFormat(pathExtension: format) else {
+                    throw PhotoEditError.invalidOutput("unknown format '\(format)' (jpeg, png, tiff or webp)")
+                }
+                opts.format = f
+            }
+            if let size {
+                let parts = size.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+                guard (1...2).contains(parts.count), let w = Int(parts[0]), w > 0,
+                      parts.count == 1 || (Int(parts[1]) ?? 0) > 0 else {
+                    throw PhotoEditError.invalidOutput("size '\(size)' is not WxH or N with positive numbers")
+                }
+                opts.maxWidth = w
+                opts.maxHeight = parts.count == 2 ? Int(parts[1]) : w
+            }
+            let library = try options.open()
+            try library.render(id, version: v, to: output, options: opts)
+        }
+    }
+}
+
+struct RevertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "revert",
+        abstract: "Return a photo to its original (or, with --to, to an earlier revision) as a new revision. Nothing is deleted."
+    )
+    @OptionGroup var options: LibraryOptions
+    @Option(name: .customLong("to"), help: ArgumentHelp("Make revision N current again.", valueName: "N")) var to: Int?
+    @Argument(help: "Photo ids or unambiguous prefixes.") var ids: [String]
+
+    func validate() throws {
+        if ids.isEmpty { throw ValidationError("give at least one photo id") }
+    }
+
+    func run() throws {
+        try PhotoEdit_run {
+            let library = try options.open()
+            let resolved = try ids.map { try library.resolve($0) }
+            for id in resolved {
+                let revision = try library.revert(id, to: to)
+                Output.line("\(id)\t\(revision.number)")
+            }
+        }
+    }
+}
+
+struct HistoryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "history", abstract: "List a photo's revisions.")
+    @OptionGroup var options: LibraryOptions
+    @Flag(help: "Print JSON.") var json = false
+    @Argument(help: "Photo id or unambiguous prefix.") var id: String
+
+    func run() throws {
+        try PhotoEdit_run {
+            let library = try options.open()
+            let revisions = try library.history(id)
+            let current = revisions.last?.number
+            if json {
+                Output.json(.array(revisions.map { r in
+                    .object([
+                        "number": .number(Double(r.number)), "date": .string(Output.date(r.date)), "kind": .string(r.kind.rawValue),
+                        "adjustmentData": Output.json(r.adjustmentData),
+                        "chain": Output.chain(r.adjustmentData, registry: library.registry).map { .string($0) } ?? .null,
+                        "pixelWidth": .number(Double(r.pixelWidth)), "pixelHeight": .number(Double(r.pixelHeight)),
+                        "current": .bool(r.number == current),
+                    ])
+                }))
+                return
+            }
+            for r in revisions {
+                let format = r.adjustmentData.map { "\($0.formatIdentifier) \($0.formatVersion)" } ?? "-"
+                let chain = r.adjustmentData == nil ? "(original)" : Output.chain(r.adjustmentData, registry: library.registry) ?? "(foreign)"
+                Output.line("\(r.number == current ? "*" : " ") \(r.number)\t\(Output.date(r.date))\t\(r.kind.rawValue)\t\(format)\t\(chain)")
+            }
+        }
+    }
+}

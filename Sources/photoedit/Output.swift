@@ -1,0 +1,70 @@
+import Foundation
+import PhotoEdit
+
+/// Text and JSON output of the CLI.
+enum Output {
+    static func line(_ text: String) {
+        print(text)
+    }
+
+    /// A message on stderr, prefixed with the tool's name.
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data("photoedit: error: \(text)\n".utf8))
+    }
+
+    static func note(_ text: String) {
+        FileHandle.standardError.write(Data("photoedit: \(text)\n".utf8))
+    }
+
+    static var stderrIsTerminal: Bool { isatty(2) != 0 }
+
+    /// Prints JSON (sorted keys, one line).
+    static func json(_ value: JSONValue) {
+        print(value.canonicalText)
+    }
+
+    static func date(_ d: Date) -> String {
+        d.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+    }
+
+    static func json(_ data: AdjustmentData?) -> JSONValue {
+        guard let data else { return .null }
+        let text = String(data: data.data, encoding: .utf8)
+        return .object([
+            "formatIdentifier": .string(data.formatIdentifier),
+            "formatVersion": .string(data.formatVersion),
+            "data": .string(text ?? data.data.base64EncodedString()),
+            "dataEncoding": .string(text == nil ? "base64" : "utf8"),
+        ])
+    }
+
+    static func json(_ a: Asset, chain: String?) -> JSONValue {
+        .object([
+            "id": .string(a.id),
+            "originalFilename": .string(a.originalFilename),
+            "sha256": .string(a.sha256),
+            "fileSize": .number(Double(a.fileSize)),
+            "format": .string(a.format),
+            "uniformTypeIdentifier": .string(a.uniformTypeIdentifier),
+            "mediaType": .string(a.mediaType),
+            "pixelWidth": .number(Double(a.pixelWidth)),
+            "pixelHeight": .number(Double(a.pixelHeight)),
+            "originalPixelWidth": .number(Double(a.originalPixelWidth)),
+            "originalPixelHeight": .number(Double(a.originalPixelHeight)),
+            "orientation": .number(Double(a.orientation)),
+            "creationDate": a.creationDate.map { .string($0) } ?? .null,
+            "location": a.location.map { .object(["latitude": .number($0.latitude), "longitude": .number($0.longitude)]) } ?? .null,
+            "importDate": .string(date(a.importDate)),
+            "revision": .number(Double(a.revision)),
+            "adjustmentData": json(a.adjustmentData),
+            "chain": chain.map { .string($0) } ?? .null,
+        ])
+    }
+
+    /// The chain of adjustment data, if it is photoedit's own readable format.
+    static func chain(_ data: AdjustmentData?, registry: FilterRegistry) -> String? {
+        guard let data else { return nil }
+        guard let recipe = try? Recipe(adjustmentData: data, registry: registry) else { return nil }
+        return Chain.format(recipe, registry: registry)
+    }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import PhotoEdit
+
+@main
+struct PhotoEditCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "photoedit",
+        abstract: "Non-destructive photo editing: originals are never touched, every edit is kept.",
+        discussion: """
+        A library is a folder (default: $PHOTOEDIT_LIBRARY, else $XDG_DATA_HOME/photoedit, \
+        else ~/.local/share/photoedit). Ids can be shortened to any unambiguous prefix.
+
+        Example:
+          photoedit import ~/Pictures/trip
+          photoedit apply crop=16:9,exposure=+0.3 3f2a
+          photoedit render 3f2a -o out.jpg
+          photoedit revert 3f2a
+        """,
+        subcommands: [
+            ImportCommand.self, ListCommand.self, ShowCommand.self, FiltersCommand.self,
+            ApplyCommand.self, RenderCommand.self, RevertCommand.self, HistoryCommand.self,
+        ]
+    )
+}
+
+/// Options every command takes.
+struct LibraryOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Library folder.", valueName: "DIR"))
+    var library: String?
+
+    func open() throws -> PhotoLibrary {
+        let url = library.map { URL(fileURLWithPath: $0) } ?? PhotoLibrary.defaultURL()
+        return try PhotoLibrary(url: url)
+    }
+}
+
+/// Runs a command body; engine errors become one line on stderr and exit 1.
+func PhotoEdit_run(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let error as PhotoEditError {
+        Output.error(error.description)
+        throw ExitCode(1)
+    }
+}
