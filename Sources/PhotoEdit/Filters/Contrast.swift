@@ -10,7 +10,7 @@ extension Filters {
         parameters: [
             .number("amount", -100...100, default: 0, "contrast: +100 doubles the slope at middle grey, -100 halves it"),
         ],
-        forms: [ChainForm(["amount"], "contrast=AMOUNT, e.g. contrast=+20")]
+        forms: [ChainForm(["amount"], "e.g. contrast=+20")]
     ) { image, p, _ in
         let amount = p.number("amount")
         if amount == 0 { return image }

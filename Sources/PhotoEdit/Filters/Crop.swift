@@ -22,8 +22,8 @@ extension Filters {
             .number("threshold", 0...100, default: 10, "how far (0–255 sRGB) a pixel may differ from the border colour (trim)"),
         ],
         forms: [
-            ChainForm(["x", "y", "w", "h"], fixed: ["mode": .text("rect")], "crop=X:Y:W:H, a normalized rectangle, e.g. crop=0.1:0.1:0.8:0.8"),
-            ChainForm(["aw", "ah"], fixed: ["mode": .text("aspect")], "crop=W:H, the largest centred W:H rectangle, e.g. crop=16:9"),
+            ChainForm(["x", "y", "w", "h"], fixed: ["mode": .text("rect")], "a normalized rectangle, e.g. crop=0.1:0.1:0.8:0.8"),
+            ChainForm(["aw", "ah"], fixed: ["mode": .text("aspect")], "the largest centred W:H rectangle, e.g. crop=16:9"),
             ChainForm([], fixed: ["mode": .text("trim")], "crop alone trims a uniform border"),
         ],
         check: { p in

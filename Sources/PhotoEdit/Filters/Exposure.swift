@@ -7,7 +7,7 @@ extension Filters {
         parameters: [
             .number("ev", -5...5, default: 0, unit: "EV", "exposure change in stops"),
         ],
-        forms: [ChainForm(["ev"], "exposure=EV, e.g. exposure=+0.3")]
+        forms: [ChainForm(["ev"], "e.g. exposure=+0.3")]
     ) { image, p, _ in
         let ev = p.number("ev")
         if ev == 0 { return image }

@@ -8,7 +8,7 @@ extension Filters {
             .choice("axis", ["none", "horizontal", "vertical", "both"], default: "none", "which way to mirror"),
         ],
         forms: [
-            ChainForm(["axis"], "flip=horizontal|vertical|both"),
+            ChainForm(["axis"], "mirrors along the named axis"),
             ChainForm([], fixed: ["axis": .text("horizontal")], "flip alone mirrors left–right"),
         ],
         needsRandomAccess: { ["vertical", "both"].contains($0.text("axis")) }

@@ -10,7 +10,7 @@ extension Filters {
             .number("degrees", -270...270, default: 0, unit: "°", step: 90, "clockwise rotation; -90 is a quarter turn anticlockwise"),
         ],
         forms: [
-            ChainForm(["degrees"], "rotate=DEGREES, e.g. rotate=90 or rotate=-90"),
+            ChainForm(["degrees"], "e.g. rotate=90 or rotate=-90"),
             ChainForm([], fixed: ["degrees": .number(90)], "rotate alone turns a quarter clockwise"),
         ],
         normalize: { p in

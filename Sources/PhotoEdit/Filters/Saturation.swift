@@ -10,7 +10,7 @@ extension Filters {
         parameters: [
             .number("amount", -100...100, default: 0, "saturation change: -100 grey, +100 twice as saturated"),
         ],
-        forms: [ChainForm(["amount"], "saturation=AMOUNT, e.g. saturation=+15")]
+        forms: [ChainForm(["amount"], "e.g. saturation=+15")]
     ) { image, p, _ in
         let amount = p.number("amount")
         if amount == 0 { return image }

@@ -11,7 +11,7 @@ extension Filters {
             .number("amount", -100...100, default: 0, unit: "mired",
                     "shift of the assumed light along the Planckian locus; + warmer, - cooler"),
         ],
-        forms: [ChainForm(["amount"], "temperature=MIRED, e.g. temperature=+20")]
+        forms: [ChainForm(["amount"], "e.g. temperature=+20")]
     ) { image, p, _ in
         let amount = p.number("amount")
         if amount == 0 { return image }
@@ -30,7 +30,7 @@ extension Filters {
         parameters: [
             .number("amount", -100...100, default: 0, "green–magenta shift; 100 moves the white point by Δy = 0.02"),
         ],
-        forms: [ChainForm(["amount"], "tint=AMOUNT, e.g. tint=-10")]
+        forms: [ChainForm(["amount"], "e.g. tint=-10")]
     ) { image, p, _ in
         let amount = p.number("amount")
         if amount == 0 { return image }

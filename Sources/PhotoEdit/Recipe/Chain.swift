@@ -118,9 +118,10 @@ public enum Chain {
         return changed.map { definition.id + "." + $0.name + "=" + text(node.parameters[$0.name]!, spec: $0) }.joined(separator: ",")
     }
 
-    /// A value as the chain writes it: signed numbers carry their sign.
+    /// A value as the chain writes it: positive values of signed adjustments
+    /// carry their sign (`exposure=+0.3`); stepped values (degrees) do not.
     static func text(_ value: ParameterValue, spec: ParameterSpec) -> String {
-        if case .number(let n) = value, case .number(let range, _) = spec.kind, range.lowerBound < 0, n > 0 {
+        if case .number(let n) = value, case .number(let range, nil) = spec.kind, range.lowerBound < 0, n > 0 {
             return "+" + JSONValue.format(n)
         }
         return value.description
