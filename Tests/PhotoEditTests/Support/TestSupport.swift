@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+@testable import PhotoEdit
+
+/// Paths of the package and its test data, found from this source file.
+enum Paths {
+    /// The package root (the folder holding Package.swift).
+    static let root: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        // Tests/PhotoEditTests/Support/TestSupport.swift → package root.
+        for _ in 0..<4 { url.deleteLastPathComponent() }
+        return url
+    }()
+
+    static let samples = root.appendingPathComponent("samples")
+    static let badFixtures = root.appendingPathComponent("Tests/Fixtures/bad")
+    static let filters = root.appendingPathComponent("filters")
+    static let goldenFailures = root.appendingPathComponent(".golden-failures")
+
+    static func sample(_ name: String) -> String { samples.appendingPathComponent(name).path }
+    static func bad(_ name: String) -> String { badFixtures.appendingPathComponent(name).path }
+}
+
+/// A temporary folder, removed when the value is released.
+final class TemporaryDirectory: @unchecked Sendable {
+    let url: URL
+    var path: String { url.path }
+
+    init(_ label: String = "photoedit-tests") {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("\(label)-\(UUID().uuidString.prefix(12).lowercased())")
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func file(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    deinit {
+        // Originals are read-only files; their folders are not, so removal works.
+        try? FileManager.default.removeItem(at: url)
+    }
+}
+
+/// Hashes files with the engine's own streamed SHA-256.
+enum Hashing {
+    static func sha256(_ path: String) throws -> String { try FileIO.sha256(of: path) }
+
+    /// SHA-256 of an SQLite file with the three header counters that GRDB
+    /// bumps on every open masked out: the file change counter (bytes
+    /// 24–27), the schema cookie (40–43) and version-valid-for (92–95).
+    /// GRDB's WAL set-up creates and drops a table `grdb_issue_102` each time
+    /// a pool opens a library whose -wal file is absent, so every command,
+    /// even `list`, changes these counters (see
+    /// `CLIBadInputTests.readOnlyCommandLeavesTheCatalogFileByteIdentical`).
+    /// Every page, the rest of the header included, is still compared.
+    static func catalogHash(_ path: String) throws -> String {
+        var data = try Data(contentsOf: URL(fileURLWithPath: path))
+        for range in [24..<28, 40..<44, 92..<96] where data.count >= range.upperBound {
+            data.replaceSubrange(range, with: [UInt8](repeating: 0, count: range.count))
+        }
+        let temp = TemporaryDirectory("photoedit-hash")
+        try data.write(to: temp.url.appendingPathComponent("catalog"))
+        return "masked:" + (try sha256(temp.file("catalog")))
+    }
+
+    /// Relative path → SHA-256 of every regular file under `folder`, except
+    /// names in `excluding` (e.g. SQLite's shared-memory index).
+    static func tree(_ folder: String, excluding: Set<String> = ["catalog.sqlite-shm"]) throws -> [String: String] {
+        let base = URL(fileURLWithPath: folder).standardizedFileURL
+        var out: [String: String] = [:]
+        guard let e = FileManager.default.enumerator(at: base, includingPropertiesForKeys: [.isRegularFileKey]) else { return out }
+        for case let url as URL in e where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+            let relative = String(url.standardizedFileURL.path.dropFirst(base.path.count + 1))
+            if excluding.contains(url.lastPathComponent) { continue }
+            out[relative] = try url.lastPathComponent == "catalog.sqlite" ? catalogHash(url.path) : sha256(url.path)
+        }
+        return out
+    }
+}
+
+/// Pixel comparisons on the engine's own libvips images.
+enum Pixels {
+    static func load(_ path: String) throws -> Image {
+        try Image.load(path: path, sequential: false)
+    }
+
+    /// (max, mean) CIEDE2000 difference of two images of the same size.
+    static func deltaE(_ a: Image, _ b: Image) throws -> (max: Double, mean: Double) {
+        let map = try a.deltaE2000(b)
+        return (try map.maximum(), try map.average())
+    }
+
+    static func deltaE(_ a: String, _ b: String) throws -> (max: Double, mean: Double) {
+        try deltaE(load(a), load(b))
+    }
+
+    /// Largest absolute difference of any band of any pixel.
+    static func maxAbsDifference(_ a: Image, _ b: Image) throws -> Double {
+        let diff = try Vips.image("subtract", [("left", .image(a)), ("right", .image(b))])
+        return try diff.call("abs").maximum()
+    }
+
+    /// Mean of each band over the whole image.
+    static func bandMeans(_ image: Image) throws -> [Double] {
+        try (0..<image.bands).map { try image.extractBands($0, count: 1).average() }
+    }
+
+    /// Writes a small synthetic sRGB PNG: a horizontal ramp plus `seed`,
+    /// so each seed gives different bytes.
+    static func writeSyntheticPNG(to path: String, seed: Int, width: Int = 24, height: Int = 16) throws {
+        let ramp = try Vips.image("xyz", [("width", .number(Double(width))), ("height", .number(Double(height)))])
+            .extractBands(0, count: 1)
+            .linear(multiply: [3], add: [Double(seed * 7 % 200)])
+        let rgb = try Vips.image("bandjoin", [("in", .images([ramp, ramp, ramp]))])
+            .linear(multiply: [1, 0.5, 0.25], add: [0, Double(seed), 40])
+            .cast("uchar")
+        let out = try rgb.copyForMetadata()
+        try out.save(to: path, format: "png")
+    }
+}
+
+extension String {
+    /// Non-empty lines.
+    var lines: [String] { split(whereSeparator: \.isNewline).map(String.init) }
+}
+
+/// A value shared between threads under a lock.
+final class Locked<Value>: @unchecked Sendable {
+    private var stored: Value
+    private let lock = NSLock()
+    init(_ value: Value) { stored = value }
+    var value: Value { lock.lock(); defer { lock.unlock() }; return stored }
+    func mutate(_ body: (inout Value) -> Void) { lock.lock(); defer { lock.unlock() }; body(&stored) }
+}
