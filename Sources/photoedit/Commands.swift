@@ -46,14 +46,19 @@ struct ImportCommand: ParsableCommand {
 }
 
 struct ListCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the photos in the library.")
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the photos in the library: ID, revision, size, format, file name.",
+        discussion: "Hidden and recently deleted photos are left out unless --hidden or --deleted.")
     @OptionGroup var options: LibraryOptions
     @Flag(help: "Print JSON.") var json = false
+    @Flag(help: "Include hidden photos.") var hidden = false
+    @Flag(help: "List only the recently deleted photos.") var deleted = false
 
     func run() throws {
         try PhotoEdit_run {
             let library = try options.open()
-            let assets = try library.assets()
+            let assets = try library.assets(includeHidden: hidden || deleted, onlyDeleted: deleted)
             if json {
                 Output.json(.array(assets.map { Output.json($0, chain: Output.chain($0.adjustmentData, registry: library.registry)) }))
                 return
@@ -77,13 +82,16 @@ struct ShowCommand: ParsableCommand {
             let a = try library.asset(id)
             let chain = Output.chain(a.adjustmentData, registry: library.registry)
             if json { Output.json(Output.json(a, chain: chain)); return }
-            var lines = [
+            var lines: [(String, String)] = [
                 ("id", a.id), ("file", a.originalFilename), ("format", "\(a.format) (\(a.uniformTypeIdentifier))"),
                 ("size", "\(a.pixelWidth)x\(a.pixelHeight) (original \(a.originalPixelWidth)x\(a.originalPixelHeight))"),
                 ("orientation", String(a.orientation)), ("sha256", a.sha256), ("bytes", String(a.fileSize)),
                 ("created", a.creationDate ?? "-"),
                 ("location", a.location.map { "\($0.latitude), \($0.longitude)" } ?? "-"),
                 ("imported", Output.date(a.importDate)), ("revision", String(a.revision)),
+                ("favorite", a.isFavorite ? "yes" : "no"), ("hidden", a.isHidden ? "yes" : "no"),
+                ("deleted", a.deletedDate.map { "yes, \(Output.date($0))" } ?? "no"),
+                ("albums", a.albums.isEmpty ? "-" : a.albums.joined(separator: ", ")),
             ]
             if let data = a.adjustmentData {
                 lines.append(("adjustments", "\(data.formatIdentifier) \(data.formatVersion)"))
