@@ -122,34 +122,53 @@ struct ApplyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apply",
         abstract: "Apply a chain of filters to photos, as a new revision of each.",
+        usage: "photoedit apply [options] CHAIN ID...\n  photoedit apply [options] --recipe FILE.json ID...",
         discussion: """
         CHAIN is filters separated by commas: name, name=value, name=v1:v2, name.param=value.
         A filter already in the photo's recipe takes the new parameters (it never stacks).
         Filters always run in the canonical pipeline order (see `photoedit filters`).
         Examples: crop,exposure=+0.3   crop=16:9   crop=0.1:0.1:0.8:0.8   rotate=-90,flip
+        With --recipe, the photo's recipe is replaced by the recipe file (docs/recipe-format.md).
         """
     )
     @OptionGroup var options: LibraryOptions
     @Flag(help: "Start from the original instead of the current recipe.") var reset = false
     @Option(name: .customLong("remove"), help: ArgumentHelp("Remove this filter from the recipe (repeatable).", valueName: "FILTER"))
     var remove: [String] = []
-    @Argument(help: "The chain, e.g. crop,exposure=+0.3") var chain: String
-    @Argument(help: "Photo ids or unambiguous prefixes.") var ids: [String]
+    @Option(help: ArgumentHelp("Replace the recipe with this recipe JSON file.", valueName: "FILE")) var recipe: String?
+    @Argument(help: ArgumentHelp("The chain (unless --recipe), then photo ids or unambiguous prefixes.", valueName: "CHAIN ID"))
+    var arguments: [String] = []
 
     func validate() throws {
-        if ids.isEmpty { throw ValidationError("give at least one photo id") }
+        if recipe == nil && arguments.count < 2 { throw ValidationError("give a chain and at least one photo id") }
+        if recipe != nil && arguments.isEmpty { throw ValidationError("give at least one photo id") }
     }
 
     func run() throws {
         try PhotoEdit_run {
             let library = try options.open()
             // Check everything before changing anything.
-            let steps = try Chain.parse(chain)
-            _ = try Chain.apply(steps, to: .empty, registry: library.registry)
+            var steps: [ChainStep] = []
+            var fileRecipe: Recipe?
+            var ids = arguments
+            if let recipe {
+                guard let data = FileManager.default.contents(atPath: recipe) else {
+                    throw PhotoEditError.unreadableFile(path: recipe, reason: "cannot read the recipe file")
+                }
+                do {
+                    fileRecipe = try Recipe(json: JSONValue.parse(data), registry: library.registry)
+                } catch let error as PhotoEditError {
+                    throw PhotoEditError.unreadableFile(path: recipe, reason: error.description)
+                }
+            } else {
+                steps = try Chain.parse(ids.removeFirst())
+                _ = try Chain.apply(steps, to: .empty, registry: library.registry)
+            }
             for name in remove { _ = try library.registry.require(name) }
             let resolved = try ids.map { try library.resolve($0) }
             for (i, id) in resolved.enumerated() {
-                let revision = try library.apply(steps: steps, to: id, reset: reset, removing: remove)
+                let revision = try fileRecipe.map { try library.apply(recipe: $0, to: id) }
+                    ?? library.apply(steps: steps, to: id, reset: reset, removing: remove)
                 Output.line("\(id)\t\(revision.number)")
                 if resolved.count > 1 { Output.note("applied \(i + 1)/\(resolved.count)") }
             }

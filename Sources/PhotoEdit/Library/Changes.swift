@@ -215,6 +215,11 @@ extension PhotoLibrary {
                     guard let data = output.adjustmentData else {
                         throw PhotoEditError.invalidChange("the content editing output of \(id) has no adjustment data")
                     }
+                    if data.formatIdentifier == Recipe.formatIdentifier {
+                        // Our own format must be one this build reads whole:
+                        // never store a recipe that claims to be ours but is not.
+                        _ = try Recipe(adjustmentData: data, registry: registry)
+                    }
                     let (relative, w, h) = try placeRender(output.renderedContentURL.path, asset: id, revision: output.baseRevision + 1)
                     placed.append(relative)
                     var baseRevision: Int?

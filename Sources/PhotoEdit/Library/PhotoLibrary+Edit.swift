@@ -10,7 +10,7 @@ extension PhotoLibrary {
     /// `ContentEditingInput`, render onto its base, commit a
     /// `ContentEditingOutput` in `performChanges`. If another writer commits to
     /// the photo meanwhile, the chain is merged again on top of that revision
-    /// (up to a few times), so no edit is ever lost. Returns the new revision.
+    /// (up to 20 times), so no edit is ever lost. Returns the new revision.
     @discardableResult
     public func apply(chain: String, to idOrPrefix: String, reset: Bool = false, removing: [String] = []) throws -> Revision {
         let steps = try Chain.parse(chain)
@@ -48,10 +48,31 @@ extension PhotoLibrary {
                     try changes.changeRequest(for: id).contentEditingOutput = output
                 }
                 return try history(id).last!
-            } catch PhotoEditError.conflict where attempt < 4 {
+            } catch PhotoEditError.conflict where attempt < 20 {
+                // Another writer committed first: merge again on top of its
+                // revision, after a short random pause so racers spread out.
                 attempt += 1
+                usleep(UInt32.random(in: 2_000...20_000) * UInt32(min(attempt, 5)))
             }
         }
+    }
+
+    /// Replaces a photo's recipe with `recipe` (applied to the original),
+    /// as a new revision. The recipe must be in photoedit's own format.
+    @discardableResult
+    public func apply(recipe: Recipe, to idOrPrefix: String) throws -> Revision {
+        guard recipe.base == .original else {
+            throw PhotoEditError.invalidAdjustmentData("a recipe given on its own must have base \"original\"")
+        }
+        let id = try resolve(idOrPrefix)
+        let input = try requestContentEditingInput(for: id, options: ContentEditingInputRequestOptions(startFromOriginal: true, displaySize: nil))
+        if recipe.isEmpty { return try commitRevert(id, expected: input.revision) }
+        var output = ContentEditingOutput(contentEditingInput: input)
+        defer { unlink(output.renderedContentURL.path) }
+        try renderOutput(recipe, input: input, to: output.renderedContentURL.path)
+        output.adjustmentData = recipe.adjustmentData
+        try performChanges { changes in try changes.changeRequest(for: id).contentEditingOutput = output }
+        return try history(id).last!
     }
 
     /// Renders a recipe onto an input's base into a JPEG at `path`.
