@@ -253,6 +253,7 @@ struct VerifyCommand: ParsableCommand {
             let report = try options.open().verify(repair: repair)
             for line in report.repaired { Output.line("repaired: \(line)") }
             for line in report.problems { Output.line("problem: \(line)") }
+            for line in report.notes { Output.note(line) }
             if report.isClean {
                 Output.note("library is consistent")
             } else {

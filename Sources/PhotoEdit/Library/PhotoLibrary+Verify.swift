@@ -7,6 +7,8 @@ public struct VerificationReport: Sendable {
     public var problems: [String] = []
     /// One line per problem that `repair` fixed.
     public var repaired: [String] = []
+    /// Checks that could not run, and why.
+    public var notes: [String] = []
     public var isClean: Bool { problems.isEmpty }
 }
 
@@ -66,6 +68,15 @@ extension PhotoLibrary {
                 }
             }
         }
+        // Unreferenced files are only leftovers when no other process is
+        // between moving a file into place and committing it: check them
+        // only while holding the library lock exclusively.
+        guard lock.tryExclusive() else {
+            lock.shared()
+            report.notes.append("other processes have the library open: unreferenced files not checked")
+            return report
+        }
+        defer { lock.shared() }
         for folder in ["originals", "renders"] {
             let base = layout.absolute(folder)
             for file in Self.filesInFolder(base) {
