@@ -31,6 +31,10 @@ public enum PhotoEditError: Error, Equatable, Sendable, CustomStringConvertible,
     case library(String)
     /// An output option that cannot be honoured (format, size, quality).
     case invalidOutput(String)
+    /// A change request that cannot be committed.
+    case invalidChange(String)
+    /// No album has this title or id.
+    case unknownAlbum(String)
 
     public var description: String {
         switch self {
@@ -65,6 +69,10 @@ public enum PhotoEditError: Error, Equatable, Sendable, CustomStringConvertible,
             return "library: \(problem)"
         case let .invalidOutput(problem):
             return "output: \(problem)"
+        case let .invalidChange(problem):
+            return "change refused: \(problem)"
+        case let .unknownAlbum(name):
+            return "no album called '\(name)'"
         }
     }
 

@@ -46,14 +46,19 @@ struct ImportCommand: ParsableCommand {
 }
 
 struct ListCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the photos in the library.")
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the photos in the library: ID, revision, size, format, file name.",
+        discussion: "Hidden and recently deleted photos are left out unless --hidden or --deleted.")
     @OptionGroup var options: LibraryOptions
     @Flag(help: "Print JSON.") var json = false
+    @Flag(help: "Include hidden photos.") var hidden = false
+    @Flag(help: "List only the recently deleted photos.") var deleted = false
 
     func run() throws {
         try PhotoEdit_run {
             let library = try options.open()
-            let assets = try library.assets()
+            let assets = try library.assets(includeHidden: hidden || deleted, onlyDeleted: deleted)
             if json {
                 Output.json(.array(assets.map { Output.json($0, chain: Output.chain($0.adjustmentData, registry: library.registry)) }))
                 return
@@ -77,13 +82,16 @@ struct ShowCommand: ParsableCommand {
             let a = try library.asset(id)
             let chain = Output.chain(a.adjustmentData, registry: library.registry)
             if json { Output.json(Output.json(a, chain: chain)); return }
-            var lines = [
+            var lines: [(String, String)] = [
                 ("id", a.id), ("file", a.originalFilename), ("format", "\(a.format) (\(a.uniformTypeIdentifier))"),
                 ("size", "\(a.pixelWidth)x\(a.pixelHeight) (original \(a.originalPixelWidth)x\(a.originalPixelHeight))"),
                 ("orientation", String(a.orientation)), ("sha256", a.sha256), ("bytes", String(a.fileSize)),
                 ("created", a.creationDate ?? "-"),
                 ("location", a.location.map { "\($0.latitude), \($0.longitude)" } ?? "-"),
                 ("imported", Output.date(a.importDate)), ("revision", String(a.revision)),
+                ("favorite", a.isFavorite ? "yes" : "no"), ("hidden", a.isHidden ? "yes" : "no"),
+                ("deleted", a.deletedDate.map { "yes, \(Output.date($0))" } ?? "no"),
+                ("albums", a.albums.isEmpty ? "-" : a.albums.joined(separator: ", ")),
             ]
             if let data = a.adjustmentData {
                 lines.append(("adjustments", "\(data.formatIdentifier) \(data.formatVersion)"))
@@ -114,34 +122,53 @@ struct ApplyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apply",
         abstract: "Apply a chain of filters to photos, as a new revision of each.",
+        usage: "photoedit apply [options] CHAIN ID...\n  photoedit apply [options] --recipe FILE.json ID...",
         discussion: """
         CHAIN is filters separated by commas: name, name=value, name=v1:v2, name.param=value.
         A filter already in the photo's recipe takes the new parameters (it never stacks).
         Filters always run in the canonical pipeline order (see `photoedit filters`).
         Examples: crop,exposure=+0.3   crop=16:9   crop=0.1:0.1:0.8:0.8   rotate=-90,flip
+        With --recipe, the photo's recipe is replaced by the recipe file (docs/recipe-format.md).
         """
     )
     @OptionGroup var options: LibraryOptions
     @Flag(help: "Start from the original instead of the current recipe.") var reset = false
     @Option(name: .customLong("remove"), help: ArgumentHelp("Remove this filter from the recipe (repeatable).", valueName: "FILTER"))
     var remove: [String] = []
-    @Argument(help: "The chain, e.g. crop,exposure=+0.3") var chain: String
-    @Argument(help: "Photo ids or unambiguous prefixes.") var ids: [String]
+    @Option(help: ArgumentHelp("Replace the recipe with this recipe JSON file.", valueName: "FILE")) var recipe: String?
+    @Argument(help: ArgumentHelp("The chain (unless --recipe), then photo ids or unambiguous prefixes.", valueName: "CHAIN ID"))
+    var arguments: [String] = []
 
     func validate() throws {
-        if ids.isEmpty { throw ValidationError("give at least one photo id") }
+        if recipe == nil && arguments.count < 2 { throw ValidationError("give a chain and at least one photo id") }
+        if recipe != nil && arguments.isEmpty { throw ValidationError("give at least one photo id") }
     }
 
     func run() throws {
         try PhotoEdit_run {
             let library = try options.open()
             // Check everything before changing anything.
-            let steps = try Chain.parse(chain)
-            _ = try Chain.apply(steps, to: .empty, registry: library.registry)
+            var steps: [ChainStep] = []
+            var fileRecipe: Recipe?
+            var ids = arguments
+            if let recipe {
+                guard let data = FileManager.default.contents(atPath: recipe) else {
+                    throw PhotoEditError.unreadableFile(path: recipe, reason: "cannot read the recipe file")
+                }
+                do {
+                    fileRecipe = try Recipe(json: JSONValue.parse(data), registry: library.registry)
+                } catch let error as PhotoEditError {
+                    throw PhotoEditError.unreadableFile(path: recipe, reason: error.description)
+                }
+            } else {
+                steps = try Chain.parse(ids.removeFirst())
+                _ = try Chain.apply(steps, to: .empty, registry: library.registry)
+            }
             for name in remove { _ = try library.registry.require(name) }
             let resolved = try ids.map { try library.resolve($0) }
             for (i, id) in resolved.enumerated() {
-                let revision = try library.apply(steps: steps, to: id, reset: reset, removing: remove)
+                let revision = try fileRecipe.map { try library.apply(recipe: $0, to: id) }
+                    ?? library.apply(steps: steps, to: id, reset: reset, removing: remove)
                 Output.line("\(id)\t\(revision.number)")
                 if resolved.count > 1 { Output.note("applied \(i + 1)/\(resolved.count)") }
             }

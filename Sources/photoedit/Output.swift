@@ -58,6 +58,18 @@ enum Output {
             "revision": .number(Double(a.revision)),
             "adjustmentData": json(a.adjustmentData),
             "chain": chain.map { .string($0) } ?? .null,
+            "favorite": .bool(a.isFavorite),
+            "hidden": .bool(a.isHidden),
+            "deleted": .bool(a.deletedDate != nil),
+            "deletedDate": a.deletedDate.map { .string(date($0)) } ?? .null,
+            "albums": .array(a.albums.map { .string($0) }),
+        ])
+    }
+
+    static func json(_ album: Album) -> JSONValue {
+        .object([
+            "id": .string(album.id), "title": .string(album.title), "createdAt": .string(date(album.createdAt)),
+            "assets": .array(album.assetIdentifiers.map { .string($0) }), "count": .number(Double(album.assetIdentifiers.count)),
         ])
     }
 

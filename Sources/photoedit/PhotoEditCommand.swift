@@ -20,6 +20,9 @@ struct PhotoEditCommand: ParsableCommand {
         subcommands: [
             ImportCommand.self, ListCommand.self, ShowCommand.self, FiltersCommand.self,
             ApplyCommand.self, RenderCommand.self, RevertCommand.self, HistoryCommand.self,
+            FavoriteCommand.self, UnfavoriteCommand.self, HideCommand.self, UnhideCommand.self,
+            DeleteCommand.self, RestoreCommand.self, PurgeCommand.self,
+            AlbumCommand.self, ExportCommand.self, VerifyCommand.self,
         ]
     )
 }

@@ -53,6 +53,31 @@ enum Catalog {
                 t.primaryKey(["assetId", "number"])
             }
         }
+        m.registerMigration("v2: favorites, hidden, recently deleted, albums, edit bases") { db in
+            try db.alter(table: "asset") { t in
+                t.add(column: "favorite", .boolean).notNull().defaults(to: false)
+                t.add(column: "hidden", .boolean).notNull().defaults(to: false)
+                t.add(column: "trashedDate", .datetime)
+            }
+            try db.alter(table: "revision") { t in
+                // The image the adjustments were applied to: NULL = the original;
+                // else the render of revision `baseRevision` (a foreign edit).
+                t.add(column: "baseRevision", .integer)
+                t.add(column: "basePath", .text)
+            }
+            try db.create(table: "album") { t in
+                t.primaryKey("id", .text)
+                t.column("title", .text).notNull().unique()
+                t.column("createdAt", .datetime).notNull()
+            }
+            try db.create(table: "albumAsset") { t in
+                t.column("albumId", .text).notNull().references("album", onDelete: .cascade)
+                t.column("assetId", .text).notNull().references("asset", onDelete: .cascade)
+                t.column("position", .integer).notNull()
+                t.primaryKey(["albumId", "assetId"])
+            }
+            try db.create(index: "albumAsset_asset", on: "albumAsset", columns: ["assetId"])
+        }
         return m
     }
 }
@@ -75,6 +100,9 @@ struct AssetRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
     var longitude: Double?
     var importDate: Date
     var revision: Int
+    var favorite: Bool = false
+    var hidden: Bool = false
+    var trashedDate: Date?
 }
 
 struct RevisionRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
@@ -89,6 +117,8 @@ struct RevisionRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
     var renderPath: String?
     var pixelWidth: Int
     var pixelHeight: Int
+    var baseRevision: Int?
+    var basePath: String?
 
     var adjustmentData: AdjustmentData? {
         guard let formatIdentifier, let formatVersion, let data else { return nil }

@@ -36,6 +36,12 @@ public struct Asset: Hashable, Sendable {
     public let revision: Int
     /// The adjustment data of the latest revision, nil when unadjusted.
     public let adjustmentData: AdjustmentData?
+    public let isFavorite: Bool
+    public let isHidden: Bool
+    /// When the photo was moved to "recently deleted" (nil when it was not).
+    public let deletedDate: Date?
+    /// Titles of the albums the photo is in.
+    public let albums: [String]
 }
 
 /// One entry of a photo's history. Revision 0 is the photo as imported; every
@@ -57,6 +63,9 @@ public struct Revision: Hashable, Sendable {
     public let pixelHeight: Int
     /// Whether a full-size render is stored for this revision.
     public let hasRender: Bool
+    /// The revision whose render the adjustments were applied to (an edit
+    /// on top of another tool's edit); nil when applied to the original.
+    public let baseRevision: Int?
 }
 
 /// The outcome of importing one file.

@@ -6,9 +6,11 @@ extension PhotoLibrary {
     /// into the current recipe (or, with `reset`, into an empty one), renders
     /// the full-size output and commits both as the next revision.
     ///
-    /// If another writer commits to the same photo meanwhile, the chain is
-    /// merged again on top of that revision (up to a few times), so no edit
-    /// is ever lost. Returns the new revision.
+    /// It goes through the same content-editing API other editors use: read a
+    /// `ContentEditingInput`, render onto its base, commit a
+    /// `ContentEditingOutput` in `performChanges`. If another writer commits to
+    /// the photo meanwhile, the chain is merged again on top of that revision
+    /// (up to 20 times), so no edit is ever lost. Returns the new revision.
     @discardableResult
     public func apply(chain: String, to idOrPrefix: String, reset: Bool = false, removing: [String] = []) throws -> Revision {
         let steps = try Chain.parse(chain)
@@ -20,91 +22,126 @@ extension PhotoLibrary {
     public func apply(steps: [ChainStep], to idOrPrefix: String, reset: Bool = false, removing: [String] = []) throws -> Revision {
         for name in removing { _ = try registry.require(name) }
         let id = try resolve(idOrPrefix)
+        let registry = self.registry
         var attempt = 0
         while true {
-            let base = try asset(id)
-            var recipe = reset ? Recipe.empty : try editableRecipe(base)
+            let input = try requestContentEditingInput(for: id, options: ContentEditingInputRequestOptions(
+                canHandleAdjustmentData: { Recipe.canHandle($0) && (try? Recipe(adjustmentData: $0, registry: registry)) != nil },
+                startFromOriginal: reset, displaySize: nil))
+            var recipe: Recipe
+            if let data = input.adjustmentData, input.canHandleAdjustmentData, !reset {
+                recipe = try Recipe(adjustmentData: data, registry: registry)
+            } else {
+                recipe = input.base == .original ? .empty : .emptyOnRender
+            }
             for name in removing { recipe.remove(name) }
             recipe = try Chain.apply(steps, to: recipe, registry: registry)
             do {
-                return try commit(recipe: recipe, to: id, expectedRevision: base.revision, kind: .edit)
-            } catch PhotoEditError.conflict where attempt < 4 {
+                if recipe.isEmpty && recipe.base == .original {
+                    return try commitRevert(id, expected: input.revision)
+                }
+                var output = ContentEditingOutput(contentEditingInput: input)
+                try renderOutput(recipe, input: input, to: output.renderedContentURL.path)
+                output.adjustmentData = recipe.adjustmentData
+                defer { unlink(output.renderedContentURL.path) }
+                try performChanges { changes in
+                    try changes.changeRequest(for: id).contentEditingOutput = output
+                }
+                return try history(id).last!
+            } catch PhotoEditError.conflict where attempt < 20 {
+                // Another writer committed first: merge again on top of its
+                // revision, after a short random pause so racers spread out.
                 attempt += 1
+                usleep(UInt32.random(in: 2_000...20_000) * UInt32(min(attempt, 5)))
             }
         }
     }
 
+    /// Replaces a photo's recipe with `recipe` (applied to the original),
+    /// as a new revision. The recipe must be in photoedit's own format.
+    @discardableResult
+    public func apply(recipe: Recipe, to idOrPrefix: String) throws -> Revision {
+        guard recipe.base == .original else {
+            throw PhotoEditError.invalidAdjustmentData("a recipe given on its own must have base \"original\"")
+        }
+        let id = try resolve(idOrPrefix)
+        let input = try requestContentEditingInput(for: id, options: ContentEditingInputRequestOptions(startFromOriginal: true, displaySize: nil))
+        if recipe.isEmpty { return try commitRevert(id, expected: input.revision) }
+        var output = ContentEditingOutput(contentEditingInput: input)
+        defer { unlink(output.renderedContentURL.path) }
+        try renderOutput(recipe, input: input, to: output.renderedContentURL.path)
+        output.adjustmentData = recipe.adjustmentData
+        try performChanges { changes in try changes.changeRequest(for: id).contentEditingOutput = output }
+        return try history(id).last!
+    }
+
+    /// Renders a recipe onto an input's base into a JPEG at `path`.
+    func renderOutput(_ recipe: Recipe, input: ContentEditingInput, to path: String) throws {
+        let image = try renderer.render(recipe: recipe, originalPath: input.fullSizeImageURL.path)
+        try Renderer.save(image, to: path, format: .jpeg, quality: Renderer.renderQuality)
+    }
+
     /// Returns the photo to its original as a new revision without
-    /// adjustments; with `revision`, makes that revision current again (its
-    /// render rebuilt from its adjustment data). Nothing is deleted.
+    /// adjustments; with `revision`, makes that revision current again as a
+    /// new revision with its adjustment data (and base), its render rebuilt from
+    /// the adjustment data when this engine reads the format, else copied.
+    /// Nothing is deleted.
     @discardableResult
     public func revert(_ idOrPrefix: String, to revision: Int? = nil) throws -> Revision {
         let id = try resolve(idOrPrefix)
-        let base = try asset(id)
+        let latest = try asset(id).revision
         guard let n = revision else {
-            return try commit(recipe: .empty, to: id, expectedRevision: base.revision, kind: .revert)
+            return try commitRevert(id, expected: nil)
         }
-        guard n >= 0, n <= base.revision else { throw PhotoEditError.unknownRevision(asset: id, revision: n, latest: base.revision) }
-        let old = try read { db in try RevisionRecord.fetchOne(db, key: ["assetId": id, "number": n]) }
-        guard let old else { throw PhotoEditError.unknownRevision(asset: id, revision: n, latest: base.revision) }
-        guard let data = old.adjustmentData else {
-            return try commit(recipe: .empty, to: id, expectedRevision: base.revision, kind: .revert)
+        guard n >= 0, n <= latest else { throw PhotoEditError.unknownRevision(asset: id, revision: n, latest: latest) }
+        guard let old = try read({ db in try RevisionRecord.fetchOne(db, key: ["assetId": id, "number": n]) }) else {
+            throw PhotoEditError.unknownRevision(asset: id, revision: n, latest: latest)
         }
-        let recipe = try Recipe(adjustmentData: data, registry: registry)
-        return try commit(recipe: recipe, to: id, expectedRevision: base.revision, kind: .revert)
+        guard let data = old.adjustmentData else { return try commitRevert(id, expected: latest) }
+        let base: ContentEditingBase = old.baseRevision.map { .render(revision: $0) } ?? .original
+        var output = ContentEditingOutput(assetIdentifier: id, baseRevision: latest, base: base, adjustmentData: data,
+                                          stagingDirectory: URL(fileURLWithPath: layout.tmp), baseRelativePath: old.basePath)
+        defer { unlink(output.renderedContentURL.path) }
+        if Recipe.canHandle(data), let recipe = try? Recipe(adjustmentData: data, registry: registry) {
+            let basePath = try old.basePath.map(layout.absolute) ?? originalPath(id)
+            let image = try renderer.render(recipe: recipe, originalPath: basePath)
+            try Renderer.save(image, to: output.renderedContentURL.path, format: .jpeg, quality: Renderer.renderQuality)
+        } else {
+            guard let render = old.renderPath, FileIO.exists(layout.absolute(render)) else {
+                throw PhotoEditError.library("revision \(n) of \(id) is in format '\(data.formatIdentifier)' and its render is missing; it cannot be restored")
+            }
+            _ = try FileIO.copyHashing(from: layout.absolute(render), to: output.renderedContentURL.path)
+        }
+        output.adjustmentData = data
+        output.kind = .revert
+        try performChanges { changes in try changes.changeRequest(for: id).contentEditingOutput = output }
+        return try history(id).last!
+    }
+
+    private func commitRevert(_ id: String, expected: Int?) throws -> Revision {
+        if let expected {
+            let now = try asset(id).revision
+            if now != expected { throw PhotoEditError.conflict(asset: id, expected: expected, actual: now) }
+        }
+        try performChanges { changes in try changes.changeRequest(for: id).revertAssetContentToOriginal() }
+        return try history(id).last!
     }
 
     /// The recipe an edit of this photo starts from.
     func editableRecipe(_ asset: Asset) throws -> Recipe {
         guard let data = asset.adjustmentData else { return .empty }
-        guard Recipe.canHandle(data) else {
-            throw PhotoEditError.invalidAdjustmentData(
-                "photo \(asset.id) was last edited in format '\(data.formatIdentifier)' version \(data.formatVersion), which this engine cannot edit; use --reset to start from the original")
-        }
         return try Recipe(adjustmentData: data, registry: registry)
     }
+}
 
-    /// Renders `recipe` (nothing for an empty one), stages the render, moves
-    /// it into place and commits the revision if the photo is still at
-    /// `expectedRevision`. On any failure nothing is left behind.
-    func commit(recipe: Recipe, to id: String, expectedRevision: Int, kind: Revision.Kind) throws -> Revision {
-        let original = try originalPath(id)
-        var renderRelative: String?
-        var size: (Int, Int)
-        if recipe.isEmpty {
-            let a = try asset(id)
-            size = (a.originalPixelWidth, a.originalPixelHeight)
-        } else {
-            let image = try renderer.render(recipe: recipe, originalPath: original)
-            let staged = layout.temporary(".jpg")
-            defer { unlink(staged) }
-            try Renderer.save(image, to: staged, format: .jpeg, quality: Renderer.renderQuality)
-            try FileIO.flush(staged)
-            size = (image.width, image.height)
-            let relative = LibraryLayout.renderPath(asset: id, revision: expectedRevision + 1)
-            try FileIO.moveIntoPlace(from: staged, to: layout.absolute(relative), readOnly: true)
-            renderRelative = relative
-        }
-        let data = recipe.isEmpty ? nil : recipe.adjustmentData
-        do {
-            return try db.write { db in
-                guard let current = try Int.fetchOne(db, sql: "SELECT revision FROM asset WHERE id = ?", arguments: [id]) else {
-                    throw PhotoEditError.unknownAsset(id)
-                }
-                guard current == expectedRevision else {
-                    throw PhotoEditError.conflict(asset: id, expected: expectedRevision, actual: current)
-                }
-                let record = RevisionRecord(assetId: id, number: current + 1, createdAt: Date(), kind: kind.rawValue,
-                                            formatIdentifier: data?.formatIdentifier, formatVersion: data?.formatVersion,
-                                            data: data?.data, renderPath: renderRelative, pixelWidth: size.0, pixelHeight: size.1)
-                try record.insert(db)
-                try db.execute(sql: "UPDATE asset SET revision = ? WHERE id = ?", arguments: [current + 1, id])
-                return Self.revision(record)
-            }
-        } catch {
-            if let renderRelative { unlink(layout.absolute(renderRelative)) }
-            if let error = error as? DatabaseError { throw PhotoEditError.library("catalog: \(error.message ?? error.description)") }
-            throw error
-        }
+extension ContentEditingOutput {
+    init(assetIdentifier: String, baseRevision: Int, base: ContentEditingBase, adjustmentData: AdjustmentData?,
+         stagingDirectory: URL, baseRelativePath: String?) {
+        self.assetIdentifier = assetIdentifier
+        self.baseRevision = baseRevision
+        self.base = base
+        self.adjustmentData = adjustmentData
+        self.baseRelativePath = baseRelativePath
+        renderedContentURL = stagingDirectory.appendingPathComponent("\(getpid())-\(UUID().uuidString.lowercased())-render.jpg")
     }
 }

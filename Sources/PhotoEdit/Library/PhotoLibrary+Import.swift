@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension PhotoLibrary {
     /// Imports files and folders (recursively, in name order). Every file
@@ -50,19 +49,38 @@ extension PhotoLibrary {
         return out.sorted()
     }
 
-    /// Imports one file: copy into staging while hashing, return the existing
-    /// id for known bytes, check and probe the copy, move it into place
-    /// read-only, then insert the photo and its revision 0 in one transaction.
+    /// Imports one file through `performChanges` (one path for every change).
     func importFile(_ path: String) throws -> (id: String, duplicate: Bool) {
+        var placeholder: ObjectPlaceholder?
+        try performChanges { changes in placeholder = changes.createAsset(fromFileAt: path) }
+        return (placeholder!.localIdentifier, placeholder!.existed)
+    }
+
+    /// An original staged for a creation request.
+    struct StagedOriginal {
+        /// The photo that already has these bytes, if any.
+        var existingID: String?
+        /// Whether this staging moved the file into `originals/`.
+        var placed: Bool
+        var relative: String
+        var record: AssetRecord?
+        var revision: RevisionRecord?
+    }
+
+    /// Copies a file into staging while hashing it; for known bytes returns
+    /// the existing photo; else checks and probes the copy and moves it into
+    /// `originals/` read-only. The catalog rows are returned, not inserted.
+    func stageOriginal(_ path: String) throws -> StagedOriginal {
         let staged = layout.temporary(".import")
         defer { unlink(staged) }
         let (sha, size) = try FileIO.copyHashing(from: path, to: staged)
         if let existing = try read({ db in try String.fetchOne(db, sql: "SELECT id FROM asset WHERE sha256 = ?", arguments: [sha]) }) {
-            return (existing, true)
+            return StagedOriginal(existingID: existing, placed: false, relative: "")
         }
         let probe = try Importer.probe(path: staged, displayPath: path)
         let relative = LibraryLayout.originalPath(sha256: sha, extension: Importer.fileExtension(forLoader: probe.loader, format: probe.format))
         let destination = layout.absolute(relative)
+        var placed = false
         if FileIO.exists(destination) {
             // Left by an import that crashed before its commit, or being
             // committed by another process right now: same bytes either way.
@@ -71,26 +89,17 @@ extension PhotoLibrary {
             }
         } else {
             try FileIO.moveIntoPlace(from: staged, to: destination, readOnly: true)
+            placed = true
         }
-        let id = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let now = Date()
-        do {
-            return try db.write { db in
-                if let existing = try String.fetchOne(db, sql: "SELECT id FROM asset WHERE sha256 = ?", arguments: [sha]) {
-                    return (existing, true)
-                }
-                try AssetRecord(id: id, originalFilename: (path as NSString).lastPathComponent, sha256: sha, originalPath: relative,
-                                fileSize: size, format: probe.format, uniformTypeIdentifier: probe.uniformTypeIdentifier,
-                                mediaType: "image", originalPixelWidth: probe.width, originalPixelHeight: probe.height,
-                                orientation: probe.orientation, creationDate: probe.creationDate, latitude: probe.latitude,
-                                longitude: probe.longitude, importDate: now, revision: 0).insert(db)
-                try RevisionRecord(assetId: id, number: 0, createdAt: now, kind: Revision.Kind.imported.rawValue,
-                                   formatIdentifier: nil, formatVersion: nil, data: nil, renderPath: nil,
-                                   pixelWidth: probe.width, pixelHeight: probe.height).insert(db)
-                return (id, false)
-            }
-        } catch let error as DatabaseError {
-            throw PhotoEditError.library("catalog: \(error.message ?? error.description)")
-        }
+        let record = AssetRecord(id: "", originalFilename: (path as NSString).lastPathComponent, sha256: sha, originalPath: relative,
+                                 fileSize: size, format: probe.format, uniformTypeIdentifier: probe.uniformTypeIdentifier,
+                                 mediaType: "image", originalPixelWidth: probe.width, originalPixelHeight: probe.height,
+                                 orientation: probe.orientation, creationDate: probe.creationDate, latitude: probe.latitude,
+                                 longitude: probe.longitude, importDate: now, revision: 0)
+        let revision = RevisionRecord(assetId: "", number: 0, createdAt: now, kind: Revision.Kind.imported.rawValue,
+                                      formatIdentifier: nil, formatVersion: nil, data: nil, renderPath: nil,
+                                      pixelWidth: probe.width, pixelHeight: probe.height)
+        return StagedOriginal(existingID: nil, placed: placed, relative: relative, record: record, revision: revision)
     }
 }

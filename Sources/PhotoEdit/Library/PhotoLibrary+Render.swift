@@ -58,8 +58,14 @@ extension PhotoLibrary {
                 let image = try Image.load(path: file, sequential: !resized)
                 try renderer.write(image, to: staged, format: format, options: options)
             } else {
+                // No stored render (unadjusted, or the file is missing): build
+                // it from the recipe, on the revision's base.
+                if let data = a.adjustmentData, !Recipe.canHandle(data) {
+                    throw PhotoEditError.library("the render of photo \(id) revision \(a.revision) is missing and its adjustment data ('\(data.formatIdentifier)') is not photoedit's; it cannot be rebuilt")
+                }
                 let recipe = try a.adjustmentData.map { try Recipe(adjustmentData: $0, registry: registry) } ?? .empty
-                let image = try renderer.render(recipe: recipe, originalPath: original)
+                let base = stored?.basePath.map(layout.absolute) ?? original
+                let image = try renderer.render(recipe: recipe, originalPath: base)
                 try renderer.write(image, to: staged, format: format, options: options)
             }
         }

@@ -83,10 +83,18 @@ public final class PhotoLibrary: Sendable {
         }
     }
 
-    /// Every photo, oldest import first.
-    public func assets() throws -> [Asset] {
+    /// Photos, oldest import first. Hidden and recently deleted photos are
+    /// left out unless asked for (as PhotoKit's fetch options do).
+    public func assets(includeHidden: Bool = false, includeDeleted: Bool = false, onlyDeleted: Bool = false) throws -> [Asset] {
         try read { db in
-            try AssetRecord.order(Column("importDate"), Column("id")).fetchAll(db).map { try Self.asset($0, db) }
+            var request = AssetRecord.order(Column("importDate"), Column("id"))
+            if !includeHidden { request = request.filter(Column("hidden") == false) }
+            if onlyDeleted {
+                request = request.filter(Column("trashedDate") != nil)
+            } else if !includeDeleted {
+                request = request.filter(Column("trashedDate") == nil)
+            }
+            return try request.fetchAll(db).map { try Self.asset($0, db) }
         }
     }
 
@@ -115,13 +123,18 @@ public final class PhotoLibrary: Sendable {
                      originalPixelWidth: r.originalPixelWidth, originalPixelHeight: r.originalPixelHeight,
                      orientation: r.orientation, creationDate: r.creationDate,
                      location: r.latitude.flatMap { lat in r.longitude.map { Location(latitude: lat, longitude: $0) } },
-                     importDate: r.importDate, revision: r.revision, adjustmentData: current?.adjustmentData)
+                     importDate: r.importDate, revision: r.revision, adjustmentData: current?.adjustmentData,
+                     isFavorite: r.favorite, isHidden: r.hidden, deletedDate: r.trashedDate,
+                     albums: try String.fetchAll(db, sql: """
+                         SELECT album.title FROM album JOIN albumAsset ON albumAsset.albumId = album.id
+                         WHERE albumAsset.assetId = ? ORDER BY album.title
+                         """, arguments: [r.id]))
     }
 
     static func revision(_ r: RevisionRecord) -> Revision {
         Revision(number: r.number, date: r.createdAt, kind: Revision.Kind(rawValue: r.kind) ?? .edit,
                  adjustmentData: r.adjustmentData, pixelWidth: r.pixelWidth, pixelHeight: r.pixelHeight,
-                 hasRender: r.renderPath != nil)
+                 hasRender: r.renderPath != nil, baseRevision: r.baseRevision)
     }
 
     func read<T>(_ body: (Database) throws -> T) throws -> T {

@@ -23,15 +23,29 @@ public struct Recipe: Hashable, Sendable {
     /// The recipe format version this build writes and reads.
     public static let formatVersion = 1
 
+    /// What the filters are applied to.
+    public enum Base: String, Hashable, Sendable {
+        /// The original, decoded and upright.
+        case original
+        /// The rendered output of an earlier edit made in another format
+        /// (a foreign render); the revision records which one.
+        case render
+    }
+
     public private(set) var nodes: [RecipeNode]
+    public let base: Base
 
     /// A recipe with these nodes, put in canonical order by `registry`.
-    public init(nodes: [RecipeNode], registry: FilterRegistry = .standard) {
+    public init(nodes: [RecipeNode], base: Base = .original, registry: FilterRegistry = .standard) {
         self.nodes = registry.sorted(nodes)
+        self.base = base
     }
 
     /// No filters: the unadjusted photo.
     public static let empty = Recipe(nodes: [])
+
+    /// No filters, on top of a foreign render.
+    static let emptyOnRender = Recipe(nodes: [], base: .render)
 
     public var isEmpty: Bool { nodes.isEmpty }
 
@@ -59,7 +73,7 @@ public struct Recipe: Hashable, Sendable {
         .object([
             "format": .string(Recipe.formatIdentifier),
             "formatVersion": .number(Double(Recipe.formatVersion)),
-            "base": .string("original"),
+            "base": .string(base.rawValue),
             "filters": .array(nodes.map { node in
                 .object([
                     "id": .string(node.filter),
@@ -113,8 +127,12 @@ public struct Recipe: Hashable, Sendable {
         guard Int(v) <= Recipe.formatVersion else {
             throw PhotoEditError.invalidAdjustmentData("recipe format version \(Int(v)) is newer than this engine reads (up to \(Recipe.formatVersion))")
         }
-        if let base = top["base"], base != .string("original") {
-            throw PhotoEditError.invalidAdjustmentData("recipe 'base' must be \"original\"")
+        var base = Base.original
+        if let value = top["base"] {
+            guard case .string(let text) = value, let b = Base(rawValue: text) else {
+                throw PhotoEditError.invalidAdjustmentData("recipe 'base' must be \"original\" or \"render\"")
+            }
+            base = b
         }
         guard case .array(let list)? = top["filters"] else {
             throw PhotoEditError.invalidAdjustmentData("recipe 'filters' must be an array")
@@ -152,6 +170,6 @@ public struct Recipe: Hashable, Sendable {
             }
             nodes.append(RecipeNode(filter: id, version: Int(ver), parameters: try definition.validated(values)))
         }
-        self.init(nodes: nodes, registry: registry)
+        self.init(nodes: nodes, base: base, registry: registry)
     }
 }

@@ -1,0 +1,410 @@
+import Foundation
+import GRDB
+
+/// A photo or album created in `performChanges`: its identifier is chosen
+/// before the commit and valid once `performChanges` returns.
+public final class ObjectPlaceholder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _localIdentifier: String
+
+    init(_ id: String) { _localIdentifier = id }
+
+    /// The id of the created object (for a photo whose bytes were already in
+    /// the library, the existing photo's id).
+    public var localIdentifier: String {
+        lock.lock(); defer { lock.unlock() }
+        return _localIdentifier
+    }
+
+    private var _existed = false
+
+    /// For a created photo: true when its bytes were already in the library
+    /// and `localIdentifier` is that photo's.
+    public var existed: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return _existed
+    }
+
+    func set(_ id: String) {
+        lock.lock(); _localIdentifier = id; _existed = true; lock.unlock()
+    }
+}
+
+/// Changes to one photo, as PhotoKit's `PHAssetChangeRequest`. Get one from
+/// `PhotoLibraryChanges.changeRequest(for:)` inside `performChanges`.
+public final class AssetChangeRequest {
+    public let assetIdentifier: String
+    fileprivate weak var owner: PhotoLibraryChanges?
+
+    init(assetIdentifier: String, owner: PhotoLibraryChanges) {
+        self.assetIdentifier = assetIdentifier
+        self.owner = owner
+    }
+
+    /// A new revision with this output's adjustment data and render.
+    public var contentEditingOutput: ContentEditingOutput? {
+        didSet { if let o = contentEditingOutput { owner?.add(.contentEdit(assetIdentifier, o)) } }
+    }
+
+    public var isFavorite: Bool = false {
+        didSet { owner?.add(.favorite(assetIdentifier, isFavorite)) }
+    }
+
+    public var isHidden: Bool = false {
+        didSet { owner?.add(.hidden(assetIdentifier, isHidden)) }
+    }
+
+    /// Sets the capture date (ISO 8601 text, e.g. "2021-06-15T14:30:00+02:00"), or clears it.
+    public func setCreationDate(_ date: String?) { owner?.add(.creationDate(assetIdentifier, date)) }
+
+    /// Sets the GPS position, or clears it.
+    public func setLocation(_ location: Location?) { owner?.add(.location(assetIdentifier, location)) }
+
+    /// A new revision without adjustments (PhotoKit's `revertAssetContentToOriginal`).
+    public func revertAssetContentToOriginal() { owner?.add(.revert(assetIdentifier)) }
+
+    /// Moves the photo to "recently deleted" (restorable).
+    public func delete() { owner?.add(.delete(assetIdentifier)) }
+
+    /// Brings a recently deleted photo back.
+    public func restore() { owner?.add(.restore(assetIdentifier)) }
+
+    /// Removes a recently deleted photo for good, with its files.
+    public func purge() { owner?.add(.purge(assetIdentifier)) }
+}
+
+/// Changes to one album, as PhotoKit's `PHAssetCollectionChangeRequest`.
+public final class AlbumChangeRequest {
+    public let albumIdentifier: String
+    fileprivate weak var owner: PhotoLibraryChanges?
+
+    init(albumIdentifier: String, owner: PhotoLibraryChanges) {
+        self.albumIdentifier = albumIdentifier
+        self.owner = owner
+    }
+
+    /// Appends photos (already in the album: left where they are).
+    public func addAssets(_ ids: [String]) { owner?.add(.albumAdd(albumIdentifier, ids)) }
+    public func removeAssets(_ ids: [String]) { owner?.add(.albumRemove(albumIdentifier, ids)) }
+    /// Moves a photo of the album to `index` (0 = first).
+    public func moveAsset(_ id: String, to index: Int) { owner?.add(.albumMove(albumIdentifier, id, index)) }
+    public func rename(to title: String) { owner?.add(.albumRename(albumIdentifier, title)) }
+    public func delete() { owner?.add(.albumDelete(albumIdentifier)) }
+}
+
+/// The block argument of `performChanges`: every request made through it is
+/// committed together, or none is.
+public final class PhotoLibraryChanges {
+    enum Change {
+        case create(ObjectPlaceholder, String)
+        case contentEdit(String, ContentEditingOutput)
+        case revert(String)
+        case favorite(String, Bool)
+        case hidden(String, Bool)
+        case creationDate(String, String?)
+        case location(String, Location?)
+        case delete(String)
+        case restore(String)
+        case purge(String)
+        case albumCreate(ObjectPlaceholder, String)
+        case albumAdd(String, [String])
+        case albumRemove(String, [String])
+        case albumMove(String, String, Int)
+        case albumRename(String, String)
+        case albumDelete(String)
+    }
+
+    let library: PhotoLibrary
+    private(set) var changes: [Change] = []
+    private var requests: [String: AssetChangeRequest] = [:]
+
+    init(library: PhotoLibrary) { self.library = library }
+
+    func add(_ change: Change) { changes.append(change) }
+
+    /// The change request of a photo (id or unambiguous prefix).
+    public func changeRequest(for idOrPrefix: String) throws -> AssetChangeRequest {
+        let id = try library.resolve(idOrPrefix)
+        if let r = requests[id] { return r }
+        let r = AssetChangeRequest(assetIdentifier: id, owner: self)
+        requests[id] = r
+        return r
+    }
+
+    /// Imports the file at `path` as a new photo (PhotoKit's
+    /// `creationRequestForAssetFromImage(atFileURL:)`).
+    public func createAsset(fromFileAt path: String) -> ObjectPlaceholder {
+        let p = ObjectPlaceholder(PhotoLibrary.newIdentifier())
+        add(.create(p, path))
+        return p
+    }
+
+    /// Creates an album; titles are unique.
+    public func createAlbum(title: String) -> ObjectPlaceholder {
+        let p = ObjectPlaceholder(PhotoLibrary.newIdentifier())
+        add(.albumCreate(p, title))
+        return p
+    }
+
+    /// The change request of an album, by title, id or unambiguous id prefix.
+    /// An album created earlier in the same block can be named by its title.
+    public func albumChangeRequest(for titleOrID: String) throws -> AlbumChangeRequest {
+        for case let .albumCreate(p, title) in changes where title == titleOrID {
+            return AlbumChangeRequest(albumIdentifier: p.localIdentifier, owner: self)
+        }
+        return AlbumChangeRequest(albumIdentifier: try library.resolveAlbum(titleOrID), owner: self)
+    }
+}
+
+extension PhotoLibrary {
+    static func newIdentifier() -> String {
+        UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+    }
+
+    /// Applies every request made in `block` in one all-or-nothing commit
+    /// (PhotoKit's `performChanges`): new files are staged and moved into
+    /// place first, then one catalog transaction applies everything. If any
+    /// request is invalid, or an edit's photo has moved on since its input was
+    /// read (`PhotoEditError.conflict`), nothing changes.
+    public func performChanges(_ block: (PhotoLibraryChanges) throws -> Void) throws {
+        let changes = PhotoLibraryChanges(library: self)
+        try block(changes)
+        try commit(changes.changes)
+    }
+
+    /// `performChanges`, off the caller's thread; safe from many tasks.
+    public func performChanges(_ block: @escaping @Sendable (PhotoLibraryChanges) throws -> Void) async throws {
+        try await offload { try self.performChanges(block) }
+    }
+
+    /// A prepared content edit: the render is in place, ready to be referenced.
+    private struct PreparedEdit {
+        var assetID: String
+        var expectedRevision: Int
+        var data: AdjustmentData?
+        var renderPath: String?
+        var baseRevision: Int?
+        var basePath: String?
+        var width: Int
+        var height: Int
+        var kind: Revision.Kind
+    }
+
+    private func commit(_ changes: [PhotoLibraryChanges.Change]) throws {
+        var placed: [String] = []          // files moved into place by this commit
+        var edits: [Int: PreparedEdit] = [:]
+        var creations: [Int: (record: AssetRecord, revision: RevisionRecord)?] = [:]
+        do {
+            // 1. Stage and check files, outside the transaction.
+            for (i, change) in changes.enumerated() {
+                switch change {
+                case let .create(placeholder, path):
+                    let staged = try stageOriginal(path)
+                    if let existing = staged.existingID {
+                        placeholder.set(existing)
+                        creations[i] = .some(nil)
+                    } else {
+                        if staged.placed { placed.append(staged.relative) }
+                        var record = staged.record!
+                        record.id = placeholder.localIdentifier
+                        var rev = staged.revision!
+                        rev.assetId = record.id
+                        creations[i] = (record, rev)
+                    }
+                case let .contentEdit(id, output):
+                    guard let data = output.adjustmentData else {
+                        throw PhotoEditError.invalidChange("the content editing output of \(id) has no adjustment data")
+                    }
+                    if data.formatIdentifier == Recipe.formatIdentifier {
+                        // Our own format must be one this build reads whole:
+                        // never store a recipe that claims to be ours but is not.
+                        _ = try Recipe(adjustmentData: data, registry: registry)
+                    }
+                    let (relative, w, h) = try placeRender(output.renderedContentURL.path, asset: id, revision: output.baseRevision + 1)
+                    placed.append(relative)
+                    var baseRevision: Int?
+                    if case .render(let k) = output.base { baseRevision = k }
+                    edits[i] = PreparedEdit(assetID: id, expectedRevision: output.baseRevision, data: data, renderPath: relative,
+                                            baseRevision: baseRevision, basePath: output.baseRelativePath, width: w, height: h, kind: output.kind)
+                default:
+                    break
+                }
+            }
+            // 2. One transaction.
+            var purgedFiles: [String] = []
+            try write { db in
+                for (i, change) in changes.enumerated() {
+                    try apply(change, index: i, db: db, edits: edits, creations: creations, purgedFiles: &purgedFiles)
+                }
+            }
+            // 3. After the commit: files of purged photos go (a crash here
+            // leaves unreferenced files, which recovery removes).
+            for file in purgedFiles { unlink(layout.absolute(file)) }
+        } catch {
+            for file in placed { unlink(layout.absolute(file)) }
+            if let e = error as? DatabaseError { throw PhotoEditError.library("catalog: \(e.message ?? e.description)") }
+            throw error
+        }
+    }
+
+    private func apply(_ change: PhotoLibraryChanges.Change, index i: Int, db: Database, edits: [Int: PreparedEdit],
+                       creations: [Int: (record: AssetRecord, revision: RevisionRecord)?], purgedFiles: inout [String]) throws {
+        func asset(_ id: String) throws -> AssetRecord {
+            guard let a = try AssetRecord.fetchOne(db, key: id) else { throw PhotoEditError.unknownAsset(id) }
+            return a
+        }
+        func album(_ id: String) throws {
+            guard try Int.fetchOne(db, sql: "SELECT 1 FROM album WHERE id = ?", arguments: [id]) != nil else {
+                throw PhotoEditError.unknownAlbum(id)
+            }
+        }
+        func addRevision(_ id: String, expected: Int?, kind: Revision.Kind, data: AdjustmentData?, render: String?,
+                         baseRevision: Int?, basePath: String?, size: (Int, Int)) throws {
+            var a = try asset(id)
+            if let expected, a.revision != expected {
+                throw PhotoEditError.conflict(asset: id, expected: expected, actual: a.revision)
+            }
+            a.revision += 1
+            try RevisionRecord(assetId: id, number: a.revision, createdAt: Date(), kind: kind.rawValue,
+                               formatIdentifier: data?.formatIdentifier, formatVersion: data?.formatVersion, data: data?.data,
+                               renderPath: render, pixelWidth: size.0, pixelHeight: size.1,
+                               baseRevision: baseRevision, basePath: basePath).insert(db)
+            try db.execute(sql: "UPDATE asset SET revision = ? WHERE id = ?", arguments: [a.revision, id])
+        }
+        switch change {
+        case .create:
+            if let created = creations[i] ?? nil {
+                if let existing = try String.fetchOne(db, sql: "SELECT id FROM asset WHERE sha256 = ?", arguments: [created.record.sha256]) {
+                    if case let .create(placeholder, _) = change { placeholder.set(existing) }
+                } else {
+                    try created.record.insert(db)
+                    try created.revision.insert(db)
+                }
+            }
+        case .contentEdit:
+            let e = edits[i]!
+            try addRevision(e.assetID, expected: e.expectedRevision, kind: e.kind, data: e.data, render: e.renderPath,
+                            baseRevision: e.baseRevision, basePath: e.basePath, size: (e.width, e.height))
+        case .revert(let id):
+            let a = try asset(id)
+            try addRevision(id, expected: nil, kind: .revert, data: nil, render: nil, baseRevision: nil, basePath: nil,
+                            size: (a.originalPixelWidth, a.originalPixelHeight))
+        case let .favorite(id, value):
+            _ = try asset(id)
+            try db.execute(sql: "UPDATE asset SET favorite = ? WHERE id = ?", arguments: [value, id])
+        case let .hidden(id, value):
+            _ = try asset(id)
+            try db.execute(sql: "UPDATE asset SET hidden = ? WHERE id = ?", arguments: [value, id])
+        case let .creationDate(id, value):
+            _ = try asset(id)
+            try db.execute(sql: "UPDATE asset SET creationDate = ? WHERE id = ?", arguments: [value, id])
+        case let .location(id, value):
+            _ = try asset(id)
+            if let value, abs(value.latitude) > 90 || abs(value.longitude) > 180 {
+                throw PhotoEditError.invalidChange("location \(value.latitude), \(value.longitude) is out of range")
+            }
+            try db.execute(sql: "UPDATE asset SET latitude = ?, longitude = ? WHERE id = ?",
+                           arguments: [value?.latitude, value?.longitude, id])
+        case .delete(let id):
+            let a = try asset(id)
+            if a.trashedDate == nil {
+                try db.execute(sql: "UPDATE asset SET trashedDate = ? WHERE id = ?", arguments: [Date(), id])
+            }
+        case .restore(let id):
+            _ = try asset(id)
+            try db.execute(sql: "UPDATE asset SET trashedDate = NULL WHERE id = ?", arguments: [id])
+        case .purge(let id):
+            let a = try asset(id)
+            guard a.trashedDate != nil else {
+                throw PhotoEditError.invalidChange("photo \(id) is not deleted; delete it first, then purge")
+            }
+            purgedFiles.append(a.originalPath)
+            purgedFiles += try String.fetchAll(db, sql: "SELECT renderPath FROM revision WHERE assetId = ? AND renderPath IS NOT NULL",
+                                               arguments: [id])
+            try db.execute(sql: "DELETE FROM asset WHERE id = ?", arguments: [id])
+        case let .albumCreate(placeholder, title):
+            let title = try PhotoLibrary.checkedAlbumTitle(title)
+            if try Int.fetchOne(db, sql: "SELECT 1 FROM album WHERE title = ?", arguments: [title]) != nil {
+                throw PhotoEditError.invalidChange("an album called '\(title)' already exists")
+            }
+            try db.execute(sql: "INSERT INTO album (id, title, createdAt) VALUES (?, ?, ?)",
+                           arguments: [placeholder.localIdentifier, title, Date()])
+        case let .albumAdd(albumID, ids):
+            try album(albumID)
+            for id in ids {
+                _ = try asset(id)
+                let next = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position), -1) + 1 FROM albumAsset WHERE albumId = ?",
+                                            arguments: [albumID]) ?? 0
+                try db.execute(sql: "INSERT OR IGNORE INTO albumAsset (albumId, assetId, position) VALUES (?, ?, ?)",
+                               arguments: [albumID, id, next])
+            }
+        case let .albumRemove(albumID, ids):
+            try album(albumID)
+            for id in ids {
+                try db.execute(sql: "DELETE FROM albumAsset WHERE albumId = ? AND assetId = ?", arguments: [albumID, id])
+            }
+            try renumber(albumID, db)
+        case let .albumMove(albumID, id, index):
+            try album(albumID)
+            var order = try String.fetchAll(db, sql: "SELECT assetId FROM albumAsset WHERE albumId = ? ORDER BY position", arguments: [albumID])
+            guard let from = order.firstIndex(of: id) else { throw PhotoEditError.invalidChange("photo \(id) is not in the album") }
+            guard index >= 0 && index < order.count else {
+                throw PhotoEditError.invalidChange("position \(index) is out of range (0…\(order.count - 1))")
+            }
+            order.remove(at: from)
+            order.insert(id, at: index)
+            for (n, asset) in order.enumerated() {
+                try db.execute(sql: "UPDATE albumAsset SET position = ? WHERE albumId = ? AND assetId = ?", arguments: [n, albumID, asset])
+            }
+        case let .albumRename(albumID, title):
+            try album(albumID)
+            let title = try PhotoLibrary.checkedAlbumTitle(title)
+            if try Int.fetchOne(db, sql: "SELECT 1 FROM album WHERE title = ? AND id != ?", arguments: [title, albumID]) != nil {
+                throw PhotoEditError.invalidChange("an album called '\(title)' already exists")
+            }
+            try db.execute(sql: "UPDATE album SET title = ? WHERE id = ?", arguments: [title, albumID])
+        case .albumDelete(let albumID):
+            try album(albumID)
+            try db.execute(sql: "DELETE FROM album WHERE id = ?", arguments: [albumID])
+        }
+    }
+
+    private func renumber(_ albumID: String, _ db: Database) throws {
+        let order = try String.fetchAll(db, sql: "SELECT assetId FROM albumAsset WHERE albumId = ? ORDER BY position", arguments: [albumID])
+        for (n, asset) in order.enumerated() {
+            try db.execute(sql: "UPDATE albumAsset SET position = ? WHERE albumId = ? AND assetId = ?", arguments: [n, albumID, asset])
+        }
+    }
+
+    static func checkedAlbumTitle(_ title: String) throws -> String {
+        let t = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !t.isEmpty, t.count <= 200, !t.contains(where: { $0.isNewline }) else {
+            throw PhotoEditError.invalidChange("album title '\(title)' must be 1–200 characters on one line")
+        }
+        return t
+    }
+
+    /// Checks a rendered file (it decodes whole, is a format the engine
+    /// accepts, and is upright) and moves it into `renders/` read-only.
+    /// Returns its relative path and pixel size.
+    func placeRender(_ path: String, asset: String, revision: Int) throws -> (String, Int, Int) {
+        guard FileIO.exists(path) else {
+            throw PhotoEditError.invalidChange("no rendered content at \(path): write the render before committing")
+        }
+        let probe: ProbedImage
+        do {
+            probe = try Importer.probe(path: path, displayPath: "rendered content")
+        } catch let error as PhotoEditError {
+            throw PhotoEditError.invalidChange("rendered content is not usable: \(error.description)")
+        }
+        guard probe.orientation == 1 else {
+            throw PhotoEditError.invalidChange("rendered content must be upright (EXIF orientation 1, found \(probe.orientation))")
+        }
+        let ext = Importer.fileExtension(forLoader: probe.loader, format: probe.format)
+        var relative = LibraryLayout.renderPath(asset: asset, revision: revision)
+        relative = String(relative.dropLast(3)) + ext
+        try FileIO.flush(path)
+        try FileIO.moveIntoPlace(from: path, to: layout.absolute(relative), readOnly: true)
+        return (relative, probe.width, probe.height)
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+
+/// Options of `requestContentEditingInput`, as PhotoKit's
+/// `PHContentEditingInputRequestOptions`.
+public struct ContentEditingInputRequestOptions: Sendable {
+    /// Does the editor understand this adjustment data? If it does, the input's
+    /// base image is the version *before* the last edit, so the editor can
+    /// re-apply and change the recipe; if not, the base is the *current*
+    /// render, and the editor builds on top of it.
+    public var canHandleAdjustmentData: @Sendable (AdjustmentData) -> Bool
+    /// Start from the original whatever the current version is (for an editor
+    /// that wants to discard every earlier edit).
+    public var startFromOriginal: Bool
+    /// Long edge of `displaySizeImageURL`; nil to skip making it.
+    public var displaySize: Int?
+
+    public init(canHandleAdjustmentData: @escaping @Sendable (AdjustmentData) -> Bool = { _ in false },
+                startFromOriginal: Bool = false, displaySize: Int? = 2048) {
+        self.canHandleAdjustmentData = canHandleAdjustmentData
+        self.startFromOriginal = startFromOriginal
+        self.displaySize = displaySize
+    }
+}
+
+/// The image an edit starts from.
+public enum ContentEditingBase: Hashable, Sendable {
+    /// The original file (apply `fullSizeImageOrientation` to see it upright).
+    case original
+    /// The rendered output of revision `revision` (upright).
+    case render(revision: Int)
+}
+
+/// What an editor needs to edit a photo, as PhotoKit's `PHContentEditingInput`.
+public struct ContentEditingInput: Sendable {
+    public let assetIdentifier: String
+    /// The revision this input was read at. An output made from it commits
+    /// only if the photo is still at this revision.
+    public let revision: Int
+    /// The adjustment data of that revision (nil when unadjusted).
+    public let adjustmentData: AdjustmentData?
+    /// Whether the editor said it can handle `adjustmentData`.
+    public let canHandleAdjustmentData: Bool
+    /// Which image `fullSizeImageURL` is.
+    public let base: ContentEditingBase
+    /// The base image, full size, inside the library: read it, never write it.
+    public let fullSizeImageURL: URL
+    /// EXIF orientation of `fullSizeImageURL` (1 for renders).
+    public let fullSizeImageOrientation: Int
+    /// A JPEG of the base, upright, fitting `displaySize` (nil if not asked).
+    public let displaySizeImageURL: URL?
+    /// Type of the base image file ("public.jpeg", …).
+    public let uniformTypeIdentifier: String
+    public let mediaType: String
+    public let creationDate: String?
+    public let location: Location?
+    /// Where `ContentEditingOutput` stages its rendered file.
+    let stagingDirectory: URL
+    let baseRelativePath: String?
+}
+
+/// The result of an edit, as PhotoKit's `PHContentEditingOutput`: set
+/// `adjustmentData`, write the rendered image (upright, JPEG preferred) to
+/// `renderedContentURL`, then commit it in `performChanges` through
+/// `changeRequest(for:).contentEditingOutput`.
+public struct ContentEditingOutput: Sendable {
+    public let assetIdentifier: String
+    /// The revision the input was read at.
+    public let baseRevision: Int
+    public let base: ContentEditingBase
+    /// The recipe of this edit (required).
+    public var adjustmentData: AdjustmentData?
+    /// Write the rendered full-size image here (a staging file in the library).
+    public let renderedContentURL: URL
+    let baseRelativePath: String?
+    /// How the revision is recorded in the history.
+    var kind: Revision.Kind = .edit
+
+    /// An output for an edit of `input`.
+    public init(contentEditingInput input: ContentEditingInput) {
+        assetIdentifier = input.assetIdentifier
+        baseRevision = input.revision
+        base = input.base
+        baseRelativePath = input.baseRelativePath
+        renderedContentURL = input.stagingDirectory
+            .appendingPathComponent("\(getpid())-\(UUID().uuidString.lowercased())-render.jpg")
+    }
+}
+
+extension PhotoLibrary {
+    /// Reads what an editor needs to edit a photo. See
+    /// `ContentEditingInputRequestOptions.canHandleAdjustmentData` for which
+    /// base image it gets.
+    public func requestContentEditingInput(for idOrPrefix: String,
+                                           options: ContentEditingInputRequestOptions = ContentEditingInputRequestOptions()) throws -> ContentEditingInput {
+        let id = try resolve(idOrPrefix)
+        let (record, current) = try read { db -> (AssetRecord, RevisionRecord) in
+            guard let a = try AssetRecord.fetchOne(db, key: id),
+                  let r = try RevisionRecord.fetchOne(db, key: ["assetId": id, "number": a.revision]) else {
+                throw PhotoEditError.unknownAsset(idOrPrefix)
+            }
+            return (a, r)
+        }
+        let data = current.adjustmentData
+        let canHandle = data.map { options.canHandleAdjustmentData($0) } ?? false
+        var base = ContentEditingBase.original
+        var baseRelative: String?
+        if options.startFromOriginal || data == nil {
+            base = .original
+        } else if canHandle {
+            if let k = current.baseRevision, let path = current.basePath {
+                base = .render(revision: k)
+                baseRelative = path
+            }
+        } else {
+            guard let path = current.renderPath else {
+                throw PhotoEditError.library("photo \(id) revision \(current.number) has adjustments but no render; run photoedit verify --repair")
+            }
+            base = .render(revision: current.number)
+            baseRelative = path
+        }
+        let file = layout.absolute(baseRelative ?? record.originalPath)
+        guard FileIO.exists(file) else {
+            throw PhotoEditError.library("\(baseRelative ?? record.originalPath) is missing; run photoedit verify")
+        }
+        var display: URL?
+        if let size = options.displaySize {
+            let target = layout.cache + "/display/\(id)-\(current.number)-\(base.cacheKey)-\(size).jpg"
+            if !FileIO.exists(target) {
+                try FileManager.default.createDirectory(atPath: layout.cache + "/display", withIntermediateDirectories: true)
+                let image = try Vips.image("thumbnail", [("filename", .string(file)), ("width", .number(Double(size))),
+                                                         ("height", .number(Double(size))), ("size", .string("down"))])
+                let staged = layout.temporary(".jpg")
+                defer { unlink(staged) }
+                try Renderer.save(image, to: staged, format: .jpeg, quality: 85)
+                _ = rename(staged, target)
+            }
+            display = URL(fileURLWithPath: target)
+        }
+        let isOriginal = baseRelative == nil
+        return ContentEditingInput(
+            assetIdentifier: id, revision: current.number, adjustmentData: data, canHandleAdjustmentData: canHandle,
+            base: base, fullSizeImageURL: URL(fileURLWithPath: file),
+            fullSizeImageOrientation: isOriginal ? record.orientation : 1, displaySizeImageURL: display,
+            uniformTypeIdentifier: isOriginal ? record.uniformTypeIdentifier : "public.jpeg", mediaType: record.mediaType,
+            creationDate: record.creationDate,
+            location: record.latitude.flatMap { lat in record.longitude.map { Location(latitude: lat, longitude: $0) } },
+            stagingDirectory: URL(fileURLWithPath: layout.tmp), baseRelativePath: baseRelative)
+    }
+
+    /// `requestContentEditingInput`, off the caller's thread.
+    public func requestContentEditingInput(for idOrPrefix: String,
+                                           options: ContentEditingInputRequestOptions = ContentEditingInputRequestOptions()) async throws -> ContentEditingInput {
+        try await offload { try self.requestContentEditingInput(for: idOrPrefix, options: options) }
+    }
+}
+
+extension ContentEditingBase {
+    var cacheKey: String {
+        switch self {
+        case .original: return "o"
+        case .render(let r): return "r\(r)"
+        }
+    }
+}
+
+/// Runs blocking engine work on a Dispatch thread so async callers never
+/// block Swift's cooperative pool.
+func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global(qos: .userInitiated).async {
+            continuation.resume(with: Result { try work() })
+        }
+    }
+}

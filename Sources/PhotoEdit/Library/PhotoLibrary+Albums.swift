@@ -1,0 +1,45 @@
+import Foundation
+import GRDB
+
+/// An album: an ordered list of photos (PhotoKit's `PHAssetCollection`).
+public struct Album: Hashable, Sendable {
+    public let id: String
+    public let title: String
+    public let createdAt: Date
+    /// Photo ids, in album order.
+    public let assetIdentifiers: [String]
+}
+
+extension PhotoLibrary {
+    /// Resolves an album title, id or unambiguous id prefix to its id.
+    public func resolveAlbum(_ titleOrID: String) throws -> String {
+        try read { db in
+            if let id = try String.fetchOne(db, sql: "SELECT id FROM album WHERE title = ?", arguments: [titleOrID]) { return id }
+            let prefix = titleOrID.lowercased()
+            if !prefix.isEmpty, prefix.allSatisfy(\.isHexDigit) {
+                let ids = try String.fetchAll(db, sql: "SELECT id FROM album WHERE id >= ? AND id < ? LIMIT 2", arguments: [prefix, prefix + "g"])
+                if ids.count == 1 { return ids[0] }
+            }
+            throw PhotoEditError.unknownAlbum(titleOrID)
+        }
+    }
+
+    /// Every album, by title.
+    public func albums() throws -> [Album] {
+        try read { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT id, title, createdAt FROM album ORDER BY title")
+            return try rows.map { row in
+                let id: String = row["id"]
+                let assets = try String.fetchAll(db, sql: "SELECT assetId FROM albumAsset WHERE albumId = ? ORDER BY position", arguments: [id])
+                return Album(id: id, title: row["title"], createdAt: row["createdAt"], assetIdentifiers: assets)
+            }
+        }
+    }
+
+    /// One album, by title, id or unambiguous id prefix.
+    public func album(_ titleOrID: String) throws -> Album {
+        let id = try resolveAlbum(titleOrID)
+        guard let album = try albums().first(where: { $0.id == id }) else { throw PhotoEditError.unknownAlbum(titleOrID) }
+        return album
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import GRDB
+
+/// The kinds of file behind a photo, as PhotoKit's `PHAssetResourceType`.
+public enum AssetResourceType: String, Sendable, CaseIterable {
+    /// The original file.
+    case photo
+    /// The other file of a RAW+JPEG pair (the RAW).
+    case alternatePhoto
+    /// The full-size render of the current version.
+    case fullSizePhoto
+    /// The current adjustment data (a JSON document with its three fields).
+    case adjustmentData
+    /// The image the current adjustments were applied to, when it is not the
+    /// original (another tool's render).
+    case adjustmentBasePhoto
+}
+
+/// One file behind a photo (PhotoKit's `PHAssetResource`).
+public struct AssetResource: Hashable, Sendable {
+    public let type: AssetResourceType
+    public let assetIdentifier: String
+    /// The name the file is exported under.
+    public let originalFilename: String
+    public let uniformTypeIdentifier: String
+    public let fileSize: Int64
+    /// The file inside the library (nil for `adjustmentData`, kept in the catalog).
+    let relativePath: String?
+    let inlineData: Data?
+}
+
+extension PhotoLibrary {
+    /// The files behind a photo.
+    public func resources(for idOrPrefix: String) throws -> [AssetResource] {
+        let id = try resolve(idOrPrefix)
+        let (a, current) = try read { db -> (AssetRecord, RevisionRecord?) in
+            guard let a = try AssetRecord.fetchOne(db, key: id) else { throw PhotoEditError.unknownAsset(idOrPrefix) }
+            return (a, try RevisionRecord.fetchOne(db, key: ["assetId": id, "number": a.revision]))
+        }
+        let stem = ((a.originalFilename as NSString).deletingPathExtension)
+        var out = [AssetResource(type: .photo, assetIdentifier: id, originalFilename: a.originalFilename,
+                                 uniformTypeIdentifier: a.uniformTypeIdentifier, fileSize: a.fileSize,
+                                 relativePath: a.originalPath, inlineData: nil)]
+        func file(_ type: AssetResourceType, _ relative: String, name: String) {
+            let size = (try? FileManager.default.attributesOfItem(atPath: layout.absolute(relative))[.size] as? NSNumber)?.int64Value ?? 0
+            let ext = (relative as NSString).pathExtension
+            out.append(AssetResource(type: type, assetIdentifier: id, originalFilename: "\(name).\(ext)",
+                                     uniformTypeIdentifier: Importer.uniformType(forExtension: ext), fileSize: size,
+                                     relativePath: relative, inlineData: nil))
+        }
+        if let current {
+            if let render = current.renderPath { file(.fullSizePhoto, render, name: "\(stem)-FullSizeRender") }
+            if let data = current.adjustmentData {
+                let json = PhotoLibrary.adjustmentDocument(data).canonicalData
+                out.append(AssetResource(type: .adjustmentData, assetIdentifier: id, originalFilename: "\(stem)-Adjustments.json",
+                                         uniformTypeIdentifier: "public.json", fileSize: Int64(json.count), relativePath: nil, inlineData: json))
+            }
+            if let base = current.basePath { file(.adjustmentBasePhoto, base, name: "\(stem)-AdjustmentBase") }
+        }
+        return out
+    }
+
+    /// Adjustment data as a JSON document: the three fields, `data` as UTF-8
+    /// text (or base64, said by `dataEncoding`).
+    static func adjustmentDocument(_ data: AdjustmentData) -> JSONValue {
+        let text = String(data: data.data, encoding: .utf8)
+        return .object([
+            "formatIdentifier": .string(data.formatIdentifier),
+            "formatVersion": .string(data.formatVersion),
+            "data": .string(text ?? data.data.base64EncodedString()),
+            "dataEncoding": .string(text == nil ? "base64" : "utf8"),
+        ])
+    }
+
+    /// Writes a resource to `path` (streamed in chunks; the file appears whole
+    /// or not at all).
+    public func writeResource(_ resource: AssetResource, to path: String) throws {
+        if let data = resource.inlineData {
+            let temp = path + ".photoedit-\(UUID().uuidString.prefix(8))"
+            do {
+                try data.write(to: URL(fileURLWithPath: temp))
+                guard rename(temp, path) == 0 else { throw PhotoEditError.invalidOutput("cannot write \(path): \(String(cString: strerror(errno)))") }
+            } catch let error as PhotoEditError {
+                unlink(temp); throw error
+            } catch {
+                unlink(temp); throw PhotoEditError.invalidOutput("cannot write \(path): \(error.localizedDescription)")
+            }
+            return
+        }
+        guard let relative = resource.relativePath else { return }
+        try FileIO.copyFile(from: layout.absolute(relative), to: path)
+    }
+}
+
+extension Importer {
+    static func uniformType(forExtension ext: String) -> String {
+        switch ext.lowercased() {
+        case "jpg", "jpeg": return "public.jpeg"
+        case "png": return "public.png"
+        case "tif", "tiff": return "public.tiff"
+        case "webp": return "org.webmproject.webp"
+        case "heic": return "public.heic"
+        case "avif": return "public.avif"
+        case "jxl": return "public.jpeg-xl"
+        case "gif": return "com.compuserve.gif"
+        case "jp2": return "public.jpeg-2000"
+        default: return "public.data"
+        }
+    }
+}

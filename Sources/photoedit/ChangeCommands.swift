@@ -1,0 +1,264 @@
+import ArgumentParser
+import Foundation
+import PhotoEdit
+
+/// One command per simple photo change: favorite, unfavorite, hide, unhide,
+/// delete, restore, purge. All ids are resolved first and changed in one
+/// all-or-nothing commit.
+struct AssetFlagCommand {
+    static func run(_ options: LibraryOptions, ids: [String], verb: String,
+                    _ change: @escaping (AssetChangeRequest) -> Void) throws {
+        try PhotoEdit_run {
+            let library = try options.open()
+            let resolved = try ids.map { try library.resolve($0) }
+            try library.performChanges { changes in
+                for id in resolved { change(try changes.changeRequest(for: id)) }
+            }
+            for id in resolved { Output.line("\(id)\t\(verb)") }
+        }
+    }
+}
+
+struct FavoriteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "favorite", abstract: "Mark photos as favorites.")
+    @OptionGroup var options: LibraryOptions
+    @Argument(help: "Photo ids or prefixes.") var ids: [String]
+    func run() throws { try AssetFlagCommand.run(options, ids: ids, verb: "favorite") { $0.isFavorite = true } }
+}
+
+struct UnfavoriteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "unfavorite", abstract: "Unmark favorite photos.")
+    @OptionGroup var options: LibraryOptions
+    @Argument(help: "Photo ids or prefixes.") var ids: [String]
+    func run() throws { try AssetFlagCommand.run(options, ids: ids, verb: "unfavorite") { $0.isFavorite = false } }
+}
+
+struct HideCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "hide", abstract: "Hide photos (list leaves them out unless --hidden).")
+    @OptionGroup var options: LibraryOptions
+    @Argument(help: "Photo ids or prefixes.") var ids: [String]
+    func run() throws { try AssetFlagCommand.run(options, ids: ids, verb: "hidden") { $0.isHidden = true } }
+}
+
+struct UnhideCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "unhide", abstract: "Show hidden photos again.")
+    @OptionGroup var options: LibraryOptions
+    @Argument(help: "Photo ids or prefixes.") var ids: [String]
+    func run() throws { try AssetFlagCommand.run(options, ids: ids, verb: "unhidden") { $0.isHidden = false } }
+}
+
+struct DeleteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "delete", abstract: "Move photos to recently deleted (restore brings them back).")
+    @OptionGroup var options: LibraryOptions
+    @Argument(help: "Photo ids or prefixes.") var ids: [String]
+    func run() throws { try AssetFlagCommand.run(options, ids: ids, verb: "deleted") { $0.delete() } }
+}
+
+struct RestoreCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "restore", abstract: "Bring recently deleted photos back.")
+    @OptionGroup var options: LibraryOptions
+    @Argument(help: "Photo ids or prefixes.") var ids: [String]
+    func run() throws { try AssetFlagCommand.run(options, ids: ids, verb: "restored") { $0.restore() } }
+}
+
+struct PurgeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "purge",
+        abstract: "Remove recently deleted photos for good, with their originals, renders and history.")
+    @OptionGroup var options: LibraryOptions
+    @Argument(help: "Photo ids or prefixes (each must be deleted first).") var ids: [String]
+    func run() throws { try AssetFlagCommand.run(options, ids: ids, verb: "purged") { $0.purge() } }
+}
+
+struct AlbumCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "album", abstract: "Create, fill, order, rename, list and delete albums.",
+        subcommands: [Create.self, Add.self, Remove.self, Move.self, Rename.self, List.self, Show.self, Delete.self])
+
+    struct Create: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create an album (titles are unique). Prints its id.")
+        @OptionGroup var options: LibraryOptions
+        @Argument(help: "Album title.") var name: String
+        func run() throws {
+            try PhotoEdit_run {
+                let library = try options.open()
+                var placeholder: ObjectPlaceholder?
+                try library.performChanges { placeholder = $0.createAlbum(title: name) }
+                Output.line("\(placeholder!.localIdentifier)\t\(name)")
+            }
+        }
+    }
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Append photos to an album.")
+        @OptionGroup var options: LibraryOptions
+        @Argument(help: "Album title or id.") var name: String
+        @Argument(help: "Photo ids or prefixes.") var ids: [String]
+        func run() throws {
+            try PhotoEdit_run {
+                let library = try options.open()
+                let resolved = try ids.map { try library.resolve($0) }
+                try library.performChanges { try $0.albumChangeRequest(for: name).addAssets(resolved) }
+            }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove photos from an album (the photos stay in the library).")
+        @OptionGroup var options: LibraryOptions
+        @Argument(help: "Album title or id.") var name: String
+        @Argument(help: "Photo ids or prefixes.") var ids: [String]
+        func run() throws {
+            try PhotoEdit_run {
+                let library = try options.open()
+                let resolved = try ids.map { try library.resolve($0) }
+                try library.performChanges { try $0.albumChangeRequest(for: name).removeAssets(resolved) }
+            }
+        }
+    }
+
+    struct Move: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Move a photo to a position in an album (0 = first).")
+        @OptionGroup var options: LibraryOptions
+        @Argument(help: "Album title or id.") var name: String
+        @Argument(help: "Photo id or prefix.") var id: String
+        @Argument(help: "New position, 0 = first.") var position: Int
+        func run() throws {
+            try PhotoEdit_run {
+                let library = try options.open()
+                let resolved = try library.resolve(id)
+                try library.performChanges { try $0.albumChangeRequest(for: name).moveAsset(resolved, to: position) }
+            }
+        }
+    }
+
+    struct Rename: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Rename an album.")
+        @OptionGroup var options: LibraryOptions
+        @Argument(help: "Album title or id.") var name: String
+        @Argument(help: "New title.") var title: String
+        func run() throws {
+            try PhotoEdit_run {
+                let library = try options.open()
+                try library.performChanges { try $0.albumChangeRequest(for: name).rename(to: title) }
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List albums: ID, number of photos, title.")
+        @OptionGroup var options: LibraryOptions
+        @Flag(help: "Print JSON.") var json = false
+        func run() throws {
+            try PhotoEdit_run {
+                let albums = try options.open().albums()
+                if json {
+                    Output.json(.array(albums.map(Output.json)))
+                } else {
+                    for a in albums { Output.line("\(a.id)\t\(a.assetIdentifiers.count)\t\(a.title)") }
+                }
+            }
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List an album's photos, in order.")
+        @OptionGroup var options: LibraryOptions
+        @Flag(help: "Print JSON.") var json = false
+        @Argument(help: "Album title or id.") var name: String
+        func run() throws {
+            try PhotoEdit_run {
+                let album = try options.open().album(name)
+                if json { Output.json(Output.json(album)); return }
+                for id in album.assetIdentifiers { Output.line(id) }
+            }
+        }
+    }
+
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete an album (its photos stay in the library).")
+        @OptionGroup var options: LibraryOptions
+        @Argument(help: "Album title or id.") var name: String
+        func run() throws {
+            try PhotoEdit_run {
+                let library = try options.open()
+                try library.performChanges { try $0.albumChangeRequest(for: name).delete() }
+            }
+        }
+    }
+}
+
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write the files behind a photo: one resource with --resource TYPE -o PATH, or all into --all DIR.",
+        discussion: "Types: photo (the original), alternatePhoto, fullSizePhoto (current render), adjustmentData, adjustmentBasePhoto. Without -o or --all, lists the resources.")
+    @OptionGroup var options: LibraryOptions
+    @Argument(help: "Photo id or prefix.") var id: String
+    @Option(help: "Resource type.") var resource: String?
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output file for --resource.", valueName: "PATH")) var output: String?
+    @Option(name: .customLong("all"), help: ArgumentHelp("Write every resource into this folder.", valueName: "DIR")) var all: String?
+    @Flag(help: "List as JSON.") var json = false
+
+    func validate() throws {
+        if all != nil && (resource != nil || output != nil) { throw ValidationError("use either --all DIR or --resource TYPE -o PATH") }
+        if (resource == nil) != (output == nil) { throw ValidationError("--resource and -o go together") }
+    }
+
+    func run() throws {
+        try PhotoEdit_run {
+            let library = try options.open()
+            let resources = try library.resources(for: id)
+            if let all {
+                guard FileIO_isDirectory(all) else { throw PhotoEditError.invalidOutput("\(all) is not a folder") }
+                for r in resources {
+                    let path = (all as NSString).appendingPathComponent(r.originalFilename)
+                    try library.writeResource(r, to: path)
+                    Output.line("\(r.type.rawValue)\t\(path)")
+                }
+            } else if let resource, let output {
+                guard let type = AssetResourceType(rawValue: resource) else {
+                    throw PhotoEditError.invalidOutput("unknown resource type '\(resource)' (\(AssetResourceType.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                guard let r = resources.first(where: { $0.type == type }) else {
+                    throw PhotoEditError.invalidOutput("photo has no \(resource) resource (it has: \(resources.map(\.type.rawValue).joined(separator: ", ")))")
+                }
+                try library.writeResource(r, to: output)
+            } else if json {
+                Output.json(.array(resources.map { r in
+                    .object(["type": .string(r.type.rawValue), "originalFilename": .string(r.originalFilename),
+                             "uniformTypeIdentifier": .string(r.uniformTypeIdentifier), "fileSize": .number(Double(r.fileSize))])
+                }))
+            } else {
+                for r in resources { Output.line("\(r.type.rawValue)\t\(r.fileSize)\t\(r.uniformTypeIdentifier)\t\(r.originalFilename)") }
+            }
+        }
+    }
+}
+
+func FileIO_isDirectory(_ path: String) -> Bool {
+    var isDir: ObjCBool = false
+    return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
+}
+
+struct VerifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Check every original, revision and the catalog; --repair rebuilds renders (never touches originals).")
+    @OptionGroup var options: LibraryOptions
+    @Flag(help: "Rebuild missing or damaged renders from adjustment data, remove unreferenced renders.") var repair = false
+
+    func run() throws {
+        try PhotoEdit_run {
+            let report = try options.open().verify(repair: repair)
+            for line in report.repaired { Output.line("repaired: \(line)") }
+            for line in report.problems { Output.line("problem: \(line)") }
+            for line in report.notes { Output.note(line) }
+            if report.isClean {
+                Output.note("library is consistent")
+            } else {
+                throw ExitCode(1)
+            }
+        }
+    }
+}
