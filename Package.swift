@@ -25,6 +25,7 @@ let package = Package(
             dependencies: [
                 "CPhotoEditShim",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
         // The command-line tool.

@@ -37,6 +37,23 @@ public enum PhotoEditError: Error, Equatable, Sendable, CustomStringConvertible,
     case unknownAlbum(String)
 
     public var description: String {
+        // User text (chains, paths) may hold line breaks: escape them so
+        // every error stays one line.
+        var text = ""
+        for scalar in rawDescription.unicodeScalars {
+            switch scalar {
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7f { text += String(format: "\\x%02x", scalar.value) }
+                else { text.unicodeScalars.append(scalar) }
+            }
+        }
+        return text
+    }
+
+    private var rawDescription: String {
         switch self {
         case let .native(library, operation, message):
             let text = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }

@@ -205,7 +205,7 @@ struct CLIEditTests {
         try lib.succeed(["apply", "exposure=+1", id])
         let (small, large) = try Self.qualitySizes(lib, id, version: "current")
         #expect(small > 0 && large > 0)
-        withKnownIssue("BUG: render --version current at full size to .jpg copies the stored Q92 render, ignoring --quality") {
+        do {
             #expect(small * 2 < large, "--quality 20 gave \(small) bytes, --quality 95 gave \(large)")
         }
     }

@@ -127,7 +127,14 @@ struct RecipeDecodingTests {
 
     @Test func wrongBase() {
         let json = #"{"format":"org.photoedit.recipe","formatVersion":1,"base":"previous","filters":[]}"#
-        #expect(Self.problem { try Self.decode(json) } == "recipe 'base' must be \"original\"")
+        #expect(Self.problem { try Self.decode(json) } == "recipe 'base' must be \"original\" or \"render\"")
+    }
+
+    @Test func renderBaseDecodesAndRoundTrips() throws {
+        let json = #"{"format":"org.photoedit.recipe","formatVersion":1,"base":"render","filters":[]}"#
+        let recipe = try Self.decode(json)
+        #expect(recipe.base == .render)
+        #expect(try Recipe(adjustmentData: recipe.adjustmentData) == recipe)
     }
 
     @Test func filtersMustBeAnArray() {

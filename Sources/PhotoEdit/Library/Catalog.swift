@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// The SQLite catalog (GRDB, WAL). Schema changes are named, forward-only
 /// migrations; never edit a registered migration, add a new one.
@@ -9,6 +10,14 @@ enum Catalog {
         config.busyMode = .timeout(30)
         config.foreignKeysEnabled = true
         config.label = "photoedit.catalog"
+        config.prepareDatabase { db in
+            // Keep the WAL file when the last connection closes. Otherwise
+            // every process would find it missing and GRDB's WAL set-up would
+            // write to the catalog (it creates and drops a table), so even a
+            // read-only command would change catalog.sqlite's bytes.
+            var persist: Int32 = 1
+            _ = sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
+        }
         do {
             let pool = try DatabasePool(path: path, configuration: config)
             try migrator.migrate(pool)

@@ -51,7 +51,7 @@ extension PhotoLibrary {
             }
             if let relative = stored?.renderPath, FileIO.exists(layout.absolute(relative)) {
                 let file = layout.absolute(relative)
-                if !resized && format == .jpeg {
+                if !resized && format == .jpeg && options.quality == Renderer.renderQuality {
                     try FileIO.copyFile(from: file, to: path)
                     return
                 }

@@ -63,16 +63,24 @@ public enum Chain {
     /// recipe is not changed.
     public static func apply(_ steps: [ChainStep], to recipe: Recipe, registry: FilterRegistry = .standard) throws -> Recipe {
         var result = recipe
-        for step in steps {
+        var index = 0
+        while index < steps.count {
+            let step = steps[index]
             let definition = try registry.require(step.filter)
             var values: [String: ParameterValue]
-            if let name = step.parameter {
-                guard let spec = definition.parameter(name) else {
-                    throw PhotoEditError.invalidParameter(filter: definition.id, parameter: name,
-                                                          problem: "unknown parameter (known: \(definition.parameters.map(\.name).joined(separator: ", ")))")
-                }
+            if step.parameter != nil {
+                // A run of `filter.parameter=value` steps on one filter is one
+                // change: relations between parameters (crop's x + w ≤ 1) are
+                // checked once all of them are set.
                 values = (result.node(definition.id)?.parameters ?? definition.defaults).values
-                values[name] = try spec.parse(step.values[0], filter: definition.id)
+                while index < steps.count, steps[index].filter == step.filter, let name = steps[index].parameter {
+                    guard let spec = definition.parameter(name) else {
+                        throw PhotoEditError.invalidParameter(filter: definition.id, parameter: name,
+                                                              problem: "unknown parameter (known: \(definition.parameters.map(\.name).joined(separator: ", ")))")
+                    }
+                    values[name] = try spec.parse(steps[index].values[0], filter: definition.id)
+                    index += 1
+                }
             } else {
                 guard let form = definition.forms.first(where: { $0.parameters.count == step.values.count }) else {
                     let forms = definition.forms.map { usage(definition, $0) }.joined(separator: " or ")
@@ -83,6 +91,7 @@ public enum Chain {
                 for (name, text) in zip(form.parameters, step.values) {
                     values[name] = try definition.parameter(name)!.parse(text, filter: definition.id)
                 }
+                index += 1
             }
             let node = RecipeNode(filter: definition.id, version: definition.version, parameters: try definition.validated(values))
             result.set(node, registry: registry)

@@ -67,14 +67,32 @@ enum ColourMath {
         return (x, y)
     }
 
+    /// ICC's profile connection space white (D50) and sRGB's (D65), Y = 1.
+    static let d50: [Double] = [0.96422, 1, 0.82521]
+    static let d65: [Double] = [0.95047, 1, 1.08883]
+
+    /// An XYZ matrix adapting colours seen under `source` white to `target`
+    /// white (Bradford chromatic adaptation).
+    static func bradfordXYZ(from source: [Double], to target: [Double]) -> [Double] {
+        let s = apply(bradford, source), d = apply(bradford, target)
+        let gain: [Double] = [d[0] / s[0], 0, 0, 0, d[1] / s[1], 0, 0, 0, d[2] / s[2]]
+        return multiply(inverse(bradford), multiply(gain, bradford))
+    }
+
     /// A linear-sRGB matrix that adapts colours seen under `source` white to
     /// `target` white (Bradford chromatic adaptation).
     static func adaptation(from source: [Double], to target: [Double]) -> [Double] {
-        let s = apply(bradford, source), d = apply(bradford, target)
-        let gain: [Double] = [d[0] / s[0], 0, 0, 0, d[1] / s[1], 0, 0, 0, d[2] / s[2]]
-        let inXYZ = multiply(inverse(bradford), multiply(gain, bradford))
-        return multiply(xyzToSRGB, multiply(inXYZ, sRGBToXYZ))
+        multiply(xyzToSRGB, multiply(bradfordXYZ(from: source, to: target), sRGBToXYZ))
     }
+
+    /// From the XYZ libvips' `icc_import` gives (the D50 connection space
+    /// scaled per component to D65, Y = 100) to linear sRGB, adapting D50 to
+    /// D65 with Bradford as lcms2 does (plain per-component scaling is off by
+    /// about 1 ΔE2000).
+    static let iccXYZToLinearSRGB: [Double] = {
+        let unscale: [Double] = [d50[0] / d65[0] / 100, 0, 0, 0, 0.01, 0, 0, 0, d50[2] / d65[2] / 100]
+        return multiply(xyzToSRGB, multiply(bradfordXYZ(from: d50, to: d65), unscale))
+    }()
 }
 
 extension Image {

@@ -36,10 +36,11 @@ public struct RenderOptions: Sendable {
     public var maxHeight: Int?
     /// nil: from the output file's extension (JPEG if it has none).
     public var format: OutputFormat?
-    /// JPEG / WebP quality, 1…100.
+    /// JPEG / WebP quality, 1…100. A full-size JPEG of the current version
+    /// at the stored render's quality (92) is the stored file itself.
     public var quality: Int
 
-    public init(maxWidth: Int? = nil, maxHeight: Int? = nil, format: OutputFormat? = nil, quality: Int = 92) {
+    public init(maxWidth: Int? = nil, maxHeight: Int? = nil, format: OutputFormat? = nil, quality: Int = Renderer.renderQuality) {
         self.maxWidth = maxWidth
         self.maxHeight = maxHeight
         self.format = format
@@ -53,11 +54,11 @@ public struct RenderOptions: Sendable {
 /// flatten alpha → colour-manage to linear-light float RGB (scRGB, primaries
 /// of sRGB, values may leave 0…1) → filters in canonical order → sRGB 8-bit
 /// with the sRGB ICC profile embedded, EXIF orientation 1, other EXIF kept.
-struct Renderer: Sendable {
+public struct Renderer: Sendable {
     let registry: FilterRegistry
 
     /// The JPEG quality of stored full-size renders.
-    static let renderQuality = 92
+    public static let renderQuality = 92
 
     /// Decodes `path` into the working space: upright, no alpha, 3-band
     /// linear-light float RGB.
@@ -73,11 +74,16 @@ struct Renderer: Sendable {
             image = try image.call("flatten", [("background", .doubles([max, max, max])), ("max_alpha", .number(max))])
         }
         if let profile = image.blob("icc-profile-data"), !ICCProfile.isSRGB(profile) {
-            // Through the embedded profile (lcms2) to PCS Lab, then linear RGB:
-            // wide-gamut colours stay outside 0…1 instead of clipping.
-            image = try image.call("icc_import", [("embedded", .bool(true)), ("intent", .string("relative"))])
+            // Through the embedded profile (lcms2) to CIE XYZ, then to linear
+            // RGB by matrix: wide-gamut colours stay outside 0…1 instead of
+            // clipping. See ColourMath.iccXYZToLinearSRGB for the white point.
+            image = try image.call("icc_import", [("embedded", .bool(true)), ("intent", .string("relative")), ("pcs", .string("xyz"))])
+            if image.bands > 3 { image = try image.extractBands(0, count: 3) }
+            image = try image.call("recomb", [("m", .image(try Image.matrix(ColourMath.iccXYZToLinearSRGB)))])
+            image = try image.call("copy", [("interpretation", .string("scrgb"))])
+        } else {
+            image = try image.colourspace("scrgb")
         }
-        image = try image.colourspace("scrgb")
         if image.bands == 1 {
             image = try Vips.image("bandjoin", [("in", .images([image, image, image]))])
         }

@@ -81,13 +81,18 @@ public final class Image: @unchecked Sendable {
         try call("linear", [("a", .doubles(a)), ("b", .doubles(b))])
     }
 
+    /// A 3×3 matrix image (row-major values) for `recomb`.
+    static func matrix(_ values: [Double]) throws -> Image {
+        precondition(values.count == 9)
+        try Vips.ensureStarted()
+        let m = values.withUnsafeBufferPointer { vips_image_new_matrix_from_array(3, 3, $0.baseAddress, 9) }
+        guard let m else { throw Vips.error("matrix") }
+        return Image(owning: m)
+    }
+
     /// Multiplies the colour bands by a 3×3 matrix (row-major); alpha untouched.
     public func recombine(_ matrix: [Double]) throws -> Image {
-        precondition(matrix.count == 9)
-        try Vips.ensureStarted()
-        let m = matrix.withUnsafeBufferPointer { vips_image_new_matrix_from_array(3, 3, $0.baseAddress, 9) }
-        guard let m else { throw Vips.error("matrix") }
-        let mat = Image(owning: m)
+        let mat = try Image.matrix(matrix)
         if hasAlpha && bands == 4 {
             let rgb = try extractBands(0, count: 3)
             let alpha = try extractBands(3, count: 1)

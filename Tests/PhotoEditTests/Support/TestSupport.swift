@@ -44,24 +44,6 @@ final class TemporaryDirectory: @unchecked Sendable {
 enum Hashing {
     static func sha256(_ path: String) throws -> String { try FileIO.sha256(of: path) }
 
-    /// SHA-256 of an SQLite file with the three header counters that GRDB
-    /// bumps on every open masked out: the file change counter (bytes
-    /// 24–27), the schema cookie (40–43) and version-valid-for (92–95).
-    /// GRDB's WAL set-up creates and drops a table `grdb_issue_102` each time
-    /// a pool opens a library whose -wal file is absent, so every command,
-    /// even `list`, changes these counters (see
-    /// `CLIBadInputTests.readOnlyCommandLeavesTheCatalogFileByteIdentical`).
-    /// Every page, the rest of the header included, is still compared.
-    static func catalogHash(_ path: String) throws -> String {
-        var data = try Data(contentsOf: URL(fileURLWithPath: path))
-        for range in [24..<28, 40..<44, 92..<96] where data.count >= range.upperBound {
-            data.replaceSubrange(range, with: [UInt8](repeating: 0, count: range.count))
-        }
-        let temp = TemporaryDirectory("photoedit-hash")
-        try data.write(to: temp.url.appendingPathComponent("catalog"))
-        return "masked:" + (try sha256(temp.file("catalog")))
-    }
-
     /// Relative path → SHA-256 of every regular file under `folder`, except
     /// names in `excluding` (e.g. SQLite's shared-memory index).
     static func tree(_ folder: String, excluding: Set<String> = ["catalog.sqlite-shm"]) throws -> [String: String] {
@@ -71,7 +53,7 @@ enum Hashing {
         for case let url as URL in e where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
             let relative = String(url.standardizedFileURL.path.dropFirst(base.path.count + 1))
             if excluding.contains(url.lastPathComponent) { continue }
-            out[relative] = try url.lastPathComponent == "catalog.sqlite" ? catalogHash(url.path) : sha256(url.path)
+            out[relative] = try sha256(url.path)
         }
         return out
     }
