@@ -28,14 +28,7 @@ enum Output {
     }
 
     static func json(_ data: AdjustmentData?) -> JSONValue {
-        guard let data else { return .null }
-        let text = String(data: data.data, encoding: .utf8)
-        return .object([
-            "formatIdentifier": .string(data.formatIdentifier),
-            "formatVersion": .string(data.formatVersion),
-            "data": .string(text ?? data.data.base64EncodedString()),
-            "dataEncoding": .string(text == nil ? "base64" : "utf8"),
-        ])
+        data?.document ?? .null
     }
 
     static func json(_ a: Asset, chain: String?) -> JSONValue {

@@ -51,25 +51,13 @@ extension PhotoLibrary {
         if let current {
             if let render = current.renderPath { file(.fullSizePhoto, render, name: "\(stem)-FullSizeRender") }
             if let data = current.adjustmentData {
-                let json = PhotoLibrary.adjustmentDocument(data).canonicalData
+                let json = data.document.canonicalData
                 out.append(AssetResource(type: .adjustmentData, assetIdentifier: id, originalFilename: "\(stem)-Adjustments.json",
                                          uniformTypeIdentifier: "public.json", fileSize: Int64(json.count), relativePath: nil, inlineData: json))
             }
             if let base = current.basePath { file(.adjustmentBasePhoto, base, name: "\(stem)-AdjustmentBase") }
         }
         return out
-    }
-
-    /// Adjustment data as a JSON document: the three fields, `data` as UTF-8
-    /// text (or base64, said by `dataEncoding`).
-    static func adjustmentDocument(_ data: AdjustmentData) -> JSONValue {
-        let text = String(data: data.data, encoding: .utf8)
-        return .object([
-            "formatIdentifier": .string(data.formatIdentifier),
-            "formatVersion": .string(data.formatVersion),
-            "data": .string(text ?? data.data.base64EncodedString()),
-            "dataEncoding": .string(text == nil ? "base64" : "utf8"),
-        ])
     }
 
     /// Writes a resource to `path` (streamed in chunks; the file appears whole

@@ -15,4 +15,17 @@ public struct AdjustmentData: Hashable, Sendable, Codable {
         self.formatVersion = formatVersion
         self.data = data
     }
+
+    /// The three fields as a JSON document: `data` as UTF-8 text, or base64
+    /// when it is not UTF-8 (said by `dataEncoding`). Used by `show --json`
+    /// and by the exported `adjustmentData` resource.
+    public var document: JSONValue {
+        let text = String(data: data, encoding: .utf8)
+        return .object([
+            "formatIdentifier": .string(formatIdentifier),
+            "formatVersion": .string(formatVersion),
+            "data": .string(text ?? data.base64EncodedString()),
+            "dataEncoding": .string(text == nil ? "base64" : "utf8"),
+        ])
+    }
 }
