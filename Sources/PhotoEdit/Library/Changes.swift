@@ -61,7 +61,11 @@ public final class AssetChangeRequest {
     public func setLocation(_ location: Location?) { owner?.add(.location(assetIdentifier, location)) }
 
     /// A new revision without adjustments (PhotoKit's `revertAssetContentToOriginal`).
-    public func revertAssetContentToOriginal() { owner?.add(.revert(assetIdentifier)) }
+    public func revertAssetContentToOriginal() { owner?.add(.revert(assetIdentifier, expected: nil)) }
+
+    /// Reverts only if the photo is still at `revision` (else the whole
+    /// block fails with a conflict).
+    func revertAssetContentToOriginal(ifAt revision: Int) { owner?.add(.revert(assetIdentifier, expected: revision)) }
 
     /// Moves the photo to "recently deleted" (restorable).
     public func delete() { owner?.add(.delete(assetIdentifier)) }
@@ -98,7 +102,7 @@ public final class PhotoLibraryChanges {
     enum Change {
         case create(ObjectPlaceholder, String)
         case contentEdit(String, ContentEditingOutput)
-        case revert(String)
+        case revert(String, expected: Int?)
         case favorite(String, Bool)
         case hidden(String, Bool)
         case creationDate(String, String?)
@@ -191,7 +195,9 @@ extension PhotoLibrary {
     }
 
     private func commit(_ changes: [PhotoLibraryChanges.Change]) throws {
-        var placed: [String] = []          // files moved into place by this commit
+        let journal = IntentJournal(layout: layout)
+        var placedRenders: [String] = []   // renders moved into place by this commit (unique names)
+        var placedOriginals: [String] = [] // originals moved into place by this commit
         var edits: [Int: PreparedEdit] = [:]
         var creations: [Int: (record: AssetRecord, revision: RevisionRecord)?] = [:]
         do {
@@ -199,12 +205,12 @@ extension PhotoLibrary {
             for (i, change) in changes.enumerated() {
                 switch change {
                 case let .create(placeholder, path):
-                    let staged = try stageOriginal(path)
+                    let staged = try stageOriginal(path, journal: journal)
                     if let existing = staged.existingID {
                         placeholder.set(existing)
                         creations[i] = .some(nil)
                     } else {
-                        if staged.placed { placed.append(staged.relative) }
+                        if staged.placed { placedOriginals.append(staged.relative) }
                         var record = staged.record!
                         record.id = placeholder.localIdentifier
                         var rev = staged.revision!
@@ -220,8 +226,9 @@ extension PhotoLibrary {
                         // never store a recipe that claims to be ours but is not.
                         _ = try Recipe(adjustmentData: data, registry: registry)
                     }
-                    let (relative, w, h) = try placeRender(output.renderedContentURL.path, asset: id, revision: output.baseRevision + 1)
-                    placed.append(relative)
+                    let (relative, w, h) = try placeRender(output.renderedContentURL.path, asset: id,
+                                                           revision: output.baseRevision + 1, journal: journal)
+                    placedRenders.append(relative)
                     var baseRevision: Int?
                     if case .render(let k) = output.base { baseRevision = k }
                     edits[i] = PreparedEdit(assetID: id, expectedRevision: output.baseRevision, data: data, renderPath: relative,
@@ -237,11 +244,31 @@ extension PhotoLibrary {
                     try apply(change, index: i, db: db, edits: edits, creations: creations, purgedFiles: &purgedFiles)
                 }
             }
+            let purgedAssets = changes.compactMap { change -> String? in
+                if case .purge(let id) = change { return id }
+                return nil
+            }
+            journal.finish()
             // 3. After the commit: files of purged photos go (a crash here
-            // leaves unreferenced files, which recovery removes).
+            // leaves unreferenced files, which verify reports).
             for file in purgedFiles { unlink(layout.absolute(file)) }
+            for id in purgedAssets { removeCachedImages(of: id) }
         } catch {
-            for file in placed { unlink(layout.absolute(file)) }
+            // Renders have unique names: nobody else can use them. An original
+            // may be shared with another writer importing the same bytes: it
+            // is removed inside a write transaction, and only if no row
+            // references it (a writer that committed meanwhile keeps it; one
+            // about to commit finds it gone, see `.create` below).
+            for file in placedRenders { unlink(layout.absolute(file)) }
+            if !placedOriginals.isEmpty {
+                try? write { db in
+                    for path in placedOriginals
+                    where try Int.fetchOne(db, sql: "SELECT 1 FROM asset WHERE originalPath = ?", arguments: [path]) == nil {
+                        unlink(layout.absolute(path))
+                    }
+                }
+            }
+            journal.finish()
             if let e = error as? DatabaseError { throw PhotoEditError.library("catalog: \(e.message ?? e.description)") }
             throw error
         }
@@ -276,6 +303,10 @@ extension PhotoLibrary {
             if let created = creations[i] ?? nil {
                 if let existing = try String.fetchOne(db, sql: "SELECT id FROM asset WHERE sha256 = ?", arguments: [created.record.sha256]) {
                     if case let .create(placeholder, _) = change { placeholder.set(existing) }
+                } else if !FileIO.exists(layout.absolute(created.record.originalPath)) {
+                    // Another writer placed this original, then failed and
+                    // removed it before we committed.
+                    throw PhotoEditError.library("\(created.record.originalPath) was removed by a failed concurrent import of the same file; import it again")
                 } else {
                     try created.record.insert(db)
                     try created.revision.insert(db)
@@ -285,9 +316,9 @@ extension PhotoLibrary {
             let e = edits[i]!
             try addRevision(e.assetID, expected: e.expectedRevision, kind: e.kind, data: e.data, render: e.renderPath,
                             baseRevision: e.baseRevision, basePath: e.basePath, size: (e.width, e.height))
-        case .revert(let id):
+        case let .revert(id, expected):
             let a = try asset(id)
-            try addRevision(id, expected: nil, kind: .revert, data: nil, render: nil, baseRevision: nil, basePath: nil,
+            try addRevision(id, expected: expected, kind: .revert, data: nil, render: nil, baseRevision: nil, basePath: nil,
                             size: (a.originalPixelWidth, a.originalPixelHeight))
         case let .favorite(id, value):
             _ = try asset(id)
@@ -369,6 +400,14 @@ extension PhotoLibrary {
         }
     }
 
+    /// Removes a photo's derived images from the cache (display-size inputs).
+    func removeCachedImages(of id: String) {
+        let folder = layout.cache + "/display"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(id + "-") {
+            unlink(folder + "/" + name)
+        }
+    }
+
     private func renumber(_ albumID: String, _ db: Database) throws {
         let order = try String.fetchAll(db, sql: "SELECT assetId FROM albumAsset WHERE albumId = ? ORDER BY position", arguments: [albumID])
         for (n, asset) in order.enumerated() {
@@ -387,7 +426,7 @@ extension PhotoLibrary {
     /// Checks a rendered file (it decodes whole, is a format the engine
     /// accepts, and is upright) and moves it into `renders/` read-only.
     /// Returns its relative path and pixel size.
-    func placeRender(_ path: String, asset: String, revision: Int) throws -> (String, Int, Int) {
+    func placeRender(_ path: String, asset: String, revision: Int, journal: IntentJournal) throws -> (String, Int, Int) {
         guard FileIO.exists(path) else {
             throw PhotoEditError.invalidChange("no rendered content at \(path): write the render before committing")
         }
@@ -404,6 +443,7 @@ extension PhotoLibrary {
         var relative = LibraryLayout.renderPath(asset: asset, revision: revision)
         relative = String(relative.dropLast(3)) + ext
         try FileIO.flush(path)
+        try journal.record(relative)
         try FileIO.moveIntoPlace(from: path, to: layout.absolute(relative), readOnly: true)
         return (relative, probe.width, probe.height)
     }

@@ -149,3 +149,53 @@ final class LibraryLock: Sendable {
 
     deinit { close(fd) }
 }
+
+/// A commit's journal of the files it moves into `originals/` or `renders/`
+/// before its catalog transaction. Each path is written and flushed *before*
+/// its file is moved, and the journal is removed once the transaction has
+/// committed. So every file in place but not (yet) in the catalog is named by
+/// a pending journal: recovery removes the files of journals a crash left
+/// behind (when no row references them), and verify never mistakes an
+/// in-flight file for a stray one. Files no journal names are never deleted
+/// by recovery (e.g. after restoring an older catalog from a backup).
+final class IntentJournal {
+    static let prefix = "intent-"
+    let path: String
+    private(set) var isEmpty = true
+
+    init(layout: LibraryLayout) {
+        path = "\(layout.tmp)/\(IntentJournal.prefix)\(getpid())-\(UUID().uuidString.lowercased())"
+    }
+
+    /// Records (durably) that `relative` is about to be moved into place.
+    func record(_ relative: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw PhotoEditError.library("cannot write \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        let line = Array((relative + "\n").utf8)
+        guard line.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == line.count, fsync(fd) == 0 else {
+            throw PhotoEditError.library("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+        if isEmpty { FileIO.flushDirectory((path as NSString).deletingLastPathComponent) }
+        isEmpty = false
+    }
+
+    /// The transaction committed (or nothing was placed): the journal goes.
+    func finish() {
+        unlink(path)
+    }
+
+    /// Paths named by every pending journal in `tmp`.
+    static func pendingPaths(in tmp: String) -> (journals: [String], paths: Set<String>) {
+        var journals: [String] = []
+        var paths = Set<String>()
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? [] where name.hasPrefix(prefix) {
+            let file = tmp + "/" + name
+            journals.append(file)
+            if let text = try? String(contentsOfFile: file, encoding: .utf8) {
+                for line in text.split(separator: "\n") where !line.isEmpty { paths.insert(String(line)) }
+            }
+        }
+        return (journals, paths)
+    }
+}

@@ -67,13 +67,12 @@ enum Importer {
         guard w * h <= maxPixels else {
             throw PhotoEditError.imageTooLarge(path: displayPath, width: w, height: h, limit: maxPixels)
         }
-        // Decode the whole file once, failing on truncated or corrupt data, so
-        // a damaged file never enters the library. JPEG is read with
-        // shrink-on-load: libjpeg still entropy-decodes every block (so it
-        // sees truncation and corruption) but skips most of the IDCT.
+        // Decode every pixel once, failing on truncated or corrupt data, so a
+        // damaged file never enters the library. (Not with JPEG
+        // shrink-on-load: with it, libvips 8.14 lets some truncated files
+        // through when several threads read them.)
         do {
-            let check = loader == "jpegload" ? try Image.load(path: path, sequential: true, extra: [("shrink", .number(8))]) : header
-            _ = try check.average()
+            _ = try header.average()
         } catch let PhotoEditError.native(_, _, message) {
             throw PhotoEditError.unreadableFile(path: displayPath, reason: "damaged or truncated (\(oneLine(message)))")
         }

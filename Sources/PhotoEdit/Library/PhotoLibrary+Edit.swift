@@ -119,11 +119,14 @@ extension PhotoLibrary {
     }
 
     private func commitRevert(_ id: String, expected: Int?) throws -> Revision {
-        if let expected {
-            let now = try asset(id).revision
-            if now != expected { throw PhotoEditError.conflict(asset: id, expected: expected, actual: now) }
+        try performChanges { changes in
+            let request = try changes.changeRequest(for: id)
+            if let expected {
+                request.revertAssetContentToOriginal(ifAt: expected)
+            } else {
+                request.revertAssetContentToOriginal()
+            }
         }
-        try performChanges { changes in try changes.changeRequest(for: id).revertAssetContentToOriginal() }
         return try history(id).last!
     }
 

@@ -51,9 +51,16 @@ extension PhotoLibrary {
 
     /// Imports one file through `performChanges` (one path for every change).
     func importFile(_ path: String) throws -> (id: String, duplicate: Bool) {
-        var placeholder: ObjectPlaceholder?
-        try performChanges { changes in placeholder = changes.createAsset(fromFileAt: path) }
-        return (placeholder!.localIdentifier, placeholder!.existed)
+        var attempt = 0
+        while true {
+            do {
+                var placeholder: ObjectPlaceholder?
+                try performChanges { changes in placeholder = changes.createAsset(fromFileAt: path) }
+                return (placeholder!.localIdentifier, placeholder!.existed)
+            } catch PhotoEditError.library(let message) where message.contains("failed concurrent import") && attempt < 3 {
+                attempt += 1
+            }
+        }
     }
 
     /// An original staged for a creation request.
@@ -70,7 +77,7 @@ extension PhotoLibrary {
     /// Copies a file into staging while hashing it; for known bytes returns
     /// the existing photo; else checks and probes the copy and moves it into
     /// `originals/` read-only. The catalog rows are returned, not inserted.
-    func stageOriginal(_ path: String) throws -> StagedOriginal {
+    func stageOriginal(_ path: String, journal: IntentJournal) throws -> StagedOriginal {
         let staged = layout.temporary(".import")
         defer { unlink(staged) }
         let (sha, size) = try FileIO.copyHashing(from: path, to: staged)
@@ -88,6 +95,7 @@ extension PhotoLibrary {
                 throw PhotoEditError.library("\(relative) exists with other content; run photoedit verify")
             }
         } else {
+            try journal.record(relative)
             try FileIO.moveIntoPlace(from: staged, to: destination, readOnly: true)
             placed = true
         }

@@ -2,25 +2,34 @@ import Foundation
 import GRDB
 
 extension PhotoLibrary {
-    /// Removes what an interrupted commit can leave behind: staged files in
-    /// `tmp/`, and originals or renders that no catalog row references (moved
-    /// into place, then the process died before its transaction committed).
-    /// Runs only while this process holds the library lock exclusively.
+    /// Finishes what an interrupted commit left behind. For every intent
+    /// journal in `tmp/` (see `IntentJournal`), the files it names that no
+    /// catalog row references are removed — they were moved into place but
+    /// their transaction never committed. Then `tmp/` is emptied. Files no
+    /// journal names are left alone (verify reports them). Runs only while
+    /// this process holds the library lock exclusively, so no journal belongs
+    /// to a commit still in flight.
     func recover() throws {
-        let fm = FileManager.default
-        for name in (try? fm.contentsOfDirectory(atPath: layout.tmp)) ?? [] {
+        let (_, pending) = IntentJournal.pendingPaths(in: layout.tmp)
+        if !pending.isEmpty {
+            let referenced = try referencedPaths()
+            for path in pending where !referenced.contains(path) {
+                unlink(layout.absolute(path))
+            }
+        }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: layout.tmp)) ?? [] {
             unlink(layout.tmp + "/" + name)
         }
-        let (originals, renders) = try read { db in
-            (Set(try String.fetchAll(db, sql: "SELECT originalPath FROM asset")),
-             Set(try String.fetchAll(db, sql: "SELECT renderPath FROM revision WHERE renderPath IS NOT NULL")))
-        }
-        for (folder, referenced) in [("originals", originals), ("renders", renders)] {
-            let base = layout.absolute(folder)
-            for file in Self.filesInFolder(base) {
-                let relative = folder + "/" + String(file.dropFirst(base.count + 1))
-                if !referenced.contains(relative) { unlink(file) }
-            }
+    }
+
+    /// Every file path the catalog references: originals, renders, bases.
+    func referencedPaths() throws -> Set<String> {
+        try read { db in
+            Set(try String.fetchAll(db, sql: """
+                SELECT originalPath FROM asset
+                UNION SELECT renderPath FROM revision WHERE renderPath IS NOT NULL
+                UNION SELECT basePath FROM revision WHERE basePath IS NOT NULL
+                """))
         }
     }
 }

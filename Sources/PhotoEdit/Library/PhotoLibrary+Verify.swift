@@ -7,7 +7,7 @@ public struct VerificationReport: Sendable {
     public var problems: [String] = []
     /// One line per problem that `repair` fixed.
     public var repaired: [String] = []
-    /// Checks that could not run, and why.
+    /// Remarks that are not problems.
     public var notes: [String] = []
     public var isClean: Bool { problems.isEmpty }
 }
@@ -68,26 +68,25 @@ extension PhotoLibrary {
                 }
             }
         }
-        // Unreferenced files are only leftovers when no other process is
-        // between moving a file into place and committing it: check them
-        // only while holding the library lock exclusively.
-        guard lock.tryExclusive() else {
-            lock.shared()
-            report.notes.append("other processes have the library open: unreferenced files not checked")
-            return report
-        }
-        defer { lock.shared() }
+        // Stray files. Order matters: list the files first, then the pending
+        // journals, then the catalog. A file in place but not yet committed
+        // was named by its journal before it was moved, and its journal is
+        // removed only after its transaction committed.
+        var present: [String] = []
         for folder in ["originals", "renders"] {
             let base = layout.absolute(folder)
-            for file in Self.filesInFolder(base) {
-                let relative = folder + "/" + String(file.dropFirst(base.count + 1))
-                guard !referenced.contains(relative) else { continue }
-                if repair, folder == "renders" {
-                    unlink(file)
-                    report.repaired.append("\(relative): unreferenced file removed")
-                } else {
-                    report.problems.append("\(relative): file not referenced by the catalog")
-                }
+            present += Self.filesInFolder(base).map { folder + "/" + String($0.dropFirst(base.count + 1)) }
+        }
+        let (_, inFlight) = IntentJournal.pendingPaths(in: layout.tmp)
+        let referencedNow = try referencedPaths().union(referenced)
+        for relative in present where !referencedNow.contains(relative) && !inFlight.contains(relative) {
+            if repair, relative.hasPrefix("renders/") {
+                unlink(layout.absolute(relative))
+                report.repaired.append("\(relative): unreferenced render removed")
+            } else if relative.hasPrefix("originals/") {
+                report.problems.append("\(relative): original not referenced by the catalog (import it again to keep it)")
+            } else {
+                report.problems.append("\(relative): file not referenced by the catalog")
             }
         }
         return report
@@ -117,6 +116,9 @@ extension PhotoLibrary {
         try Renderer.save(image, to: staged, format: .jpeg, quality: Renderer.renderQuality)
         try FileIO.flush(staged)
         let relative = LibraryLayout.renderPath(asset: a.id, revision: r.number)
+        let journal = IntentJournal(layout: layout)
+        try journal.record(relative)
+        defer { journal.finish() }
         try FileIO.moveIntoPlace(from: staged, to: layout.absolute(relative), readOnly: true)
         do {
             try write { db in

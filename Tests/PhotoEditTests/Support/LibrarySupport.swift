@@ -1,0 +1,184 @@
+import Foundation
+import Testing
+@testable import PhotoEdit
+
+/// Helpers for the content-editing, change-request, crash and concurrency
+/// tests: in-process library snapshots, a "foreign" editor, typed-error
+/// checks, a seeded random generator and raw `photoedit` processes.
+
+/// Everything observable about a library through the Swift API, plus the
+/// hash of every file. Compare a "before" and an "after" to prove a failed
+/// change left the library as it was.
+struct APISnapshot: Equatable {
+    var files: [String: String]
+    var assets: [Asset]
+    var histories: [String: [Revision]]
+    var albums: [Album]
+
+    /// - Parameter includeStaging: hash `tmp/` too. Leave it out when the
+    ///   caller itself staged a file there (a `ContentEditingOutput`'s
+    ///   `renderedContentURL`), which the engine consumes or leaves.
+    static func take(_ library: PhotoLibrary, includeStaging: Bool = true) throws -> APISnapshot {
+        var files = try Hashing.tree(library.url.path)
+        if !includeStaging { files = files.filter { !$0.key.hasPrefix("tmp/") } }
+        let assets = try library.assets(includeHidden: true, includeDeleted: true)
+        var histories: [String: [Revision]] = [:]
+        for a in assets { histories[a.id] = try library.history(a.id) }
+        return APISnapshot(files: files, assets: assets, histories: histories, albums: try library.albums())
+    }
+
+    /// A readable list of what differs.
+    func difference(_ other: APISnapshot) -> String {
+        var parts: [String] = []
+        if files != other.files { parts.append("files: " + CLIBadInputTests.difference(files, other.files)) }
+        if assets != other.assets { parts.append("assets differ") }
+        if histories != other.histories {
+            let changed = Set(histories.keys).union(other.histories.keys).filter { histories[$0] != other.histories[$0] }
+            parts.append("histories of \(changed.sorted()) differ")
+        }
+        if albums != other.albums { parts.append("albums differ: \(albums.map(\.title)) vs \(other.albums.map(\.title))") }
+        return parts.joined(separator: "; ")
+    }
+}
+
+/// Runs `body`, which must throw a `PhotoEditError` accepted by `matches`;
+/// returns the error (nil if it did not throw as expected).
+@discardableResult
+func expectPhotoEditError(_ label: String, sourceLocation: SourceLocation = #_sourceLocation,
+                          _ body: () throws -> Void, matches: (PhotoEditError) -> Bool) -> PhotoEditError? {
+    do {
+        try body()
+        Issue.record("\(label): did not throw", sourceLocation: sourceLocation)
+        return nil
+    } catch let error as PhotoEditError {
+        #expect(matches(error), "\(label): unexpected error \(error)", sourceLocation: sourceLocation)
+        #expect(!error.description.contains("\n"), "\(label): error is not one line", sourceLocation: sourceLocation)
+        return error
+    } catch {
+        Issue.record("\(label): threw a non-PhotoEditError \(type(of: error)): \(error)", sourceLocation: sourceLocation)
+        return nil
+    }
+}
+
+/// A stand-in for another app's editor: it renders the input's base image
+/// to grey and commits that with its own adjustment data.
+enum ForeignEditor {
+    static let formatIdentifier = "com.example.painter"
+    static let formatVersion = "1"
+    static let recipeText = #"{"brush":"charcoal","strength":0.8}"#
+
+    /// Writes an upright, 3-band grey JPEG of `input`'s base image to `path`.
+    static func writeGrey(of input: ContentEditingInput, to path: String) throws {
+        var image = try Image.load(path: input.fullSizeImageURL.path, sequential: false)
+        if input.fullSizeImageOrientation != 1 { image = try image.autorotated() }
+        let w = [0.2126, 0.7152, 0.0722]
+        let grey = try image.extractBands(0, count: 3).recombine(w + w + w).cast("uchar")
+        let out = try grey.copyForMetadata()
+        out.setInt("orientation", 1)
+        try Renderer.save(out, to: path, format: .jpeg, quality: 92)
+    }
+
+    /// Reads an input (the editor does not understand photoedit's recipes),
+    /// renders grey and commits. Returns the committed render's bytes'
+    /// SHA-256 and a copy of it at `keepCopyAt`.
+    @discardableResult
+    static func commitGrey(_ library: PhotoLibrary, _ id: String, keepCopyAt copy: String,
+                           data: Data = Data(recipeText.utf8)) throws -> ContentEditingInput {
+        let input = try library.requestContentEditingInput(for: id, options: ContentEditingInputRequestOptions(
+            canHandleAdjustmentData: { $0.formatIdentifier == formatIdentifier }))
+        var output = ContentEditingOutput(contentEditingInput: input)
+        try writeGrey(of: input, to: output.renderedContentURL.path)
+        try? FileManager.default.removeItem(atPath: copy)
+        try FileManager.default.copyItem(atPath: output.renderedContentURL.path, toPath: copy)
+        output.adjustmentData = AdjustmentData(formatIdentifier: formatIdentifier, formatVersion: formatVersion, data: data)
+        try library.performChanges { changes in
+            try changes.changeRequest(for: id).contentEditingOutput = output
+        }
+        return input
+    }
+}
+
+/// Colour measures on decoded images.
+enum Colour {
+    /// Largest |R−G| and |G−B| over the image: about 0 for a grey image.
+    static func maxChroma(_ path: String) throws -> Double {
+        let image = try Pixels.load(path)
+        guard image.bands >= 3 else { return 0 }
+        let r = try image.extractBands(0, count: 1).cast("float"), g = try image.extractBands(1, count: 1).cast("float")
+        let b = try image.extractBands(2, count: 1).cast("float")
+        return max(try Pixels.maxAbsDifference(r, g), try Pixels.maxAbsDifference(g, b))
+    }
+
+    static func mean(_ path: String) throws -> Double { try Pixels.load(path).average() }
+}
+
+/// SplitMix64: a small seeded generator, so a failing random run can be replayed.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// `PHOTOEDIT_TEST_SEED` if set, else a fresh random seed.
+    static func seedFromEnvironment() -> UInt64 {
+        if let text = ProcessInfo.processInfo.environment["PHOTOEDIT_TEST_SEED"], let n = UInt64(text) { return n }
+        return UInt64.random(in: 1...UInt64.max)
+    }
+}
+
+/// A `photoedit` process started directly with Foundation.Process, so its
+/// pid is photoedit's own (no shell in between); output goes to /dev/null.
+final class RawProcess: @unchecked Sendable {
+    let process = Process()
+    let arguments: [String]
+
+    init(_ arguments: [String]) throws {
+        self.arguments = arguments
+        process.executableURL = try CLI.binary.get()
+        process.arguments = arguments
+        process.currentDirectoryURL = Paths.root
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "PHOTOEDIT_LIBRARY")
+        environment.removeValue(forKey: "PHOTOEDIT_DEBUG")
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    var pid: Int32 { process.processIdentifier }
+
+    /// Sends SIGKILL if the process still runs (by its own pid only).
+    func killIfRunning() {
+        if process.isRunning { kill(pid, SIGKILL) }
+    }
+
+    /// Waits; returns whether it was killed by SIGKILL (true) or exited (false), and its status.
+    func wait() -> (killed: Bool, status: Int32) {
+        process.waitUntilExit()
+        let killed = process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
+        return (killed, process.terminationStatus)
+    }
+}
+
+/// Runs `body` on `count` dedicated threads at once (not Dispatch's pool,
+/// which on a 2-core machine would run only two blocking bodies at a time),
+/// and waits for all of them.
+func runOnThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let group = DispatchGroup()
+    for i in 0..<count {
+        group.enter()
+        let thread = Thread {
+            body(i)
+            group.leave()
+        }
+        thread.start()
+    }
+    group.wait()
+}
