@@ -227,7 +227,8 @@ extension PhotoLibrary {
                         _ = try Recipe(adjustmentData: data, registry: registry)
                     }
                     let (relative, w, h) = try placeRender(output.renderedContentURL.path, asset: id,
-                                                           revision: output.baseRevision + 1, journal: journal)
+                                                           revision: output.baseRevision + 1, journal: journal,
+                                                           decodeAll: !output.renderedByEngine)
                     placedRenders.append(relative)
                     var baseRevision: Int?
                     if case .render(let k) = output.base { baseRevision = k }
@@ -426,13 +427,14 @@ extension PhotoLibrary {
     /// Checks a rendered file (it decodes whole, is a format the engine
     /// accepts, and is upright) and moves it into `renders/` read-only.
     /// Returns its relative path and pixel size.
-    func placeRender(_ path: String, asset: String, revision: Int, journal: IntentJournal) throws -> (String, Int, Int) {
+    func placeRender(_ path: String, asset: String, revision: Int, journal: IntentJournal,
+                     decodeAll: Bool = true) throws -> (String, Int, Int) {
         guard FileIO.exists(path) else {
             throw PhotoEditError.invalidChange("no rendered content at \(path): write the render before committing")
         }
         let probe: ProbedImage
         do {
-            probe = try Importer.probe(path: path, displayPath: "rendered content")
+            probe = try Importer.probe(path: path, displayPath: "rendered content", decodeAll: decodeAll)
         } catch let error as PhotoEditError {
             throw PhotoEditError.invalidChange("rendered content is not usable: \(error.description)")
         }

@@ -74,6 +74,9 @@ public struct ContentEditingOutput: Sendable {
     let baseRelativePath: String?
     /// How the revision is recorded in the history.
     var kind: Revision.Kind = .edit
+    /// The engine rendered `renderedContentURL` itself (libvips wrote it
+    /// without error), so committing checks its header, not every pixel.
+    var renderedByEngine = false
 
     /// An output for an edit of `input`.
     public init(contentEditingInput input: ContentEditingInput) {

@@ -44,7 +44,10 @@ enum Importer {
     /// Checks that `path` is a whole, decodable image of an accepted format
     /// within the pixel limit, and reads its metadata. `displayPath` names the
     /// file in errors.
-    static func probe(path: String, displayPath: String) throws -> ProbedImage {
+    ///
+    /// - Parameter decodeAll: decode every pixel to rule out truncated or
+    ///   corrupt data. Only files the engine itself just wrote skip it.
+    static func probe(path: String, displayPath: String, decodeAll: Bool = true) throws -> ProbedImage {
         try Vips.ensureStarted()
         guard FileIO.exists(path) else { throw PhotoEditError.unreadableFile(path: displayPath, reason: "no such file") }
         if let attributes = try? FileManager.default.attributesOfItem(atPath: path),
@@ -72,7 +75,7 @@ enum Importer {
         // shrink-on-load: with it, libvips 8.14 lets some truncated files
         // through when several threads read them.)
         do {
-            _ = try header.average()
+            if decodeAll { _ = try header.average() }
         } catch let PhotoEditError.native(_, _, message) {
             throw PhotoEditError.unreadableFile(path: displayPath, reason: "damaged or truncated (\(oneLine(message)))")
         }

@@ -43,6 +43,7 @@ extension PhotoLibrary {
                 var output = ContentEditingOutput(contentEditingInput: input)
                 try renderOutput(recipe, input: input, to: output.renderedContentURL.path)
                 output.adjustmentData = recipe.adjustmentData
+                output.renderedByEngine = true
                 defer { unlink(output.renderedContentURL.path) }
                 try performChanges { changes in
                     try changes.changeRequest(for: id).contentEditingOutput = output
@@ -71,6 +72,7 @@ extension PhotoLibrary {
         defer { unlink(output.renderedContentURL.path) }
         try renderOutput(recipe, input: input, to: output.renderedContentURL.path)
         output.adjustmentData = recipe.adjustmentData
+                output.renderedByEngine = true
         try performChanges { changes in try changes.changeRequest(for: id).contentEditingOutput = output }
         return try history(id).last!
     }
@@ -106,6 +108,7 @@ extension PhotoLibrary {
             let basePath = try old.basePath.map(layout.absolute) ?? originalPath(id)
             let image = try renderer.render(recipe: recipe, originalPath: basePath)
             try Renderer.save(image, to: output.renderedContentURL.path, format: .jpeg, quality: Renderer.renderQuality)
+            output.renderedByEngine = true
         } else {
             guard let render = old.renderPath, FileIO.exists(layout.absolute(render)) else {
                 throw PhotoEditError.library("revision \(n) of \(id) is in format '\(data.formatIdentifier)' and its render is missing; it cannot be restored")

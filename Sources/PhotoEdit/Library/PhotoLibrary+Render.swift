@@ -24,6 +24,10 @@ extension PhotoLibrary {
         } else {
             throw PhotoEditError.invalidOutput("unknown file extension '.\(ext)' (use .jpg, .png, .tif or .webp, or --format)")
         }
+        let folder = (path as NSString).deletingLastPathComponent
+        guard folder.isEmpty || FileIO.isDirectory(folder) else {
+            throw PhotoEditError.invalidOutput("cannot write \(path): folder \(folder) does not exist")
+        }
         guard (1...100).contains(options.quality) else { throw PhotoEditError.invalidOutput("quality \(options.quality) is out of range (1…100)") }
         if let w = options.maxWidth, w < 1 { throw PhotoEditError.invalidOutput("size must be positive") }
         if let h = options.maxHeight, h < 1 { throw PhotoEditError.invalidOutput("size must be positive") }

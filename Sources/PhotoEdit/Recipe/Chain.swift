@@ -79,6 +79,10 @@ public enum Chain {
                                                               problem: "unknown parameter (known: \(definition.parameters.map(\.name).joined(separator: ", ")))")
                     }
                     values[name] = try spec.parse(steps[index].values[0], filter: definition.id)
+                    // A parameter that belongs to exactly one form implies that
+                    // form's fixed values: `crop.w=0.5` means a rectangle crop.
+                    let owners = definition.forms.filter { $0.parameters.contains(name) }
+                    if owners.count == 1 { values.merge(owners[0].fixed) { $1 } }
                     index += 1
                 }
             } else {
@@ -122,9 +126,20 @@ public enum Chain {
                 return values.isEmpty ? definition.id : definition.id + "=" + values.joined(separator: ":")
             }
         }
-        let changed = definition.parameters.filter { node.parameters[$0.name] != defaults[$0.name] }
-        if changed.isEmpty { return definition.id + "." + definition.parameters[0].name + "=" + text(defaults[definition.parameters[0].name]!, spec: definition.parameters[0]) }
-        return changed.map { definition.id + "." + $0.name + "=" + text(node.parameters[$0.name]!, spec: $0) }.joined(separator: ",")
+        // One `filter.parameter=value` step per changed parameter. Parameters
+        // that forms fix (crop's mode) go last, and are written whenever the
+        // steps before them would imply another value (see `apply`).
+        let fixedKeys = Set(definition.forms.flatMap { $0.fixed.keys })
+        let changed = definition.parameters.filter { node.parameters[$0.name] != defaults[$0.name] && !fixedKeys.contains($0.name) }
+        var implied = defaults.values
+        for spec in changed {
+            let owners = definition.forms.filter { $0.parameters.contains(spec.name) }
+            if owners.count == 1 { implied.merge(owners[0].fixed) { $1 } }
+        }
+        let fixed = definition.parameters.filter { fixedKeys.contains($0.name) && node.parameters[$0.name] != implied[$0.name] }
+        let steps = changed + fixed
+        if steps.isEmpty { return definition.id + "." + definition.parameters[0].name + "=" + text(defaults[definition.parameters[0].name]!, spec: definition.parameters[0]) }
+        return steps.map { definition.id + "." + $0.name + "=" + text(node.parameters[$0.name]!, spec: $0) }.joined(separator: ",")
     }
 
     /// A value as the chain writes it: positive values of signed adjustments
