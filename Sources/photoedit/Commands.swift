@@ -96,6 +96,11 @@ struct ShowCommand: ParsableCommand {
             if let data = a.adjustmentData {
                 lines.append(("adjustments", "\(data.formatIdentifier) \(data.formatVersion)"))
                 lines.append(("chain", chain ?? "(not readable by this engine)"))
+                if let recipe = try? Recipe(adjustmentData: data, registry: library.registry) {
+                    for f in recipe.frozenNodes(registry: library.registry) {
+                        lines.append(("version", "\(f.filter) \(f.version) (current \(f.current); renders as version \(f.version) until `photoedit upgrade`)"))
+                    }
+                }
             } else {
                 lines.append(("adjustments", "none"))
             }
@@ -269,6 +274,33 @@ struct HistoryCommand: ParsableCommand {
                 let format = r.adjustmentData.map { "\($0.formatIdentifier) \($0.formatVersion)" } ?? "-"
                 let chain = r.adjustmentData == nil ? "(original)" : Output.chain(r.adjustmentData, registry: library.registry) ?? "(foreign)"
                 Output.line("\(r.number == current ? "*" : " ") \(r.number)\t\(Output.date(r.date))\t\(r.kind.rawValue)\t\(format)\t\(chain)")
+            }
+        }
+    }
+}
+
+struct UpgradeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "upgrade",
+        abstract: "Bring recipes written by older filter versions to the current versions (re-rendered, as a new revision).",
+        discussion: "Without it, a recipe keeps rendering exactly as the filter version that wrote it did. Prints ID<TAB>REVISION<TAB>filter old→new, or ID<TAB>up to date.")
+    @OptionGroup var options: LibraryOptions
+    @Argument(help: "Photo ids or unambiguous prefixes.") var ids: [String]
+
+    func validate() throws {
+        if ids.isEmpty { throw ValidationError("give at least one photo id") }
+    }
+
+    func run() throws {
+        try PhotoEdit_run {
+            let library = try options.open()
+            let resolved = try ids.map { try library.resolve($0) }
+            for id in resolved {
+                if let (revision, upgraded) = try library.upgrade(id) {
+                    Output.line("\(id)\t\(revision.number)\t" + upgraded.map { "\($0.filter) \($0.from)→\($0.to)" }.joined(separator: ", "))
+                } else {
+                    Output.line("\(id)\tup to date")
+                }
             }
         }
     }

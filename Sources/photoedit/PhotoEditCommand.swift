@@ -22,7 +22,7 @@ struct PhotoEditCommand: ParsableCommand {
             ApplyCommand.self, RenderCommand.self, RevertCommand.self, HistoryCommand.self,
             FavoriteCommand.self, UnfavoriteCommand.self, HideCommand.self, UnhideCommand.self,
             DeleteCommand.self, RestoreCommand.self, PurgeCommand.self,
-            AlbumCommand.self, ExportCommand.self, VerifyCommand.self,
+            AlbumCommand.self, ExportCommand.self, VerifyCommand.self, UpgradeCommand.self,
         ]
     )
 }

@@ -54,7 +54,7 @@ struct RecipeDecodingTests {
     }
 
     @Test func missingParametersTakeTheirDefaults() throws {
-        let r = try Self.decode(Self.document(#"{"id":"crop","version":1,"params":{"mode":"trim"}},{"id":"contrast","version":1}"#))
+        let r = try Self.decode(Self.document(#"{"id":"crop","version":1,"params":{"mode":"trim"}},{"id":"contrast","version":2}"#))
         #expect(r == (try recipe("crop,contrast=0")))
     }
 

@@ -3,22 +3,54 @@ import Foundation
 extension Filters {
     /// Contrast: an S-curve in a perceptual encoding that keeps black, white
     /// and middle grey fixed and changes the slope through middle grey.
+    ///
+    /// Version 2 applies the curve to luminance and scales R, G and B by the
+    /// same ratio, so colours keep their hue and saturation. Version 1 curved
+    /// each channel on its own, which shifts hues (saturated oranges drift to
+    /// yellow); its recipes keep rendering that way until upgraded.
     public static let contrast = FilterDefinition(
-        id: "contrast", version: 1, stage: .tone, order: 10,
-        summary: "S-curve around middle grey that keeps black and white fixed",
-        colourSpace: "perceptual (linear RGB ^ 1/2.2, per channel), back to linear",
-        parameters: [
-            .number("amount", -100...100, default: 0, "contrast: +100 doubles the slope at middle grey, -100 halves it"),
-        ],
-        forms: [ChainForm(["amount"], "e.g. contrast=+20")]
+        id: "contrast", version: 2, stage: .tone, order: 10,
+        summary: "S-curve around middle grey that keeps black and white fixed, on luminance (hues kept)",
+        colourSpace: "perceptual luminance (Y ^ 1/2.2), applied to linear RGB as a ratio",
+        parameters: [contrastAmount],
+        forms: [ChainForm(["amount"], "e.g. contrast=+20")],
+        legacy: [
+            LegacyVersion(
+                version: 1, parameters: [contrastAmount],
+                note: "v2 curves luminance and keeps RGB ratios; v1 curved each channel (renders differently)",
+                changesRendering: true,
+                render: { image, p, _ in
+                    let amount = p.number("amount")
+                    if amount == 0 { return image }
+                    return try contrastCurve(image, amount: amount)
+                }),
+        ]
     ) { image, p, _ in
         let amount = p.number("amount")
         if amount == 0 { return image }
+        let l = ColourMath.luminance
+        let y = try Vips.image("recomb", [("in", .image(image)), ("m", .image(try Image.matrix1x3(l)))])
+        let curved = try contrastCurve(y, amount: amount)
+        // ratio = Y' / Y where Y > 0 (black stays black).
+        let safeY = try y.call("relational_const", [("relational", .string("more")), ("c", .doubles([1e-9]))])
+        let ratio = try Vips.image("ifthenelse", [
+            ("cond", .image(safeY)),
+            ("in1", .image(try Vips.image("divide", [("left", .image(curved)), ("right", .image(y))]))),
+            ("in2", .image(try y.linear(multiply: [0], add: [1]))),
+        ])
+        return try Vips.image("multiply", [("left", .image(image)), ("right", .image(ratio))])
+    }
+
+    static let contrastAmount = ParameterSpec.number("amount", -100...100, default: 0,
+                                                     "contrast: +100 doubles the slope at middle grey, -100 halves it")
+
+    /// The S-curve, per band: in the encoding v = x^(1/2.2), below middle
+    /// grey m: m·(v/m)^k, above: 1 − (1−m)·((1−v)/(1−m))^k, k = 2^(amount/100).
+    static func contrastCurve(_ image: Image, amount: Double) throws -> Image {
         let k = Foundation.pow(2.0, amount / 100)
         let gamma = 1 / 2.2
-        let m = Foundation.pow(0.18, gamma)  // middle grey in the perceptual encoding
+        let m = Foundation.pow(0.18, gamma)
         let perceptual = try image.signedPower(gamma)
-        // Below middle grey: m·(p/m)^k. Above: 1 − (1−m)·((1−p)/(1−m))^k.
         let low = try perceptual.linear(multiply: [1 / m], add: [0]).signedPower(k).linear(multiply: [m], add: [0])
         let high = try perceptual.linear(multiply: [-1 / (1 - m)], add: [1 / (1 - m)]).signedPower(k)
             .linear(multiply: [-(1 - m)], add: [1])

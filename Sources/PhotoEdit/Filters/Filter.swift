@@ -203,6 +203,38 @@ public struct Parameters: Hashable, Sendable {
     public subscript(name: String) -> ParameterValue? { values[name] }
 }
 
+/// An earlier version of a filter, kept so that recipes written with it keep
+/// loading and rendering as they did (darktable's `legacy_params`, Adobe's
+/// process versions).
+public struct LegacyVersion: Sendable {
+    /// The version number.
+    public let version: Int
+    /// Its parameters, as declared then.
+    public let parameters: [ParameterSpec]
+    /// What the step to `version + 1` changes, in one line.
+    public let note: String
+    /// Does `version + 1` render a migrated recipe differently? If it does,
+    /// recipes of this version keep this version's `render` until the user
+    /// upgrades them (`photoedit upgrade`); if not, they are migrated on load.
+    public let changesRendering: Bool
+    /// One step: this version's parameters → the next version's.
+    let migrate: @Sendable (Parameters) -> [String: ParameterValue]
+    /// How this version rendered; required when `changesRendering`.
+    let render: (@Sendable (Image, Parameters, RenderContext) throws -> Image)?
+
+    public init(version: Int, parameters: [ParameterSpec], note: String, changesRendering: Bool,
+                migrate: @escaping @Sendable (Parameters) -> [String: ParameterValue] = { $0.values },
+                render: (@Sendable (Image, Parameters, RenderContext) throws -> Image)? = nil) {
+        precondition(!changesRendering || render != nil, "a legacy version whose successor renders differently must keep its render")
+        self.version = version
+        self.parameters = parameters
+        self.note = note
+        self.changesRendering = changesRendering
+        self.migrate = migrate
+        self.render = render
+    }
+}
+
 /// The whole declaration of one filter: everything the registry, the chain
 /// grammar, validation, `photoedit filters`, the docs and the renderer need.
 /// A filter is one file that builds one of these.
@@ -230,9 +262,11 @@ public struct FilterDefinition: Sendable {
     let needsRandomAccess: @Sendable (Parameters) -> Bool
     /// Renders the filter on a linear-light float RGB image.
     let render: @Sendable (Image, Parameters, RenderContext) throws -> Image
+    /// Earlier versions, oldest first, each with its one-step migration.
+    public let legacy: [LegacyVersion]
 
     public init(id: String, version: Int, stage: PipelineStage, order: Int, summary: String, colourSpace: String,
-                parameters: [ParameterSpec], forms: [ChainForm],
+                parameters: [ParameterSpec], forms: [ChainForm], legacy: [LegacyVersion] = [],
                 check: @escaping @Sendable (Parameters) -> String? = { _ in nil },
                 normalize: @escaping @Sendable (Parameters) -> Parameters = { $0 },
                 needsRandomAccess: @escaping @Sendable (Parameters) -> Bool = { _ in false },
@@ -249,6 +283,51 @@ public struct FilterDefinition: Sendable {
         self.normalize = normalize
         self.needsRandomAccess = needsRandomAccess
         self.render = render
+        self.legacy = legacy.sorted { $0.version < $1.version }
+        precondition(self.legacy.map(\.version) == Array(1..<version) || self.legacy.isEmpty && version == 1,
+                     "filter \(id): declare every earlier version 1…\(version - 1) as legacy")
+    }
+
+    /// The render function of `version` (the current one, or a legacy one
+    /// kept because its successor renders differently).
+    func renderer(for version: Int) -> @Sendable (Image, Parameters, RenderContext) throws -> Image {
+        if version == self.version { return render }
+        return legacy.first { $0.version == version }?.render ?? render
+    }
+
+    /// Validates parameters written by `version` of this filter and brings
+    /// them forward through every migration that does not change rendering
+    /// (all of them when `upgrade`). Returns the version reached and its
+    /// parameters.
+    func load(version: Int, values: [String: ParameterValue], upgrade: Bool = false) throws -> (Int, Parameters) {
+        guard version <= self.version else {
+            throw PhotoEditError.invalidAdjustmentData("filter '\(id)' version \(version) is newer than this engine knows (up to \(self.version))")
+        }
+        if version == self.version { return (version, try validated(values)) }
+        guard var step = legacy.first(where: { $0.version == version }) else {
+            throw PhotoEditError.invalidAdjustmentData("filter '\(id)' version \(version) is not one this engine knows (1…\(self.version))")
+        }
+        var params = try Self.validate(values, against: step.parameters, filter: id)
+        var current = version
+        while current < self.version {
+            if step.changesRendering && !upgrade { return (current, params) }
+            let next = step.migrate(params)
+            current += 1
+            if current == self.version { return (current, try validated(next)) }
+            step = legacy.first { $0.version == current }!
+            params = try Self.validate(next, against: step.parameters, filter: id)
+        }
+        return (current, params)
+    }
+
+    static func validate(_ values: [String: ParameterValue], against specs: [ParameterSpec], filter: String) throws -> Parameters {
+        var out: [String: ParameterValue] = [:]
+        for spec in specs { out[spec.name] = try spec.validate(values[spec.name] ?? spec.defaultValue, filter: filter) }
+        if let unknown = values.keys.sorted().first(where: { key in !specs.contains { $0.name == key } }) {
+            throw PhotoEditError.invalidParameter(filter: filter, parameter: unknown,
+                                                  problem: "unknown parameter (known: \(specs.map(\.name).joined(separator: ", ")))")
+        }
+        return Parameters(values: out)
     }
 
     /// The parameter declaration called `name`.

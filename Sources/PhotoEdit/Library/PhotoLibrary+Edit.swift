@@ -77,6 +77,30 @@ extension PhotoLibrary {
         return try history(id).last!
     }
 
+    /// Brings every filter of the photo's recipe to its current version (each
+    /// migration step in turn) and commits the re-rendered result as a new
+    /// revision. Old recipes otherwise keep rendering exactly as they did
+    /// (process versions). Returns nil when there was nothing to upgrade.
+    @discardableResult
+    public func upgrade(_ idOrPrefix: String) throws -> (revision: Revision, upgraded: [(filter: String, from: Int, to: Int)])? {
+        let id = try resolve(idOrPrefix)
+        let registry = self.registry
+        let input = try requestContentEditingInput(for: id, options: ContentEditingInputRequestOptions(
+            canHandleAdjustmentData: { Recipe.canHandle($0) }, displaySize: nil))
+        guard let data = input.adjustmentData, input.canHandleAdjustmentData else { return nil }
+        let before = try Recipe(adjustmentData: data, registry: registry)
+        let frozen = before.frozenNodes(registry: registry)
+        guard !frozen.isEmpty else { return nil }
+        let after = try Recipe(adjustmentData: data, registry: registry, upgrade: true)
+        var output = ContentEditingOutput(contentEditingInput: input)
+        defer { unlink(output.renderedContentURL.path) }
+        try renderOutput(after, input: input, to: output.renderedContentURL.path)
+        output.adjustmentData = after.adjustmentData
+        output.renderedByEngine = true
+        try performChanges { changes in try changes.changeRequest(for: id).contentEditingOutput = output }
+        return (try history(id).last!, frozen.map { ($0.filter, $0.version, $0.current) })
+    }
+
     /// Renders a recipe onto an input's base into a JPEG at `path`.
     func renderOutput(_ recipe: Recipe, input: ContentEditingInput, to path: String) throws {
         let image = try renderer.render(recipe: recipe, originalPath: input.fullSizeImageURL.path)

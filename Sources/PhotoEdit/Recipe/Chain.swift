@@ -72,7 +72,13 @@ public enum Chain {
                 // A run of `filter.parameter=value` steps on one filter is one
                 // change: relations between parameters (crop's x + w ≤ 1) are
                 // checked once all of them are set.
-                values = (result.node(definition.id)?.parameters ?? definition.defaults).values
+                // Editing a filter brings its node to the filter's current
+                // version first (an old node's parameters are migrated).
+                if let old = result.node(definition.id), old.version < definition.version {
+                    values = try definition.load(version: old.version, values: old.parameters.values, upgrade: true).1.values
+                } else {
+                    values = (result.node(definition.id)?.parameters ?? definition.defaults).values
+                }
                 while index < steps.count, steps[index].filter == step.filter, let name = steps[index].parameter {
                     guard let spec = definition.parameter(name) else {
                         throw PhotoEditError.invalidParameter(filter: definition.id, parameter: name,

@@ -58,6 +58,15 @@ public struct Recipe: Hashable, Sendable {
         nodes = registry.sorted(nodes + [node])
     }
 
+    /// Nodes that an older version of their filter wrote and that still render
+    /// the old way: (filter, version, current version).
+    public func frozenNodes(registry: FilterRegistry = .standard) -> [(filter: String, version: Int, current: Int)] {
+        nodes.compactMap { node in
+            guard let d = registry.filter(node.filter), node.version < d.version else { return nil }
+            return (node.filter, node.version, d.version)
+        }
+    }
+
     /// Removes the node of a filter; returns whether there was one.
     @discardableResult
     public mutating func remove(_ filter: String) -> Bool {
@@ -98,7 +107,7 @@ public struct Recipe: Hashable, Sendable {
     /// Decodes adjustment data written in photoedit's format. Anything else —
     /// another format, a newer version, malformed JSON, unknown filters or
     /// parameters, values out of range — throws; nothing is guessed.
-    public init(adjustmentData: AdjustmentData, registry: FilterRegistry = .standard) throws {
+    public init(adjustmentData: AdjustmentData, registry: FilterRegistry = .standard, upgrade: Bool = false) throws {
         guard adjustmentData.formatIdentifier == Recipe.formatIdentifier else {
             throw PhotoEditError.invalidAdjustmentData("format '\(adjustmentData.formatIdentifier)' is not \(Recipe.formatIdentifier)")
         }
@@ -108,11 +117,15 @@ public struct Recipe: Hashable, Sendable {
         guard version <= Recipe.formatVersion else {
             throw PhotoEditError.invalidAdjustmentData("format version \(version) is newer than this engine reads (up to \(Recipe.formatVersion))")
         }
-        try self.init(json: JSONValue.parse(adjustmentData.data), registry: registry)
+        try self.init(json: JSONValue.parse(adjustmentData.data), registry: registry, upgrade: upgrade)
     }
 
     /// Decodes a recipe from its JSON value (see `init(adjustmentData:)`).
-    public init(json: JSONValue, registry: FilterRegistry = .standard) throws {
+    ///
+    /// Nodes written by an older version of their filter are migrated as far
+    /// as rendering stays the same; a node whose next version renders
+    /// differently keeps its version (and its old rendering) unless `upgrade`.
+    public init(json: JSONValue, registry: FilterRegistry = .standard, upgrade: Bool = false) throws {
         guard case .object(let top) = json else { throw PhotoEditError.invalidAdjustmentData("a recipe is a JSON object") }
         let allowed: Set<String> = ["format", "formatVersion", "base", "filters"]
         if let key = top.keys.sorted().first(where: { !allowed.contains($0) }) {
@@ -150,9 +163,6 @@ public struct Recipe: Hashable, Sendable {
             guard case .number(let ver)? = n["version"], ver == ver.rounded(), ver >= 1 else {
                 throw PhotoEditError.invalidAdjustmentData("filter '\(id)' needs a positive integer 'version'")
             }
-            guard Int(ver) <= definition.version else {
-                throw PhotoEditError.invalidAdjustmentData("filter '\(id)' version \(Int(ver)) is newer than this engine knows (up to \(definition.version))")
-            }
             if nodes.contains(where: { $0.filter == id }) {
                 throw PhotoEditError.invalidAdjustmentData("filter '\(id)' appears twice")
             }
@@ -168,7 +178,8 @@ public struct Recipe: Hashable, Sendable {
                     }
                 }
             }
-            nodes.append(RecipeNode(filter: id, version: Int(ver), parameters: try definition.validated(values)))
+            let (version, parameters) = try definition.load(version: Int(ver), values: values, upgrade: upgrade)
+            nodes.append(RecipeNode(filter: id, version: version, parameters: parameters))
         }
         self.init(nodes: nodes, base: base, registry: registry)
     }

@@ -98,7 +98,7 @@ public struct Renderer: Sendable {
         let random = zip(definitions, recipe.nodes).contains { $0.needsRandomAccess($1.parameters) }
         var image = try workingImage(path: originalPath, randomAccess: random)
         for (definition, node) in zip(definitions, recipe.nodes) {
-            image = try definition.render(image, node.parameters, context)
+            image = try definition.renderer(for: node.version)(image, node.parameters, context)
         }
         return try outputImage(image)
     }

@@ -90,6 +90,15 @@ public final class Image: @unchecked Sendable {
         return Image(owning: m)
     }
 
+    /// A 1×3 matrix image (one output band from three) for `recomb`.
+    static func matrix1x3(_ values: [Double]) throws -> Image {
+        precondition(values.count == 3)
+        try Vips.ensureStarted()
+        let m = values.withUnsafeBufferPointer { vips_image_new_matrix_from_array(3, 1, $0.baseAddress, 3) }
+        guard let m else { throw Vips.error("matrix") }
+        return Image(owning: m)
+    }
+
     /// Multiplies the colour bands by a 3×3 matrix (row-major); alpha untouched.
     public func recombine(_ matrix: [Double]) throws -> Image {
         let mat = try Image.matrix(matrix)

@@ -52,7 +52,9 @@ struct GoldenCase: Sendable, CustomTestStringConvertible, CustomStringConvertibl
         for filter in filters {
             let filterFolder = root.appendingPathComponent(filter)
             guard FileIO.isDirectory(filterFolder.path) else { continue }
-            let names = ((try? fm.contentsOfDirectory(atPath: filterFolder.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+            // `migrations/` holds frozen recipes of earlier filter versions (MigrationTests).
+            let names = ((try? fm.contentsOfDirectory(atPath: filterFolder.path)) ?? [])
+                .filter { !$0.hasPrefix(".") && $0 != "migrations" }.sorted()
             for name in names {
                 let folder = filterFolder.appendingPathComponent(name)
                 guard FileIO.isDirectory(folder.path) else { continue }
