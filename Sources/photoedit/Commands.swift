@@ -141,12 +141,16 @@ struct ApplyCommand: ParsableCommand {
     @Option(name: .customLong("remove"), help: ArgumentHelp("Remove this filter from the recipe (repeatable).", valueName: "FILTER"))
     var remove: [String] = []
     @Option(help: ArgumentHelp("Replace the recipe with this recipe JSON file.", valueName: "FILE")) var recipe: String?
-    @Argument(help: ArgumentHelp("The chain (unless --recipe), then photo ids or unambiguous prefixes.", valueName: "CHAIN ID"))
+    @Option(help: ArgumentHelp("Apply a preset (see `photoedit presets`); then every argument is a photo id.", valueName: "NAME"))
+    var preset: String?
+    @OptionGroup var presetOptions: PresetOptions
+    @Argument(help: ArgumentHelp("The chain (unless --recipe or --preset), then photo ids or unambiguous prefixes.", valueName: "CHAIN ID"))
     var arguments: [String] = []
 
     func validate() throws {
-        if recipe == nil && arguments.count < 2 { throw ValidationError("give a chain and at least one photo id") }
-        if recipe != nil && arguments.isEmpty { throw ValidationError("give at least one photo id") }
+        if recipe != nil && preset != nil { throw ValidationError("use either --recipe or --preset") }
+        if recipe == nil && preset == nil && arguments.count < 2 { throw ValidationError("give a chain and at least one photo id") }
+        if (recipe != nil || preset != nil) && arguments.isEmpty { throw ValidationError("give at least one photo id") }
     }
 
     func run() throws {
@@ -166,14 +170,14 @@ struct ApplyCommand: ParsableCommand {
                     throw PhotoEditError.unreadableFile(path: recipe, reason: error.description)
                 }
             } else {
-                steps = try Chain.parse(ids.removeFirst())
-                _ = try Chain.apply(steps, to: .empty, registry: library.registry)
+                steps = try Chain.parse(preset.map { "preset:" + $0 } ?? ids.removeFirst())
+                _ = try Chain.apply(steps, to: .empty, registry: library.registry, presets: presetOptions.library)
             }
             for name in remove { _ = try library.registry.require(name) }
             let resolved = try ids.map { try library.resolve($0) }
             for (i, id) in resolved.enumerated() {
                 let revision = try fileRecipe.map { try library.apply(recipe: $0, to: id) }
-                    ?? library.apply(steps: steps, to: id, reset: reset, removing: remove)
+                    ?? library.apply(steps: steps, to: id, reset: reset, removing: remove, presets: presetOptions.library)
                 Output.line("\(id)\t\(revision.number)")
                 if resolved.count > 1 { Output.note("applied \(i + 1)/\(resolved.count)") }
             }
@@ -302,6 +306,63 @@ struct UpgradeCommand: ParsableCommand {
                     Output.line("\(id)\tup to date")
                 }
             }
+        }
+    }
+}
+
+/// Where presets are looked up.
+struct PresetOptions: ParsableArguments {
+    @Option(name: .customLong("presets"), help: ArgumentHelp("Also look for presets in this folder, first (repeatable; also $PHOTOEDIT_PRESETS).", valueName: "DIR"))
+    var folders: [String] = []
+
+    var library: PresetLibrary { PresetLibrary.standard(extra: folders) }
+}
+
+struct PresetsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "presets",
+        abstract: "List the presets: NAME<TAB>CHAIN<TAB>DESCRIPTION.",
+        discussion: "Search order: --presets DIR, $PHOTOEDIT_PRESETS, ~/.config/photoedit/presets, the shipped filters/presets/. A preset is NAME.chain (a chain; # comment lines, the first describes it) or NAME.json (a recipe).")
+    @OptionGroup var presetOptions: PresetOptions
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        try PhotoEdit_run {
+            let library = presetOptions.library
+            let presets = try library.all()
+            if json {
+                Output.json(.array(presets.map {
+                    .object(["name": .string($0.name), "chain": .string($0.chain), "summary": .string($0.summary), "path": .string($0.path)])
+                }))
+                return
+            }
+            if presets.isEmpty { Output.note("no presets found (looked in: \(library.folders.joined(separator: ", ")))") }
+            for p in presets { Output.line("\(p.name)\t\(p.chain)\t\(p.summary)") }
+        }
+    }
+}
+
+struct CopyRecipeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "copy-recipe",
+        abstract: "Copy one photo's edits onto others (copy and paste), each as a new revision.",
+        discussion: "Geometry (rotate, straighten, flip, crop) is not copied unless --geometry; each target keeps its own. The copied filters replace the target's filters of the same kind; --replace drops the target's other filters too.")
+    @OptionGroup var options: LibraryOptions
+    @Flag(help: "Also copy rotate, straighten, flip and crop.") var geometry = false
+    @Flag(help: "Drop the target's other (non-geometry) filters.") var replace = false
+    @Argument(help: "The photo to copy from.") var from: String
+    @Argument(help: "The photos to paste onto.") var to: [String]
+
+    func validate() throws {
+        if to.isEmpty { throw ValidationError("give at least one photo to paste onto") }
+    }
+
+    func run() throws {
+        try PhotoEdit_run {
+            let library = try options.open()
+            let targets = try to.map { try library.resolve($0) }
+            let revisions = try library.copyRecipe(from: from, to: targets, includeGeometry: geometry, replace: replace)
+            for (id, revision) in zip(targets, revisions) { Output.line("\(id)\t\(revision.number)") }
         }
     }
 }

@@ -12,15 +12,64 @@ extension PhotoLibrary {
     /// the photo meanwhile, the chain is merged again on top of that revision
     /// (up to 20 times), so no edit is ever lost. Returns the new revision.
     @discardableResult
-    public func apply(chain: String, to idOrPrefix: String, reset: Bool = false, removing: [String] = []) throws -> Revision {
+    public func apply(chain: String, to idOrPrefix: String, reset: Bool = false, removing: [String] = [],
+                      presets: PresetLibrary? = nil) throws -> Revision {
         let steps = try Chain.parse(chain)
-        return try apply(steps: steps, to: idOrPrefix, reset: reset, removing: removing)
+        return try apply(steps: steps, to: idOrPrefix, reset: reset, removing: removing, presets: presets)
     }
 
     /// `apply(chain:…)` with parsed steps.
     @discardableResult
-    public func apply(steps: [ChainStep], to idOrPrefix: String, reset: Bool = false, removing: [String] = []) throws -> Revision {
+    public func apply(steps: [ChainStep], to idOrPrefix: String, reset: Bool = false, removing: [String] = [],
+                      presets: PresetLibrary? = nil) throws -> Revision {
         for name in removing { _ = try registry.require(name) }
+        let registry = self.registry
+        return try edit(idOrPrefix, reset: reset) { recipe in
+            var recipe = recipe
+            for name in removing { recipe.remove(name) }
+            return try Chain.apply(steps, to: recipe, registry: registry, presets: presets)
+        }
+    }
+
+    /// Copies the recipe of one photo onto others (copy and paste of edits).
+    /// Geometry filters (rotate, straighten, flip, crop) are left out unless
+    /// `includeGeometry`, and each target then keeps its own. With `replace`,
+    /// a target's other filters are dropped; otherwise the copied filters
+    /// replace the target's filters of the same kind and the rest stay.
+    @discardableResult
+    public func copyRecipe(from source: String, to targets: [String], includeGeometry: Bool = false,
+                           replace: Bool = false) throws -> [Revision] {
+        let from = try resolve(source)
+        let data = try asset(from).adjustmentData
+        guard let data else { throw PhotoEditError.invalidChange("photo \(from) has no adjustments to copy") }
+        guard Recipe.canHandle(data) else {
+            throw PhotoEditError.invalidChange("photo \(from) was edited in format '\(data.formatIdentifier)', which photoedit cannot copy")
+        }
+        let registry = self.registry
+        let copied = try Recipe(adjustmentData: data, registry: registry).nodes.filter {
+            includeGeometry || registry.filter($0.filter)?.stage != .geometry
+        }
+        let ids = try targets.map { try resolve($0) }
+        return try ids.map { id in
+            try edit(id, reset: false) { current in
+                var recipe = current
+                if replace {
+                    for node in recipe.nodes where includeGeometry || registry.filter(node.filter)?.stage != .geometry {
+                        recipe.remove(node.filter)
+                    }
+                }
+                for node in copied { recipe.set(node, registry: registry) }
+                return recipe
+            }
+        }
+    }
+
+    /// One edit of a photo through the content-editing API: read an input
+    /// (photoedit's own recipes are understood, so the base is the version
+    /// before the last edit), transform the recipe, render onto the base,
+    /// commit. On a conflict with another writer, read again and redo the
+    /// transform on top of the new revision (up to 20 times).
+    func edit(_ idOrPrefix: String, reset: Bool, transform: (Recipe) throws -> Recipe) throws -> Revision {
         let id = try resolve(idOrPrefix)
         let registry = self.registry
         var attempt = 0
@@ -34,8 +83,7 @@ extension PhotoLibrary {
             } else {
                 recipe = input.base == .original ? .empty : .emptyOnRender
             }
-            for name in removing { recipe.remove(name) }
-            recipe = try Chain.apply(steps, to: recipe, registry: registry)
+            recipe = try transform(recipe)
             do {
                 if recipe.isEmpty && recipe.base == .original {
                     return try commitRevert(id, expected: input.revision)

@@ -6,8 +6,11 @@ public struct ChainStep: Hashable, Sendable, CustomStringConvertible {
     /// Set for the `filter.parameter=value` form.
     public let parameter: String?
     public let values: [String]
+    /// Set for a `preset:NAME` step.
+    public var preset: String? = nil
 
     public var description: String {
+        if let preset { return "preset:" + preset }
         var s = filter
         if let parameter { s += "." + parameter }
         if !values.isEmpty { s += "=" + values.joined(separator: ":") }
@@ -32,6 +35,14 @@ public enum Chain {
         for raw in trimmed.split(separator: ",", omittingEmptySubsequences: false) {
             let part = raw.trimmingCharacters(in: .whitespaces)
             guard !part.isEmpty else { throw PhotoEditError.invalidChain(chain: text, problem: "an empty step (two commas in a row?)") }
+            if part.lowercased().hasPrefix("preset:") {
+                let name = String(part.dropFirst("preset:".count)).trimmingCharacters(in: .whitespaces)
+                guard PresetLibrary.isValidName(name) else {
+                    throw PhotoEditError.invalidChain(chain: text, problem: "'\(part)' does not name a preset (letters, digits, '-' and '_')")
+                }
+                steps.append(ChainStep(filter: "preset", parameter: nil, values: [], preset: name))
+                continue
+            }
             let (head, valueText) = part.firstIndex(of: "=").map { (String(part[..<$0]), String(part[part.index(after: $0)...])) } ?? (part, nil)
             let names = head.split(separator: ".", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
             guard names.count <= 2, names.allSatisfy(isIdentifier) else {
@@ -61,11 +72,27 @@ public enum Chain {
     /// parameters (it never stacks); a new filter is added; the result is in
     /// canonical pipeline order. Throws on the first invalid step; the input
     /// recipe is not changed.
-    public static func apply(_ steps: [ChainStep], to recipe: Recipe, registry: FilterRegistry = .standard) throws -> Recipe {
+    public static func apply(_ steps: [ChainStep], to recipe: Recipe, registry: FilterRegistry = .standard,
+                             presets: PresetLibrary? = nil, depth: Int = 0) throws -> Recipe {
         var result = recipe
         var index = 0
         while index < steps.count {
             let step = steps[index]
+            if let name = step.preset {
+                // A preset's filters merge like the steps of a chain.
+                guard let presets else {
+                    throw PhotoEditError.invalidChain(chain: step.description, problem: "presets are not available here")
+                }
+                guard depth < 8 else { throw PhotoEditError.invalidChain(chain: step.description, problem: "presets include each other too deeply") }
+                switch try presets.preset(named: name).content {
+                case .chain(let text):
+                    result = try apply(parse(text), to: result, registry: registry, presets: presets, depth: depth + 1)
+                case .recipe(let preset):
+                    for node in preset.nodes { result.set(node, registry: registry) }
+                }
+                index += 1
+                continue
+            }
             let definition = try registry.require(step.filter)
             var values: [String: ParameterValue]
             if step.parameter != nil {

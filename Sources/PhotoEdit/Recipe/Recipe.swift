@@ -53,7 +53,7 @@ public struct Recipe: Hashable, Sendable {
     public func node(_ filter: String) -> RecipeNode? { nodes.first { $0.filter == filter } }
 
     /// Replaces (or adds) the node of a filter.
-    mutating func set(_ node: RecipeNode, registry: FilterRegistry) {
+    public mutating func set(_ node: RecipeNode, registry: FilterRegistry) {
         nodes.removeAll { $0.filter == node.filter }
         nodes = registry.sorted(nodes + [node])
     }
