@@ -198,6 +198,10 @@ struct RenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Fit inside this box, e.g. 1024x768 or 1024 (never enlarges).", valueName: "WxH")) var size: String?
     @Option(help: "jpeg, png, tiff or webp.") var format: String?
     @Option(help: "JPEG/WebP quality, 1-100.") var quality: Int = 92
+    @Option(help: ArgumentHelp("Output colour space: srgb, display-p3, adobe-rgb or a PATH.icc (embedded).", valueName: "PROFILE"))
+    var profile: String = "srgb"
+    @Option(help: "Rendering intent: perceptual, relative, saturation or absolute.") var intent: String = "relative"
+    @Option(help: "Bits per channel: 8, or 16 for PNG and TIFF.") var depth: Int = 8
 
     func run() throws {
         try PhotoEdit_run {
@@ -205,6 +209,15 @@ struct RenderCommand: ParsableCommand {
                 throw PhotoEditError.invalidOutput("unknown version '\(version)' (current, unadjusted or original)")
             }
             var opts = RenderOptions(quality: quality)
+            guard let p = OutputProfile(name: profile) else {
+                throw PhotoEditError.invalidOutput("unknown profile '\(profile)' (srgb, display-p3, adobe-rgb or a .icc file)")
+            }
+            guard let i = RenderingIntent(rawValue: intent.lowercased()) else {
+                throw PhotoEditError.invalidOutput("unknown intent '\(intent)' (perceptual, relative, saturation or absolute)")
+            }
+            opts.profile = p
+            opts.intent = i
+            opts.bitDepth = depth
             if let format {
                 guard let f = OutputFormat(rawValue: format.lowercased()) ?? OutputFormat(pathExtension: format) else {
                     throw PhotoEditError.invalidOutput("unknown format '\(format)' (jpeg, png, tiff or webp)")

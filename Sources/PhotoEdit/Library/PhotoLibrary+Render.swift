@@ -28,6 +28,15 @@ extension PhotoLibrary {
         guard folder.isEmpty || FileIO.isDirectory(folder) else {
             throw PhotoEditError.invalidOutput("cannot write \(path): folder \(folder) does not exist")
         }
+        guard options.bitDepth == 8 || options.bitDepth == 16 else {
+            throw PhotoEditError.invalidOutput("bit depth \(options.bitDepth) is not 8 or 16")
+        }
+        if options.bitDepth == 16 && !(format == .png || format == .tiff) {
+            throw PhotoEditError.invalidOutput("\(format.rawValue) holds 8 bits per channel; use .png or .tif for 16")
+        }
+        if case .file(let profile) = options.profile, !FileIO.exists(profile) {
+            throw PhotoEditError.invalidOutput("no ICC profile at \(profile)")
+        }
         guard (1...100).contains(options.quality) else { throw PhotoEditError.invalidOutput("quality \(options.quality) is out of range (1…100)") }
         if let w = options.maxWidth, w < 1 { throw PhotoEditError.invalidOutput("size must be positive") }
         if let h = options.maxHeight, h < 1 { throw PhotoEditError.invalidOutput("size must be positive") }
@@ -39,21 +48,31 @@ extension PhotoLibrary {
 
         switch version {
         case .original:
-            if !resized && format.rawValue == a.format {
+            if !resized && format.rawValue == a.format && options.isDefaultColour {
                 try FileIO.copyFile(from: original, to: path)
                 return
             }
-            var image = try Image.load(path: original, sequential: false)
-            if (image.int("orientation") ?? 1) != 1 { image = try image.autorotated() }
-            try renderer.write(image, to: staged, format: format, options: options)
+            if options.isDefaultColour {
+                var image = try Image.load(path: original, sequential: false)
+                if (image.int("orientation") ?? 1) != 1 { image = try image.autorotated() }
+                try renderer.write(image, to: staged, format: format, options: options)
+            } else {
+                let image = try renderer.render(recipe: .empty, originalPath: original, output: options)
+                try renderer.write(image, to: staged, format: format, options: options)
+            }
         case .unadjusted:
-            let image = try renderer.render(recipe: .empty, originalPath: original)
+            let image = try renderer.render(recipe: .empty, originalPath: original, output: options)
             try renderer.write(image, to: staged, format: format, options: options)
         case .current:
             let stored = try read { db in
                 try RevisionRecord.fetchOne(db, key: ["assetId": id, "number": a.revision])
             }
-            if let relative = stored?.renderPath, FileIO.exists(layout.absolute(relative)) {
+            let ours = a.adjustmentData.map(Recipe.canHandle) ?? true
+            if !options.isDefaultColour, let relative = stored?.renderPath, !ours, FileIO.exists(layout.absolute(relative)) {
+                // Another tool's render: convert it to the asked profile.
+                let working = try renderer.workingImage(path: layout.absolute(relative), randomAccess: false)
+                try renderer.write(try renderer.outputImage(working, options: options), to: staged, format: format, options: options)
+            } else if let relative = stored?.renderPath, FileIO.exists(layout.absolute(relative)), options.isDefaultColour {
                 let file = layout.absolute(relative)
                 if !resized && format == .jpeg && options.quality == Renderer.renderQuality {
                     try FileIO.copyFile(from: file, to: path)
@@ -62,14 +81,16 @@ extension PhotoLibrary {
                 let image = try Image.load(path: file, sequential: !resized)
                 try renderer.write(image, to: staged, format: format, options: options)
             } else {
-                // No stored render (unadjusted, or the file is missing): build
-                // it from the recipe, on the revision's base.
+                // No stored render (unadjusted, or the file is missing), or
+                // another colour space asked for (rendered from the recipe so
+                // wide-gamut colours survive): build it from the recipe, on
+                // the revision's base.
                 if let data = a.adjustmentData, !Recipe.canHandle(data) {
                     throw PhotoEditError.library("the render of photo \(id) revision \(a.revision) is missing and its adjustment data ('\(data.formatIdentifier)') is not photoedit's; it cannot be rebuilt")
                 }
                 let recipe = try a.adjustmentData.map { try Recipe(adjustmentData: $0, registry: registry) } ?? .empty
                 let base = stored?.basePath.map(layout.absolute) ?? original
-                let image = try renderer.render(recipe: recipe, originalPath: base)
+                let image = try renderer.render(recipe: recipe, originalPath: base, output: options)
                 try renderer.write(image, to: staged, format: format, options: options)
             }
         }

@@ -93,6 +93,9 @@ enum ColourMath {
         let unscale: [Double] = [d50[0] / d65[0] / 100, 0, 0, 0, 0.01, 0, 0, 0, d50[2] / d65[2] / 100]
         return multiply(xyzToSRGB, multiply(bradfordXYZ(from: d50, to: d65), unscale))
     }()
+
+    /// The inverse: linear sRGB → the XYZ libvips' `icc_export` reads.
+    static let linearSRGBToICCXYZ: [Double] = inverse(iccXYZToLinearSRGB)
 }
 
 extension Image {

@@ -29,6 +29,32 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     var fileExtension: String { self == .jpeg ? "jpg" : rawValue == "tiff" ? "tif" : rawValue }
 }
 
+/// The colour space a render is written in; its ICC profile is embedded.
+public enum OutputProfile: Hashable, Sendable {
+    case sRGB
+    case displayP3
+    case adobeRGB
+    /// An ICC profile file.
+    case file(String)
+
+    /// `srgb`, `display-p3`, `adobe-rgb`, or a path to an `.icc`/`.icm` file.
+    public init?(name: String) {
+        switch name.lowercased() {
+        case "srgb": self = .sRGB
+        case "display-p3", "p3": self = .displayP3
+        case "adobe-rgb", "adobergb", "adobe-rgb-1998": self = .adobeRGB
+        default:
+            guard name.lowercased().hasSuffix(".icc") || name.lowercased().hasSuffix(".icm") else { return nil }
+            self = .file(name)
+        }
+    }
+}
+
+/// ICC rendering intents, for colours the output profile cannot hold.
+public enum RenderingIntent: String, Sendable, CaseIterable {
+    case perceptual, relative, saturation, absolute
+}
+
 /// How to write a rendered image.
 public struct RenderOptions: Sendable {
     /// Fit inside this box (never enlarging); nil = full size.
@@ -39,13 +65,26 @@ public struct RenderOptions: Sendable {
     /// JPEG / WebP quality, 1…100. A full-size JPEG of the current version
     /// at the stored render's quality (92) is the stored file itself.
     public var quality: Int
+    /// The output colour space (default sRGB).
+    public var profile: OutputProfile
+    /// How out-of-gamut colours are mapped (default relative colorimetric).
+    public var intent: RenderingIntent
+    /// 8 or 16 bits per channel; 16 only for PNG and TIFF.
+    public var bitDepth: Int
 
-    public init(maxWidth: Int? = nil, maxHeight: Int? = nil, format: OutputFormat? = nil, quality: Int = Renderer.renderQuality) {
+    public init(maxWidth: Int? = nil, maxHeight: Int? = nil, format: OutputFormat? = nil, quality: Int = Renderer.renderQuality,
+                profile: OutputProfile = .sRGB, intent: RenderingIntent = .relative, bitDepth: Int = 8) {
         self.maxWidth = maxWidth
         self.maxHeight = maxHeight
         self.format = format
         self.quality = quality
+        self.profile = profile
+        self.intent = intent
+        self.bitDepth = bitDepth
     }
+
+    /// The default output: sRGB, 8 bits, relative colorimetric.
+    var isDefaultColour: Bool { profile == .sRGB && bitDepth == 8 && intent == .relative }
 }
 
 /// Builds and runs the filter graph on libvips.
@@ -93,21 +132,41 @@ public struct Renderer: Sendable {
 
     /// Renders `recipe` on the original at `path`; returns an sRGB 8-bit image
     /// ready to save.
-    func render(recipe: Recipe, originalPath: String, context: RenderContext = RenderContext()) throws -> Image {
+    func render(recipe: Recipe, originalPath: String, context: RenderContext = RenderContext(),
+                output: RenderOptions = RenderOptions()) throws -> Image {
         let definitions = try recipe.nodes.map { try registry.require($0.filter) }
         let random = zip(definitions, recipe.nodes).contains { $0.needsRandomAccess($1.parameters) }
         var image = try workingImage(path: originalPath, randomAccess: random)
         for (definition, node) in zip(definitions, recipe.nodes) {
             image = try definition.renderer(for: node.version)(image, node.parameters, context)
         }
-        return try outputImage(image)
+        return try outputImage(image, options: output)
     }
 
-    /// Linear float RGB → sRGB 8-bit with profile and orientation 1.
-    func outputImage(_ working: Image) throws -> Image {
-        let srgb = try working.colourspace("srgb").cast("uchar")
-        let out = try srgb.copyForMetadata()
-        out.setBlob("icc-profile-data", try ICCProfile.sRGB())
+    /// Linear float RGB → the output space with its profile embedded and
+    /// orientation 1: sRGB 8-bit by libvips' own fast path; any other profile,
+    /// intent or depth through lcms2 (libvips' `icc_export`).
+    func outputImage(_ working: Image, options: RenderOptions = RenderOptions()) throws -> Image {
+        if options.isDefaultColour {
+            let srgb = try working.colourspace("srgb").cast("uchar")
+            let out = try srgb.copyForMetadata()
+            out.setBlob("icc-profile-data", try ICCProfile.sRGB())
+            out.setInt("orientation", 1)
+            return out
+        }
+        // Through lcms2 from 16-bit sRGB. (libvips 8.14's icc_export from
+        // XYZ or Lab disagrees with lcms2 by up to several ΔE2000, so the
+        // conversion starts from sRGB: colours outside sRGB are clipped before
+        // a wider output profile — see docs/filters.md, "Colour management".)
+        let rgb16 = try working.colourspace("rgb16").copyForMetadata()
+        rgb16.setBlob("icc-profile-data", try ICCProfile.sRGB())
+        let exported = try rgb16.call("icc_transform", [
+            ("output_profile", .string(try ICCProfile.path(for: options.profile))),
+            ("embedded", .bool(true)),
+            ("intent", .string(options.intent.rawValue)),
+            ("depth", .number(Double(options.bitDepth))),
+        ])
+        let out = try exported.copyForMetadata()
         out.setInt("orientation", 1)
         return out
     }
