@@ -18,8 +18,8 @@ struct CLIBadInputTests {
     }
 
     static let commands: [BadCommand] = [
-        BadCommand(label: "unknown filter", arguments: ["apply", "blur=3", "{A}"], message: "unknown filter 'blur' (known filters: temperature, tint, exposure"),
-        BadCommand(label: "unknown filter after a good one", arguments: ["apply", "exposure=+1,vignette", "{A}"], message: "unknown filter 'vignette'"),
+        BadCommand(label: "unknown filter", arguments: ["apply", "glow=3", "{A}"], message: "unknown filter 'glow' (known filters: temperature, tint, exposure"),
+        BadCommand(label: "unknown filter after a good one", arguments: ["apply", "exposure=+1,halo", "{A}"], message: "unknown filter 'halo'"),
         BadCommand(label: "out-of-range value", arguments: ["apply", "exposure=9", "{A}"], message: "exposure.ev: 9 is out of range (expected -5…5 EV)"),
         BadCommand(label: "not a number", arguments: ["apply", "contrast=lots", "{A}"], message: "contrast.amount: 'lots' is not a number"),
         BadCommand(label: "crop outside the image", arguments: ["apply", "crop=0.5:0:0.6:1", "{A}"], message: "x + w must be at most 1"),
@@ -28,7 +28,7 @@ struct CLIBadInputTests {
         BadCommand(label: "empty step", arguments: ["apply", "exposure=1,,crop", "{A}"], message: "an empty step"),
         BadCommand(label: "empty chain", arguments: ["apply", "", "{A}"], message: "it is empty"),
         BadCommand(label: "empty value", arguments: ["apply", "exposure=", "{A}"], message: "has an empty value"),
-        BadCommand(label: "unknown --remove filter", arguments: ["apply", "--remove", "blur", "exposure=1", "{A}"], message: "unknown filter 'blur'"),
+        BadCommand(label: "unknown --remove filter", arguments: ["apply", "--remove", "glow", "exposure=1", "{A}"], message: "unknown filter 'glow'"),
         BadCommand(label: "unknown id", arguments: ["apply", "exposure=+1", "{UNKNOWN}"], message: "no photo with id"),
         BadCommand(label: "unknown id after a good one", arguments: ["apply", "exposure=+1", "{A}", "{B}", "{UNKNOWN}"], message: "no photo with id"),
         BadCommand(label: "path as id", arguments: ["apply", "exposure=+1", "../x"], message: "malformed id '../x'"),
@@ -120,7 +120,7 @@ struct CLIBadInputTests {
         let before = try Data(contentsOf: URL(fileURLWithPath: catalog))
         try lib.succeed(["list"])
         try lib.succeed(["show", a])
-        let bad = try lib.run(["apply", "blur", a])
+        let bad = try lib.run(["apply", "glow", a])
         #expect(bad.status != 0)
         let after = try Data(contentsOf: URL(fileURLWithPath: catalog))
         #expect(after.count == before.count)

@@ -224,7 +224,7 @@ struct ContentEditingTests {
     @Test(arguments: [
         ("2", #"{"base":"original","filters":[],"format":"org.photoedit.recipe","formatVersion":2}"#, "newer than this engine reads"),
         ("99", #"{"base":"original","filters":[],"format":"org.photoedit.recipe","formatVersion":1}"#, "newer than this engine reads"),
-        ("1", #"{"base":"original","filters":[{"id":"blur","params":{},"version":1}],"format":"org.photoedit.recipe","formatVersion":1}"#, "unknown filter 'blur'"),
+        ("1", #"{"base":"original","filters":[{"id":"glow","params":{},"version":1}],"format":"org.photoedit.recipe","formatVersion":1}"#, "unknown filter 'glow'"),
         ("1", #"{"base":"original","filters":[{"id":"exposure","params":{"ev":1},"version":7}],"format":"org.photoedit.recipe","formatVersion":1}"#, "version 7 is newer"),
         ("1", #"{"base":"original","filters":[{"id":"exposure","params":{"ev":99},"version":1}],"format":"org.photoedit.recipe","formatVersion":1}"#, "out of range"),
         ("1", #"{"base":"original","#, "JSON"),

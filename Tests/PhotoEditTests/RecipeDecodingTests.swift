@@ -79,8 +79,8 @@ struct RecipeDecodingTests {
     }
 
     @Test func unknownFilter() {
-        let json = Self.document(#"{"id":"vignette","version":1,"params":{}}"#)
-        #expect(throws: PhotoEditError.unknownFilter(name: "vignette", known: FilterRegistry.standard.ids)) { try Self.decode(json) }
+        let json = Self.document(#"{"id":"halo","version":1,"params":{}}"#)
+        #expect(throws: PhotoEditError.unknownFilter(name: "halo", known: FilterRegistry.standard.ids)) { try Self.decode(json) }
     }
 
     @Test func filterVersionNewerThanKnown() {

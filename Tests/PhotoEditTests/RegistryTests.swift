@@ -18,8 +18,8 @@ struct RegistryTests {
             #expect(registry.filter(f.id)?.id == f.id)
             #expect(try registry.require(f.id).id == f.id)
         }
-        #expect(registry.filter("blur") == nil)
-        #expect(throws: PhotoEditError.unknownFilter(name: "blur", known: registry.ids)) { try registry.require("blur") }
+        #expect(registry.filter("glow") == nil)
+        #expect(throws: PhotoEditError.unknownFilter(name: "glow", known: registry.ids)) { try registry.require("glow") }
     }
 
     @Test(arguments: FilterRegistry.standard.filters.map(\.id))
@@ -111,7 +111,7 @@ struct ErrorTests {
     static let samples: [PhotoEditError] = [
         .native(library: "libvips", operation: "jpegload", message: "VipsJpeg: Premature end of input file\nread gave 2 warnings\n"),
         .native(library: "libvips", operation: "avg", message: ""),
-        .unknownFilter(name: "blur", known: FilterRegistry.standard.ids),
+        .unknownFilter(name: "glow", known: FilterRegistry.standard.ids),
         .invalidParameter(filter: "exposure", parameter: "ev", problem: "9 is out of range (expected -5…5 EV)"),
         .invalidParameter(filter: "crop", parameter: "", problem: "x + w must be at most 1 (got 1.1)"),
         .invalidChain(chain: "a,,b", problem: "an empty step"),
