@@ -38,7 +38,7 @@ struct BadInputCorpusTests {
              recipe: "{\"format\":\"org.photoedit.recipe\",\"formatVersion\":1,\"filters\":["),
         Case(label: "recipe that is not an object", arguments: ["apply", "--recipe", "{RECIPE}", "{A}"], message: "a recipe is a JSON object",
              recipe: "[1, 2]"),
-        Case(label: "recipe with an unknown filter", arguments: ["apply", "--recipe", "{RECIPE}", "{A}"], message: "unknown filter 'blur'",
+        Case(label: "recipe with an unknown filter", arguments: ["apply", "--recipe", "{RECIPE}", "{A}"], message: "unknown filter 'glow'",
              recipe: recipe("{\"id\":\"glow\",\"version\":1,\"params\":{}}")),
         Case(label: "recipe with a future filter version", arguments: ["apply", "--recipe", "{RECIPE}", "{A}"],
              message: "filter 'exposure' version 99 is newer than this engine knows",

@@ -1,4 +1,99 @@
+import Foundation
+
 extension Filters {
     /// The tone filters (highlights, shadows, whites, blacks, levels, curve), registered in `FilterRegistry.standard`.
-    static let toneGroup: [FilterDefinition] = []
+    static let toneGroup: [FilterDefinition] = [
+        Filters.highlights, Filters.shadows, Filters.whites, Filters.blacks, Filters.levels, Filters.curve,
+    ]
+}
+
+/// Shared arithmetic of the tone filters. All of it is per pixel (no image
+/// statistics), so every tone filter is a point filter.
+enum ToneMath {
+    /// The perceptual encoding the tone filters work in: linear^(1/2.2), as `contrast`.
+    static let gamma = 2.2
+    /// Keeps the luminance ratio finite near black (linear light, about 0.08
+    /// perceptual); see `toneMapLuminance`. Below it, changes are added as grey
+    /// rather than scaling colour noise in the darkest tones.
+    static let ratioFloor = 0.004
+}
+
+extension Image {
+    /// Rec. 709 luminance of linear RGB, one band.
+    func toneLuminance() throws -> Image {
+        let w = ColourMath.luminance
+        // bandmean of (3·w·RGB) = w·RGB.
+        return try linear(multiply: w.map { 3 * $0 }, add: [0, 0, 0]).call("bandmean")
+    }
+
+    /// Per pixel `self · other`.
+    func toneMultiply(_ other: Image) throws -> Image {
+        try Vips.image("multiply", [("left", .image(self)), ("right", .image(other))])
+    }
+
+    /// Per pixel `self + other`.
+    func toneAdd(_ other: Image) throws -> Image {
+        try Vips.image("add", [("left", .image(self)), ("right", .image(other))])
+    }
+
+    /// Per pixel `self − other`.
+    func toneSubtract(_ other: Image) throws -> Image {
+        try Vips.image("subtract", [("left", .image(self)), ("right", .image(other))])
+    }
+
+    /// Per pixel `self / other`.
+    func toneDivide(_ other: Image) throws -> Image {
+        try Vips.image("divide", [("left", .image(self)), ("right", .image(other))])
+    }
+
+    /// max(self, 0) per pixel: (x + |x|) / 2.
+    func toneRelu() throws -> Image {
+        try toneAdd(call("abs")).linear(multiply: [0.5], add: [0])
+    }
+
+    /// self clamped to 0…1 per pixel: relu(x) − relu(x − 1).
+    func toneClamp01() throws -> Image {
+        try toneRelu().toneSubtract(linear(multiply: [1], add: [-1]).toneRelu())
+    }
+
+    /// Applies a tone function to the luminance only, keeping each pixel's
+    /// chromaticity. `map` receives the perceptual luminance L = Y^(1/2.2)
+    /// (one band) and returns L'; with Y' = L'^2.2 each pixel becomes
+    ///
+    ///     RGB' = RGB · r + (Y' − Y · r),   r = (Y' + ε) / (max(Y, 0) + ε),  ε = 0.004
+    ///
+    /// whose luminance is exactly Y'. Well above ε this is (nearly) a pure
+    /// scaling, so hue and saturation are kept; towards black, where no ratio
+    /// exists, the change is added as grey instead, so lifting pure black
+    /// works and dark colour noise is not amplified.
+    func toneMapLuminance(_ map: (Image) throws -> Image) throws -> Image {
+        let y = try toneLuminance()
+        let mappedY = try map(y.signedPower(1 / ToneMath.gamma)).signedPower(ToneMath.gamma)
+        let e = ToneMath.ratioFloor
+        let ratio = try mappedY.linear(multiply: [1], add: [e]).toneDivide(y.toneRelu().linear(multiply: [1], add: [e]))
+        let grey = try mappedY.toneSubtract(y.toneMultiply(ratio))
+        return try toneMultiply(ratio).toneAdd(grey)
+    }
+
+    /// Applies `map` to each channel in the perceptual encoding (linear^(1/2.2)), back to linear.
+    func toneMapPerceptual(_ map: (Image) throws -> Image) throws -> Image {
+        try map(signedPower(1 / ToneMath.gamma)).signedPower(ToneMath.gamma)
+    }
+}
+
+extension Image {
+    /// L + amount · weight(clamp(L, 0, 1)): the shape shared by highlights,
+    /// shadows, whites and blacks (`weight` is built from libvips arithmetic
+    /// on the clamped perceptual luminance).
+    func toneAddWeighted(_ amount: Double, weight: (Image) throws -> Image) throws -> Image {
+        let w = try weight(toneClamp01())
+        return try toneAdd(w.linear(multiply: [amount], add: [0]))
+    }
+
+    /// self^n for a small positive integer n, by repeated multiplication (exact for negatives).
+    func tonePower(_ n: Int) throws -> Image {
+        var out = self
+        for _ in 1..<max(1, n) { out = try out.toneMultiply(self) }
+        return out
+    }
 }

@@ -1,0 +1,33 @@
+import Foundation
+
+extension Filters {
+    /// Shadows: lifts (+) or deepens (−) the dark tones through a smooth
+    /// luminance mask that peaks at a quarter of the perceptual scale and
+    /// vanishes at black and white, like Lightroom's Shadows slider (but per
+    /// pixel, without a local mask).
+    ///
+    /// In perceptual luminance L = Y^(1/2.2): L' = L + k · a · L(1 − L)³ with
+    /// a = amount/100, k = 1.6 lifting and 0.9 deepening (both keep the curve
+    /// monotone), L clamped to 0…1 inside the mask. Applied through the
+    /// luminance ratio, so hue and saturation are kept.
+    public static let shadows = FilterDefinition(
+        id: "shadows", version: 1, stage: .tone, order: 30,
+        summary: "lifts (+) or deepens (-) the dark tones, leaving black, white and the highlights in place",
+        colourSpace: "perceptual luminance (Rec. 709 Y ^ 1/2.2), applied to linear RGB by the luminance ratio",
+        parameters: [
+            .number("amount", -100...100, default: 0,
+                    "+100 lifts a quarter-tone (L 0.25) by 0.17 on the perceptual scale, -100 lowers it by 0.09"),
+        ],
+        forms: [ChainForm(["amount"], "e.g. shadows=+40")]
+    ) { image, p, _ in
+        let a = p.number("amount") / 100
+        if a == 0 { return image }
+        let k = a > 0 ? 1.6 : 0.9
+        return try image.toneMapLuminance { l in
+            try l.toneAddWeighted(k * a) { c in
+                // c · (1 − c)³
+                try c.toneMultiply(c.linear(multiply: [-1], add: [1]).tonePower(3))
+            }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+extension Filters {
+    /// Whites: moves the white point region up (+, more of the light tones
+    /// reach white and clip at output) or down (−, white becomes light grey),
+    /// fading out towards black.
+    ///
+    /// In perceptual luminance L = Y^(1/2.2): L' = L + 0.25 · a · L³ with
+    /// a = amount/100 (monotone for every a), L clamped to 0…1 inside the
+    /// weight, so values above white shift by 0.25·a. Applied through the
+    /// luminance ratio, so hue and saturation are kept.
+    public static let whites = FilterDefinition(
+        id: "whites", version: 1, stage: .tone, order: 40,
+        summary: "moves the white point region: + pushes light tones to white, - dims white to light grey",
+        colourSpace: "perceptual luminance (Rec. 709 Y ^ 1/2.2), applied to linear RGB by the luminance ratio",
+        parameters: [
+            .number("amount", -100...100, default: 0,
+                    "white (L 1) moves by amount/400 on the perceptual scale: +100 to 1.25, -100 to 0.75"),
+        ],
+        forms: [ChainForm(["amount"], "e.g. whites=+20")]
+    ) { image, p, _ in
+        let a = p.number("amount") / 100
+        if a == 0 { return image }
+        return try image.toneMapLuminance { l in
+            try l.toneAddWeighted(0.25 * a) { c in try c.tonePower(3) }
+        }
+    }
+}
