@@ -125,6 +125,8 @@ struct CanonicalEncodingTests {
             return JSONValue.format(v)
         case .choice(let choices):
             return choices.last(where: { .text($0) != spec.defaultValue }) ?? choices[0]
+        case .text:
+            return "sample-\(Int(fraction * 100)).cube"
         case .bool:
             return spec.defaultValue == .bool(true) ? "false" : "true"
         }

@@ -5,7 +5,7 @@ extension Filters {
     /// They run in the colour stage after `saturation` (order 10), in this order:
     /// vibrance (20), hsl (30), mono (40), splittone (50). `lut` is not here
     /// yet: a `.cube` path needs a text parameter kind that `ParameterSpec` lacks.
-    static let colourGroup: [FilterDefinition] = [Filters.vibrance, Filters.hsl, Filters.mono, Filters.splittone]
+    static let colourGroup: [FilterDefinition] = [Filters.vibrance, Filters.hsl, Filters.mono, Filters.splittone, Filters.lut]
 }
 
 /// Per-pixel helpers shared by the colour filters. Every one is a point

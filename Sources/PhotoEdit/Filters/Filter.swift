@@ -32,6 +32,8 @@ public struct ParameterSpec: Sendable {
         case number(range: ClosedRange<Double>, step: Double?)
         /// One of a fixed list of words.
         case choice([String])
+        /// Free text on one line (e.g. a file name).
+        case text
         /// true / false.
         case bool
     }
@@ -54,6 +56,11 @@ public struct ParameterSpec: Sendable {
         ParameterSpec(name: name, kind: .choice(choices), defaultValue: .text(value), unit: "", summary: summary)
     }
 
+    /// A text parameter (one line, at most 1024 characters).
+    public static func text(_ name: String, default value: String, _ summary: String) -> ParameterSpec {
+        ParameterSpec(name: name, kind: .text, defaultValue: .text(value), unit: "", summary: summary)
+    }
+
     /// A boolean parameter.
     public static func bool(_ name: String, default value: Bool, _ summary: String) -> ParameterSpec {
         ParameterSpec(name: name, kind: .bool, defaultValue: .bool(value), unit: "", summary: summary)
@@ -68,6 +75,7 @@ public struct ParameterSpec: Sendable {
             return "\(JSONValue.format(range.lowerBound))…\(JSONValue.format(range.upperBound))\(unitText)\(stepText)"
         case .choice(let choices): return choices.joined(separator: "|")
         case .bool: return "true|false"
+        case .text: return "text"
         }
     }
 
@@ -81,6 +89,8 @@ public struct ParameterSpec: Sendable {
             return try validate(.number(n), filter: filter)
         case .choice:
             return try validate(.text(text.lowercased()), filter: filter)
+        case .text:
+            return try validate(.text(text), filter: filter)
         case .bool:
             switch text.lowercased() {
             case "true", "yes", "on", "1": return .bool(true)
@@ -111,6 +121,11 @@ public struct ParameterSpec: Sendable {
             }
             return value
         case (.bool, .bool):
+            return value
+        case let (.text, .text(t)):
+            guard t.count <= 1024, !t.contains(where: { $0.isNewline || $0 == "\0" }) else {
+                throw PhotoEditError.invalidParameter(filter: filter, parameter: name, problem: "must be one line of at most 1024 characters")
+            }
             return value
         default:
             throw PhotoEditError.invalidParameter(filter: filter, parameter: name, problem: "wrong type (expected \(rangeDescription))")

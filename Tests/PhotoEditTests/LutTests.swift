@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+@testable import PhotoEdit
+
+/// The `lut` filter: `.cube` parsing, trilinear and tetrahedral lookups.
+@Suite("3D LUTs")
+struct LutTests {
+    /// A size-n LUT whose entries are f(r, g, b).
+    static func cube(_ n: Int, _ f: (Float, Float, Float) -> (Float, Float, Float)) -> String {
+        var lines = ["TITLE \"test\"", "LUT_3D_SIZE \(n)"]
+        for b in 0..<n { for g in 0..<n { for r in 0..<n {
+            let o = f(Float(r) / Float(n - 1), Float(g) / Float(n - 1), Float(b) / Float(n - 1))
+            lines.append("\(o.0) \(o.1) \(o.2)")
+        } } }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test(arguments: [true, false])
+    func lookupsInterpolateAnAffineLUTExactly(_ tetrahedral: Bool) throws {
+        // Trilinear and tetrahedral interpolation are exact for an affine map.
+        let lut = try CubeLUT.parse(Self.cube(5) { r, g, b in (0.5 * r + 0.25 * b, g, 1 - b) }, path: "t")
+        for (r, g, b) in [(Float(0.1), Float(0.7), Float(0.33)), (0.9, 0.05, 0.6), (0.5, 0.5, 0.5), (0, 1, 1)] {
+            let o = lut.lookup(r, g, b, tetrahedral: tetrahedral)
+            #expect(abs(o.0 - (0.5 * r + 0.25 * b)) < 1e-5 && abs(o.1 - g) < 1e-5 && abs(o.2 - (1 - b)) < 1e-5, "\(r),\(g),\(b) → \(o)")
+        }
+    }
+
+    @Test func identityAndSwapLUTsOnAPhoto() throws {
+        let temp = TemporaryDirectory("photoedit-lut")
+        try Self.cube(2) { r, g, b in (r, g, b) }.write(toFile: temp.file("identity.cube"), atomically: true, encoding: .utf8)
+        try Self.cube(2) { r, g, b in (b, g, r) }.write(toFile: temp.file("swap.cube"), atomically: true, encoding: .utf8)
+        let library = try PhotoLibrary(url: temp.url.appendingPathComponent("library"))
+        let id = try #require(try library.importItems([Paths.sample("coffee.jpg")]).first?.id)
+        try library.apply(chain: "lut=" + temp.file("identity.cube"), to: id)
+        #expect(try library.currentRecipe(id).node("lut") != nil)
+        func render(_ chain: String?, _ name: String) throws -> Image {
+            let recipe = try chain.map { try Chain.apply(Chain.parse($0), to: .empty) } ?? .empty
+            let image = try Renderer(registry: .standard).render(recipe: recipe, originalPath: Paths.sample("coffee.jpg"))
+            try image.save(to: temp.file(name), format: "png")
+            return try Pixels.load(temp.file(name))
+        }
+        let plain = try render(nil, "plain.png")
+        let identity = try render("lut=" + temp.file("identity.cube"), "identity.png")
+        let swapped = try render("lut=" + temp.file("swap.cube"), "swapped.png")
+        #expect(try Pixels.maxAbsDifference(identity, plain) <= 1, "an identity LUT changes the photo")
+        let p = try plain.point(x: 300, y: 200), q = try swapped.point(x: 300, y: 200)
+        #expect(abs(p[0] - q[2]) <= 1 && abs(p[2] - q[0]) <= 1 && abs(p[1] - q[1]) <= 1, "\(p) vs \(q)")
+    }
+
+    @Test func badCubeFilesAreClearErrors() throws {
+        let temp = TemporaryDirectory("photoedit-lut-bad")
+        let cases = ["text": "hello\n", "1d": "LUT_1D_SIZE 4\n0 0 0\n", "short": "LUT_3D_SIZE 2\n0 0 0\n1 1 1\n",
+                     "nan": "LUT_3D_SIZE 2\n" + String(repeating: "nan 0 0\n", count: 8), "size": "LUT_3D_SIZE 1\n0 0 0\n"]
+        for (name, text) in cases {
+            let path = temp.file(name + ".cube")
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            #expect(throws: PhotoEditError.self, "\(name)") { try CubeLUT.parse(text, path: path) }
+        }
+        let lib = CLILibrary()
+        let id = try lib.importSample("coffee.jpg")
+        for file in [temp.file("text.cube"), temp.file("missing.cube")] {
+            let r = try lib.run(["apply", "lut=" + file, id])
+            #expect(r.status != 0 && r.stderrLines.count == 1, "\(r)")
+        }
+        #expect(try lib.history(id).count == 1, "a bad LUT changed the library")
+    }
+
+    @Test func shippedFilmPresetUsesItsLUT() throws {
+        let presets = PresetLibrary(folders: [Paths.filters.appendingPathComponent("presets").path])
+        let recipe = try Chain.apply(Chain.parse("preset:film"), to: .empty, presets: presets)
+        #expect(recipe.node("lut")?.parameters["file"] == .text("film.cube"))
+        #expect(try CubeLUT.load(CubeLUT.resolve("film.cube")).size == 17)
+    }
+}
