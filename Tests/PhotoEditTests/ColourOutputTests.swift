@@ -52,6 +52,33 @@ struct ColourOutputTests {
         #expect(ICCProfile.description(embedded)?.contains("P3") == true || ICCProfile.description(embedded) == "sP3C")
     }
 
+    /// Colours outside sRGB survive from a P3 input to a P3 output: the
+    /// working space is unbounded float and the output conversion reads it
+    /// directly (a detour through sRGB would clip this green by ~10 ΔE).
+    @Test func wideGamutColoursSurviveToAWideOutput() throws {
+        let temp = TemporaryDirectory("photoedit-wide")
+        // A 64×64 Display P3 patch of pure P3 green, 16-bit, profile embedded.
+        let green = try Vips.image("black", [("width", .number(64)), ("height", .number(64)), ("bands", .number(3))])
+            .linear(multiply: [1, 1, 1], add: [0, 65535, 0]).cast("ushort").call("copy", [("interpretation", .string("rgb16"))])
+            .copyForMetadata()
+        green.setBlob("icc-profile-data", try Vips.builtinProfile("p3"))
+        let source = temp.file("p3-green.png")
+        try green.save(to: source, format: "png")
+        let (library, id) = try Self.library(source, in: temp)
+        try library.render(id, version: .unadjusted, to: temp.file("out-p3.png"), options: RenderOptions(profile: .displayP3, bitDepth: 16))
+
+        try library.render(id, version: .unadjusted, to: temp.file("out-srgb.png"))
+        // Compare as colours: each file through its own embedded profile (lcms2) to Lab.
+        func lab(_ path: String) throws -> Image {
+            try Pixels.load(path).call("icc_import", [("embedded", .bool(true)), ("intent", .string("relative"))])
+        }
+        let kept = try Pixels.deltaE(lab(source), lab(temp.file("out-p3.png")))
+        let clipped = try Pixels.deltaE(lab(source), lab(temp.file("out-srgb.png")))
+        print(String(format: "P3 green → P3: ΔE00 max %.3f; → sRGB (clipped): ΔE00 mean %.3f", kept.max, clipped.mean))
+        #expect(kept.max < 0.5, "a P3 colour did not survive to P3 output: ΔE00 \(kept.max)")
+        #expect(clipped.mean > 3, "the test colour should lie outside sRGB")
+    }
+
     @Test(arguments: [OutputProfile.displayP3, .adobeRGB])
     func conversionAgreesWithLcms2(_ profile: OutputProfile) throws {
         let temp = TemporaryDirectory("photoedit-lcms")

@@ -67,6 +67,24 @@ enum ColourMath {
         return (x, y)
     }
 
+    /// Primaries (x, y of red, green, blue) of output spaces, all D65.
+    static let displayP3Primaries: [(Double, Double)] = [(0.680, 0.320), (0.265, 0.690), (0.150, 0.060)]
+    static let adobeRGBPrimaries: [(Double, Double)] = [(0.64, 0.33), (0.21, 0.71), (0.15, 0.06)]
+
+    /// Linear RGB → XYZ for primaries with a D65 white (the standard
+    /// derivation: columns scaled so that RGB (1,1,1) is the white).
+    static func rgbToXYZ(_ primaries: [(Double, Double)]) -> [Double] {
+        let cols = primaries.map { xyz(x: $0.0, y: $0.1) }
+        let m: [Double] = [cols[0][0], cols[1][0], cols[2][0], cols[0][1], cols[1][1], cols[2][1], cols[0][2], cols[1][2], cols[2][2]]
+        let s = apply(inverse(m), d65)
+        return [m[0] * s[0], m[1] * s[1], m[2] * s[2], m[3] * s[0], m[4] * s[1], m[5] * s[2], m[6] * s[0], m[7] * s[1], m[8] * s[2]]
+    }
+
+    /// Linear sRGB → linear RGB of other D65 primaries.
+    static func linearSRGB(to primaries: [(Double, Double)]) -> [Double] {
+        multiply(inverse(rgbToXYZ(primaries)), sRGBToXYZ)
+    }
+
     /// ICC's profile connection space white (D50) and sRGB's (D65), Y = 1.
     static let d50: [Double] = [0.96422, 1, 0.82521]
     static let d65: [Double] = [0.95047, 1, 1.08883]

@@ -1,4 +1,6 @@
 import CLCMS2
+import CPhotoEditShim
+import CVips
 import Foundation
 
 /// ICC profile helpers on lcms2.
@@ -50,6 +52,122 @@ enum ICCProfile {
         let path = NSTemporaryDirectory() + "/photoedit-adobe-rgb-\(getpid()).icc"
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         return path
+    }
+
+    /// The working space as an ICC profile: sRGB primaries, D65, linear
+    /// (gamma 1), made with lcms2.
+    private static let linearSRGB: Result<Data, Error> = Result {
+        var white = cmsCIExyY(x: 0.3127, y: 0.3290, Y: 1)
+        var primaries = cmsCIExyYTRIPLE(Red: cmsCIExyY(x: 0.64, y: 0.33, Y: 1),
+                                        Green: cmsCIExyY(x: 0.30, y: 0.60, Y: 1),
+                                        Blue: cmsCIExyY(x: 0.15, y: 0.06, Y: 1))
+        guard let curve = cmsBuildGamma(nil, 1.0) else { throw PhotoEditError.native(library: "lcms2", operation: "cmsBuildGamma", message: "failed") }
+        defer { cmsFreeToneCurve(curve) }
+        var curves: [OpaquePointer?] = [curve, curve, curve]
+        guard let profile = cmsCreateRGBProfile(&white, &primaries, &curves) else {
+            throw PhotoEditError.native(library: "lcms2", operation: "cmsCreateRGBProfile", message: "failed")
+        }
+        defer { cmsCloseProfile(profile) }
+        var length: cmsUInt32Number = 0
+        guard cmsSaveProfileToMem(profile, nil, &length) != 0 else { throw PhotoEditError.native(library: "lcms2", operation: "cmsSaveProfileToMem", message: "failed") }
+        var bytes = [UInt8](repeating: 0, count: Int(length))
+        guard cmsSaveProfileToMem(profile, &bytes, &length) != 0 else { throw PhotoEditError.native(library: "lcms2", operation: "cmsSaveProfileToMem", message: "failed") }
+        return Data(bytes)
+    }
+
+    /// The bytes of an output profile.
+    static func data(for profile: OutputProfile) throws -> Data {
+        switch profile {
+        case .sRGB: return try sRGB()
+        case .displayP3: return try Vips.builtinProfile("p3")
+        case .adobeRGB, .file:
+            let path = try self.path(for: profile)
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw PhotoEditError.invalidOutput("cannot read ICC profile \(path)")
+            }
+            return data
+        }
+    }
+
+    /// Converts a linear-light float RGB image (the working space) to an
+    /// output profile, 8 or 16 bits, the profile embedded. sRGB, Display P3
+    /// and Adobe RGB are matrix-shaper spaces: a 3×3 matrix from the working
+    /// primaries, then the space's transfer curve, on the float data, so
+    /// colours outside sRGB reach a wider space intact (clipped only to the
+    /// output's own gamut). Other profiles go through lcms2, which clips
+    /// negative (out-of-sRGB) values of its float input.
+    static func exportLinear(_ working: Image, to profile: OutputProfile, intent: RenderingIntent, depth: Int) throws -> Image {
+        switch profile {
+        case .sRGB: return try exportMatrixShaper(working, matrix: ColourMath.identity, curve: .sRGB, profile: try sRGB(), depth: depth)
+        case .displayP3:
+            return try exportMatrixShaper(working, matrix: ColourMath.linearSRGB(to: ColourMath.displayP3Primaries), curve: .sRGB,
+                                          profile: try Vips.builtinProfile("p3"), depth: depth)
+        case .adobeRGB:
+            return try exportMatrixShaper(working, matrix: ColourMath.linearSRGB(to: ColourMath.adobeRGBPrimaries), curve: .gamma(563.0 / 256.0),
+                                          profile: try data(for: .adobeRGB), depth: depth)
+        case .file:
+            return try exportThroughLcms(working, to: profile, intent: intent, depth: depth)
+        }
+    }
+
+    enum TransferCurve { case sRGB, gamma(Double) }
+
+    private static func exportMatrixShaper(_ working: Image, matrix: [Double], curve: TransferCurve, profile: Data, depth: Int) throws -> Image {
+        var linear = working
+        if matrix != ColourMath.identity {
+            linear = try working.call("recomb", [("m", .image(try Image.matrix(matrix)))]).call("copy", [("interpretation", .string("scrgb"))])
+        }
+        var encoded: Image
+        switch curve {
+        case .sRGB:
+            // libvips' scRGB → sRGB is exactly the sRGB curve (clipping to 0…1).
+            encoded = try linear.colourspace(depth == 16 ? "rgb16" : "srgb")
+        case .gamma(let g):
+            let zero = try linear.linear(multiply: [0, 0, 0], add: [0, 0, 0])
+            let one = try linear.linear(multiply: [0, 0, 0], add: [1, 1, 1])
+            let clamped = try linear.select(lessThan: 0, then: zero, otherwise: linear)
+            let limited = try clamped.select(lessThan: 1, then: clamped, otherwise: one)
+            let scale = depth == 16 ? 65535.0 : 255.0
+            encoded = try limited.signedPower(1 / g).linear(multiply: [scale, scale, scale], add: [0.5, 0.5, 0.5])
+                .cast(depth == 16 ? "ushort" : "uchar").call("copy", [("interpretation", .string(depth == 16 ? "rgb16" : "srgb"))])
+        }
+        let out = try encoded.copyForMetadata()
+        out.setBlob("icc-profile-data", profile)
+        return out
+    }
+
+    private static func exportThroughLcms(_ working: Image, to profile: OutputProfile, intent: RenderingIntent, depth: Int) throws -> Image {
+        let source = try linearSRGB.get(), target = try data(for: profile)
+        let input = try working.cast("float")
+        var length = 0
+        guard let raw = vips_image_write_to_memory(input.pointer, &length) else { throw Vips.error("write_to_memory") }
+        defer { g_free(raw) }
+        let pixels = length / 12
+        let typeFloat: cmsUInt32Number = (1 << 22) | (4 << 16) | (3 << 3) | 4   // TYPE_RGB_FLT
+        let typeOut: cmsUInt32Number = (4 << 16) | (3 << 3) | (depth == 16 ? 2 : 1)   // TYPE_RGB_16 / TYPE_RGB_8
+        let lcmsIntent: cmsUInt32Number = [.perceptual: 0, .relative: 1, .saturation: 2, .absolute: 3][intent]!
+        var output = [UInt8](repeating: 0, count: pixels * 3 * (depth == 16 ? 2 : 1))
+        let ok = source.withUnsafeBytes { s in
+            target.withUnsafeBytes { t -> Bool in
+                guard let a = cmsOpenProfileFromMem(s.baseAddress, cmsUInt32Number(s.count)),
+                      let b = cmsOpenProfileFromMem(t.baseAddress, cmsUInt32Number(t.count)) else { return false }
+                defer { cmsCloseProfile(a); cmsCloseProfile(b) }
+                guard let x = cmsCreateTransform(a, typeFloat, b, typeOut, lcmsIntent, 0) else { return false }
+                defer { cmsDeleteTransform(x) }
+                output.withUnsafeMutableBytes { cmsDoTransform(x, raw, $0.baseAddress, cmsUInt32Number(pixels)) }
+                return true
+            }
+        }
+        guard ok else { throw PhotoEditError.native(library: "lcms2", operation: "cmsCreateTransform", message: "cannot convert to the output profile") }
+        let format = depth == 16 ? VIPS_FORMAT_USHORT : VIPS_FORMAT_UCHAR
+        guard let made = output.withUnsafeBytes({ vips_image_new_from_memory_copy($0.baseAddress, $0.count, Int32(input.width), Int32(input.height), 3, format) }) else {
+            throw Vips.error("new_from_memory_copy")
+        }
+        let image = try Image(owning: made).call("copy", [("interpretation", .string(depth == 16 ? "rgb16" : "srgb"))]).copyForMetadata()
+        image.setBlob("icc-profile-data", target)
+        // Keep the source's other metadata (EXIF).
+        if let exif = working.blob("exif-data") { image.setBlob("exif-data", exif) }
+        return image
     }
 
     /// Transforms 8-bit RGB pixels from one profile to another with lcms2

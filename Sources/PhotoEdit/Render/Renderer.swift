@@ -154,18 +154,11 @@ public struct Renderer: Sendable {
             out.setInt("orientation", 1)
             return out
         }
-        // Through lcms2 from 16-bit sRGB. (libvips 8.14's icc_export from
-        // XYZ or Lab disagrees with lcms2 by up to several ΔE2000, so the
-        // conversion starts from sRGB: colours outside sRGB are clipped before
-        // a wider output profile — see docs/filters.md, "Colour management".)
-        let rgb16 = try working.colourspace("rgb16").copyForMetadata()
-        rgb16.setBlob("icc-profile-data", try ICCProfile.sRGB())
-        let exported = try rgb16.call("icc_transform", [
-            ("output_profile", .string(try ICCProfile.path(for: options.profile))),
-            ("embedded", .bool(true)),
-            ("intent", .string(options.intent.rawValue)),
-            ("depth", .number(Double(options.bitDepth))),
-        ])
+        // Through lcms2 on the float working data, so colours outside sRGB
+        // reach a wider output profile intact (lcms2 transforms unbounded
+        // float input). The buffer is the whole image: only non-default
+        // output pays for it.
+        let exported = try ICCProfile.exportLinear(working, to: options.profile, intent: options.intent, depth: options.bitDepth)
         let out = try exported.copyForMetadata()
         out.setInt("orientation", 1)
         return out
