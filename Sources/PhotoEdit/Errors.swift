@@ -36,6 +36,7 @@ public enum PhotoEditError: Error, Equatable, Sendable, CustomStringConvertible,
     /// No album has this title or id.
     case unknownAlbum(String)
 
+    /// The error as one line of text (line breaks in user text escaped).
     public var description: String {
         // User text (chains, paths) may hold line breaks: escape them so
         // every error stays one line.
@@ -93,5 +94,6 @@ public enum PhotoEditError: Error, Equatable, Sendable, CustomStringConvertible,
         }
     }
 
+    /// Foundation's `LocalizedError` text: the same one line.
     public var errorDescription: String? { description }
 }

@@ -6,6 +6,7 @@ public enum ParameterValue: Hashable, Sendable, CustomStringConvertible {
     case text(String)
     case bool(Bool)
 
+    /// The value as the chain grammar writes it.
     public var description: String {
         switch self {
         case .number(let n): return JSONValue.format(n)
@@ -38,11 +39,15 @@ public struct ParameterSpec: Sendable {
         case bool
     }
 
+    /// The parameter's name, used as `filter.name=value` and in recipes.
     public let name: String
+    /// Its type and range.
     public let kind: Kind
+    /// The neutral value: every parameter at its default leaves the image unchanged.
     public let defaultValue: ParameterValue
     /// Unit shown in help ("EV", "°", "mired", "" for none).
     public let unit: String
+    /// One-line description, shown by `photoedit filters`.
     public let summary: String
 
     /// A number parameter.
@@ -136,10 +141,14 @@ public struct ParameterSpec: Sendable {
 /// One way of writing a filter in the chain grammar: `name=v1:v2…` assigns
 /// the values to `parameters` in order and sets `fixed` parameters too.
 public struct ChainForm: Sendable {
+    /// The parameters the values of `filter=v1:v2…` fill, in order.
     public let parameters: [String]
+    /// Parameters this form sets to fixed values (e.g. crop's mode).
     public let fixed: [String: ParameterValue]
+    /// One-line description, with an example.
     public let summary: String
 
+    /// A form filling `parameters`, setting `fixed`, described by `summary`.
     public init(_ parameters: [String], fixed: [String: ParameterValue] = [:], _ summary: String) {
         self.parameters = parameters
         self.fixed = fixed
@@ -169,8 +178,10 @@ public enum PipelineStage: Int, Sendable, CaseIterable, Comparable {
     /// Output size (resize), last.
     case output = 9
 
+    /// Stages compare in pipeline order.
     public static func < (a: PipelineStage, b: PipelineStage) -> Bool { a.rawValue < b.rawValue }
 
+    /// The stage's name in help and docs.
     public var name: String {
         switch self {
         case .whiteBalance: return "white balance"
@@ -237,6 +248,7 @@ public struct LegacyVersion: Sendable {
     /// How this version rendered; required when `changesRendering`.
     let render: (@Sendable (Image, Parameters, RenderContext) throws -> Image)?
 
+    /// Declares an earlier version; `render` is required when `changesRendering`.
     public init(version: Int, parameters: [ParameterSpec], note: String, changesRendering: Bool,
                 migrate: @escaping @Sendable (Parameters) -> [String: ParameterValue] = { $0.values },
                 render: (@Sendable (Image, Parameters, RenderContext) throws -> Image)? = nil) {
@@ -261,11 +273,13 @@ public struct FilterDefinition: Sendable {
     public let version: Int
     /// The pipeline stage, and the position inside it (lower runs first).
     public let stage: PipelineStage
+    /// Position inside the stage (lower runs first).
     public let order: Int
     /// One-line description.
     public let summary: String
     /// The colour space the filter works in ("linear RGB" or "any").
     public let colourSpace: String
+    /// The parameters, declared once.
     public let parameters: [ParameterSpec]
     /// Ways to write the filter in a chain; the first is the main one.
     public let forms: [ChainForm]
@@ -280,6 +294,7 @@ public struct FilterDefinition: Sendable {
     /// Earlier versions, oldest first, each with its one-step migration.
     public let legacy: [LegacyVersion]
 
+    /// Declares a filter (see docs/adding-a-filter.md).
     public init(id: String, version: Int, stage: PipelineStage, order: Int, summary: String, colourSpace: String,
                 parameters: [ParameterSpec], forms: [ChainForm], legacy: [LegacyVersion] = [],
                 check: @escaping @Sendable (Parameters) -> String? = { _ in nil },

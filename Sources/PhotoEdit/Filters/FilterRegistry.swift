@@ -3,6 +3,7 @@ import Foundation
 /// The filters an engine knows, by id. `standard` holds every built-in
 /// filter; a service can build its own registry with extra filters.
 public struct FilterRegistry: Sendable {
+    /// The filters, in canonical pipeline order.
     public let filters: [FilterDefinition]
     private let byID: [String: FilterDefinition]
 

@@ -33,6 +33,7 @@ public final class ObjectPlaceholder: @unchecked Sendable {
 /// Changes to one photo, as PhotoKit's `PHAssetChangeRequest`. Get one from
 /// `PhotoLibraryChanges.changeRequest(for:)` inside `performChanges`.
 public final class AssetChangeRequest {
+    /// The photo this request changes.
     public let assetIdentifier: String
     fileprivate weak var owner: PhotoLibraryChanges?
 
@@ -46,10 +47,12 @@ public final class AssetChangeRequest {
         didSet { if let o = contentEditingOutput { owner?.add(.contentEdit(assetIdentifier, o)) } }
     }
 
+    /// Marks or unmarks the photo as a favorite.
     public var isFavorite: Bool = false {
         didSet { owner?.add(.favorite(assetIdentifier, isFavorite)) }
     }
 
+    /// Hides the photo from default listings, or shows it again.
     public var isHidden: Bool = false {
         didSet { owner?.add(.hidden(assetIdentifier, isHidden)) }
     }
@@ -79,6 +82,7 @@ public final class AssetChangeRequest {
 
 /// Changes to one album, as PhotoKit's `PHAssetCollectionChangeRequest`.
 public final class AlbumChangeRequest {
+    /// The album this request changes.
     public let albumIdentifier: String
     fileprivate weak var owner: PhotoLibraryChanges?
 
@@ -89,10 +93,13 @@ public final class AlbumChangeRequest {
 
     /// Appends photos (already in the album: left where they are).
     public func addAssets(_ ids: [String]) { owner?.add(.albumAdd(albumIdentifier, ids)) }
+    /// Removes photos from the album (they stay in the library).
     public func removeAssets(_ ids: [String]) { owner?.add(.albumRemove(albumIdentifier, ids)) }
     /// Moves a photo of the album to `index` (0 = first).
     public func moveAsset(_ id: String, to index: Int) { owner?.add(.albumMove(albumIdentifier, id, index)) }
+    /// Renames the album (titles are unique).
     public func rename(to title: String) { owner?.add(.albumRename(albumIdentifier, title)) }
+    /// Deletes the album; its photos stay in the library.
     public func delete() { owner?.add(.albumDelete(albumIdentifier)) }
 }
 

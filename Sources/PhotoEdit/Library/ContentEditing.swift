@@ -14,6 +14,7 @@ public struct ContentEditingInputRequestOptions: Sendable {
     /// Long edge of `displaySizeImageURL`; nil to skip making it.
     public var displaySize: Int?
 
+    /// Options with the editor's `canHandleAdjustmentData` test.
     public init(canHandleAdjustmentData: @escaping @Sendable (AdjustmentData) -> Bool = { _ in false },
                 startFromOriginal: Bool = false, displaySize: Int? = 2048) {
         self.canHandleAdjustmentData = canHandleAdjustmentData
@@ -32,6 +33,7 @@ public enum ContentEditingBase: Hashable, Sendable {
 
 /// What an editor needs to edit a photo, as PhotoKit's `PHContentEditingInput`.
 public struct ContentEditingInput: Sendable {
+    /// The photo being edited.
     public let assetIdentifier: String
     /// The revision this input was read at. An output made from it commits
     /// only if the photo is still at this revision.
@@ -50,8 +52,11 @@ public struct ContentEditingInput: Sendable {
     public let displaySizeImageURL: URL?
     /// Type of the base image file ("public.jpeg", …).
     public let uniformTypeIdentifier: String
+    /// "image".
     public let mediaType: String
+    /// Capture time from EXIF (ISO 8601), if known.
     public let creationDate: String?
+    /// GPS position, if known.
     public let location: Location?
     /// Where `ContentEditingOutput` stages its rendered file.
     let stagingDirectory: URL
@@ -63,9 +68,11 @@ public struct ContentEditingInput: Sendable {
 /// `renderedContentURL`, then commit it in `performChanges` through
 /// `changeRequest(for:).contentEditingOutput`.
 public struct ContentEditingOutput: Sendable {
+    /// The photo the output edits.
     public let assetIdentifier: String
     /// The revision the input was read at.
     public let baseRevision: Int
+    /// The image the edit was made on.
     public let base: ContentEditingBase
     /// The recipe of this edit (required).
     public var adjustmentData: AdjustmentData?

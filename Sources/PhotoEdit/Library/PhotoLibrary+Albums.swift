@@ -3,8 +3,11 @@ import GRDB
 
 /// An album: an ordered list of photos (PhotoKit's `PHAssetCollection`).
 public struct Album: Hashable, Sendable {
+    /// Stable id (32 hex digits).
     public let id: String
+    /// The album title (unique).
     public let title: String
+    /// When the album was created.
     public let createdAt: Date
     /// Photo ids, in album order.
     public let assetIdentifiers: [String]

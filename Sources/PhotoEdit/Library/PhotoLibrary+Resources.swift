@@ -18,11 +18,15 @@ public enum AssetResourceType: String, Sendable, CaseIterable {
 
 /// One file behind a photo (PhotoKit's `PHAssetResource`).
 public struct AssetResource: Hashable, Sendable {
+    /// What the file is.
     public let type: AssetResourceType
+    /// The photo it belongs to.
     public let assetIdentifier: String
     /// The name the file is exported under.
     public let originalFilename: String
+    /// Uniform type identifier of the file.
     public let uniformTypeIdentifier: String
+    /// Size in bytes.
     public let fileSize: Int64
     /// The file inside the library (nil for `adjustmentData`, kept in the catalog).
     let relativePath: String?

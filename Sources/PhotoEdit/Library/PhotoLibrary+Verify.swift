@@ -9,6 +9,7 @@ public struct VerificationReport: Sendable {
     public var repaired: [String] = []
     /// Remarks that are not problems.
     public var notes: [String] = []
+    /// No problem left.
     public var isClean: Bool { problems.isEmpty }
 }
 

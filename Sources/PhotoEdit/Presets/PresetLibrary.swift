@@ -4,15 +4,19 @@ import Foundation
 /// starting with `#` are comments, the first one describes the preset; the
 /// other lines are joined with commas) or `NAME.json` (a recipe).
 public struct Preset: Sendable {
+    /// What a preset holds: a chain or a whole recipe.
     public enum Content: Sendable {
         case chain(String)
         case recipe(Recipe)
     }
 
+    /// The preset name (its file name without extension).
     public let name: String
     /// The file it was read from.
     public let path: String
+    /// Its description (the first comment line), or its chain.
     public let summary: String
+    /// The chain or recipe.
     public let content: Content
 
     /// The preset as a chain (recipes written back in the grammar).
@@ -29,9 +33,11 @@ public struct Preset: Sendable {
 /// then `$XDG_CONFIG_HOME/photoedit/presets` (`~/.config/photoedit/presets`),
 /// then the presets shipped in the repository's `filters/presets/`.
 public struct PresetLibrary: Sendable {
+    /// Folders searched, first match wins.
     public let folders: [String]
     let registry: FilterRegistry
 
+    /// A preset library over these folders.
     public init(folders: [String], registry: FilterRegistry = .standard) {
         self.folders = folders
         self.registry = registry

@@ -6,10 +6,14 @@ import Foundation
 /// photoedit's own format is `Recipe.formatIdentifier`; any other format is
 /// stored as it is and never interpreted.
 public struct AdjustmentData: Hashable, Sendable, Codable {
+    /// Who wrote the data, e.g. "org.photoedit.recipe" (reverse-DNS, as PhotoKit).
     public let formatIdentifier: String
+    /// The version of that format.
     public let formatVersion: String
+    /// The recipe itself; opaque unless the format is understood.
     public let data: Data
 
+    /// Adjustment data with its three fields.
     public init(formatIdentifier: String, formatVersion: String, data: Data) {
         self.formatIdentifier = formatIdentifier
         self.formatVersion = formatVersion

@@ -2,13 +2,16 @@ import Foundation
 
 /// One step of a chain: `crop`, `exposure=+0.3`, `crop=16:9`, `crop.x=0.1`.
 public struct ChainStep: Hashable, Sendable, CustomStringConvertible {
+    /// The filter the step names.
     public let filter: String
     /// Set for the `filter.parameter=value` form.
     public let parameter: String?
+    /// The values after `=`, split at `:`.
     public let values: [String]
     /// Set for a `preset:NAME` step.
     public var preset: String? = nil
 
+    /// The step as the grammar writes it.
     public var description: String {
         if let preset { return "preset:" + preset }
         var s = filter

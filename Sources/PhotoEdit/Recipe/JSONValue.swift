@@ -11,6 +11,7 @@ public enum JSONValue: Hashable, Sendable, Codable {
     case array([JSONValue])
     case object([String: JSONValue])
 
+    /// Decodes any JSON value.
     public init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
         if c.decodeNil() { self = .null }
@@ -21,6 +22,7 @@ public enum JSONValue: Hashable, Sendable, Codable {
         else { self = .object(try c.decode([String: JSONValue].self)) }
     }
 
+    /// Encodes the value (not canonical: use `canonicalData`).
     public func encode(to encoder: Encoder) throws {
         var c = encoder.singleValueContainer()
         switch self {

@@ -3,10 +3,14 @@ import Foundation
 /// One filter in a recipe: which filter, in which of its versions, with which
 /// parameters (always the full, validated set).
 public struct RecipeNode: Hashable, Sendable {
+    /// The filter id.
     public let filter: String
+    /// The filter version that wrote the parameters.
     public let version: Int
+    /// The full, validated parameter set.
     public let parameters: Parameters
 
+    /// A node with these values (use `Chain.apply` or `Recipe(json:)` to get validated ones).
     public init(filter: String, version: Int, parameters: Parameters) {
         self.filter = filter
         self.version = version
@@ -33,6 +37,7 @@ public struct Recipe: Hashable, Sendable {
     }
 
     public private(set) var nodes: [RecipeNode]
+    /// The image the filters apply to.
     public let base: Base
 
     /// A recipe with these nodes, put in canonical order by `registry`.
@@ -47,6 +52,7 @@ public struct Recipe: Hashable, Sendable {
     /// No filters, on top of a foreign render.
     static let emptyOnRender = Recipe(nodes: [], base: .render)
 
+    /// No filters.
     public var isEmpty: Bool { nodes.isEmpty }
 
     /// The node of `filter`, if the recipe has one.

@@ -59,6 +59,7 @@ public enum RenderingIntent: String, Sendable, CaseIterable {
 public struct RenderOptions: Sendable {
     /// Fit inside this box (never enlarging); nil = full size.
     public var maxWidth: Int?
+    /// Fit inside this height (never enlarging); nil = no limit.
     public var maxHeight: Int?
     /// nil: from the output file's extension (JPEG if it has none).
     public var format: OutputFormat?
