@@ -1,5 +1,6 @@
 #include "photoedit_shim.h"
 #include <string.h>
+#include <libraw/libraw.h>
 
 static GOnce pe_init_once = G_ONCE_INIT;
 
@@ -234,4 +235,88 @@ int pe_profile_builtin(const char *name, void **data, size_t *length) {
     *length = n;
     vips_area_unref(VIPS_AREA(blob));
     return 0;
+}
+
+/* ---- libraw ---- */
+
+static void pe_copy(char *dst, size_t size, const char *src) {
+    size_t i = 0;
+    for (; src && src[i] && i + 1 < size; i++) dst[i] = src[i];
+    dst[i] = 0;
+}
+
+/* libraw prints data errors to stderr by default; the engine reports them
+ * itself, as one line, from the return code. */
+static void pe_raw_quiet(void *data, const char *file, const int offset) {
+    (void) data; (void) file; (void) offset;
+}
+
+int pe_raw_identify(const char *path, pe_raw_info *info) {
+    libraw_data_t *raw = libraw_init(0);
+    if (!raw) return LIBRAW_UNSUFFICIENT_MEMORY;
+    libraw_set_dataerror_handler(raw, pe_raw_quiet, NULL);
+    int r = libraw_open_file(raw, path);
+    if (r == LIBRAW_SUCCESS) {
+        memset(info, 0, sizeof(*info));
+        pe_copy(info->make, sizeof info->make, raw->idata.make);
+        pe_copy(info->model, sizeof info->model, raw->idata.model);
+        pe_copy(info->lens, sizeof info->lens, raw->lens.Lens);
+        info->iso = raw->other.iso_speed;
+        info->shutter = raw->other.shutter;
+        info->aperture = raw->other.aperture;
+        info->focal_length = raw->other.focal_len;
+        info->timestamp = (long long) raw->other.timestamp;
+        info->flip = raw->sizes.flip;
+        info->width = raw->sizes.width;
+        info->height = raw->sizes.height;
+        info->is_dng = raw->idata.dng_version != 0;
+        if (raw->idata.raw_count == 0 && !raw->idata.dng_version) r = LIBRAW_FILE_UNSUPPORTED;
+    }
+    libraw_close(raw);
+    return r;
+}
+
+int pe_raw_develop(const char *path, const pe_raw_settings *s, unsigned short **pixels, int *width, int *height) {
+    libraw_data_t *raw = libraw_init(0);
+    if (!raw) return LIBRAW_UNSUFFICIENT_MEMORY;
+    libraw_set_dataerror_handler(raw, pe_raw_quiet, NULL);
+    libraw_output_params_t *p = &raw->params;
+    p->output_bps = 16;
+    p->gamm[0] = 1.0; p->gamm[1] = 1.0;      /* linear */
+    p->no_auto_bright = 1;
+    p->output_color = 1;                      /* sRGB primaries (our working space) */
+    p->adjust_maximum_thr = 0.0f;             /* keep the file's white level */
+    p->use_camera_matrix = 1;
+    p->half_size = s->half_size;
+    p->user_qual = s->quality;
+    p->highlight = s->highlight;
+    p->use_camera_wb = s->use_camera_wb;
+    p->use_auto_wb = s->use_auto_wb;
+    for (int i = 0; i < 4; i++) p->user_mul[i] = s->user_mul[i];
+    p->user_black = s->user_black;
+    p->user_sat = s->user_sat;
+    if (s->exp_shift != 1.0f) { p->exp_correc = 1; p->exp_shift = s->exp_shift; p->exp_preser = 0; }
+    int r = libraw_open_file(raw, path);
+    if (r == LIBRAW_SUCCESS) r = libraw_unpack(raw);
+    if (r == LIBRAW_SUCCESS) r = libraw_dcraw_process(raw);
+    libraw_processed_image_t *img = NULL;
+    if (r == LIBRAW_SUCCESS) img = libraw_dcraw_make_mem_image(raw, &r);
+    if (r == LIBRAW_SUCCESS && img) {
+        if (img->type != LIBRAW_IMAGE_BITMAP || img->colors != 3 || img->bits != 16) {
+            r = LIBRAW_DATA_ERROR;
+        } else {
+            size_t n = (size_t) img->width * img->height * 3;
+            *pixels = g_malloc(n * sizeof(unsigned short));
+            memcpy(*pixels, img->data, n * sizeof(unsigned short));
+            *width = img->width;
+            *height = img->height;
+        }
+    }
+    if (img) libraw_dcraw_clear_mem(img);
+    libraw_close(raw);
+    return r;
+}
+
+const char *pe_raw_strerror(int code) {
+    return libraw_strerror(code);
 }

@@ -56,6 +56,13 @@ enum Output {
             "deleted": .bool(a.deletedDate != nil),
             "deletedDate": a.deletedDate.map { .string(date($0)) } ?? .null,
             "albums": .array(a.albums.map { .string($0) }),
+            "camera": a.camera.map { c in
+                .object([
+                    "make": .string(c.make), "model": .string(c.model), "lens": c.lens.map { .string($0) } ?? .null,
+                    "iso": c.iso.map { .number($0) } ?? .null, "exposureTime": c.exposureTime.map { .number($0) } ?? .null,
+                    "fNumber": c.fNumber.map { .number($0) } ?? .null, "focalLength": c.focalLength.map { .number($0) } ?? .null,
+                ])
+            } ?? .null,
         ])
     }
 

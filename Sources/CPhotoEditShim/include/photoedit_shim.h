@@ -63,4 +63,44 @@ char **pe_image_fields(VipsImage *image);
 /* A built-in ICC profile ("srgb", "p3", "cmyk"), copied into *data (g_free). */
 int pe_profile_builtin(const char *name, void **data, size_t *length);
 
+/* ---- libraw (libraw_r: thread-safe, one handle per decode) ---- */
+
+/* What a RAW file says about itself. Strings are NUL-terminated copies. */
+typedef struct {
+    char make[64];
+    char model[64];
+    char lens[128];
+    float iso;
+    float shutter;      /* seconds */
+    float aperture;     /* f-number */
+    float focal_length; /* mm */
+    long long timestamp; /* seconds since 1970, 0 if unknown */
+    int flip;           /* libraw's flip: 0 none, 3 180°, 5 90° CCW, 6 90° CW */
+    int width;          /* developed size, before flip */
+    int height;
+    int is_dng;
+} pe_raw_info;
+
+/* Development settings (see docs: the engine's choices). */
+typedef struct {
+    int half_size;        /* 1: half-size decode (fast previews) */
+    int quality;          /* demosaic: 0 linear, 1 VNG, 2 PPG, 3 AHD, 11 DHT, 12 AAHD */
+    int highlight;        /* 0 clip, 1 unclip, 2 blend, 3..9 rebuild */
+    int use_camera_wb;    /* 1: as shot */
+    int use_auto_wb;      /* 1: auto */
+    float user_mul[4];    /* custom multipliers (all 0: unused) */
+    int user_black;       /* -1: from the file */
+    int user_sat;         /* -1: from the file */
+    float exp_shift;      /* linear exposure before demosaic (1 = none) */
+} pe_raw_settings;
+
+/* Reads the metadata of a RAW file (no decoding). Returns 0, or a libraw
+ * error code (message via pe_raw_strerror). */
+int pe_raw_identify(const char *path, pe_raw_info *info);
+/* Develops a RAW file to 16-bit linear RGB with sRGB primaries (no gamma, no
+ * auto-brightening), interleaved, width*height*3 values; free with g_free. */
+int pe_raw_develop(const char *path, const pe_raw_settings *settings,
+                   unsigned short **pixels, int *width, int *height);
+const char *pe_raw_strerror(int code);
+
 #endif

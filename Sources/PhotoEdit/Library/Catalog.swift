@@ -87,6 +87,11 @@ enum Catalog {
             }
             try db.create(index: "albumAsset_asset", on: "albumAsset", columns: ["assetId"])
         }
+        m.registerMigration("v3: camera metadata") { db in
+            try db.alter(table: "asset") { t in
+                t.add(column: "camera", .text)   // CameraInfo as JSON, NULL when unknown
+            }
+        }
         return m
     }
 }
@@ -112,6 +117,7 @@ struct AssetRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
     var favorite: Bool = false
     var hidden: Bool = false
     var trashedDate: Date?
+    var camera: String?
 }
 
 struct RevisionRecord: Codable, FetchableRecord, PersistableRecord, Sendable {

@@ -12,6 +12,11 @@ struct ProbedImage: Sendable {
     var creationDate: String?
     var latitude: Double?
     var longitude: Double?
+    /// Camera metadata (RAW files, from libraw).
+    var camera: CameraInfo?
+
+    /// For RAW files, the extension the original is stored under.
+    var rawExtension: String?
 
     /// Size as displayed (orientation applied).
     var width: Int { orientation >= 5 ? storedHeight : storedWidth }
@@ -54,6 +59,11 @@ enum Importer {
            (attributes[.size] as? NSNumber)?.intValue == 0 {
             throw PhotoEditError.unreadableFile(path: displayPath, reason: "empty file")
         }
+        // Camera RAW first, by content: libvips would open many RAWs (TIFF
+        // containers) as their small embedded preview.
+        if let raw = RawDecoder.identify(path) {
+            return try probeRaw(path: path, displayPath: displayPath, info: raw, decodeAll: decodeAll)
+        }
         guard let loader = Vips.loader(for: path)?.replacingOccurrences(of: "_source", with: "") else {
             throw PhotoEditError.unreadableFile(path: displayPath, reason: "not an image (libvips recognises no format)")
         }
@@ -90,7 +100,30 @@ enum Importer {
         return probed
     }
 
-    static func fileExtension(forLoader loader: String, format: String) -> String {
+    /// A RAW file: metadata from libraw, and a half-size development to make
+    /// sure the sensor data is whole.
+    static func probeRaw(path: String, displayPath: String, info: RawInfo, decodeAll: Bool) throws -> ProbedImage {
+        guard info.width * info.height <= maxPixels else {
+            throw PhotoEditError.imageTooLarge(path: displayPath, width: info.width, height: info.height, limit: maxPixels)
+        }
+        if decodeAll {
+            var check = RawSettings.neutral
+            check.halfSize = true
+            _ = try RawDecoder.develop(path, settings: check, displayPath: displayPath).average()
+        }
+        let ext = (displayPath as NSString).pathExtension.lowercased()
+        let stored = RawDecoder.extensions.contains(ext) ? ext : (info.isDNG ? "dng" : "raw")
+        var probed = ProbedImage(loader: "raw", format: "raw", uniformTypeIdentifier: info.isDNG ? "com.adobe.raw-image" : "public.camera-raw-image",
+                                 storedWidth: info.width, storedHeight: info.height, orientation: 1)
+        probed.rawExtension = stored
+        probed.creationDate = info.creationDate
+        probed.camera = CameraInfo(make: info.make, model: info.model, lens: info.lens.isEmpty ? nil : info.lens, iso: info.iso,
+                                   exposureTime: info.exposureTime, fNumber: info.fNumber, focalLength: info.focalLength)
+        return probed
+    }
+
+    static func fileExtension(forLoader loader: String, format: String, raw: String? = nil) -> String {
+        if let raw { return raw }
         if format == "avif" { return "avif" }
         return formats[loader]?.ext ?? "img"
     }

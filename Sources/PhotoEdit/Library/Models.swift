@@ -8,6 +8,21 @@ public struct Location: Hashable, Sendable, Codable {
     public let longitude: Double
 }
 
+/// Camera and exposure metadata of a photo (from libraw for RAW files).
+public struct CameraInfo: Hashable, Sendable, Codable {
+    public let make: String
+    public let model: String
+    public let lens: String?
+    /// ISO speed.
+    public let iso: Double?
+    /// Shutter time in seconds.
+    public let exposureTime: Double?
+    /// Aperture (f-number).
+    public let fNumber: Double?
+    /// Focal length in mm.
+    public let focalLength: Double?
+}
+
 /// One photo in the library: metadata only, an immutable value (PhotoKit's
 /// `PHAsset`). Pixels are rendered separately.
 public struct Asset: Hashable, Sendable {
@@ -53,6 +68,8 @@ public struct Asset: Hashable, Sendable {
     public let deletedDate: Date?
     /// Titles of the albums the photo is in.
     public let albums: [String]
+    /// Camera metadata, when the file records it (RAW files).
+    public let camera: CameraInfo?
 }
 
 /// One entry of a photo's history. Revision 0 is the photo as imported; every

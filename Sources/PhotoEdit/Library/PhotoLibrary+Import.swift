@@ -34,8 +34,8 @@ extension PhotoLibrary {
     /// File extensions a folder import picks up. Files named on the command
     /// line are always tried, whatever their name; inside folders, other
     /// files (sidecars, notes) are skipped, as photo managers do.
-    static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "tif", "tiff", "webp", "heic", "heif", "avif",
-                                               "jxl", "gif", "jp2", "j2k"]
+    static let imageExtensions: Set<String> = Set(["jpg", "jpeg", "jpe", "png", "tif", "tiff", "webp", "heic", "heif", "avif",
+                                                   "jxl", "gif", "jp2", "j2k"]).union(RawDecoder.extensions)
 
     /// Regular files under `folder`, recursively, hidden files skipped, sorted.
     static func filesInFolder(_ folder: String) -> [String] {
@@ -85,7 +85,8 @@ extension PhotoLibrary {
             return StagedOriginal(existingID: existing, placed: false, relative: "")
         }
         let probe = try Importer.probe(path: staged, displayPath: path)
-        let relative = LibraryLayout.originalPath(sha256: sha, extension: Importer.fileExtension(forLoader: probe.loader, format: probe.format))
+        let relative = LibraryLayout.originalPath(sha256: sha, extension: Importer.fileExtension(forLoader: probe.loader, format: probe.format,
+                                                                                                 raw: probe.rawExtension))
         let destination = layout.absolute(relative)
         var placed = false
         if FileIO.exists(destination) {
@@ -104,7 +105,8 @@ extension PhotoLibrary {
                                  fileSize: size, format: probe.format, uniformTypeIdentifier: probe.uniformTypeIdentifier,
                                  mediaType: "image", originalPixelWidth: probe.width, originalPixelHeight: probe.height,
                                  orientation: probe.orientation, creationDate: probe.creationDate, latitude: probe.latitude,
-                                 longitude: probe.longitude, importDate: now, revision: 0)
+                                 longitude: probe.longitude, importDate: now, revision: 0,
+                                 camera: probe.camera.flatMap { try? String(decoding: JSONEncoder().encode($0), as: UTF8.self) })
         let revision = RevisionRecord(assetId: "", number: 0, createdAt: now, kind: Revision.Kind.imported.rawValue,
                                       formatIdentifier: nil, formatVersion: nil, data: nil, renderPath: nil,
                                       pixelWidth: probe.width, pixelHeight: probe.height)

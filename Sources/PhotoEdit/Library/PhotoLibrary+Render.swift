@@ -52,7 +52,11 @@ extension PhotoLibrary {
                 try FileIO.copyFile(from: original, to: path)
                 return
             }
-            if options.isDefaultColour {
+            if a.format == "raw" {
+                // A RAW's original version: the neutral development, full quality.
+                let image = try renderer.render(recipe: .empty, originalPath: original, output: options)
+                try renderer.write(image, to: staged, format: format, options: options)
+            } else if options.isDefaultColour {
                 var image = try Image.load(path: original, sequential: false)
                 if (image.int("orientation") ?? 1) != 1 { image = try image.autorotated() }
                 try renderer.write(image, to: staged, format: format, options: options)

@@ -128,7 +128,8 @@ public final class PhotoLibrary: Sendable {
                      albums: try String.fetchAll(db, sql: """
                          SELECT album.title FROM album JOIN albumAsset ON albumAsset.albumId = album.id
                          WHERE albumAsset.assetId = ? ORDER BY album.title
-                         """, arguments: [r.id]))
+                         """, arguments: [r.id]),
+                     camera: r.camera.flatMap { try? JSONDecoder().decode(CameraInfo.self, from: Data($0.utf8)) })
     }
 
     static func revision(_ r: RevisionRecord) -> Revision {

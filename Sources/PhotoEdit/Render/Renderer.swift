@@ -103,6 +103,11 @@ public struct Renderer: Sendable {
     /// Decodes `path` into the working space: upright, no alpha, 3-band
     /// linear-light float RGB.
     func workingImage(path: String, randomAccess: Bool) throws -> Image {
+        if RawDecoder.extensions.contains((path as NSString).pathExtension.lowercased()) {
+            // A camera RAW, developed by libraw straight into the working
+            // space (linear, sRGB primaries, upright).
+            return try RawDecoder.develop(path)
+        }
         var image = try Image.load(path: path, sequential: !randomAccess)
         let orientation = image.int("orientation") ?? 1
         if orientation != 1 {
