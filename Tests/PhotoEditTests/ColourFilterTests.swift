@@ -73,14 +73,14 @@ struct ColourFilterTests {
         for chain in ["mono", "mono=0.5:0.3:0.2", "mono=0:0:1"] {
             #expect(try Self.isGrey(try Self.render(chain, working), tolerance: 1e-5), "\(chain)")
         }
-        let luminance = try working.colourLuminance()
+        let luminance = try working.luminance()
         let grey = try Self.render("mono", working)
         #expect(try Pixels.maxAbsDifference(grey.extractBands(0, count: 1), luminance) <= 1e-5)
         // Weights are normalised: 5:3:2 is 0.5:0.3:0.2.
         #expect(try Pixels.maxAbsDifference(Self.render("mono=1:0.6:0.4", working), Self.render("mono=0.5:0.3:0.2", working)) <= 1e-6)
         // mono=50 is half way.
         let half = try Self.render("mono=50", working)
-        let mid = try working.colourAdd(grey).linear(multiply: [0.5], add: [0])
+        let mid = try working.adding(grey).linear(multiply: [0.5], add: [0])
         #expect(try Pixels.maxAbsDifference(half, mid) <= 1e-5)
     }
 
@@ -137,7 +137,7 @@ struct ColourFilterTests {
         let dullGain = try chroma(out, 160, 224) / chroma(working, 160, 224)
         #expect(abs(vividGain - 1) < 0.02, "vivid red gain \(vividGain)")
         #expect(dullGain > 1.3, "dull blue gain \(dullGain)")
-        #expect(try Pixels.maxAbsDifference(out.colourLuminance(), working.colourLuminance()) <= 1e-5)
+        #expect(try Pixels.maxAbsDifference(out.luminance(), working.luminance()) <= 1e-5)
         // Skin protection: the ColorChecker light-skin patch (194,150,130) gains less with it.
         let protected = try Self.render("vibrance=+100", working)
         #expect(try chroma(protected, 96, 224) < chroma(out, 96, 224) - 1)
@@ -152,7 +152,7 @@ struct ColourFilterTests {
     @Test func splitToneTintsShadowsAndHighlights() throws {
         let working = try Self.working("chart.png")
         let out = try Self.render("splittone=240:50:60:50", working)
-        #expect(try Pixels.maxAbsDifference(out.colourLuminance(), working.colourLuminance()) <= 1e-5)
+        #expect(try Pixels.maxAbsDifference(out.luminance(), working.luminance()) <= 1e-5)
         // Grey wedge (row 64…127): a dark step (value 34) and a light one (221).
         let dark = try out.point(x: 2 * 32 + 16, y: 96), light = try out.point(x: 13 * 32 + 16, y: 96)
         #expect(dark[2] > dark[0] && dark[2] > dark[1], "shadows blue: \(dark)")

@@ -189,7 +189,7 @@ struct DetailFilterTests {
     @Test func noiseReductionSmoothsNoiseButKeepsEdges() throws {
         let noise = try Vips.image("gaussnoise", [("width", .number(128)), ("height", .number(64)), ("mean", .number(0)),
                                                   ("sigma", .number(0.02)), ("seed", .number(1))])
-        let noisy = try step(128, 64, left: 0.1, right: 0.6).detailBinary("add", noise)
+        let noisy = try step(128, 64, left: 0.1, right: 0.6).adding(noise)
         let out = try run("noise=60:2", on: noisy)
         let flatBefore = try deviation(noisy.extractArea(left: 5, top: 5, width: 40, height: 50))
         let flatAfter = try deviation(out.extractArea(left: 5, top: 5, width: 40, height: 50))

@@ -3,51 +3,13 @@ import Foundation
 extension Filters {
     /// The colour filters (vibrance, hsl, mono, split toning, lut), registered in `FilterRegistry.standard`.
     /// They run in the colour stage after `saturation` (order 10), in this order:
-    /// vibrance (20), hsl (30), mono (40), splittone (50). `lut` is not here
-    /// yet: a `.cube` path needs a text parameter kind that `ParameterSpec` lacks.
+    /// vibrance (20), hsl (30), mono (40), splittone (50), lut (90).
     static let colourGroup: [FilterDefinition] = [Filters.vibrance, Filters.hsl, Filters.mono, Filters.splittone, Filters.lut]
 }
 
 /// Per-pixel helpers shared by the colour filters. Every one is a point
 /// operation: no image-wide statistics.
 extension Image {
-    /// The Rec. 709 luminance of linear RGB, as a 1-band image.
-    func colourLuminance() throws -> Image {
-        let l = ColourMath.luminance
-        return try recombine([l[0], l[1], l[2], 0, 0, 0, 0, 0, 0]).extractBands(0, count: 1)
-    }
-
-    /// self + other (one of them may have 1 band).
-    func colourAdd(_ other: Image) throws -> Image {
-        try Vips.image("add", [("left", .image(self)), ("right", .image(other))])
-    }
-
-    /// self − other (one of them may have 1 band).
-    func colourSubtract(_ other: Image) throws -> Image {
-        try Vips.image("subtract", [("left", .image(self)), ("right", .image(other))])
-    }
-
-    /// self × other (one of them may have 1 band).
-    func colourMultiply(_ other: Image) throws -> Image {
-        try Vips.image("multiply", [("left", .image(self)), ("right", .image(other))])
-    }
-
-    /// max(0, x) per band, as (x + |x|) / 2.
-    func colourMax0() throws -> Image {
-        try colourAdd(try call("abs")).linear(multiply: [0.5], add: [0])
-    }
-
-    /// min(1, max(0, x)) per band.
-    func colourClamp01() throws -> Image {
-        // min(1, y) = 1 − max(0, 1 − y)
-        try colourMax0().linear(multiply: [-1], add: [1]).colourMax0().linear(multiply: [-1], add: [1])
-    }
-
-    /// min(self, other) per band, as (a + b − |a − b|) / 2.
-    func colourMin(_ other: Image) throws -> Image {
-        try colourAdd(other).colourSubtract(try colourSubtract(other).call("abs")).linear(multiply: [0.5], add: [0])
-    }
-
     /// The hue and chroma of linear RGB on the photo editors' colour wheel:
     /// the RGB values are encoded perceptually (^1/2.2) and projected on the
     /// opponent plane a = R − (G+B)/2, b = √3/2·(G − B), so hue is 0° red,
@@ -71,6 +33,6 @@ extension Image {
             .call("remainder_const", [("c", .doubles([360]))]).linear(multiply: [1], add: [-180])
         let falling = try d.linear(multiply: [-1 / right], add: [1])
         let rising = try d.linear(multiply: [1 / left], add: [1])
-        return try falling.colourMin(rising).colourMax0()
+        return try falling.minimum(rising).clampedAtZero()
     }
 }

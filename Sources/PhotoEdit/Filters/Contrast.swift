@@ -28,8 +28,7 @@ extension Filters {
     ) { image, p, _ in
         let amount = p.number("amount")
         if amount == 0 { return image }
-        let l = ColourMath.luminance
-        let y = try Vips.image("recomb", [("in", .image(image)), ("m", .image(try Image.matrix1x3(l)))])
+        let y = try image.luminance()
         let curved = try contrastCurve(y, amount: amount)
         // ratio = Y' / Y where Y > 0 (black stays black).
         let safeY = try y.call("relational_const", [("relational", .string("more")), ("c", .doubles([1e-9]))])

@@ -170,19 +170,19 @@ struct ToneCurve: Sendable {
     func apply(_ v: Image) throws -> Image {
         let n = xs.count
         // Inside 0…1: flat below the first point, then each segment, flat after the last.
-        let c = try v.toneClamp01()
+        let c = try v.clamped01()
         var result = try c.linear(multiply: [0], add: [ys[n - 1]])
         for k in stride(from: n - 2, through: 0, by: -1) {
             let h = xs[k + 1] - xs[k]
             if h <= 0 { continue }  // a step: the next segment down covers c < x[k]
             let t = try c.linear(multiply: [1 / h], add: [-xs[k] / h])
             let (a, b, cc, d) = coefficients(k)
-            let poly = try t.linear(multiply: [d], add: [cc]).toneMultiply(t).linear(multiply: [1], add: [b])
-                .toneMultiply(t).linear(multiply: [1], add: [a])
+            let poly = try t.linear(multiply: [d], add: [cc]).multiplied(by: t).linear(multiply: [1], add: [b])
+                .multiplied(by: t).linear(multiply: [1], add: [a])
             result = try c.select(lessThan: xs[k + 1], then: poly, otherwise: result)
         }
         result = try c.select(lessThan: xs[0], then: c.linear(multiply: [0], add: [ys[0]]), otherwise: result)
         // Outside 0…1: slope 1 from the ends, i.e. add v − clamp(v).
-        return try result.toneAdd(v.toneSubtract(c))
+        return try result.adding(v.subtracting(c))
     }
 }

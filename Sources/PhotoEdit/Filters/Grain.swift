@@ -37,6 +37,6 @@ extension Filters {
         }
         noise = try noise.extractArea(left: 0, top: 0, width: w, height: h)
         let gain = try noise.linear(multiply: [0.5 * amount * Foundation.log(2)], add: [0]).call("math", [("math", .string("exp"))])
-        return try image.detailBinary("multiply", gain)
+        return try image.multiplied(by: gain)
     }
 }

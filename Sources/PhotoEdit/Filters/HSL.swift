@@ -29,7 +29,7 @@ extension Filters {
         guard p.values.values.contains(where: { $0 != .number(0) }) else { return image }
         let (hue, _) = try image.colourWheel()
         var dh: Image?, ds: Image?, dl: Image?
-        func add(_ sum: Image?, _ term: Image) throws -> Image { try sum.map { try $0.colourAdd(term) } ?? term }
+        func add(_ sum: Image?, _ term: Image) throws -> Image { try sum.map { try $0.adding(term) } ?? term }
         for (i, range) in ranges.enumerated() {
             let h = p.number("\(range.name)_h"), s = p.number("\(range.name)_s"), l = p.number("\(range.name)_l")
             if h == 0 && s == 0 && l == 0 { continue }
@@ -47,17 +47,17 @@ extension Filters {
         var angle = try lch.extractBands(2, count: 1)
         if let dl {
             // Lightness changes only where there is colour: full from C* = 20 up.
-            let colourful = try chroma.linear(multiply: [1.0 / 20], add: [0]).colourClamp01()
-            lightness = try lightness.colourMultiply(try dl.colourMultiply(colourful).linear(multiply: [1], add: [1]))
+            let colourful = try chroma.linear(multiply: [1.0 / 20], add: [0]).clamped01()
+            lightness = try lightness.multiplied(by: try dl.multiplied(by: colourful).linear(multiply: [1], add: [1]))
         }
         // The masks add up to at most 1, so the chroma factor is ≥ 0.
-        if let ds { chroma = try chroma.colourMultiply(try ds.linear(multiply: [1], add: [1])) }
-        if let dh { angle = try angle.colourAdd(dh) }
+        if let ds { chroma = try chroma.multiplied(by: try ds.linear(multiply: [1], add: [1])) }
+        if let dh { angle = try angle.adding(dh) }
         let edited = try Vips.image("bandjoin", [("in", .images([lightness, chroma, angle]))])
         let toRGB: [(String, Vips.Argument)] = [("space", .string("scrgb")), ("source_space", .string("lch"))]
         // The change, added to the original: pixels outside every range stay
         // exactly as they were (no round-trip error through LCh).
         let back = try edited.call("colourspace", toRGB), roundTrip = try lch.call("colourspace", toRGB)
-        return try image.colourAdd(try back.colourSubtract(roundTrip))
+        return try image.adding(try back.subtracting(roundTrip))
     }
 }

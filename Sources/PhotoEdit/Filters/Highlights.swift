@@ -27,7 +27,7 @@ extension Filters {
         return try image.toneMapLuminance { l in
             try l.toneAddWeighted(k * a) { c in
                 // c³ · (1 − c)
-                try c.tonePower(3).toneMultiply(c.linear(multiply: [-1], add: [1]))
+                try c.tonePower(3).multiplied(by: c.linear(multiply: [-1], add: [1]))
             }
         }
     }

@@ -30,11 +30,11 @@ extension Filters {
         let blurred = try image.detailGaussBlur(sigma: sigma)
         // The guide is lightly smoothed so that noise itself does not look like an edge.
         let guide = try image.detailGaussBlur(sigma: max(0.5, 0.8 * context.scale))
-        let delta = try guide.detailLuminance().detailPerceptual()
-            .detailBinary("subtract", blurred.detailLuminance().detailPerceptual())
+        let delta = try guide.luminance().detailPerceptual()
+            .subtracting(blurred.luminance().detailPerceptual())
         let t = 0.12 * strength
-        let weight = try delta.detailBinary("multiply", delta).linear(multiply: [-1 / (t * t)], add: [0])
+        let weight = try delta.multiplied(by: delta).linear(multiply: [-1 / (t * t)], add: [0])
             .call("math", [("math", .string("exp"))]).linear(multiply: [strength], add: [0])
-        return try image.detailBinary("add", blurred.detailBinary("subtract", image).detailBinary("multiply", weight))
+        return try image.adding(blurred.subtracting(image).multiplied(by: weight))
     }
 }

@@ -26,7 +26,7 @@ extension Filters {
         return try image.toneMapLuminance { l in
             try l.toneAddWeighted(k * a) { c in
                 // c · (1 − c)³
-                try c.toneMultiply(c.linear(multiply: [-1], add: [1]).tonePower(3))
+                try c.multiplied(by: c.linear(multiply: [-1], add: [1]).tonePower(3))
             }
         }
     }

@@ -25,21 +25,21 @@ extension Filters {
         let amount = p.number("amount") / 100
         let sigma = p.number("radius") * context.scale
         if amount == 0 || sigma < 0.05 { return image }
-        let y = try image.detailLuminance()
+        let y = try image.luminance()
         let l = try y.detailPerceptual()
-        var detail = try l.detailBinary("subtract", l.detailGaussBlur(sigma: sigma))
+        var detail = try l.subtracting(l.detailGaussBlur(sigma: sigma))
         let threshold = p.number("threshold") / 255
         if threshold > 0 {
             let magnitude = try detail.call("abs")
             detail = try magnitude.select(lessThan: threshold, then: detail.linear(multiply: [0], add: [0]), otherwise: detail)
         }
-        let sharpened = try l.detailBinary("add", detail.linear(multiply: [amount], add: [0]))
+        let sharpened = try l.adding(detail.linear(multiply: [amount], add: [0]))
         let zero = try sharpened.linear(multiply: [0], add: [0])
         let yNew = try sharpened.select(lessThan: 0, then: zero, otherwise: sharpened)
             .call("math2_const", [("math2", .string("pow")), ("c", .doubles([2.2]))])
         let epsilon = 1e-5
         let yClamped = try y.select(lessThan: 0, then: y.linear(multiply: [0], add: [0]), otherwise: y)
-        let ratio = try yNew.linear(multiply: [1], add: [epsilon]).detailBinary("divide", yClamped.linear(multiply: [1], add: [epsilon]))
-        return try image.detailBinary("multiply", ratio)
+        let ratio = try yNew.linear(multiply: [1], add: [epsilon]).divided(by: yClamped.linear(multiply: [1], add: [epsilon]))
+        return try image.multiplied(by: ratio)
     }
 }

@@ -28,13 +28,13 @@ extension Filters {
         // out = rgb + Y·(ws·ss·(cs − 1) + wh·hs·(ch − 1)), with c the tint colour
         // scaled to luminance 1, so Y(out) = Y(rgb).
         let cs = colourTint(hue: p.number("shadow_hue")), ch = colourTint(hue: p.number("high_hue"))
-        let y = try image.colourLuminance()
-        let t = try y.signedPower(1 / 2.2).linear(multiply: [1], add: [p.number("balance") / 200]).colourClamp01()
+        let y = try image.luminance()
+        let t = try y.signedPower(1 / 2.2).linear(multiply: [1], add: [p.number("balance") / 200]).clamped01()
         let ws = try t.linear(multiply: [-1], add: [1]).call("math2_const", [("math2", .string("pow")), ("c", .doubles([2]))])
         let wh = try t.call("math2_const", [("math2", .string("pow")), ("c", .doubles([2]))])
         let shadow = try ws.linear(multiply: cs.map { ss * ($0 - 1) }, add: [0, 0, 0])
         let highlight = try wh.linear(multiply: ch.map { hs * ($0 - 1) }, add: [0, 0, 0])
-        return try image.colourAdd(try shadow.colourAdd(highlight).colourMultiply(y))
+        return try image.adding(try shadow.adding(highlight).multiplied(by: y))
     }
 }
 

@@ -19,43 +19,6 @@ enum ToneMath {
 }
 
 extension Image {
-    /// Rec. 709 luminance of linear RGB, one band.
-    func toneLuminance() throws -> Image {
-        let w = ColourMath.luminance
-        // bandmean of (3·w·RGB) = w·RGB.
-        return try linear(multiply: w.map { 3 * $0 }, add: [0, 0, 0]).call("bandmean")
-    }
-
-    /// Per pixel `self · other`.
-    func toneMultiply(_ other: Image) throws -> Image {
-        try Vips.image("multiply", [("left", .image(self)), ("right", .image(other))])
-    }
-
-    /// Per pixel `self + other`.
-    func toneAdd(_ other: Image) throws -> Image {
-        try Vips.image("add", [("left", .image(self)), ("right", .image(other))])
-    }
-
-    /// Per pixel `self − other`.
-    func toneSubtract(_ other: Image) throws -> Image {
-        try Vips.image("subtract", [("left", .image(self)), ("right", .image(other))])
-    }
-
-    /// Per pixel `self / other`.
-    func toneDivide(_ other: Image) throws -> Image {
-        try Vips.image("divide", [("left", .image(self)), ("right", .image(other))])
-    }
-
-    /// max(self, 0) per pixel: (x + |x|) / 2.
-    func toneRelu() throws -> Image {
-        try toneAdd(call("abs")).linear(multiply: [0.5], add: [0])
-    }
-
-    /// self clamped to 0…1 per pixel: relu(x) − relu(x − 1).
-    func toneClamp01() throws -> Image {
-        try toneRelu().toneSubtract(linear(multiply: [1], add: [-1]).toneRelu())
-    }
-
     /// Applies a tone function to the luminance only, keeping each pixel's
     /// chromaticity. `map` receives the perceptual luminance L = Y^(1/2.2)
     /// (one band) and returns L'; with Y' = L'^2.2 each pixel becomes
@@ -67,12 +30,12 @@ extension Image {
     /// exists, the change is added as grey instead, so lifting pure black
     /// works and dark colour noise is not amplified.
     func toneMapLuminance(_ map: (Image) throws -> Image) throws -> Image {
-        let y = try toneLuminance()
+        let y = try luminance()
         let mappedY = try map(y.signedPower(1 / ToneMath.gamma)).signedPower(ToneMath.gamma)
         let e = ToneMath.ratioFloor
-        let ratio = try mappedY.linear(multiply: [1], add: [e]).toneDivide(y.toneRelu().linear(multiply: [1], add: [e]))
-        let grey = try mappedY.toneSubtract(y.toneMultiply(ratio))
-        return try toneMultiply(ratio).toneAdd(grey)
+        let ratio = try mappedY.linear(multiply: [1], add: [e]).divided(by: y.clampedAtZero().linear(multiply: [1], add: [e]))
+        let grey = try mappedY.subtracting(y.multiplied(by: ratio))
+        return try multiplied(by: ratio).adding(grey)
     }
 
     /// Applies `map` to each channel in the perceptual encoding (linear^(1/2.2)), back to linear.
@@ -86,14 +49,14 @@ extension Image {
     /// shadows, whites and blacks (`weight` is built from libvips arithmetic
     /// on the clamped perceptual luminance).
     func toneAddWeighted(_ amount: Double, weight: (Image) throws -> Image) throws -> Image {
-        let w = try weight(toneClamp01())
-        return try toneAdd(w.linear(multiply: [amount], add: [0]))
+        let w = try weight(clamped01())
+        return try adding(w.linear(multiply: [amount], add: [0]))
     }
 
     /// self^n for a small positive integer n, by repeated multiplication (exact for negatives).
     func tonePower(_ n: Int) throws -> Image {
         var out = self
-        for _ in 1..<max(1, n) { out = try out.toneMultiply(self) }
+        for _ in 1..<max(1, n) { out = try out.multiplied(by: self) }
         return out
     }
 }

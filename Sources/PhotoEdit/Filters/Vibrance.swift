@@ -20,15 +20,15 @@ extension Filters {
         let a = amount / 100
         let (hue, chroma) = try image.colourWheel()
         // Weight 1 for greys, 0 for fully saturated colours (chroma ≥ 1).
-        var weight = try chroma.colourClamp01().linear(multiply: [-1], add: [1])
+        var weight = try chroma.clamped01().linear(multiply: [-1], add: [1])
         if a > 0 && p.bool("spare_skin") {
             let skin = try hue.colourHueMask(centre: 25, left: 25, right: 25)
-            weight = try weight.colourMultiply(try skin.linear(multiply: [-0.7], add: [1]))
+            weight = try weight.multiplied(by: try skin.linear(multiply: [-0.7], add: [1]))
         }
         let factor = try weight.linear(multiply: [a], add: [1])
         // out = Y + (rgb − Y)·factor, Y the Rec. 709 luminance: luminance is kept.
         let l = ColourMath.luminance
         let grey = try image.recombine(l + l + l)
-        return try grey.colourAdd(try image.colourSubtract(grey).colourMultiply(factor))
+        return try grey.adding(try image.subtracting(grey).multiplied(by: factor))
     }
 }

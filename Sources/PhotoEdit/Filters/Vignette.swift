@@ -45,9 +45,9 @@ extension Filters {
             .call("math2_const", [("math2", .string("pow")), ("c", .doubles([1 / power]))])
         let mid = p.number("midpoint") / 100
         let width = max(0.02, p.number("feather") / 100)
-        let t = try d.linear(multiply: [1 / width], add: [-(mid - width / 2) / width]).detailClamp(0, 1)
-        let smooth = try t.detailBinary("multiply", t).detailBinary("multiply", t.linear(multiply: [-2], add: [3]))
+        let t = try d.linear(multiply: [1 / width], add: [-(mid - width / 2) / width]).clamped(0, 1)
+        let smooth = try t.multiplied(by: t).multiplied(by: t.linear(multiply: [-2], add: [3]))
         let gain = try smooth.linear(multiply: [3 * amount * Foundation.log(2)], add: [0]).call("math", [("math", .string("exp"))])
-        return try image.detailBinary("multiply", gain)
+        return try image.multiplied(by: gain)
     }
 }
