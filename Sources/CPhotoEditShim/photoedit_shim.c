@@ -270,13 +270,26 @@ int pe_raw_identify(const char *path, pe_raw_info *info) {
         info->width = raw->sizes.width;
         info->height = raw->sizes.height;
         info->is_dng = raw->idata.dng_version != 0;
+        info->colors = raw->idata.colors;
+        for (int i = 0; i < 4; i++) {
+            for (int j = 0; j < 3; j++) info->rgb_cam[j][i] = raw->color.rgb_cam[j][i];
+            info->cam_mul[i] = raw->color.cam_mul[i];
+            info->pre_mul[i] = raw->color.pre_mul[i];
+        }
+        info->thumb_width = raw->thumbnail.twidth;
+        info->thumb_height = raw->thumbnail.theight;
         if (raw->idata.raw_count == 0 && !raw->idata.dng_version) r = LIBRAW_FILE_UNSUPPORTED;
     }
     libraw_close(raw);
     return r;
 }
 
-int pe_raw_develop(const char *path, const pe_raw_settings *s, unsigned short **pixels, int *width, int *height) {
+static void pe_raw_free_image(VipsImage *image, void *processed) {
+    (void) image;
+    libraw_dcraw_clear_mem((libraw_processed_image_t *) processed);
+}
+
+int pe_raw_develop(const char *path, const pe_raw_settings *s, VipsImage **out) {
     libraw_data_t *raw = libraw_init(0);
     if (!raw) return LIBRAW_UNSUFFICIENT_MEMORY;
     libraw_set_dataerror_handler(raw, pe_raw_quiet, NULL);
@@ -295,24 +308,70 @@ int pe_raw_develop(const char *path, const pe_raw_settings *s, unsigned short **
     for (int i = 0; i < 4; i++) p->user_mul[i] = s->user_mul[i];
     p->user_black = s->user_black;
     p->user_sat = s->user_sat;
-    if (s->exp_shift != 1.0f) { p->exp_correc = 1; p->exp_shift = s->exp_shift; p->exp_preser = 0; }
+    p->threshold = s->denoise;
+    if (s->exp_shift != 1.0f) { p->exp_correc = 1; p->exp_shift = s->exp_shift; p->exp_preser = s->exp_preserve; }
     int r = libraw_open_file(raw, path);
     if (r == LIBRAW_SUCCESS) r = libraw_unpack(raw);
     if (r == LIBRAW_SUCCESS) r = libraw_dcraw_process(raw);
     libraw_processed_image_t *img = NULL;
     if (r == LIBRAW_SUCCESS) img = libraw_dcraw_make_mem_image(raw, &r);
+    /* The handle (raw data, the 4-channel working buffer) goes now; only the
+     * finished image stays, owned by the libvips image made over it. */
+    libraw_close(raw);
     if (r == LIBRAW_SUCCESS && img) {
         if (img->type != LIBRAW_IMAGE_BITMAP || img->colors != 3 || img->bits != 16) {
             r = LIBRAW_DATA_ERROR;
         } else {
-            size_t n = (size_t) img->width * img->height * 3;
-            *pixels = g_malloc(n * sizeof(unsigned short));
-            memcpy(*pixels, img->data, n * sizeof(unsigned short));
-            *width = img->width;
-            *height = img->height;
+            VipsImage *image = vips_image_new_from_memory(img->data, img->data_size, img->width, img->height, 3,
+                                                          VIPS_FORMAT_USHORT);
+            if (!image) {
+                libraw_dcraw_clear_mem(img);
+                return -1;
+            }
+            g_signal_connect(image, "postclose", G_CALLBACK(pe_raw_free_image), img);
+            *out = image;
+            return 0;
         }
     }
     if (img) libraw_dcraw_clear_mem(img);
+    return r == LIBRAW_SUCCESS ? LIBRAW_DATA_ERROR : r;
+}
+
+int pe_raw_preview(const char *path, int min_size, int target, VipsImage **out, int *flip) {
+    libraw_data_t *raw = libraw_init(0);
+    if (!raw) return LIBRAW_UNSUFFICIENT_MEMORY;
+    libraw_set_dataerror_handler(raw, pe_raw_quiet, NULL);
+    int r = libraw_open_file(raw, path);
+    if (r == LIBRAW_SUCCESS) {
+        int longer = raw->thumbnail.twidth > raw->thumbnail.theight ? raw->thumbnail.twidth : raw->thumbnail.theight;
+        if (longer < min_size) r = 1;
+    }
+    if (r == LIBRAW_SUCCESS) {
+        r = libraw_unpack_thumb(raw);  /* also sets tformat */
+        if (r == LIBRAW_NO_THUMBNAIL || r == LIBRAW_UNSUPPORTED_THUMBNAIL) r = 1;
+        else if (r == LIBRAW_SUCCESS && raw->thumbnail.tformat != LIBRAW_THUMBNAIL_JPEG) r = 1;
+    }
+    libraw_processed_image_t *thumb = NULL;
+    if (r == LIBRAW_SUCCESS) thumb = libraw_dcraw_make_mem_thumb(raw, &r);
+    if (r == LIBRAW_SUCCESS && thumb && thumb->type == LIBRAW_IMAGE_JPEG) {
+        VipsImage *loaded = NULL;
+        int failed = target > 0
+            ? vips_thumbnail_buffer(thumb->data, thumb->data_size, &loaded, target, "height", target,
+                                    "size", VIPS_SIZE_DOWN, "no_rotate", TRUE, NULL)
+            : vips_jpegload_buffer(thumb->data, thumb->data_size, &loaded, NULL);
+        /* Decode now, while libraw's buffer is alive. */
+        VipsImage *memory = failed ? NULL : vips_image_copy_memory(loaded);
+        if (loaded) g_object_unref(loaded);
+        if (memory) {
+            *out = memory;
+            *flip = raw->sizes.flip;
+        } else {
+            r = -1;
+        }
+    } else if (r == LIBRAW_SUCCESS) {
+        r = 1;
+    }
+    if (thumb) libraw_dcraw_clear_mem(thumb);
     libraw_close(raw);
     return r;
 }

@@ -34,6 +34,7 @@ struct ImportCommand: ParsableCommand {
                         Output.line("\(id)\t\(r.path)")
                     }
                     if r.duplicate { Output.note("\(r.path): already in the library as \(id)") }
+                    if r.joinedPair { Output.note("\(r.path): joined photo \(id) as a RAW+JPEG pair") }
                 } else if let error = r.error {
                     failed += 1
                     Output.error(error.description)
@@ -138,6 +139,8 @@ struct ApplyCommand: ParsableCommand {
     )
     @OptionGroup var options: LibraryOptions
     @Flag(help: "Start from the original instead of the current recipe.") var reset = false
+    @Option(help: ArgumentHelp("For a RAW+JPEG pair, the file to edit from: raw or jpeg (the filters carry over). Default: the current edit's; the JPEG for a photo never edited, unless the chain sets the raw stage.", valueName: "raw|jpeg"))
+    var base: String?
     @Option(name: .customLong("remove"), help: ArgumentHelp("Remove this filter from the recipe (repeatable).", valueName: "FILTER"))
     var remove: [String] = []
     @Option(help: ArgumentHelp("Replace the recipe with this recipe JSON file.", valueName: "FILE")) var recipe: String?
@@ -151,6 +154,8 @@ struct ApplyCommand: ParsableCommand {
         if recipe != nil && preset != nil { throw ValidationError("use either --recipe or --preset") }
         if recipe == nil && preset == nil && arguments.count < 2 { throw ValidationError("give a chain and at least one photo id") }
         if (recipe != nil || preset != nil) && arguments.isEmpty { throw ValidationError("give at least one photo id") }
+        if let base, !["raw", "jpeg"].contains(base.lowercased()) { throw ValidationError("--base is raw or jpeg, not '\(base)'") }
+        if base != nil && recipe != nil { throw ValidationError("--base does not go with --recipe (the recipe's own \"base\" says it)") }
     }
 
     func run() throws {
@@ -177,7 +182,8 @@ struct ApplyCommand: ParsableCommand {
             let resolved = try ids.map { try library.resolve($0) }
             for (i, id) in resolved.enumerated() {
                 let revision = try fileRecipe.map { try library.apply(recipe: $0, to: id) }
-                    ?? library.apply(steps: steps, to: id, reset: reset, removing: remove, presets: presetOptions.library)
+                    ?? library.apply(steps: steps, to: id, reset: reset, removing: remove, presets: presetOptions.library,
+                                     fromRAW: base.map { $0.lowercased() == "raw" })
                 Output.line("\(id)\t\(revision.number)")
                 if resolved.count > 1 { Output.note("applied \(i + 1)/\(resolved.count)") }
             }
@@ -283,13 +289,15 @@ struct HistoryCommand: ParsableCommand {
                         "chain": Output.chain(r.adjustmentData, registry: library.registry).map { .string($0) } ?? .null,
                         "pixelWidth": .number(Double(r.pixelWidth)), "pixelHeight": .number(Double(r.pixelHeight)),
                         "current": .bool(r.number == current),
+                        "base": .string(r.baseRevision.map { "render of revision \($0)" } ?? (r.isBasedOnAlternate ? "alternate" : "original")),
                     ])
                 }))
                 return
             }
             for r in revisions {
                 let format = r.adjustmentData.map { "\($0.formatIdentifier) \($0.formatVersion)" } ?? "-"
-                let chain = r.adjustmentData == nil ? "(original)" : Output.chain(r.adjustmentData, registry: library.registry) ?? "(foreign)"
+                var chain = r.adjustmentData == nil ? "(original)" : Output.chain(r.adjustmentData, registry: library.registry) ?? "(foreign)"
+                if r.isBasedOnAlternate { chain += "  [from the RAW]" }
                 Output.line("\(r.number == current ? "*" : " ") \(r.number)\t\(Output.date(r.date))\t\(r.kind.rawValue)\t\(format)\t\(chain)")
             }
         }

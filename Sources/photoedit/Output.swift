@@ -63,6 +63,12 @@ enum Output {
                     "fNumber": c.fNumber.map { .number($0) } ?? .null, "focalLength": c.focalLength.map { .number($0) } ?? .null,
                 ])
             } ?? .null,
+            "alternate": a.alternate.map { f in
+                .object([
+                    "filename": .string(f.filename), "format": .string(f.format), "uniformTypeIdentifier": .string(f.uniformTypeIdentifier),
+                    "fileSize": .number(Double(f.fileSize)), "sha256": .string(f.sha256),
+                ])
+            } ?? .null,
         ])
     }
 

@@ -138,7 +138,8 @@ struct CanonicalEncodingTests {
         var checked = 0
         for form in definition.forms {
             let values = form.parameters.map { Self.sampleValue(definition.parameter($0)!, fraction: 0.3) }
-            let chain = values.isEmpty ? id : "\(id)=\(values.joined(separator: ":"))"
+            let head = form.name.map { "\(id).\($0)" } ?? id
+            let chain = values.isEmpty ? head : "\(head)=\(values.joined(separator: ":"))"
             let base = try recipe(chain)
             #expect(Chain.format(base).isEmpty == false)
             #expect(try recipe(Chain.format(base)) == base, "\(chain) → \(Chain.format(base))")

@@ -78,13 +78,24 @@ struct ChainGrammarTests {
         #expect(problem.contains("has an empty value"))
     }
 
-    @Test(arguments: ["crop.x=1:2", "crop.x"])
-    func oneParameterTakesExactlyOneValue(_ text: String) throws {
-        let error = try #require(throws: PhotoEditError.self) { try Chain.parse(text) }
+    @Test func aParameterNeedsAValue() throws {
+        let error = try #require(throws: PhotoEditError.self) { try Chain.parse("crop.x") }
         guard case .invalidChain(_, let problem) = error else {
             Issue.record("expected invalidChain, got \(error)")
             return
         }
-        #expect(problem.contains("needs exactly one value"))
+        #expect(problem.contains("needs a value"))
+    }
+
+    /// `filter.name=v1:v2` is a named form (`raw.wb=5200:+10`); a plain
+    /// parameter takes exactly one value.
+    @Test(arguments: ["crop.x=1:2", "exposure.ev=1:2:3"])
+    func oneParameterTakesExactlyOneValue(_ text: String) throws {
+        let error = try #require(throws: PhotoEditError.self) { try Chain.apply(Chain.parse(text), to: .empty) }
+        guard case .invalidParameter(_, _, let problem) = error else {
+            Issue.record("expected invalidParameter, got \(error)")
+            return
+        }
+        #expect(problem.contains("takes one value"))
     }
 }

@@ -127,7 +127,7 @@ struct RecipeDecodingTests {
 
     @Test func wrongBase() {
         let json = #"{"format":"org.photoedit.recipe","formatVersion":1,"base":"previous","filters":[]}"#
-        #expect(Self.problem { try Self.decode(json) } == "recipe 'base' must be \"original\" or \"render\"")
+        #expect(Self.problem { try Self.decode(json) } == "recipe 'base' must be \"original\", \"alternate\" or \"render\"")
     }
 
     @Test func renderBaseDecodesAndRoundTrips() throws {

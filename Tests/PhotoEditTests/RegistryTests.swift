@@ -74,16 +74,21 @@ struct RegistryTests {
     }
 
     /// The neutral (default) parameters of every filter render the photo
-    /// unchanged, pixel for pixel.
-    @Test(arguments: FilterRegistry.standard.filters.map(\.id), ["coffee.jpg", "rotated-exif.jpg", "chart.png"])
+    /// unchanged, pixel for pixel. (The RAW development stage applies to
+    /// RAW files only: its neutral case is golden raw/0001-neutral, and a
+    /// RAW sample is in the list for every other filter.)
+    @Test(arguments: FilterRegistry.standard.filters.map(\.id), ["coffee.jpg", "rotated-exif.jpg", "chart.png", "raw:coffee.dng"])
     func neutralParametersRenderTheImageUnchanged(_ id: String, _ sample: String) throws {
         let f = try #require(registry.filter(id))
+        if f.stage == .development && !sample.hasPrefix("raw:") { return }
+        let path = sample.hasPrefix("raw:") ? Paths.root.appendingPathComponent("Tests/Fixtures/raw/" + sample.dropFirst(4)).path
+            : Paths.sample(sample)
         let renderer = Renderer(registry: registry)
         let neutral = Recipe(nodes: [RecipeNode(filter: id, version: f.version, parameters: f.defaults)])
         // Written out losslessly: a rendered pipeline is read once.
         let temp = TemporaryDirectory()
-        try renderer.render(recipe: neutral, originalPath: Paths.sample(sample)).save(to: temp.file("with.png"), format: "png")
-        try renderer.render(recipe: .empty, originalPath: Paths.sample(sample)).save(to: temp.file("without.png"), format: "png")
+        try renderer.render(recipe: neutral, originalPath: path).save(to: temp.file("with.png"), format: "png")
+        try renderer.render(recipe: .empty, originalPath: path).save(to: temp.file("without.png"), format: "png")
         let with = try Pixels.load(temp.file("with.png")), without = try Pixels.load(temp.file("without.png"))
         #expect(with.width == without.width && with.height == without.height)
         #expect(try Pixels.maxAbsDifference(with, without) == 0)

@@ -79,6 +79,12 @@ typedef struct {
     int width;          /* developed size, before flip */
     int height;
     int is_dng;
+    int colors;         /* colours of the sensor (3 for RGB Bayer / linear) */
+    float rgb_cam[3][4];/* white-balanced camera RGB -> linear sRGB (libraw's rgb_cam) */
+    float cam_mul[4];   /* as-shot white balance multipliers (0 if unknown) */
+    float pre_mul[4];   /* daylight multipliers */
+    int thumb_width;    /* embedded preview size, 0 if none (its format is known once read) */
+    int thumb_height;
 } pe_raw_info;
 
 /* Development settings (see docs: the engine's choices). */
@@ -92,15 +98,23 @@ typedef struct {
     int user_black;       /* -1: from the file */
     int user_sat;         /* -1: from the file */
     float exp_shift;      /* linear exposure before demosaic (1 = none) */
+    float exp_preserve;   /* 0..1: keep highlights when exp_shift > 1 */
+    float denoise;        /* wavelet denoise threshold (0 = off) */
 } pe_raw_settings;
 
 /* Reads the metadata of a RAW file (no decoding). Returns 0, or a libraw
  * error code (message via pe_raw_strerror). */
 int pe_raw_identify(const char *path, pe_raw_info *info);
 /* Develops a RAW file to 16-bit linear RGB with sRGB primaries (no gamma, no
- * auto-brightening), interleaved, width*height*3 values; free with g_free. */
-int pe_raw_develop(const char *path, const pe_raw_settings *settings,
-                   unsigned short **pixels, int *width, int *height);
+ * auto-brightening), upright. *out is a libvips image over libraw's own
+ * buffer (no copy), freed when the image closes. */
+int pe_raw_develop(const char *path, const pe_raw_settings *settings, VipsImage **out);
+/* The embedded preview of a RAW, when it is a JPEG whose longer side is at
+ * least min_size: decoded with libvips, shrunk on load to fit target x target
+ * (target 0: full size), in memory. Returns 0 and sets *out and *flip (libraw's
+ * flip, to apply); 1 when there is no such preview; else a libraw error code,
+ * or -1 with the reason in libvips' error buffer. */
+int pe_raw_preview(const char *path, int min_size, int target, VipsImage **out, int *flip);
 const char *pe_raw_strerror(int code);
 
 #endif

@@ -139,8 +139,12 @@ public struct ParameterSpec: Sendable {
 }
 
 /// One way of writing a filter in the chain grammar: `name=v1:v2…` assigns
-/// the values to `parameters` in order and sets `fixed` parameters too.
+/// the values to `parameters` in order and sets `fixed` parameters too. A
+/// form with a `name` is written `filter.name=v1:v2…` instead, and keeps the
+/// filter's other parameters (e.g. `raw.wb=5200:+10`).
 public struct ChainForm: Sendable {
+    /// For a named form, the name after the dot (`wb` in `raw.wb=5200:+10`).
+    public let name: String?
     /// The parameters the values of `filter=v1:v2…` fill, in order.
     public let parameters: [String]
     /// Parameters this form sets to fixed values (e.g. crop's mode).
@@ -150,6 +154,15 @@ public struct ChainForm: Sendable {
 
     /// A form filling `parameters`, setting `fixed`, described by `summary`.
     public init(_ parameters: [String], fixed: [String: ParameterValue] = [:], _ summary: String) {
+        self.name = nil
+        self.parameters = parameters
+        self.fixed = fixed
+        self.summary = summary
+    }
+
+    /// A named form, written `filter.name=v1:v2…`.
+    public init(named name: String, _ parameters: [String], fixed: [String: ParameterValue] = [:], _ summary: String) {
+        self.name = name
         self.parameters = parameters
         self.fixed = fixed
         self.summary = summary
@@ -159,6 +172,8 @@ public struct ChainForm: Sendable {
 /// Where a filter runs in the canonical pipeline. Stages run in this order,
 /// whatever order the user names filters in.
 public enum PipelineStage: Int, Sendable, CaseIterable, Comparable {
+    /// RAW development (libraw), while the sensor data is decoded.
+    case development = 0
     /// White balance, in linear light (scene-referred).
     case whiteBalance = 1
     /// Exposure, in linear light.
@@ -184,6 +199,7 @@ public enum PipelineStage: Int, Sendable, CaseIterable, Comparable {
     /// The stage's name in help and docs.
     public var name: String {
         switch self {
+        case .development: return "RAW development"
         case .whiteBalance: return "white balance"
         case .exposure: return "exposure"
         case .denoise: return "noise reduction"
@@ -358,6 +374,15 @@ public struct FilterDefinition: Sendable {
                                                   problem: "unknown parameter (known: \(specs.map(\.name).joined(separator: ", ")))")
         }
         return Parameters(values: out)
+    }
+
+    /// The fixed values that setting parameter `name` alone implies: those of
+    /// the forms it belongs to, when they all agree (`crop.w=0.5` means a
+    /// rectangle crop; `raw.temperature=5200` means a kelvin white balance).
+    func impliedValues(of name: String) -> [String: ParameterValue] {
+        let owners = forms.filter { $0.parameters.contains(name) }
+        guard let first = owners.first, owners.allSatisfy({ $0.fixed == first.fixed }) else { return [:] }
+        return first.fixed
     }
 
     /// The parameter declaration called `name`.

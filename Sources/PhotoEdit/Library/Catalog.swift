@@ -92,6 +92,24 @@ enum Catalog {
                 t.add(column: "camera", .text)   // CameraInfo as JSON, NULL when unknown
             }
         }
+        m.registerMigration("v5: RAW+JPEG pairs") { db in
+            try db.alter(table: "asset") { t in
+                // Where the file was imported from (folder and name without
+                // extension): a RAW and a JPEG of one shot share both.
+                t.add(column: "sourceFolder", .text)
+                t.add(column: "sourceStem", .text)
+                // The other file of a RAW+JPEG pair (PhotoKit's alternatePhoto:
+                // the RAW); NULL for a single file.
+                t.add(column: "alternatePath", .text)
+                t.add(column: "alternateSha256", .text)
+                t.add(column: "alternateFilename", .text)
+                t.add(column: "alternateFileSize", .integer)
+                t.add(column: "alternateFormat", .text)
+                t.add(column: "alternateUniformTypeIdentifier", .text)
+            }
+            try db.create(index: "asset_alternateSha256", on: "asset", columns: ["alternateSha256"], unique: true)
+            try db.create(index: "asset_source", on: "asset", columns: ["sourceFolder", "sourceStem"])
+        }
         return m
     }
 }
@@ -118,6 +136,14 @@ struct AssetRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
     var hidden: Bool = false
     var trashedDate: Date?
     var camera: String?
+    var sourceFolder: String?
+    var sourceStem: String?
+    var alternatePath: String?
+    var alternateSha256: String?
+    var alternateFilename: String?
+    var alternateFileSize: Int64?
+    var alternateFormat: String?
+    var alternateUniformTypeIdentifier: String?
 }
 
 struct RevisionRecord: Codable, FetchableRecord, PersistableRecord, Sendable {

@@ -25,8 +25,17 @@ public final class ObjectPlaceholder: @unchecked Sendable {
         return _existed
     }
 
-    func set(_ id: String) {
-        lock.lock(); _localIdentifier = id; _existed = true; lock.unlock()
+    private var _joinedPair = false
+
+    /// For a created photo: true when the file joined an existing photo as
+    /// the other half of a RAW+JPEG pair; `localIdentifier` is that photo's.
+    public var joinedPair: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return _joinedPair
+    }
+
+    func set(_ id: String, joinedPair: Bool = false) {
+        lock.lock(); _localIdentifier = id; _existed = !joinedPair; _joinedPair = joinedPair; lock.unlock()
     }
 }
 
@@ -271,7 +280,7 @@ extension PhotoLibrary {
             if !placedOriginals.isEmpty {
                 try? write { db in
                     for path in placedOriginals
-                    where try Int.fetchOne(db, sql: "SELECT 1 FROM asset WHERE originalPath = ?", arguments: [path]) == nil {
+                    where try Int.fetchOne(db, sql: "SELECT 1 FROM asset WHERE originalPath = ? OR alternatePath = ?", arguments: [path, path]) == nil {
                         unlink(layout.absolute(path))
                     }
                 }
@@ -309,12 +318,15 @@ extension PhotoLibrary {
         switch change {
         case .create:
             if let created = creations[i] ?? nil {
-                if let existing = try String.fetchOne(db, sql: "SELECT id FROM asset WHERE sha256 = ?", arguments: [created.record.sha256]) {
+                if let existing = try PhotoLibrary.assetHolding(sha256: created.record.sha256, db) {
                     if case let .create(placeholder, _) = change { placeholder.set(existing) }
                 } else if !FileIO.exists(layout.absolute(created.record.originalPath)) {
                     // Another writer placed this original, then failed and
                     // removed it before we committed.
                     throw PhotoEditError.library("\(created.record.originalPath) was removed by a failed concurrent import of the same file; import it again")
+                } else if let partner = try pairPartner(of: created.record, db) {
+                    try join(created.record, to: partner, db)
+                    if case let .create(placeholder, _) = change { placeholder.set(partner.id, joinedPair: true) }
                 } else {
                     try created.record.insert(db)
                     try created.revision.insert(db)
@@ -358,6 +370,7 @@ extension PhotoLibrary {
                 throw PhotoEditError.invalidChange("photo \(id) is not deleted; delete it first, then purge")
             }
             purgedFiles.append(a.originalPath)
+            if let alternate = a.alternatePath { purgedFiles.append(alternate) }
             purgedFiles += try String.fetchAll(db, sql: "SELECT renderPath FROM revision WHERE assetId = ? AND renderPath IS NOT NULL",
                                                arguments: [id])
             try db.execute(sql: "DELETE FROM asset WHERE id = ?", arguments: [id])

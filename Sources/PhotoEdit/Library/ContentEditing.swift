@@ -13,6 +13,10 @@ public struct ContentEditingInputRequestOptions: Sendable {
     public var startFromOriginal: Bool
     /// Long edge of `displaySizeImageURL`; nil to skip making it.
     public var displaySize: Int?
+    /// For a RAW+JPEG pair, start from the RAW (the `alternatePhoto`)
+    /// instead of the JPEG, discarding the current base; nil keeps the base
+    /// of the current edit (the JPEG for a photo never edited).
+    public var useAlternate: Bool?
 
     /// Options with the editor's `canHandleAdjustmentData` test.
     public init(canHandleAdjustmentData: @escaping @Sendable (AdjustmentData) -> Bool = { _ in false },
@@ -20,6 +24,13 @@ public struct ContentEditingInputRequestOptions: Sendable {
         self.canHandleAdjustmentData = canHandleAdjustmentData
         self.startFromOriginal = startFromOriginal
         self.displaySize = displaySize
+    }
+
+    /// The same options, starting from the RAW (`true`) or the JPEG (`false`) of a RAW+JPEG pair.
+    public func startingFrom(alternate: Bool?) -> ContentEditingInputRequestOptions {
+        var copy = self
+        copy.useAlternate = alternate
+        return copy
     }
 }
 
@@ -29,6 +40,8 @@ public enum ContentEditingBase: Hashable, Sendable {
     case original
     /// The rendered output of revision `revision` (upright).
     case render(revision: Int)
+    /// The other file of a RAW+JPEG pair: the RAW.
+    case alternate
 }
 
 /// What an editor needs to edit a photo, as PhotoKit's `PHContentEditingInput`.
@@ -114,11 +127,21 @@ extension PhotoLibrary {
         let canHandle = data.map { options.canHandleAdjustmentData($0) } ?? false
         var base = ContentEditingBase.original
         var baseRelative: String?
-        if options.startFromOriginal || data == nil {
+        if let alternate = options.useAlternate {
+            // A chosen file of a RAW+JPEG pair, from scratch.
+            if alternate, let raw = record.alternatePath {
+                base = .alternate
+                baseRelative = raw
+            } else if alternate && record.format != "raw" {
+                throw PhotoEditError.invalidChange("photo \(id) has no RAW to edit from (it is a single \(record.format.uppercased()))")
+            } else if !alternate && record.format == "raw" {
+                throw PhotoEditError.invalidChange("photo \(id) has no JPEG to edit from (it is a single RAW)")
+            }
+        } else if options.startFromOriginal || data == nil {
             base = .original
         } else if canHandle {
-            if let k = current.baseRevision, let path = current.basePath {
-                base = .render(revision: k)
+            if let path = current.basePath {
+                base = current.baseRevision.map { .render(revision: $0) } ?? .alternate
                 baseRelative = path
             }
         } else {
@@ -137,8 +160,10 @@ extension PhotoLibrary {
             let target = layout.cache + "/display/\(id)-\(current.number)-\(base.cacheKey)-\(size).jpg"
             if !FileIO.exists(target) {
                 try FileManager.default.createDirectory(atPath: layout.cache + "/display", withIntermediateDirectories: true)
-                let image = try Vips.image("thumbnail", [("filename", .string(file)), ("width", .number(Double(size))),
-                                                         ("height", .number(Double(size))), ("size", .string("down"))])
+                let image = Renderer.isRaw(file)
+                    ? try RawDecoder.preview(file, minSize: size, target: size)
+                    : try Vips.image("thumbnail", [("filename", .string(file)), ("width", .number(Double(size))),
+                                                   ("height", .number(Double(size))), ("size", .string("down"))])
                 let staged = layout.temporary(".jpg")
                 defer { unlink(staged) }
                 try Renderer.save(image, to: staged, format: .jpeg, quality: 85)
@@ -147,11 +172,14 @@ extension PhotoLibrary {
             display = URL(fileURLWithPath: target)
         }
         let isOriginal = baseRelative == nil
+        let isAlternate = base == .alternate
         return ContentEditingInput(
             assetIdentifier: id, revision: current.number, adjustmentData: data, canHandleAdjustmentData: canHandle,
             base: base, fullSizeImageURL: URL(fileURLWithPath: file),
             fullSizeImageOrientation: isOriginal ? record.orientation : 1, displaySizeImageURL: display,
-            uniformTypeIdentifier: isOriginal ? record.uniformTypeIdentifier : "public.jpeg", mediaType: record.mediaType,
+            uniformTypeIdentifier: isOriginal ? record.uniformTypeIdentifier
+                : isAlternate ? (record.alternateUniformTypeIdentifier ?? "public.camera-raw-image") : "public.jpeg",
+            mediaType: record.mediaType,
             creationDate: record.creationDate,
             location: record.latitude.flatMap { lat in record.longitude.map { Location(latitude: lat, longitude: $0) } },
             stagingDirectory: URL(fileURLWithPath: layout.tmp), baseRelativePath: baseRelative)
@@ -169,6 +197,7 @@ extension ContentEditingBase {
         switch self {
         case .original: return "o"
         case .render(let r): return "r\(r)"
+        case .alternate: return "a"
         }
     }
 }

@@ -70,6 +70,26 @@ public struct Asset: Hashable, Sendable {
     public let albums: [String]
     /// Camera metadata, when the file records it (RAW files).
     public let camera: CameraInfo?
+    /// For a RAW+JPEG pair, the RAW (PhotoKit's `alternatePhoto` resource);
+    /// nil for a single file.
+    public let alternate: AlternateFile?
+
+    /// Is this photo a RAW+JPEG pair?
+    public var isRawPlusJPEG: Bool { alternate != nil }
+}
+
+/// The second file of a RAW+JPEG pair.
+public struct AlternateFile: Hashable, Sendable {
+    /// The file's name at import.
+    public let filename: String
+    /// "raw".
+    public let format: String
+    /// Uniform type identifier ("com.adobe.raw-image", "public.camera-raw-image").
+    public let uniformTypeIdentifier: String
+    /// Size in bytes.
+    public let fileSize: Int64
+    /// SHA-256 of its bytes.
+    public let sha256: String
 }
 
 /// One entry of a photo's history. Revision 0 is the photo as imported; every
@@ -99,6 +119,9 @@ public struct Revision: Hashable, Sendable {
     /// The revision whose render the adjustments were applied to (an edit
     /// on top of another tool's edit); nil when applied to the original.
     public let baseRevision: Int?
+    /// The adjustments were applied to the RAW of a RAW+JPEG pair (the
+    /// `alternatePhoto`), not to the JPEG.
+    public let isBasedOnAlternate: Bool
 }
 
 /// The outcome of importing one file.
@@ -111,4 +134,7 @@ public struct ImportResult: Sendable {
     public let duplicate: Bool
     /// Why the file was refused (nil when imported).
     public let error: PhotoEditError?
+    /// True when the file joined an existing photo as the other half of a
+    /// RAW+JPEG pair (same folder and name) instead of making a new photo.
+    public let joinedPair: Bool
 }

@@ -11,20 +11,34 @@ extension PhotoLibrary {
     /// `ContentEditingOutput` in `performChanges`. If another writer commits to
     /// the photo meanwhile, the chain is merged again on top of that revision
     /// (up to 20 times), so no edit is ever lost. Returns the new revision.
+    ///
+    /// For a RAW+JPEG pair, `fromRAW` chooses the file the edit starts from
+    /// (true: the RAW, false: the JPEG; the filters carry over). When nil,
+    /// the current edit's base is kept, and a photo never edited starts from
+    /// the JPEG unless the chain sets the `raw` stage.
     @discardableResult
     public func apply(chain: String, to idOrPrefix: String, reset: Bool = false, removing: [String] = [],
-                      presets: PresetLibrary? = nil) throws -> Revision {
+                      presets: PresetLibrary? = nil, fromRAW: Bool? = nil) throws -> Revision {
         let steps = try Chain.parse(chain)
-        return try apply(steps: steps, to: idOrPrefix, reset: reset, removing: removing, presets: presets)
+        return try apply(steps: steps, to: idOrPrefix, reset: reset, removing: removing, presets: presets, fromRAW: fromRAW)
     }
 
     /// `apply(chain:…)` with parsed steps.
     @discardableResult
     public func apply(steps: [ChainStep], to idOrPrefix: String, reset: Bool = false, removing: [String] = [],
-                      presets: PresetLibrary? = nil) throws -> Revision {
+                      presets: PresetLibrary? = nil, fromRAW: Bool? = nil) throws -> Revision {
         for name in removing { _ = try registry.require(name) }
         let registry = self.registry
-        return try edit(idOrPrefix, reset: reset) { recipe in
+        var fromRAW = fromRAW
+        if fromRAW == nil, steps.contains(where: { $0.filter == Filters.raw.id }) {
+            // Setting the RAW development of a pair edited from its JPEG moves the edit to the RAW.
+            let a = try asset(idOrPrefix)
+            if a.isRawPlusJPEG, try requestContentEditingInput(for: a.id, options: ContentEditingInputRequestOptions(
+                canHandleAdjustmentData: { Recipe.canHandle($0) }, displaySize: nil)).base == .original {
+                fromRAW = true
+            }
+        }
+        return try edit(idOrPrefix, reset: reset, fromRAW: fromRAW) { recipe in
             var recipe = recipe
             for name in removing { recipe.remove(name) }
             return try Chain.apply(steps, to: recipe, registry: registry, presets: presets)
@@ -69,20 +83,40 @@ extension PhotoLibrary {
     /// before the last edit), transform the recipe, render onto the base,
     /// commit. On a conflict with another writer, read again and redo the
     /// transform on top of the new revision (up to 20 times).
-    func edit(_ idOrPrefix: String, reset: Bool, transform: (Recipe) throws -> Recipe) throws -> Revision {
+    func edit(_ idOrPrefix: String, reset: Bool, fromRAW: Bool? = nil, transform: (Recipe) throws -> Recipe) throws -> Revision {
         let id = try resolve(idOrPrefix)
         let registry = self.registry
+        let canHandle: @Sendable (AdjustmentData) -> Bool = { Recipe.canHandle($0) && (try? Recipe(adjustmentData: $0, registry: registry)) != nil }
         var attempt = 0
         while true {
-            let input = try requestContentEditingInput(for: id, options: ContentEditingInputRequestOptions(
-                canHandleAdjustmentData: { Recipe.canHandle($0) && (try? Recipe(adjustmentData: $0, registry: registry)) != nil },
-                startFromOriginal: reset, displaySize: nil))
+            var options = ContentEditingInputRequestOptions(canHandleAdjustmentData: canHandle, startFromOriginal: reset, displaySize: nil)
+            // Moving the edit to the other file of a RAW+JPEG pair keeps the
+            // filters (except the RAW development, when leaving the RAW).
+            var carried: Recipe?
+            if let fromRAW {
+                let current = try requestContentEditingInput(for: id, options: options)
+                if (current.base == .alternate) != fromRAW {
+                    if !reset, let data = current.adjustmentData, current.canHandleAdjustmentData {
+                        carried = try Recipe(adjustmentData: data, registry: registry)
+                    }
+                    options = options.startingFrom(alternate: fromRAW)
+                }
+            }
+            let input = try requestContentEditingInput(for: id, options: options)
             var recipe: Recipe
-            if let data = input.adjustmentData, input.canHandleAdjustmentData, !reset {
+            if let carried {
+                recipe = carried
+            } else if let data = input.adjustmentData, input.canHandleAdjustmentData, !reset {
                 recipe = try Recipe(adjustmentData: data, registry: registry)
             } else {
                 recipe = input.base == .original ? .empty : .emptyOnRender
             }
+            switch input.base {
+            case .alternate: recipe = recipe.rebased(.alternate, registry: registry)
+            case .original: recipe = recipe.rebased(.original, registry: registry)
+            case .render: recipe = recipe.rebased(.render, registry: registry)
+            }
+            if carried != nil && input.base != .alternate { recipe.remove(Filters.raw.id) }
             recipe = try transform(recipe)
             do {
                 if recipe.isEmpty && recipe.base == .original {
@@ -110,12 +144,13 @@ extension PhotoLibrary {
     /// as a new revision. The recipe must be in photoedit's own format.
     @discardableResult
     public func apply(recipe: Recipe, to idOrPrefix: String) throws -> Revision {
-        guard recipe.base == .original else {
-            throw PhotoEditError.invalidAdjustmentData("a recipe given on its own must have base \"original\"")
+        guard recipe.base != .render else {
+            throw PhotoEditError.invalidAdjustmentData("a recipe given on its own must have base \"original\" or \"alternate\"")
         }
         let id = try resolve(idOrPrefix)
-        let input = try requestContentEditingInput(for: id, options: ContentEditingInputRequestOptions(startFromOriginal: true, displaySize: nil))
-        if recipe.isEmpty { return try commitRevert(id, expected: input.revision) }
+        let options = ContentEditingInputRequestOptions(startFromOriginal: true, displaySize: nil)
+        let input = try requestContentEditingInput(for: id, options: recipe.base == .alternate ? options.startingFrom(alternate: true) : options)
+        if recipe.isEmpty && recipe.base == .original { return try commitRevert(id, expected: input.revision) }
         var output = ContentEditingOutput(contentEditingInput: input)
         defer { unlink(output.renderedContentURL.path) }
         try renderOutput(recipe, input: input, to: output.renderedContentURL.path)
@@ -172,7 +207,7 @@ extension PhotoLibrary {
             throw PhotoEditError.unknownRevision(asset: id, revision: n, latest: latest)
         }
         guard let data = old.adjustmentData else { return try commitRevert(id, expected: latest) }
-        let base: ContentEditingBase = old.baseRevision.map { .render(revision: $0) } ?? .original
+        let base: ContentEditingBase = old.baseRevision.map { .render(revision: $0) } ?? (old.basePath == nil ? .original : .alternate)
         var output = ContentEditingOutput(assetIdentifier: id, baseRevision: latest, base: base, adjustmentData: data,
                                           stagingDirectory: URL(fileURLWithPath: layout.tmp), baseRelativePath: old.basePath)
         defer { unlink(output.renderedContentURL.path) }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 extension PhotoLibrary {
     /// Imports files and folders (recursively, in name order). Every file
@@ -16,15 +17,15 @@ extension PhotoLibrary {
                 files.append(path)
             } else {
                 results.append(ImportResult(path: path, id: nil, duplicate: false,
-                                            error: .unreadableFile(path: path, reason: "no such file or folder")))
+                                            error: .unreadableFile(path: path, reason: "no such file or folder"), joinedPair: false))
             }
         }
-        for (i, file) in files.enumerated() {
+        for (i, file) in Self.pairOrdered(files).enumerated() {
             do {
-                let (id, duplicate) = try importFile(file)
-                results.append(ImportResult(path: file, id: id, duplicate: duplicate, error: nil))
+                let (id, duplicate, joined) = try importFile(file)
+                results.append(ImportResult(path: file, id: id, duplicate: duplicate, error: nil, joinedPair: joined))
             } catch let error as PhotoEditError {
-                results.append(ImportResult(path: file, id: nil, duplicate: false, error: error))
+                results.append(ImportResult(path: file, id: nil, duplicate: false, error: error, joinedPair: false))
             }
             progress?(i + 1, files.count)
         }
@@ -50,17 +51,52 @@ extension PhotoLibrary {
     }
 
     /// Imports one file through `performChanges` (one path for every change).
-    func importFile(_ path: String) throws -> (id: String, duplicate: Bool) {
+    func importFile(_ path: String) throws -> (id: String, duplicate: Bool, joined: Bool) {
         var attempt = 0
         while true {
             do {
                 var placeholder: ObjectPlaceholder?
                 try performChanges { changes in placeholder = changes.createAsset(fromFileAt: path) }
-                return (placeholder!.localIdentifier, placeholder!.existed)
+                return (placeholder!.localIdentifier, placeholder!.existed, placeholder!.joinedPair)
             } catch PhotoEditError.library(let message) where message.contains("failed concurrent import") && attempt < 3 {
                 attempt += 1
             }
         }
+    }
+
+    /// The photo whose original or alternate file has these bytes.
+    static func assetHolding(sha256: String, _ db: Database) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT id FROM asset WHERE sha256 = ? UNION SELECT id FROM asset WHERE alternateSha256 = ?",
+                            arguments: [sha256, sha256])
+    }
+
+    /// The folder a file is imported from (absolute, symbolic links resolved).
+    static func sourceFolder(of path: String) -> String {
+        URL(fileURLWithPath: path).deletingLastPathComponent().resolvingSymlinksInPath().path
+    }
+
+    /// A file's name without its extension, lowercased: `IMG_0042.CR2` and
+    /// `IMG_0042.JPG` are one shot.
+    static func sourceStem(of path: String) -> String {
+        ((path as NSString).lastPathComponent as NSString).deletingPathExtension.lowercased()
+    }
+
+    /// Formats that pair with a RAW of the same shot (the camera's JPEG or HEIF).
+    static let pairableFormats: Set<String> = ["jpeg", "heif"]
+
+    /// Puts the files of RAW+JPEG pairs (same folder and name) next to each
+    /// other, the JPEG first, so the RAW joins the JPEG's photo.
+    static func pairOrdered(_ files: [String]) -> [String] {
+        struct Key: Hashable { let folder: String, stem: String }
+        var groups: [Key: [String]] = [:]
+        var order: [Key] = []
+        for file in files {
+            let key = Key(folder: sourceFolder(of: file), stem: sourceStem(of: file))
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(file)
+        }
+        let isRaw = { (f: String) in RawDecoder.extensions.contains((f as NSString).pathExtension.lowercased()) }
+        return order.flatMap { key in groups[key]!.filter { !isRaw($0) } + groups[key]!.filter(isRaw) }
     }
 
     /// An original staged for a creation request.
@@ -81,7 +117,7 @@ extension PhotoLibrary {
         let staged = layout.temporary(".import")
         defer { unlink(staged) }
         let (sha, size) = try FileIO.copyHashing(from: path, to: staged)
-        if let existing = try read({ db in try String.fetchOne(db, sql: "SELECT id FROM asset WHERE sha256 = ?", arguments: [sha]) }) {
+        if let existing = try read({ db in try Self.assetHolding(sha256: sha, db) }) {
             return StagedOriginal(existingID: existing, placed: false, relative: "")
         }
         let probe = try Importer.probe(path: staged, displayPath: path)
@@ -106,7 +142,8 @@ extension PhotoLibrary {
                                  mediaType: "image", originalPixelWidth: probe.width, originalPixelHeight: probe.height,
                                  orientation: probe.orientation, creationDate: probe.creationDate, latitude: probe.latitude,
                                  longitude: probe.longitude, importDate: now, revision: 0,
-                                 camera: probe.camera.flatMap { try? String(decoding: JSONEncoder().encode($0), as: UTF8.self) })
+                                 camera: probe.camera.flatMap { try? String(decoding: JSONEncoder().encode($0), as: UTF8.self) },
+                                 sourceFolder: Self.sourceFolder(of: path), sourceStem: Self.sourceStem(of: path))
         let revision = RevisionRecord(assetId: "", number: 0, createdAt: now, kind: Revision.Kind.imported.rawValue,
                                       formatIdentifier: nil, formatVersion: nil, data: nil, renderPath: nil,
                                       pixelWidth: probe.width, pixelHeight: probe.height)

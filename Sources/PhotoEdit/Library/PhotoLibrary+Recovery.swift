@@ -27,6 +27,7 @@ extension PhotoLibrary {
         try read { db in
             Set(try String.fetchAll(db, sql: """
                 SELECT originalPath FROM asset
+                UNION SELECT alternatePath FROM asset WHERE alternatePath IS NOT NULL
                 UNION SELECT renderPath FROM revision WHERE renderPath IS NOT NULL
                 UNION SELECT basePath FROM revision WHERE basePath IS NOT NULL
                 """))

@@ -10,7 +10,8 @@ extension PhotoLibrary {
     ///   photo when the latest revision has no adjustments.
     /// - `unadjusted`: the original, upright, colour-managed to sRGB.
     /// - `original`: the original file itself when its format is asked for
-    ///   at full size; otherwise its pixels, upright, at full precision.
+    ///   at full size; otherwise its pixels, upright, at full precision. A
+    ///   RAW (or the RAW of a RAW+JPEG pair): its neutral development.
     public func render(_ idOrPrefix: String, version: ImageVersion = .current, to path: String, options: RenderOptions = RenderOptions()) throws {
         let id = try resolve(idOrPrefix)
         let ext = (path as NSString).pathExtension
@@ -48,6 +49,13 @@ extension PhotoLibrary {
 
         switch version {
         case .original:
+            if let raw = try alternatePath(id) {
+                // A RAW+JPEG pair's original version is the RAW (PhotoKit's
+                // model), developed with the neutral settings, full quality.
+                let image = try renderer.render(recipe: .empty, originalPath: raw, output: options)
+                try renderer.write(image, to: staged, format: format, options: options)
+                break
+            }
             if !resized && format.rawValue == a.format && options.isDefaultColour {
                 try FileIO.copyFile(from: original, to: path)
                 return

@@ -45,6 +45,11 @@ extension PhotoLibrary {
         var out = [AssetResource(type: .photo, assetIdentifier: id, originalFilename: a.originalFilename,
                                  uniformTypeIdentifier: a.uniformTypeIdentifier, fileSize: a.fileSize,
                                  relativePath: a.originalPath, inlineData: nil)]
+        if let alternate = a.alternatePath {
+            out.append(AssetResource(type: .alternatePhoto, assetIdentifier: id, originalFilename: a.alternateFilename ?? "",
+                                     uniformTypeIdentifier: a.alternateUniformTypeIdentifier ?? "public.camera-raw-image",
+                                     fileSize: a.alternateFileSize ?? 0, relativePath: alternate, inlineData: nil))
+        }
         func file(_ type: AssetResourceType, _ relative: String, name: String) {
             let size = (try? FileManager.default.attributesOfItem(atPath: layout.absolute(relative))[.size] as? NSNumber)?.int64Value ?? 0
             let ext = (relative as NSString).pathExtension
@@ -59,7 +64,7 @@ extension PhotoLibrary {
                 out.append(AssetResource(type: .adjustmentData, assetIdentifier: id, originalFilename: "\(stem)-Adjustments.json",
                                          uniformTypeIdentifier: "public.json", fileSize: Int64(json.count), relativePath: nil, inlineData: json))
             }
-            if let base = current.basePath { file(.adjustmentBasePhoto, base, name: "\(stem)-AdjustmentBase") }
+            if let base = current.basePath, current.baseRevision != nil { file(.adjustmentBasePhoto, base, name: "\(stem)-AdjustmentBase") }
         }
         return out
     }

@@ -39,6 +39,15 @@ extension PhotoLibrary {
             } else if (try? FileIO.sha256(of: path)) != a.sha256 {
                 report.problems.append("\(a.id): original \(a.originalPath) does not match its SHA-256")
             }
+            if let alternate = a.alternatePath {
+                referenced.insert(alternate)
+                let path = layout.absolute(alternate)
+                if !FileIO.exists(path) {
+                    report.problems.append("\(a.id): alternate \(alternate) is missing")
+                } else if (try? FileIO.sha256(of: path)) != a.alternateSha256 {
+                    report.problems.append("\(a.id): alternate \(alternate) does not match its SHA-256")
+                }
+            }
             let revs = byAsset[a.id] ?? []
             if revs.map(\.number) != Array(0...a.revision) {
                 report.problems.append("\(a.id): revisions \(revs.map(\.number)) are not 0…\(a.revision)")

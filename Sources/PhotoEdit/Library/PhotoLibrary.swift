@@ -129,13 +129,18 @@ public final class PhotoLibrary: Sendable {
                          SELECT album.title FROM album JOIN albumAsset ON albumAsset.albumId = album.id
                          WHERE albumAsset.assetId = ? ORDER BY album.title
                          """, arguments: [r.id]),
-                     camera: r.camera.flatMap { try? JSONDecoder().decode(CameraInfo.self, from: Data($0.utf8)) })
+                     camera: r.camera.flatMap { try? JSONDecoder().decode(CameraInfo.self, from: Data($0.utf8)) },
+                     alternate: r.alternatePath == nil ? nil : AlternateFile(
+                         filename: r.alternateFilename ?? "", format: r.alternateFormat ?? "raw",
+                         uniformTypeIdentifier: r.alternateUniformTypeIdentifier ?? "public.camera-raw-image",
+                         fileSize: r.alternateFileSize ?? 0, sha256: r.alternateSha256 ?? ""))
     }
 
     static func revision(_ r: RevisionRecord) -> Revision {
         Revision(number: r.number, date: r.createdAt, kind: Revision.Kind(rawValue: r.kind) ?? .edit,
                  adjustmentData: r.adjustmentData, pixelWidth: r.pixelWidth, pixelHeight: r.pixelHeight,
-                 hasRender: r.renderPath != nil, baseRevision: r.baseRevision)
+                 hasRender: r.renderPath != nil, baseRevision: r.baseRevision,
+                 isBasedOnAlternate: r.basePath != nil && r.baseRevision == nil)
     }
 
     func read<T>(_ body: (Database) throws -> T) throws -> T {
@@ -151,6 +156,13 @@ public final class PhotoLibrary: Sendable {
             return try db.write(body)
         } catch let error as DatabaseError {
             throw PhotoEditError.library("catalog: \(error.message ?? error.description)")
+        }
+    }
+
+    /// The absolute path of a pair's alternate file (the RAW), nil for a single file.
+    func alternatePath(_ id: String) throws -> String? {
+        try read { db in
+            try String.fetchOne(db, sql: "SELECT alternatePath FROM asset WHERE id = ?", arguments: [id]).map(layout.absolute)
         }
     }
 

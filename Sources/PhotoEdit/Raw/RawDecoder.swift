@@ -19,6 +19,14 @@ struct RawInfo: Sendable {
     var width: Int
     var height: Int
     var isDNG: Bool
+    /// Colours of the sensor (3 for RGB Bayer and linear DNGs).
+    var colors: Int
+    /// White-balanced camera RGB → linear sRGB, row-major 3×3 (libraw's rgb_cam).
+    var sRGBFromCamera: [Double]
+    /// Daylight (D65) multipliers of the camera, R, G, B (libraw's pre_mul).
+    var daylightMultipliers: [Double]
+    /// The longer side of the embedded preview (0: none).
+    var previewLongerSide: Int
 }
 
 /// How a RAW is developed. The defaults are the neutral development used for
@@ -38,9 +46,17 @@ struct RawSettings: Sendable, Hashable {
     var whiteLevel: Int? = nil
     /// Linear exposure before demosaic (1 = none; libraw's exp_shift, 0.25…8).
     var exposureShift: Double = 1
+    /// 0…1: how much of the highlights a brightening `exposureShift` keeps
+    /// from clipping (libraw's exp_preser).
+    var exposurePreserve: Double = 0
+    /// Wavelet denoise threshold before demosaic (0 = off; libraw's threshold).
+    var denoise: Double = 0
 
     enum WhiteBalance: Hashable, Sendable {
         case asShot, auto
+        /// A light of this colour temperature (K) and tint (see `RawDecoder.multipliers`).
+        case kelvin(Double, Double)
+        /// Red, green, blue, second green multipliers.
         case multipliers(Double, Double, Double, Double)
     }
 
@@ -83,7 +99,59 @@ enum RawDecoder {
                        iso: positive(info.iso), exposureTime: positive(info.shutter), fNumber: positive(info.aperture),
                        focalLength: positive(info.focal_length), creationDate: date, orientation: orientation,
                        width: Int(swap ? info.height : info.width), height: Int(swap ? info.width : info.height),
-                       isDNG: info.is_dng != 0)
+                       isDNG: info.is_dng != 0, colors: Int(info.colors),
+                       sRGBFromCamera: withUnsafeBytes(of: info.rgb_cam) { raw in
+                           let f = Array(raw.bindMemory(to: Float.self))
+                           return (0..<3).flatMap { r in (0..<3).map { Double(f[r * 4 + $0]) } }
+                       },
+                       daylightMultipliers: withUnsafeBytes(of: info.pre_mul) { raw in
+                           Array(raw.bindMemory(to: Float.self)).prefix(3).map(Double.init)
+                       },
+                       previewLongerSide: Int(max(info.thumb_width, info.thumb_height)))
+    }
+
+    /// White balance multipliers (R, G, B, G2; green = 1) that make a light of
+    /// `kelvin` and `tint` neutral. The light's chromaticity is the Planckian
+    /// locus at `kelvin`, moved across it (CIE 1960 uv) by Δuv = tint / 3000:
+    /// positive tint is a greener light, so the correction adds magenta (D65
+    /// is about 6504 K, tint +10).
+    ///
+    /// The camera's response to that white follows from libraw's own colour
+    /// data: its camera → sRGB matrix `rgb_cam` is the inverse of the camera's
+    /// sRGB → camera matrix with rows scaled to 1, the scales being the
+    /// daylight multipliers `pre_mul`. So the camera sees linear sRGB `s` as
+    /// `inverse(rgb_cam) · s / pre_mul`, and the multiplier of each channel is
+    /// `pre_mul / (inverse(rgb_cam) · s)` (D65, s = 1: the daylight multipliers).
+    static func multipliers(kelvin: Double, tint: Double, info: RawInfo) throws -> (Double, Double, Double, Double) {
+        guard info.colors == 3, info.daylightMultipliers.allSatisfy({ $0 > 0 }) else {
+            throw PhotoEditError.invalidParameter(filter: "raw", parameter: "wb",
+                                                  problem: "a colour temperature needs an RGB sensor with a known colour matrix; this camera has neither")
+        }
+        let p = ColourMath.planckian(kelvin: kelvin)
+        // To CIE 1960 uv, along the locus' normal, and back.
+        func uv(_ x: Double, _ y: Double) -> (Double, Double) {
+            let d = -2 * x + 12 * y + 3
+            return (4 * x / d, 6 * y / d)
+        }
+        let (u0, v0) = uv(p.x, p.y)
+        let q = ColourMath.planckian(kelvin: kelvin + 1)
+        let (u1, v1) = uv(q.x, q.y)
+        // Unit normal pointing to green (+v side, above the locus).
+        var (nu, nv) = (-(v1 - v0), u1 - u0)
+        let length = (nu * nu + nv * nv).squareRoot()
+        (nu, nv) = (nu / length, nv / length)
+        if nv < 0 { (nu, nv) = (-nu, -nv) }
+        let offset = tint / 3000
+        let (u, v) = (u0 + nu * offset, v0 + nv * offset)
+        let d = 2 * u - 8 * v + 4
+        let white = ColourMath.apply(ColourMath.xyzToSRGB, ColourMath.xyz(x: 3 * u / d, y: 2 * v / d))
+        let camera = ColourMath.apply(ColourMath.inverse(info.sRGBFromCamera), white)
+        guard camera.allSatisfy({ $0 > 1e-6 }) else {
+            throw PhotoEditError.invalidParameter(filter: "raw", parameter: "wb",
+                                                  problem: "this camera's colour matrix gives no white balance for \(Int(kelvin)) K")
+        }
+        let m = zip(info.daylightMultipliers, camera).map { $0 / $1 }
+        return (m[0] / m[1], 1, m[2] / m[1], 1)
     }
 
     /// Develops a RAW into the working space: linear float RGB (sRGB
@@ -97,25 +165,64 @@ enum RawDecoder {
         s.user_black = Int32(settings.blackLevel ?? -1)
         s.user_sat = Int32(settings.whiteLevel ?? -1)
         s.exp_shift = Float(settings.exposureShift)
+        s.exp_preserve = Float(settings.exposurePreserve)
+        s.denoise = Float(settings.denoise)
+        func set(_ m: (Double, Double, Double, Double)) { s.user_mul = (Float(m.0), Float(m.1), Float(m.2), Float(m.3)) }
         switch settings.whiteBalance {
         case .asShot: s.use_camera_wb = 1
         case .auto: s.use_auto_wb = 1
-        case let .multipliers(r, g, b, g2): s.user_mul = (Float(r), Float(g), Float(b), Float(g2))
+        case let .multipliers(r, g, b, g2): set((r, g, b, g2))
+        case let .kelvin(k, tint):
+            guard let info = identify(path) else {
+                throw PhotoEditError.unreadableFile(path: displayPath ?? path, reason: "libraw does not read it as a RAW")
+            }
+            set(try multipliers(kelvin: k, tint: tint, info: info))
         }
-        var pixels: UnsafeMutablePointer<UInt16>?
-        var width: Int32 = 0, height: Int32 = 0
-        let code = pe_raw_develop(path, &s, &pixels, &width, &height)
-        guard code == 0, let pixels else {
+        var out: UnsafeMutablePointer<VipsImage>?
+        let code = pe_raw_develop(path, &s, &out)
+        guard code == 0, let out else {
+            if code == -1 { throw Vips.error("new_from_memory") }
             throw PhotoEditError.unreadableFile(path: displayPath ?? path,
                                                 reason: "libraw cannot develop it: \(String(cString: pe_raw_strerror(code)))")
         }
-        defer { g_free(pixels) }
-        let bytes = Int(width) * Int(height) * 3 * 2
-        guard let made = vips_image_new_from_memory_copy(pixels, bytes, width, height, 3, VIPS_FORMAT_USHORT) else {
-            throw Vips.error("new_from_memory_copy")
-        }
         let scale = 1.0 / 65535
-        return try Image(owning: made).linear(multiply: [scale, scale, scale], add: [0, 0, 0])
+        return try Image(owning: out).linear(multiply: [scale, scale, scale], add: [0, 0, 0])
             .call("copy", [("interpretation", .string("scrgb"))])
+    }
+
+    /// A quick sRGB image for previews and thumbnails, upright, never for
+    /// full-quality output: the embedded JPEG when its longer side is at
+    /// least `minSize` (shrunk on load to fit `target` × `target`; 0 = full
+    /// size), else nil.
+    static func embeddedPreview(_ path: String, minSize: Int, target: Int = 0) throws -> Image? {
+        try Vips.ensureStarted()
+        var out: UnsafeMutablePointer<VipsImage>?
+        var flip: Int32 = 0
+        let code = pe_raw_preview(path, Int32(minSize), Int32(target), &out, &flip)
+        if code == 1 { return nil }
+        guard code == 0, let out else {
+            if code == -1 { throw Vips.error("jpegload_buffer") }
+            throw PhotoEditError.unreadableFile(path: path, reason: "libraw cannot read its preview: \(String(cString: pe_raw_strerror(code)))")
+        }
+        let image = Image(owning: out)
+        switch flip {
+        case 3: return try image.rotate(quarterTurns: 2)
+        case 5: return try image.rotate(quarterTurns: 3)
+        case 6: return try image.rotate(quarterTurns: 1)
+        default: return image
+        }
+    }
+
+    /// The fast preview of a RAW in sRGB, upright: the embedded JPEG when its
+    /// longer side reaches `minSize`, else libraw's half-size development
+    /// (neutral settings) converted to sRGB. Fits `target` × `target` when
+    /// `target` > 0.
+    static func preview(_ path: String, minSize: Int, target: Int = 0) throws -> Image {
+        if let embedded = try embeddedPreview(path, minSize: minSize, target: target) { return embedded }
+        var settings = RawSettings.neutral
+        settings.halfSize = true
+        var image = try develop(path, settings: settings).colourspace("srgb").cast("uchar")
+        if target > 0 { image = try image.thumbnail(width: target, height: target) }
+        return image
     }
 }

@@ -58,8 +58,8 @@ public enum Chain {
                     throw PhotoEditError.invalidChain(chain: text, problem: "'\(part)' has an empty value")
                 }
             }
-            if names.count == 2 && values.count != 1 {
-                throw PhotoEditError.invalidChain(chain: text, problem: "'\(part)' needs exactly one value")
+            if names.count == 2 && values.isEmpty {
+                throw PhotoEditError.invalidChain(chain: text, problem: "'\(part)' needs a value")
             }
             steps.append(ChainStep(filter: names[0].lowercased(), parameter: names.count == 2 ? names[1].lowercased() : nil, values: values))
         }
@@ -110,20 +110,41 @@ public enum Chain {
                     values = (result.node(definition.id)?.parameters ?? definition.defaults).values
                 }
                 while index < steps.count, steps[index].filter == step.filter, let name = steps[index].parameter {
-                    guard let spec = definition.parameter(name) else {
+                    let given = steps[index].values
+                    // `filter.name=v1:v2…`: a parameter takes one value it can
+                    // parse; otherwise a named form with that many values.
+                    let spec = definition.parameter(name)
+                    let asParameter = given.count == 1 ? spec.flatMap { try? $0.parse(given[0], filter: definition.id) } : nil
+                    if asParameter == nil,
+                       let form = definition.forms.first(where: { $0.name == name && $0.parameters.count == given.count }) {
+                        values.merge(form.fixed) { $1 }
+                        for (parameter, text) in zip(form.parameters, given) {
+                            values[parameter] = try definition.parameter(parameter)!.parse(text, filter: definition.id)
+                        }
+                        index += 1
+                        continue
+                    }
+                    guard let spec else {
+                        let named = definition.forms.filter { $0.name == name }
+                        if !named.isEmpty {
+                            throw PhotoEditError.invalidParameter(filter: definition.id, parameter: name,
+                                                                  problem: "\(given.count) value(s) given; write \(named.map { usage(definition, $0) }.joined(separator: " or "))")
+                        }
                         throw PhotoEditError.invalidParameter(filter: definition.id, parameter: name,
                                                               problem: "unknown parameter (known: \(definition.parameters.map(\.name).joined(separator: ", ")))")
                     }
-                    values[name] = try spec.parse(steps[index].values[0], filter: definition.id)
+                    guard given.count == 1 else {
+                        throw PhotoEditError.invalidParameter(filter: definition.id, parameter: name, problem: "takes one value, \(given.count) given")
+                    }
+                    values[name] = try spec.parse(given[0], filter: definition.id)
                     // A parameter that belongs to exactly one form implies that
                     // form's fixed values: `crop.w=0.5` means a rectangle crop.
-                    let owners = definition.forms.filter { $0.parameters.contains(name) }
-                    if owners.count == 1 { values.merge(owners[0].fixed) { $1 } }
+                    values.merge(definition.impliedValues(of: name)) { $1 }
                     index += 1
                 }
             } else {
-                guard let form = definition.forms.first(where: { $0.parameters.count == step.values.count }) else {
-                    let forms = definition.forms.map { usage(definition, $0) }.joined(separator: " or ")
+                guard let form = definition.forms.first(where: { $0.name == nil && $0.parameters.count == step.values.count }) else {
+                    let forms = definition.forms.filter { $0.name == nil }.map { usage(definition, $0) }.joined(separator: " or ")
                     throw PhotoEditError.invalidParameter(filter: definition.id, parameter: "",
                                                           problem: "\(step.values.count) value(s) given; write \(forms)")
                 }
@@ -141,7 +162,8 @@ public enum Chain {
 
     /// How a form is written, e.g. `crop=X:Y:W:H`.
     public static func usage(_ definition: FilterDefinition, _ form: ChainForm) -> String {
-        form.parameters.isEmpty ? definition.id : definition.id + "=" + form.parameters.map { $0.uppercased() }.joined(separator: ":")
+        let head = form.name.map { definition.id + "." + $0 } ?? definition.id
+        return form.parameters.isEmpty ? head : head + "=" + form.parameters.map { $0.uppercased() }.joined(separator: ":")
     }
 
     /// Writes a recipe back as chain text, using each filter's shortest form
@@ -153,7 +175,7 @@ public enum Chain {
     static func format(_ node: RecipeNode, registry: FilterRegistry) -> String {
         guard let definition = registry.filter(node.filter) else { return node.filter }
         let defaults = definition.defaults
-        for form in definition.forms {
+        for form in definition.forms where form.name == nil {
             let fixedMatch = form.fixed.allSatisfy { node.parameters[$0.key] == $0.value }
             let covered = Set(form.parameters).union(form.fixed.keys)
             let restDefault = definition.parameters.allSatisfy { covered.contains($0.name) || node.parameters[$0.name] == defaults[$0.name] }
@@ -169,8 +191,7 @@ public enum Chain {
         let changed = definition.parameters.filter { node.parameters[$0.name] != defaults[$0.name] && !fixedKeys.contains($0.name) }
         var implied = defaults.values
         for spec in changed {
-            let owners = definition.forms.filter { $0.parameters.contains(spec.name) }
-            if owners.count == 1 { implied.merge(owners[0].fixed) { $1 } }
+            implied.merge(definition.impliedValues(of: spec.name)) { $1 }
         }
         let fixed = definition.parameters.filter { fixedKeys.contains($0.name) && node.parameters[$0.name] != implied[$0.name] }
         let steps = changed + fixed

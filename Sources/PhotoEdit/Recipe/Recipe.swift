@@ -34,6 +34,9 @@ public struct Recipe: Hashable, Sendable {
         /// The rendered output of an earlier edit made in another format
         /// (a foreign render); the revision records which one.
         case render
+        /// The other file of a RAW+JPEG pair: the RAW (PhotoKit's
+        /// `alternatePhoto`), developed through the `raw` stage.
+        case alternate
     }
 
     public private(set) var nodes: [RecipeNode]
@@ -51,6 +54,11 @@ public struct Recipe: Hashable, Sendable {
 
     /// No filters, on top of a foreign render.
     static let emptyOnRender = Recipe(nodes: [], base: .render)
+
+    /// The same filters on another base.
+    func rebased(_ base: Base, registry: FilterRegistry) -> Recipe {
+        Recipe(nodes: nodes, base: base, registry: registry)
+    }
 
     /// No filters.
     public var isEmpty: Bool { nodes.isEmpty }
@@ -149,7 +157,7 @@ public struct Recipe: Hashable, Sendable {
         var base = Base.original
         if let value = top["base"] {
             guard case .string(let text) = value, let b = Base(rawValue: text) else {
-                throw PhotoEditError.invalidAdjustmentData("recipe 'base' must be \"original\" or \"render\"")
+                throw PhotoEditError.invalidAdjustmentData("recipe 'base' must be \"original\", \"alternate\" or \"render\"")
             }
             base = b
         }

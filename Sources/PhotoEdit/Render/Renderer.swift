@@ -101,12 +101,17 @@ public struct Renderer: Sendable {
     public static let renderQuality = 92
 
     /// Decodes `path` into the working space: upright, no alpha, 3-band
-    /// linear-light float RGB.
-    func workingImage(path: String, randomAccess: Bool) throws -> Image {
-        if RawDecoder.extensions.contains((path as NSString).pathExtension.lowercased()) {
+    /// linear-light float RGB. A camera RAW is developed with `raw` (the
+    /// neutral development when nil); any other file refuses `raw` settings.
+    func workingImage(path: String, randomAccess: Bool, raw: RawSettings? = nil) throws -> Image {
+        if Renderer.isRaw(path) {
             // A camera RAW, developed by libraw straight into the working
             // space (linear, sRGB primaries, upright).
-            return try RawDecoder.develop(path)
+            return try RawDecoder.develop(path, settings: raw ?? .neutral)
+        }
+        if raw != nil {
+            throw PhotoEditError.invalidParameter(filter: "raw", parameter: "",
+                                                  problem: "develops camera RAW files only, and this edit's base is a \((path as NSString).pathExtension.uppercased()) (for a RAW+JPEG pair, edit from the RAW: --base raw)")
         }
         var image = try Image.load(path: path, sequential: !randomAccess)
         let orientation = image.int("orientation") ?? 1
@@ -136,13 +141,19 @@ public struct Renderer: Sendable {
         return image
     }
 
+    /// Is `path` a camera RAW stored by the library (originals keep their RAW extension)?
+    static func isRaw(_ path: String) -> Bool {
+        RawDecoder.extensions.contains((path as NSString).pathExtension.lowercased())
+    }
+
     /// Renders `recipe` on the original at `path`; returns an sRGB 8-bit image
     /// ready to save.
     func render(recipe: Recipe, originalPath: String, context: RenderContext = RenderContext(),
                 output: RenderOptions = RenderOptions()) throws -> Image {
         let definitions = try recipe.nodes.map { try registry.require($0.filter) }
         let random = zip(definitions, recipe.nodes).contains { $0.needsRandomAccess($1.parameters) }
-        var image = try workingImage(path: originalPath, randomAccess: random)
+        let raw = recipe.node(Filters.raw.id).map { RawSettings(parameters: $0.parameters) }
+        var image = try workingImage(path: originalPath, randomAccess: random, raw: raw)
         for (definition, node) in zip(definitions, recipe.nodes) {
             image = try definition.renderer(for: node.version)(image, node.parameters, context)
         }

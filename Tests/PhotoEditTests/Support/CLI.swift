@@ -130,6 +130,7 @@ final class CLILibrary: @unchecked Sendable {
         return r.stdoutLines.map { String($0.split(separator: "\t")[0]) }
     }
 
+    @discardableResult
     func importSample(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         let ids = try importFiles([Paths.sample(name)], sourceLocation: sourceLocation)
         guard ids.count == 1 else { throw CLIError("importing \(name) printed \(ids.count) ids") }

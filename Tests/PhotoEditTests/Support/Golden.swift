@@ -8,7 +8,7 @@ import Testing
 /// case.json:
 ///
 ///     {
-///       "sample": "coffee.jpg",     // in samples/, or a file in the case folder
+///       "sample": "coffee.jpg",     // in samples/, a file in the case folder, or a path from the root
 ///       "chain": "exposure=+1",     // applied with PhotoLibrary.apply(chain:)
 ///       "size": 256,                // rendered to fit size × size
 ///       "identity": true,           // optional: must also equal the unadjusted render
@@ -37,9 +37,11 @@ struct GoldenCase: Sendable, CustomTestStringConvertible, CustomStringConvertibl
     var description: String { id }
     var expected: URL { folder.appendingPathComponent("expected.png") }
 
-    /// The sample photo: a file of that name in the case folder, else in samples/.
+    /// The sample photo: a path with a "/" from the package root (e.g. a
+    /// RAW fixture), else a file of that name in the case folder, else in samples/.
     var samplePath: String? {
         guard let spec else { return nil }
+        if spec.sample.contains("/") { return Paths.root.appendingPathComponent(spec.sample).path }
         let local = folder.appendingPathComponent(spec.sample).path
         return FileManager.default.fileExists(atPath: local) ? local : Paths.sample(spec.sample)
     }

@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Times RAW development against libraw's own `dcraw_emu`, in one run.
+
+Input: a ~24 MP Bayer DNG with a 1600 px embedded JPEG preview, written by
+scripts/make-test-dng.py from samples/coffee.jpg (scaled up), or --input FILE.
+
+Full development, same settings on both sides (AHD, as-shot white balance,
+sRGB primaries, 8-bit sRGB TIFF out):
+  dcraw_emu -T -o 1 -q 3 -w -W FILE             (writes FILE.tiff)
+  photoedit render ID --version original -o out.tif
+photoedit's run includes opening the library and finding the photo; it
+develops 16-bit linear into float and converts to sRGB 8-bit through libvips.
+
+Preview (a 256 px thumbnail for a grid):
+  dcraw_emu -e FILE                             (extracts the embedded JPEG, no resize)
+  photoedit render ID --version original --size 256x256 --resize fast -o p.jpg
+  (only when this build's `render` has --resize; issue 6)
+In-process preview time (`RawDecoder.preview`, no process start) is printed by
+the RAW tests' preview timing in --verbose runs; this script measures commands.
+
+Each command runs once untimed, then N timed runs interleaved. Wall time
+around the child process, peak memory from os.wait4's ru_maxrss.
+Python 3 standard library, plus numpy for making the DNG (pip install numpy).
+"""
+import argparse, os, shutil, statistics, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PHOTOEDIT = os.path.join(ROOT, ".build-release", "release", "photoedit")
+GOAL_FULL = 1.2     # photoedit full development <= 1.2 x dcraw_emu
+GOAL_PREVIEW_S = 0.100
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def timed(argv, env=None, cwd=None):
+    t0 = time.perf_counter()
+    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=cwd)
+    _, status, usage = os.wait4(p.pid, 0)
+    elapsed = time.perf_counter() - t0
+    err = p.stderr.read().decode(errors="replace")
+    p.stderr.close()
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit("failed: %s\n%s" % (" ".join(argv), err))
+    return elapsed, usage.ru_maxrss / 1024.0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("-n", "--runs", type=int, default=5)
+    ap.add_argument("--input", help="a RAW file (default: a generated 24 MP DNG)")
+    ap.add_argument("--photoedit", default=None)
+    ap.add_argument("--no-build", action="store_true")
+    ap.add_argument("--markdown", action="store_true")
+    a = ap.parse_args()
+    for tool in ("dcraw_emu", "vips", "vipsheader"):
+        if not shutil.which(tool):
+            sys.exit("%s is missing (apt-get install libraw-bin libvips-tools)" % tool)
+    photoedit = a.photoedit or PHOTOEDIT
+    if not a.photoedit and not a.no_build:
+        log("building photoedit (release) ...")
+        subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--scratch-path", ".build-release",
+                        "--product", "photoedit"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    work = tempfile.mkdtemp(prefix="photoedit-raw-bench-")
+    try:
+        raw = a.input
+        if not raw:
+            raw = os.path.join(work, "big.dng")
+            log("making a 24 MP DNG ...")
+            subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "make-test-dng.py"), os.path.join(ROOT, "samples", "coffee.jpg"),
+                            raw, "--scale", "10", "--preview", "1600"], check=True)
+        info = subprocess.run(["raw-identify", raw], capture_output=True, text=True).stdout.strip() if shutil.which("raw-identify") else ""
+        env = dict(os.environ, PHOTOEDIT_LIBRARY=os.path.join(work, "library"))
+        out = subprocess.run([photoedit, "import", raw], env=env, capture_output=True, text=True, check=True).stdout
+        pid = out.split("\t")[0]
+        has_resize = "--resize" in subprocess.run([photoedit, "render", "--help"], capture_output=True, text=True).stdout
+        copy = os.path.join(work, "dcraw.dng")
+        shutil.copy(raw, copy)
+        tools = {
+            "dcraw_emu full": ["dcraw_emu", "-T", "-o", "1", "-q", "3", "-w", "-W", copy],
+            "photoedit full": [photoedit, "render", pid, "--version", "original", "-o", os.path.join(work, "out.tif")],
+            "dcraw_emu -e (embedded preview)": ["dcraw_emu", "-e", copy],
+        }
+        if has_resize:
+            tools["photoedit preview 256"] = [photoedit, "render", pid, "--version", "original", "--size", "256x256",
+                                             "--resize", "fast", "-o", os.path.join(work, "p.jpg")]
+        else:
+            log("this photoedit has no render --resize: preview timing skipped")
+        times = {k: [] for k in tools}
+        peaks = {k: 0.0 for k in tools}
+        for k, argv in tools.items():
+            timed(argv, env=env, cwd=work)  # warm-up
+        for i in range(a.runs):
+            for k, argv in tools.items():
+                t, m = timed(argv, env=env, cwd=work)
+                times[k].append(t)
+                peaks[k] = max(peaks[k], m)
+        med = {k: statistics.median(v) for k, v in times.items()}
+        size = subprocess.run(["vipsheader", os.path.join(work, "out.tif")], capture_output=True, text=True).stdout.strip()
+        rows = [(k, med[k], min(times[k]), peaks[k]) for k in tools]
+        print("input: %s\n%s\noutput: %s\nload average: %s" % (raw if a.input else "generated 24 MP DNG", info.splitlines()[0] if info else "",
+                                                                size, os.getloadavg()))
+        print("%-34s %10s %10s %10s" % ("command", "median s", "min s", "peak MB"))
+        for k, m, mn, p in rows:
+            print("%-34s %10.3f %10.3f %10.1f" % (k, m, mn, p))
+        ratio = med["photoedit full"] / med["dcraw_emu full"]
+        ok = ratio <= GOAL_FULL
+        print("full development: photoedit / dcraw_emu = %.2fx (goal <= %.1fx) %s" % (ratio, GOAL_FULL, "met" if ok else "MISSED"))
+        if "photoedit preview 256" in med:
+            p = med["photoedit preview 256"]
+            print("preview 256 px: %.0f ms (goal < %.0f ms) %s; %.1fx faster than dcraw_emu's full development"
+                  % (p * 1000, GOAL_PREVIEW_S * 1000, "met" if p < GOAL_PREVIEW_S else "MISSED", med["dcraw_emu full"] / p))
+            ok = ok and p < GOAL_PREVIEW_S
+        if a.markdown:
+            print("\n| command | median s | min s | peak MB |\n|---|---:|---:|---:|")
+            for k, m, mn, p in rows:
+                print("| %s | %.3f | %.3f | %.1f |" % (k, m, mn, p))
+        return 0 if ok else 1
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
