@@ -12,7 +12,8 @@ photoedit's run includes opening the library and finding the photo; it
 develops 16-bit linear into float and converts to sRGB 8-bit through libvips.
 
 Preview (a 256 px thumbnail for a grid):
-  dcraw_emu -e FILE                             (extracts the embedded JPEG, no resize)
+  dcraw_emu -h FILE                             (libraw's half-size development)
+  simple_dcraw -e FILE                          (writes the embedded JPEG out, no resize)
   photoedit render ID --version original --size 256x256 --resize fast -o p.jpg
   (only when this build's `render` has --resize; issue 6)
 In-process preview time (`RawDecoder.preview`, no process start) is printed by
@@ -54,7 +55,7 @@ def main():
     ap.add_argument("--no-build", action="store_true")
     ap.add_argument("--markdown", action="store_true")
     a = ap.parse_args()
-    for tool in ("dcraw_emu", "vips", "vipsheader"):
+    for tool in ("dcraw_emu", "simple_dcraw", "vips", "vipsheader"):
         if not shutil.which(tool):
             sys.exit("%s is missing (apt-get install libraw-bin libvips-tools)" % tool)
     photoedit = a.photoedit or PHOTOEDIT
@@ -80,7 +81,8 @@ def main():
         tools = {
             "dcraw_emu full": ["dcraw_emu", "-T", "-o", "1", "-q", "3", "-w", "-W", copy],
             "photoedit full": [photoedit, "render", pid, "--version", "original", "-o", os.path.join(work, "out.tif")],
-            "dcraw_emu -e (embedded preview)": ["dcraw_emu", "-e", copy],
+            "dcraw_emu -h (half size)": ["dcraw_emu", "-T", "-o", "1", "-h", "-w", "-W", copy],
+            "simple_dcraw -e (embedded JPEG)": ["simple_dcraw", "-e", copy],
         }
         if has_resize:
             tools["photoedit preview 256"] = [photoedit, "render", pid, "--version", "original", "--size", "256x256",

@@ -109,6 +109,20 @@ struct RawDevelopmentTests {
         #expect(try lib.snapshot(filesFirst: true) == before)
     }
 
+    @Test func aDamagedRawHeaderIsRefusedWithLibrawsReason() throws {
+        let temp = TemporaryDirectory("photoedit-raw-damaged")
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: Self.dng))
+        bytes.replaceSubrange(4..<8, with: [0, 0xff, 0xff, 0x0f])  // the first IFD's offset, past the end
+        try bytes.write(to: URL(fileURLWithPath: temp.file("IMG_0001.DNG")))
+        let lib = CLILibrary()
+        _ = try lib.importSample("coffee.jpg")
+        let before = try lib.snapshot(filesFirst: true)
+        let r = try lib.run(["import", temp.file("IMG_0001.DNG")])
+        #expect(r.status != 0 && r.stderrLines.count == 1, "\(r)")
+        #expect(r.stderr.contains("damaged or unsupported camera RAW (libraw: "), "\(r.stderr)")
+        #expect(try lib.snapshot(filesFirst: true) == before)
+    }
+
     // MARK: Orientation, LinearRaw, previews
 
     @Test func rotatedRawDevelopsUprightAndItsPreviewToo() throws {

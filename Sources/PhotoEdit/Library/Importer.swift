@@ -64,6 +64,11 @@ enum Importer {
         if let raw = RawDecoder.identify(path) {
             return try probeRaw(path: path, displayPath: displayPath, info: raw, decodeAll: decodeAll)
         }
+        let named = (displayPath as NSString).pathExtension.lowercased()
+        if RawDecoder.extensions.contains(named) && named != "raw" && Vips.loader(for: path).map({ formats[$0.replacingOccurrences(of: "_source", with: "")] == nil }) ?? true {
+            // Named as a camera RAW, read by neither libraw nor as a photo by libvips.
+            throw PhotoEditError.unreadableFile(path: displayPath, reason: "a damaged or unsupported camera RAW (libraw: \(RawDecoder.identifyProblem(path)))")
+        }
         guard let loader = Vips.loader(for: path)?.replacingOccurrences(of: "_source", with: "") else {
             throw PhotoEditError.unreadableFile(path: displayPath, reason: "not an image (libvips recognises no format)")
         }

@@ -110,6 +110,13 @@ enum RawDecoder {
                        previewLongerSide: Int(max(info.thumb_width, info.thumb_height)))
     }
 
+    /// Why libraw does not read `path` as a RAW (its own message).
+    static func identifyProblem(_ path: String) -> String {
+        var info = pe_raw_info()
+        let code = pe_raw_identify(path, &info)
+        return code == 0 ? "no RAW image data" : String(cString: pe_raw_strerror(code))
+    }
+
     /// White balance multipliers (R, G, B, G2; green = 1) that make a light of
     /// `kelvin` and `tint` neutral. The light's chromaticity is the Planckian
     /// locus at `kelvin`, moved across it (CIE 1960 uv) by Δuv = tint / 3000:
