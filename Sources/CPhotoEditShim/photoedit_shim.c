@@ -284,12 +284,12 @@ int pe_raw_identify(const char *path, pe_raw_info *info) {
     return r;
 }
 
-static void pe_raw_free_image(VipsImage *image, void *processed) {
+static void pe_raw_close_handle(VipsImage *image, void *raw) {
     (void) image;
-    libraw_dcraw_clear_mem((libraw_processed_image_t *) processed);
+    libraw_close((libraw_data_t *) raw);
 }
 
-int pe_raw_develop(const char *path, const pe_raw_settings *s, VipsImage **out) {
+int pe_raw_develop(const char *path, const pe_raw_settings *s, VipsImage **out, int *flip) {
     libraw_data_t *raw = libraw_init(0);
     if (!raw) return LIBRAW_UNSUFFICIENT_MEMORY;
     libraw_set_dataerror_handler(raw, pe_raw_quiet, NULL);
@@ -313,28 +313,28 @@ int pe_raw_develop(const char *path, const pe_raw_settings *s, VipsImage **out) 
     int r = libraw_open_file(raw, path);
     if (r == LIBRAW_SUCCESS) r = libraw_unpack(raw);
     if (r == LIBRAW_SUCCESS) r = libraw_dcraw_process(raw);
-    libraw_processed_image_t *img = NULL;
-    if (r == LIBRAW_SUCCESS) img = libraw_dcraw_make_mem_image(raw, &r);
-    /* The handle (raw data, the 4-channel working buffer) goes now; only the
-     * finished image stays, owned by the libvips image made over it. */
-    libraw_close(raw);
-    if (r == LIBRAW_SUCCESS && img) {
-        if (img->type != LIBRAW_IMAGE_BITMAP || img->colors != 3 || img->bits != 16) {
-            r = LIBRAW_DATA_ERROR;
-        } else {
-            VipsImage *image = vips_image_new_from_memory(img->data, img->data_size, img->width, img->height, 3,
-                                                          VIPS_FORMAT_USHORT);
-            if (!image) {
-                libraw_dcraw_clear_mem(img);
-                return -1;
-            }
-            g_signal_connect(image, "postclose", G_CALLBACK(pe_raw_free_image), img);
-            *out = image;
-            return 0;
-        }
+    if (r == LIBRAW_SUCCESS && (!raw->image || raw->idata.colors < 3)) r = LIBRAW_DATA_ERROR;
+    if (r != LIBRAW_SUCCESS) {
+        libraw_close(raw);
+        return r;
     }
-    if (img) libraw_dcraw_clear_mem(img);
-    return r == LIBRAW_SUCCESS ? LIBRAW_DATA_ERROR : r;
+    /* libraw's processed image: iwidth x iheight pixels of 4 ushorts, RGB in
+     * the first three, not yet turned by the camera's flip. With linear
+     * 16-bit output and no auto-brightening, libraw's output curve is the
+     * identity, so these are exactly the values libraw_dcraw_make_mem_image
+     * would copy out. libvips reads them where they are; the libraw handle
+     * lives until the image closes. */
+    size_t bytes = (size_t) raw->sizes.iwidth * raw->sizes.iheight * 4 * sizeof(unsigned short);
+    VipsImage *image = vips_image_new_from_memory(raw->image, bytes, raw->sizes.iwidth, raw->sizes.iheight, 4,
+                                                  VIPS_FORMAT_USHORT);
+    if (!image) {
+        libraw_close(raw);
+        return -1;
+    }
+    g_signal_connect(image, "postclose", G_CALLBACK(pe_raw_close_handle), raw);
+    *out = image;
+    *flip = raw->sizes.flip;
+    return 0;
 }
 
 int pe_raw_preview(const char *path, int min_size, int target, VipsImage **out, int *flip) {

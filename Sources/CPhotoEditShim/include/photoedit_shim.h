@@ -106,9 +106,11 @@ typedef struct {
  * error code (message via pe_raw_strerror). */
 int pe_raw_identify(const char *path, pe_raw_info *info);
 /* Develops a RAW file to 16-bit linear RGB with sRGB primaries (no gamma, no
- * auto-brightening), upright. *out is a libvips image over libraw's own
- * buffer (no copy), freed when the image closes. */
-int pe_raw_develop(const char *path, const pe_raw_settings *settings, VipsImage **out);
+ * auto-brightening). *out is a 4-band libvips image over libraw's own buffer
+ * (no copy; RGB in bands 0-2), not yet turned: apply *flip (libraw's: bit 4
+ * transpose, bit 2 flip rows, bit 1 flip columns, the flips first). The
+ * libraw handle is closed when the image closes. */
+int pe_raw_develop(const char *path, const pe_raw_settings *settings, VipsImage **out, int *flip);
 /* The embedded preview of a RAW, when it is a JPEG whose longer side is at
  * least min_size: decoded with libvips, shrunk on load to fit target x target
  * (target 0: full size), in memory. Returns 0 and sets *out and *flip (libraw's

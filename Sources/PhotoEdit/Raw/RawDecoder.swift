@@ -186,15 +186,27 @@ enum RawDecoder {
             set(try multipliers(kelvin: k, tint: tint, info: info))
         }
         var out: UnsafeMutablePointer<VipsImage>?
-        let code = pe_raw_develop(path, &s, &out)
+        var flip: Int32 = 0
+        let code = pe_raw_develop(path, &s, &out, &flip)
         guard code == 0, let out else {
             if code == -1 { throw Vips.error("new_from_memory") }
             throw PhotoEditError.unreadableFile(path: displayPath ?? path,
                                                 reason: "libraw cannot develop it: \(String(cString: pe_raw_strerror(code)))")
         }
         let scale = 1.0 / 65535
-        return try Image(owning: out).linear(multiply: [scale, scale, scale], add: [0, 0, 0])
+        let rgb = try upright(Image(owning: out).extractBands(0, count: 3), flip: Int(flip))
+        return try rgb.linear(multiply: [scale, scale, scale], add: [0, 0, 0])
             .call("copy", [("interpretation", .string("scrgb"))])
+    }
+
+    /// Applies libraw's flip as its own image writer does: columns mirrored
+    /// (bit 1) and rows (bit 2) in the stored image, then transposed (bit 4).
+    static func upright(_ image: Image, flip: Int) throws -> Image {
+        var image = image
+        if flip & 2 != 0 { image = try image.flip("vertical") }
+        if flip & 1 != 0 { image = try image.flip("horizontal") }
+        if flip & 4 != 0 { image = try image.rotate(quarterTurns: 1).flip("horizontal") }
+        return image
     }
 
     /// A quick sRGB image for previews and thumbnails, upright, never for
@@ -211,13 +223,7 @@ enum RawDecoder {
             if code == -1 { throw Vips.error("jpegload_buffer") }
             throw PhotoEditError.unreadableFile(path: path, reason: "libraw cannot read its preview: \(String(cString: pe_raw_strerror(code)))")
         }
-        let image = Image(owning: out)
-        switch flip {
-        case 3: return try image.rotate(quarterTurns: 2)
-        case 5: return try image.rotate(quarterTurns: 3)
-        case 6: return try image.rotate(quarterTurns: 1)
-        default: return image
-        }
+        return try upright(Image(owning: out), flip: Int(flip))
     }
 
     /// The fast preview of a RAW in sRGB, upright: the embedded JPEG when its
