@@ -86,16 +86,8 @@ public final class PhotoLibrary: Sendable {
     /// Photos, oldest import first. Hidden and recently deleted photos are
     /// left out unless asked for (as PhotoKit's fetch options do).
     public func assets(includeHidden: Bool = false, includeDeleted: Bool = false, onlyDeleted: Bool = false) throws -> [Asset] {
-        try read { db in
-            var request = AssetRecord.order(Column("importDate"), Column("id"))
-            if !includeHidden { request = request.filter(Column("hidden") == false) }
-            if onlyDeleted {
-                request = request.filter(Column("trashedDate") != nil)
-            } else if !includeDeleted {
-                request = request.filter(Column("trashedDate") == nil)
-            }
-            return try request.fetchAll(db).map { try Self.asset($0, db) }
-        }
+        try fetchAssets(FetchOptions(predicate: onlyDeleted ? .has(.deleted) : nil, includeHiddenAssets: includeHidden,
+                                     includeRecentlyDeleted: includeDeleted || onlyDeleted)).allObjects()
     }
 
     /// The revisions of a photo, oldest first.
