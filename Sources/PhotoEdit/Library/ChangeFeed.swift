@@ -155,7 +155,7 @@ final class ChangeRecorder {
 
     /// Touches every photo of an album (their `albums` change with it).
     func members(ofAlbum id: String, _ db: Database) throws {
-        for asset in try String.fetchAll(db, sql: "SELECT assetId FROM albumAsset WHERE albumId = ?", arguments: [id]) {
+        for asset in try String.fetchAll(db, sql: "SELECT assetId FROM albumAsset WHERE albumId = ? ORDER BY position", arguments: [id]) {
             try self.asset(asset, db)
         }
     }

@@ -13,10 +13,22 @@ final class CatalogWatcher: @unchecked Sendable {
     private let lock = NSLock()
     private var stopped = false
 
+    /// How many watchers exist (tests check that cancelling ends them).
+    static var live: Int { counter.value }
+    private static let counter = Counter()
+
+    private final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+        func add(_ n: Int) { lock.lock(); count += n; lock.unlock() }
+    }
+
     /// Whether change notifications are available (else the caller must poll often).
     var notifies: Bool { inotify >= 0 }
 
     init(folder: String) {
+        Self.counter.add(1)
         #if canImport(Glibc)
         inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         if inotify >= 0 {
@@ -38,6 +50,7 @@ final class CatalogWatcher: @unchecked Sendable {
     }
 
     deinit {
+        Self.counter.add(-1)
         for fd in [inotify, wake.read, wake.write] where fd >= 0 { close(fd) }
     }
 

@@ -126,8 +126,19 @@ public indirect enum AssetPredicate: Sendable, Hashable {
     /// Photos in the album with this title (ignoring ASCII case).
     public static func inAlbum(_ title: String) -> AssetPredicate { .compare(.album, .equal, .text(title)) }
 
-    public static func && (lhs: AssetPredicate, rhs: AssetPredicate) -> AssetPredicate { .and([lhs, rhs]) }
-    public static func || (lhs: AssetPredicate, rhs: AssetPredicate) -> AssetPredicate { .or([lhs, rhs]) }
+    /// Both hold (`a && b && c` is one `.and` of three).
+    public static func && (lhs: AssetPredicate, rhs: AssetPredicate) -> AssetPredicate {
+        if case .and(let parts) = lhs { return .and(parts + [rhs]) }
+        return .and([lhs, rhs])
+    }
+
+    /// Either holds (`a || b || c` is one `.or` of three).
+    public static func || (lhs: AssetPredicate, rhs: AssetPredicate) -> AssetPredicate {
+        if case .or(let parts) = lhs { return .or(parts + [rhs]) }
+        return .or([lhs, rhs])
+    }
+
+    /// It does not hold.
     public static prefix func ! (operand: AssetPredicate) -> AssetPredicate { .not(operand) }
 }
 
