@@ -7,18 +7,14 @@ import Testing
 /// rollback, fetch result change details, other processes, `changes` and `watch`.
 @Suite("Change feed", .serialized)
 struct ChangeFeedTests {
+    /// A (coffee) and B (chelsea), imported in that order: changes 1 and 2.
     struct Fixture {
-        let temp = TemporaryDirectory("photoedit-feed")
-        let library: PhotoLibrary
-        let a: String
-        let b: String
+        let samples: SampleLibrary
+        var library: PhotoLibrary { samples.library }
+        var a: String { samples.ids[0] }
+        var b: String { samples.ids[1] }
 
-        init() throws {
-            library = try PhotoLibrary(url: temp.url.appendingPathComponent("library"))
-            let ids = try library.importItems([Paths.sample("coffee.jpg"), Paths.sample("chelsea.jpg")]).compactMap(\.id)
-            guard ids.count == 2 else { throw CLIError("import failed") }
-            (a, b) = (ids[0], ids[1])
-        }
+        init() throws { samples = try SampleLibrary("photoedit-feed", samples: ["coffee.jpg", "chelsea.jpg"]) }
 
         /// Runs `body` and returns the one change set it committed.
         func change(_ label: String, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) throws -> ChangeSet {

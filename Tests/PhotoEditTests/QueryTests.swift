@@ -13,17 +13,13 @@ struct QueryTests {
     /// - C coffee.jpg 600×400: favorite, created 2024-06-15, Canon ISO 400, GPS, in Trip (1st)
     /// - D chart.png: recently deleted
     struct Fixture {
-        let temp = TemporaryDirectory("photoedit-query")
-        let library: PhotoLibrary
+        let samples: SampleLibrary
+        var library: PhotoLibrary { samples.library }
         let ids: [String: String]   // A B C D → id
 
         init() throws {
-            library = try PhotoLibrary(url: temp.url.appendingPathComponent("library"))
-            let files = ["A": "astronaut.jpg", "B": "chelsea.jpg", "C": "coffee.jpg", "D": "chart.png"]
-            var ids: [String: String] = [:]
-            for key in files.keys.sorted() {
-                ids[key] = try #require(try library.importItems([Paths.sample(files[key]!)]).first?.id)
-            }
+            samples = try SampleLibrary("photoedit-query", samples: ["astronaut.jpg", "chelsea.jpg", "coffee.jpg", "chart.png"])
+            let ids = Dictionary(uniqueKeysWithValues: zip(["A", "B", "C", "D"], samples.ids))
             self.ids = ids
             try library.apply(chain: "exposure=+0.2", to: ids["A"]!)
             try library.performChanges { c in
