@@ -192,7 +192,8 @@ struct SampleLibrary {
 
     init(_ label: String, samples: [String]) throws {
         temp = TemporaryDirectory(label)
-        library = try PhotoLibrary(url: temp.url.appendingPathComponent("library"))
+        let library = try PhotoLibrary(url: temp.url.appendingPathComponent("library"))
+        self.library = library
         ids = try samples.map { name in
             guard let id = try library.importItems([Paths.sample(name)]).first?.id else { throw CLIError("importing \(name) failed") }
             return id
