@@ -188,7 +188,7 @@ extension AssetPredicate {
             return SQLFragment(sql: "NOT (" + f.sql + ")", arguments: f.arguments)
         case .has(let field):
             let spec = field.spec
-            if field == .album { return SQLFragment(sql: "EXISTS (SELECT 1 FROM albumAsset WHERE albumAsset.assetId = asset.id)") }
+            if field == .album { return SQLFragment(sql: "asset.id IN (SELECT assetId FROM albumAsset)") }
             if spec.kind == .bool { return SQLFragment(sql: "COALESCE(\(spec.sql), 0) != 0") }
             guard spec.nullable else {
                 throw Self.problem("'\(field.rawValue)' always has a value: compare it (e.g. \(field.rawValue)\(spec.kind == .text ? "~x" : ">0"))")
@@ -239,8 +239,9 @@ extension AssetPredicate {
                 try allow([.equal, .notEqual, .contains])
                 let condition = op == .contains ? "album.title LIKE ? ESCAPE '\\'" : "album.title = ? COLLATE NOCASE"
                 let bound = op == .contains ? likePattern(text) : text
-                let exists = "EXISTS (SELECT 1 FROM albumAsset JOIN album ON album.id = albumAsset.albumId WHERE albumAsset.assetId = asset.id AND \(condition))"
-                return SQLFragment(sql: op == .notEqual ? "NOT " + exists : exists, arguments: [bound.databaseValue])
+                // Not correlated: SQLite builds the album's id set once.
+                let members = "asset.id IN (SELECT albumAsset.assetId FROM albumAsset JOIN album ON album.id = albumAsset.albumId WHERE \(condition))"
+                return SQLFragment(sql: op == .notEqual ? "NOT " + members : members, arguments: [bound.databaseValue])
             }
             switch op {
             case .equal, .notEqual:

@@ -200,11 +200,4 @@ extension PhotoLibrary {
         return FetchResult(identifiers: ids, objectType: .asset, load: { [self] ids in try read { db in try Self.assets(ids, db) } },
                            refetch: { [self] in try fetchAssets(album: album, options) })
     }
-
-    /// The photos with these ids, as they are now (missing ids are left out).
-    static func assets(_ ids: [String], _ db: Database) throws -> [String: Asset] {
-        var out: [String: Asset] = [:]
-        for record in try AssetRecord.fetchAll(db, keys: ids) { out[record.id] = try asset(record, db) }
-        return out
-    }
 }
