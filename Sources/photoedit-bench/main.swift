@@ -36,15 +36,11 @@ func summary(_ ms: [Double]) -> String {
     return String(format: "median %.2f ms, min %.2f ms, max %.2f ms", s[s.count / 2], s[0], s[s.count - 1])
 }
 
-/// SplitMix64, so every run generates the same catalog.
-struct Seeded: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+/// drand48's generator, seeded: every run generates the same catalog.
+struct Seeded {
+    init(seed: Int) { srand48(seed) }
+    func next() -> UInt64 {
+        UInt64(UInt32(truncatingIfNeeded: mrand48())) << 32 | UInt64(UInt32(truncatingIfNeeded: mrand48()))
     }
 }
 
@@ -52,7 +48,7 @@ struct Seeded: RandomNumberGenerator {
 /// 10 % favorites, 2 % hidden, 1 % recently deleted, camera metadata on
 /// 60 %, 50 albums of 200 photos. Also one revision each (20 % edited).
 func generate(_ catalog: String, photos: Int) throws {
-    var rng = Seeded(state: 42)
+    let rng = Seeded(seed: 42)
     let queue = try DatabaseQueue(path: catalog)
     let makes = ["Canon", "Nikon", "Sony", "Fujifilm", "Leica"]
     let sizes = [(6000, 4000), (4000, 3000), (8192, 5464), (3024, 4032), (1920, 1080), (2000, 3000)]
