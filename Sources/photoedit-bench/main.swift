@@ -1,10 +1,10 @@
 // photoedit-bench: catalog figures (issue 6, part 5). Not a test.
 //
-//   photoedit-bench catalog [--photos N] [--runs N] [--keep DIR]
+//   photoedit-bench catalog [--photos N] [--runs N] [--keep DIR]   (an existing --keep DIR is reused)
 //       generates N photos (default 100 000) straight into a fresh library's
 //       catalog (SQL, no files), then times fetches and the change feed.
-//   photoedit-bench commit LIBRARY ID true|false
-//       (the other process of the feed figure) sets a favorite and prints the
+//   photoedit-bench commit LIBRARY ID
+//       (the other process of the feed figure) toggles a favorite and prints the
 //       wall-clock times, in ns, just before and just after the commit.
 import Foundation
 import GRDB
@@ -113,10 +113,14 @@ func catalogBenchmark(_ arguments: [String]) throws {
     }
     let folder = keep ?? NSTemporaryDirectory() + "photoedit-bench-\(UUID().uuidString.prefix(8))"
     defer { if keep == nil { try? FileManager.default.removeItem(atPath: folder) } }
-    _ = try PhotoLibrary(url: URL(fileURLWithPath: folder))   // creates the catalog (every migration)
     var t = DispatchTime.now().uptimeNanoseconds
-    try generate(folder + "/catalog.sqlite", photos: photos)
-    print(String(format: "generated %d photos in %.1f s", photos, Double(DispatchTime.now().uptimeNanoseconds - t) / 1e9))
+    if FileManager.default.fileExists(atPath: folder + "/catalog.sqlite") {
+        print("reusing the catalog in \(folder)")   // a --keep folder from an earlier run
+    } else {
+        _ = try PhotoLibrary(url: URL(fileURLWithPath: folder))   // creates the catalog (every migration)
+        try generate(folder + "/catalog.sqlite", photos: photos)
+        print(String(format: "generated %d photos in %.1f s", photos, Double(DispatchTime.now().uptimeNanoseconds - t) / 1e9))
+    }
     let library = try PhotoLibrary(url: URL(fileURLWithPath: folder))
 
     print("\n## Fetches (\(runs) runs each, after one warm-up)")
@@ -155,7 +159,7 @@ func catalogBenchmark(_ arguments: [String]) throws {
         let pipe = Pipe()
         let child = Process()
         child.executableURL = URL(fileURLWithPath: me)
-        child.arguments = ["commit", folder, target, n % 2 == 0 ? "true" : "false"]
+        child.arguments = ["commit", folder, target]
         child.standardOutput = pipe
         try child.run()
         child.waitUntilExit()
@@ -185,14 +189,14 @@ do {
     switch arguments.first {
     case "catalog":
         try catalogBenchmark(Array(arguments.dropFirst()))
-    case "commit" where arguments.count == 4:
+    case "commit" where arguments.count == 3:
         let library = try PhotoLibrary(url: URL(fileURLWithPath: arguments[1]), create: false)
-        let value = arguments[3] == "true"
+        let value = try !library.asset(arguments[2]).isFavorite
         let start = realtimeNanoseconds()
         try library.performChanges { try $0.changeRequest(for: arguments[2]).isFavorite = value }
         print(start, realtimeNanoseconds())
     default:
-        fail("usage: photoedit-bench catalog [--photos N] [--runs N] [--keep DIR] | commit LIBRARY ID true|false")
+        fail("usage: photoedit-bench catalog [--photos N] [--runs N] [--keep DIR] | commit LIBRARY ID")
     }
 } catch {
     fail("\(error)")
