@@ -291,6 +291,24 @@ struct ChangeFeedTests {
         #expect(set.changeDetails(forAsset: f.a)?.assetContentChanged == true)
     }
 
+    @Test func aJPEGJoiningItsRawIsAContentChangeAndMakesAPair() throws {
+        let folder = try RawDevelopmentTests.pairFolder()
+        let temp = TemporaryDirectory("photoedit-feed-pair")
+        let library = try PhotoLibrary(url: temp.url.appendingPathComponent("library"))
+        let id = try #require(try library.importItems([folder.file("IMG_0042.DNG")]).first?.id)
+        let before = try library.latestChangeSequence()
+        let joined = try library.importItems([folder.file("IMG_0042.JPG")])
+        #expect(joined.first?.joinedPair == true && joined.first?.id == id)
+        let sets = try library.changes(since: before)
+        #expect(sets.count == 1 && sets.first?.entries.map(\.kind) == [.update])
+        let details = try #require(sets.first?.changeDetails(forAsset: id))
+        #expect(details.assetContentChanged && details.objectBeforeChanges?.alternate == nil)
+        #expect(details.objectAfterChanges?.isRawPlusJPEG == true)
+        for (text, expected) in [("pair", [id]), ("raw", [id]), ("raw and format=jpeg", [id]), ("not pair", [])] {
+            #expect(try library.fetchAssets(FetchOptions(predicate: AssetPredicate(parsing: text))).identifiers == expected, "\(text)")
+        }
+    }
+
     @Test func migrationFillsTheCurrentSizeOfExistingPhotos() throws {
         let temp = TemporaryDirectory("photoedit-v4")
         let pool = try DatabasePool(path: temp.file("catalog.sqlite"))

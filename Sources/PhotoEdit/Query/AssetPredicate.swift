@@ -5,7 +5,7 @@ import GRDB
 /// its name in the text filter syntax (`photoedit list --where`, see
 /// docs/queries.md); each field is declared once in `AssetField.spec`.
 public enum AssetField: String, CaseIterable, Sendable, Hashable, Codable {
-    case id, name, format, type, media, raw
+    case id, name, format, type, media, raw, pair
     case width, height, megapixels, orientation, size
     case created, imported, revision, edited
     case favorite, hidden, deleted
@@ -45,7 +45,9 @@ public enum AssetField: String, CaseIterable, Sendable, Hashable, Codable {
         case .format: return Spec(kind: .text, sql: "asset.format", nullable: false, summary: "jpeg, png, tiff, webp, heif, avif, jxl, gif, jpeg2000, raw")
         case .type: return Spec(kind: .text, sql: "asset.uniformTypeIdentifier", nullable: false, summary: "uniform type identifier (public.jpeg, …)")
         case .media: return Spec(kind: .text, sql: "asset.mediaType", nullable: false, summary: "media type (image)")
-        case .raw: return Spec(kind: .bool, sql: "asset.format = 'raw'", nullable: false, summary: "a camera RAW original")
+        case .raw: return Spec(kind: .bool, sql: "(asset.format = 'raw' OR asset.alternateFormat = 'raw')", nullable: false,
+                               summary: "a camera RAW original, alone or as the RAW of a RAW+JPEG pair")
+        case .pair: return Spec(kind: .bool, sql: "(asset.alternatePath IS NOT NULL)", nullable: false, summary: "a RAW+JPEG pair")
         case .width: return Spec(kind: .number, sql: "asset.pixelWidth", nullable: false, summary: "width of the current version as displayed")
         case .height: return Spec(kind: .number, sql: "asset.pixelHeight", nullable: false, summary: "height of the current version as displayed")
         case .megapixels: return Spec(kind: .number, sql: "(asset.pixelWidth * asset.pixelHeight / 1e6)", nullable: false, summary: "width × height of the current version, in millions")
