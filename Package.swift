@@ -36,6 +36,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Catalog benchmarks (bench/README.md); not a product.
+        .executableTarget(
+            name: "photoedit-bench",
+            dependencies: ["PhotoEdit", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(
             name: "PhotoEditTests",
             dependencies: ["PhotoEdit", "CPhotoEditShim", "photoedit"]

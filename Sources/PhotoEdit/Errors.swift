@@ -35,6 +35,8 @@ public enum PhotoEditError: Error, Equatable, Sendable, CustomStringConvertible,
     case invalidChange(String)
     /// No album has this title or id.
     case unknownAlbum(String)
+    /// A query (predicate, sort keys, fetch options) that cannot be run.
+    case invalidQuery(String)
 
     /// The error as one line of text (line breaks in user text escaped).
     public var description: String {
@@ -91,6 +93,8 @@ public enum PhotoEditError: Error, Equatable, Sendable, CustomStringConvertible,
             return "change refused: \(problem)"
         case let .unknownAlbum(name):
             return "no album called '\(name)'"
+        case let .invalidQuery(problem):
+            return "invalid query: \(problem)"
         }
     }
 

@@ -50,16 +50,36 @@ struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List the photos in the library: ID, revision, size, format, file name.",
-        discussion: "Hidden and recently deleted photos are left out unless --hidden or --deleted.")
+        discussion: """
+        Hidden and recently deleted photos are left out unless --hidden or --deleted.
+        --where filters (see docs/queries.md), e.g.
+          --where 'favorite and width>=3000 and created>=2024-01-01 and camera.make="Canon" and album="Trip"'
+        Keys: \(AssetField.allCases.map(\.rawValue).joined(separator: ", ")).
+        --sort takes keys separated by commas, '-' for largest first: --sort -created,name
+        """)
     @OptionGroup var options: LibraryOptions
     @Flag(help: "Print JSON.") var json = false
     @Flag(help: "Include hidden photos.") var hidden = false
     @Flag(help: "List only the recently deleted photos.") var deleted = false
+    @Option(name: .customLong("where"), help: ArgumentHelp("Only the photos matching this filter.", valueName: "EXPR"))
+    var filter: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Sort keys, e.g. -created,name (default: import order; album order with --album).", valueName: "KEYS"))
+    var sort: String?
+    @Option(help: ArgumentHelp("At most N photos.", valueName: "N")) var limit: Int?
+    @Option(help: ArgumentHelp("Only the photos of this album (title or id), in album order.", valueName: "ALBUM")) var album: String?
 
     func run() throws {
         try PhotoEdit_run {
+            // Check the query before opening (or creating) the library.
+            var predicate = try filter.map { try AssetPredicate(parsing: $0) }
+            if deleted { predicate = predicate.map { .has(.deleted) && $0 } ?? .has(.deleted) }
+            let sortDescriptors = try sort.map { try AssetSortDescriptor.parseList($0) } ?? []
+            if let limit, limit < 1 { throw PhotoEditError.invalidQuery("--limit \(limit) must be at least 1") }
+            let fetchOptions = FetchOptions(predicate: predicate, sortDescriptors: sortDescriptors, fetchLimit: limit ?? 0,
+                                            includeHiddenAssets: hidden || deleted, includeRecentlyDeleted: deleted)
             let library = try options.open()
-            let assets = try library.assets(includeHidden: hidden || deleted, onlyDeleted: deleted)
+            let result = try album.map { try library.fetchAssets(in: $0, options: fetchOptions) } ?? library.fetchAssets(fetchOptions)
+            let assets = try result.allObjects()
             if json {
                 Output.json(.array(assets.map { Output.json($0, chain: Output.chain($0.adjustmentData, registry: library.registry)) }))
                 return

@@ -16,6 +16,11 @@ enum Output {
         FileHandle.standardError.write(Data("photoedit: \(text)\n".utf8))
     }
 
+    /// Writes buffered output now (stdout is fully buffered into a pipe).
+    static func flush() {
+        fflush(nil)
+    }
+
     static var stderrIsTerminal: Bool { isatty(2) != 0 }
 
     /// Prints JSON (sorted keys, one line).

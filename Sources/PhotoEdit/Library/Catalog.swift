@@ -92,6 +92,57 @@ enum Catalog {
                 t.add(column: "camera", .text)   // CameraInfo as JSON, NULL when unknown
             }
         }
+        m.registerMigration("v4: change feed and query indexes") { db in
+            // The change feed: one changeSet row per committed change (its
+            // sequence number), one changeEntry row per object it changed,
+            // written in the same transaction as the change itself.
+            try db.create(table: "changeSet") { t in
+                t.autoIncrementedPrimaryKey("seq")   // AUTOINCREMENT: never reused
+                t.column("time", .datetime).notNull()
+            }
+            try db.create(table: "changeEntry") { t in
+                t.column("seq", .integer).notNull().references("changeSet", onDelete: .cascade)
+                t.column("objectType", .text).notNull()   // asset, album
+                t.column("objectId", .text).notNull()
+                t.column("kind", .text).notNull()         // insert, update, delete
+                t.column("aspects", .text).notNull()      // what changed: content,favorite,…
+                t.column("before", .text)                 // JSON snapshot before the change (NULL: inserted)
+                t.primaryKey(["seq", "objectType", "objectId"])
+            }
+            try db.create(index: "changeEntry_object", on: "changeEntry", columns: ["objectId", "seq"])
+
+            // The current version's pixel size and whether it has adjustments,
+            // on the asset row so queries can filter and sort on them without
+            // a join. Kept by triggers, whoever writes the revision.
+            try db.alter(table: "asset") { t in
+                t.add(column: "pixelWidth", .integer).notNull().defaults(to: 0)
+                t.add(column: "pixelHeight", .integer).notNull().defaults(to: 0)
+                t.add(column: "adjusted", .boolean).notNull().defaults(to: false)
+            }
+            let current = """
+                pixelWidth = (SELECT pixelWidth FROM revision WHERE assetId = asset.id AND number = asset.revision),
+                pixelHeight = (SELECT pixelHeight FROM revision WHERE assetId = asset.id AND number = asset.revision),
+                adjusted = (SELECT formatIdentifier IS NOT NULL FROM revision WHERE assetId = asset.id AND number = asset.revision)
+                """
+            try db.execute(sql: """
+                UPDATE asset SET \(current);
+                CREATE TRIGGER asset_current_on_revision AFTER INSERT ON revision BEGIN
+                    UPDATE asset SET \(current) WHERE id = NEW.assetId AND revision = NEW.number;
+                END;
+                CREATE TRIGGER asset_current_on_asset AFTER UPDATE OF revision ON asset BEGIN
+                    UPDATE asset SET \(current) WHERE id = NEW.id;
+                END;
+                """)
+            // Sort keys and frequent filters.
+            try db.create(index: "asset_importDate", on: "asset", columns: ["importDate"])
+            try db.create(index: "asset_creationDate", on: "asset", columns: ["creationDate"])
+            try db.create(index: "asset_originalFilename", on: "asset", columns: ["originalFilename"])
+            try db.create(index: "asset_pixelWidth", on: "asset", columns: ["pixelWidth"])
+            try db.execute(sql: """
+                CREATE INDEX asset_cameraMake ON asset(json_extract(camera, '$.make') COLLATE NOCASE);
+                CREATE INDEX asset_favorite ON asset(importDate) WHERE favorite;
+                """)
+        }
         m.registerMigration("v5: RAW+JPEG pairs") { db in
             try db.alter(table: "asset") { t in
                 // Where the file was imported from (folder and name without

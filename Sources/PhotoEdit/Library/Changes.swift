@@ -256,10 +256,14 @@ extension PhotoLibrary {
             }
             // 2. One transaction.
             var purgedFiles: [String] = []
+            // The change feed's entries are written in the same transaction.
             try write { db in
+                let recorder = ChangeRecorder()
                 for (i, change) in changes.enumerated() {
-                    try apply(change, index: i, db: db, edits: edits, creations: creations, purgedFiles: &purgedFiles)
+                    try apply(change, index: i, db: db, edits: edits, creations: creations, purgedFiles: &purgedFiles,
+                              recorder: recorder)
                 }
+                try recorder.record(db)
             }
             let purgedAssets = changes.compactMap { change -> String? in
                 if case .purge(let id) = change { return id }
@@ -292,12 +296,16 @@ extension PhotoLibrary {
     }
 
     private func apply(_ change: PhotoLibraryChanges.Change, index i: Int, db: Database, edits: [Int: PreparedEdit],
-                       creations: [Int: (record: AssetRecord, revision: RevisionRecord)?], purgedFiles: inout [String]) throws {
+                       creations: [Int: (record: AssetRecord, revision: RevisionRecord)?], purgedFiles: inout [String],
+                       recorder: ChangeRecorder) throws {
+        // Every object is handed to the recorder before it changes.
         func asset(_ id: String) throws -> AssetRecord {
+            try recorder.asset(id, db)
             guard let a = try AssetRecord.fetchOne(db, key: id) else { throw PhotoEditError.unknownAsset(id) }
             return a
         }
         func album(_ id: String) throws {
+            try recorder.album(id, db)
             guard try Int.fetchOne(db, sql: "SELECT 1 FROM album WHERE id = ?", arguments: [id]) != nil else {
                 throw PhotoEditError.unknownAlbum(id)
             }
@@ -325,9 +333,11 @@ extension PhotoLibrary {
                     // removed it before we committed.
                     throw PhotoEditError.library("\(created.record.originalPath) was removed by a failed concurrent import of the same file; import it again")
                 } else if let partner = try pairPartner(of: created.record, db) {
+                    try recorder.asset(partner.id, db)
                     try join(created.record, to: partner, db)
                     if case let .create(placeholder, _) = change { placeholder.set(partner.id, joinedPair: true) }
                 } else {
+                    try recorder.asset(created.record.id, db)
                     try created.record.insert(db)
                     try created.revision.insert(db)
                 }
@@ -369,12 +379,14 @@ extension PhotoLibrary {
             guard a.trashedDate != nil else {
                 throw PhotoEditError.invalidChange("photo \(id) is not deleted; delete it first, then purge")
             }
+            try recorder.albums(ofAsset: id, db)
             purgedFiles.append(a.originalPath)
             if let alternate = a.alternatePath { purgedFiles.append(alternate) }
             purgedFiles += try String.fetchAll(db, sql: "SELECT renderPath FROM revision WHERE assetId = ? AND renderPath IS NOT NULL",
                                                arguments: [id])
             try db.execute(sql: "DELETE FROM asset WHERE id = ?", arguments: [id])
         case let .albumCreate(placeholder, title):
+            try recorder.album(placeholder.localIdentifier, db)
             let title = try PhotoLibrary.checkedAlbumTitle(title)
             if try Int.fetchOne(db, sql: "SELECT 1 FROM album WHERE title = ?", arguments: [title]) != nil {
                 throw PhotoEditError.invalidChange("an album called '\(title)' already exists")
@@ -393,6 +405,7 @@ extension PhotoLibrary {
         case let .albumRemove(albumID, ids):
             try album(albumID)
             for id in ids {
+                try recorder.asset(id, db)
                 try db.execute(sql: "DELETE FROM albumAsset WHERE albumId = ? AND assetId = ?", arguments: [albumID, id])
             }
             try renumber(albumID, db)
@@ -410,6 +423,7 @@ extension PhotoLibrary {
             }
         case let .albumRename(albumID, title):
             try album(albumID)
+            try recorder.members(ofAlbum: albumID, db)
             let title = try PhotoLibrary.checkedAlbumTitle(title)
             if try Int.fetchOne(db, sql: "SELECT 1 FROM album WHERE title = ? AND id != ?", arguments: [title, albumID]) != nil {
                 throw PhotoEditError.invalidChange("an album called '\(title)' already exists")
@@ -417,6 +431,7 @@ extension PhotoLibrary {
             try db.execute(sql: "UPDATE album SET title = ? WHERE id = ?", arguments: [title, albumID])
         case .albumDelete(let albumID):
             try album(albumID)
+            try recorder.members(ofAlbum: albumID, db)
             try db.execute(sql: "DELETE FROM album WHERE id = ?", arguments: [albumID])
         }
     }

@@ -25,7 +25,7 @@ public struct CameraInfo: Hashable, Sendable, Codable {
 
 /// One photo in the library: metadata only, an immutable value (PhotoKit's
 /// `PHAsset`). Pixels are rendered separately.
-public struct Asset: Hashable, Sendable {
+public struct Asset: Hashable, Sendable, Codable {
     /// Stable id: 32 lowercase hex digits. Commands accept any unambiguous prefix.
     public let id: String
     /// The original file's name at import.
@@ -79,7 +79,7 @@ public struct Asset: Hashable, Sendable {
 }
 
 /// The second file of a RAW+JPEG pair.
-public struct AlternateFile: Hashable, Sendable {
+public struct AlternateFile: Hashable, Sendable, Codable {
     /// The file's name at import.
     public let filename: String
     /// "raw".

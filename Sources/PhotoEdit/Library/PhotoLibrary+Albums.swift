@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// An album: an ordered list of photos (PhotoKit's `PHAssetCollection`).
-public struct Album: Hashable, Sendable {
+public struct Album: Hashable, Sendable, Codable {
     /// Stable id (32 hex digits).
     public let id: String
     /// The album title (unique).
@@ -30,13 +30,21 @@ extension PhotoLibrary {
     /// Every album, by title.
     public func albums() throws -> [Album] {
         try read { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT id, title, createdAt FROM album ORDER BY title")
-            return try rows.map { row in
-                let id: String = row["id"]
-                let assets = try String.fetchAll(db, sql: "SELECT assetId FROM albumAsset WHERE albumId = ? ORDER BY position", arguments: [id])
-                return Album(id: id, title: row["title"], createdAt: row["createdAt"], assetIdentifiers: assets)
-            }
+            let ids = try String.fetchAll(db, sql: "SELECT id FROM album ORDER BY title")
+            let albums = try Self.albums(ids, db)
+            return ids.compactMap { albums[$0] }
         }
+    }
+
+    /// The albums with these ids, as they are now (missing ids are left out).
+    static func albums(_ ids: [String], _ db: Database) throws -> [String: Album] {
+        var out: [String: Album] = [:]
+        for id in ids {
+            guard let row = try Row.fetchOne(db, sql: "SELECT id, title, createdAt FROM album WHERE id = ?", arguments: [id]) else { continue }
+            let assets = try String.fetchAll(db, sql: "SELECT assetId FROM albumAsset WHERE albumId = ? ORDER BY position", arguments: [id])
+            out[id] = Album(id: id, title: row["title"], createdAt: row["createdAt"], assetIdentifiers: assets)
+        }
+        return out
     }
 
     /// One album, by title, id or unambiguous id prefix.

@@ -132,8 +132,13 @@ extension PhotoLibrary {
         try FileIO.moveIntoPlace(from: staged, to: layout.absolute(relative), readOnly: true)
         do {
             try write { db in
+                // A new render file: the feed says the content changed, so
+                // whoever keeps images of it requests them again.
+                let recorder = ChangeRecorder()
+                try recorder.asset(a.id, db, aspects: .content)
                 try db.execute(sql: "UPDATE revision SET renderPath = ? WHERE assetId = ? AND number = ?",
                                arguments: [relative, a.id, r.number])
+                try recorder.record(db)
             }
         } catch {
             unlink(layout.absolute(relative))

@@ -86,16 +86,8 @@ public final class PhotoLibrary: Sendable {
     /// Photos, oldest import first. Hidden and recently deleted photos are
     /// left out unless asked for (as PhotoKit's fetch options do).
     public func assets(includeHidden: Bool = false, includeDeleted: Bool = false, onlyDeleted: Bool = false) throws -> [Asset] {
-        try read { db in
-            var request = AssetRecord.order(Column("importDate"), Column("id"))
-            if !includeHidden { request = request.filter(Column("hidden") == false) }
-            if onlyDeleted {
-                request = request.filter(Column("trashedDate") != nil)
-            } else if !includeDeleted {
-                request = request.filter(Column("trashedDate") == nil)
-            }
-            return try request.fetchAll(db).map { try Self.asset($0, db) }
-        }
+        try fetchAssets(FetchOptions(predicate: onlyDeleted ? .has(.deleted) : nil, includeHiddenAssets: includeHidden,
+                                     includeRecentlyDeleted: includeDeleted || onlyDeleted)).allObjects()
     }
 
     /// The revisions of a photo, oldest first.
@@ -117,23 +109,48 @@ public final class PhotoLibrary: Sendable {
 
     static func asset(_ r: AssetRecord, _ db: Database) throws -> Asset {
         let current = try RevisionRecord.fetchOne(db, key: ["assetId": r.id, "number": r.revision])
-        return Asset(id: r.id, originalFilename: r.originalFilename, sha256: r.sha256, fileSize: r.fileSize, format: r.format,
-                     uniformTypeIdentifier: r.uniformTypeIdentifier, mediaType: r.mediaType,
-                     pixelWidth: current?.pixelWidth ?? r.originalPixelWidth, pixelHeight: current?.pixelHeight ?? r.originalPixelHeight,
-                     originalPixelWidth: r.originalPixelWidth, originalPixelHeight: r.originalPixelHeight,
-                     orientation: r.orientation, creationDate: r.creationDate,
-                     location: r.latitude.flatMap { lat in r.longitude.map { Location(latitude: lat, longitude: $0) } },
-                     importDate: r.importDate, revision: r.revision, adjustmentData: current?.adjustmentData,
-                     isFavorite: r.favorite, isHidden: r.hidden, deletedDate: r.trashedDate,
-                     albums: try String.fetchAll(db, sql: """
-                         SELECT album.title FROM album JOIN albumAsset ON albumAsset.albumId = album.id
-                         WHERE albumAsset.assetId = ? ORDER BY album.title
-                         """, arguments: [r.id]),
-                     camera: r.camera.flatMap { try? JSONDecoder().decode(CameraInfo.self, from: Data($0.utf8)) },
-                     alternate: r.alternatePath == nil ? nil : AlternateFile(
-                         filename: r.alternateFilename ?? "", format: r.alternateFormat ?? "raw",
-                         uniformTypeIdentifier: r.alternateUniformTypeIdentifier ?? "public.camera-raw-image",
-                         fileSize: r.alternateFileSize ?? 0, sha256: r.alternateSha256 ?? ""))
+        return asset(r, current: current, albums: try String.fetchAll(db, sql: """
+            SELECT album.title FROM album JOIN albumAsset ON albumAsset.albumId = album.id
+            WHERE albumAsset.assetId = ? ORDER BY album.title
+            """, arguments: [r.id]))
+    }
+
+    /// The photos with these ids, as they are now (missing ids are left
+    /// out), in three queries whatever their number.
+    static func assets(_ ids: [String], _ db: Database) throws -> [String: Asset] {
+        guard !ids.isEmpty else { return [:] }
+        let marks = databaseQuestionMarks(count: ids.count)
+        let arguments = StatementArguments(ids)
+        let records = try AssetRecord.fetchAll(db, sql: "SELECT * FROM asset WHERE id IN (\(marks))", arguments: arguments)
+        var current: [String: RevisionRecord] = [:]
+        for r in try RevisionRecord.fetchAll(db, sql: """
+            SELECT revision.* FROM asset JOIN revision ON revision.assetId = asset.id AND revision.number = asset.revision
+            WHERE asset.id IN (\(marks))
+            """, arguments: arguments) { current[r.assetId] = r }
+        var albums: [String: [String]] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            SELECT albumAsset.assetId, album.title FROM albumAsset JOIN album ON album.id = albumAsset.albumId
+            WHERE albumAsset.assetId IN (\(marks)) ORDER BY album.title
+            """, arguments: arguments) { albums[row["assetId"], default: []].append(row["title"]) }
+        var out: [String: Asset] = [:]
+        for r in records { out[r.id] = asset(r, current: current[r.id], albums: albums[r.id] ?? []) }
+        return out
+    }
+
+    private static func asset(_ r: AssetRecord, current: RevisionRecord?, albums: [String]) -> Asset {
+        Asset(id: r.id, originalFilename: r.originalFilename, sha256: r.sha256, fileSize: r.fileSize, format: r.format,
+              uniformTypeIdentifier: r.uniformTypeIdentifier, mediaType: r.mediaType,
+              pixelWidth: current?.pixelWidth ?? r.originalPixelWidth, pixelHeight: current?.pixelHeight ?? r.originalPixelHeight,
+              originalPixelWidth: r.originalPixelWidth, originalPixelHeight: r.originalPixelHeight,
+              orientation: r.orientation, creationDate: r.creationDate,
+              location: r.latitude.flatMap { lat in r.longitude.map { Location(latitude: lat, longitude: $0) } },
+              importDate: r.importDate, revision: r.revision, adjustmentData: current?.adjustmentData,
+              isFavorite: r.favorite, isHidden: r.hidden, deletedDate: r.trashedDate, albums: albums,
+              camera: r.camera.flatMap { try? JSONDecoder().decode(CameraInfo.self, from: Data($0.utf8)) },
+              alternate: r.alternatePath == nil ? nil : AlternateFile(
+                  filename: r.alternateFilename ?? "", format: r.alternateFormat ?? "raw",
+                  uniformTypeIdentifier: r.alternateUniformTypeIdentifier ?? "public.camera-raw-image",
+                  fileSize: r.alternateFileSize ?? 0, sha256: r.alternateSha256 ?? ""))
     }
 
     static func revision(_ r: RevisionRecord) -> Revision {

@@ -182,3 +182,21 @@ func runOnThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
     }
     group.wait()
 }
+
+/// A temporary library with samples imported, one commit each, in order.
+struct SampleLibrary {
+    let temp: TemporaryDirectory
+    let library: PhotoLibrary
+    /// The ids of the samples, in the order given.
+    let ids: [String]
+
+    init(_ label: String, samples: [String]) throws {
+        temp = TemporaryDirectory(label)
+        let library = try PhotoLibrary(url: temp.url.appendingPathComponent("library"))
+        self.library = library
+        ids = try samples.map { name in
+            guard let id = try library.importItems([Paths.sample(name)]).first?.id else { throw CLIError("importing \(name) failed") }
+            return id
+        }
+    }
+}

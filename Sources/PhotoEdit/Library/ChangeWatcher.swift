@@ -1,0 +1,130 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Wakes a waiting thread when the catalog's files change, in this process
+/// or another: inotify on the library folder (a commit writes
+/// `catalog.sqlite-wal`; a checkpoint writes `catalog.sqlite`). Without
+/// inotify, `wait` simply times out and the caller polls.
+final class CatalogWatcher: @unchecked Sendable {
+    private var inotify: Int32 = -1
+    private var wake: (read: Int32, write: Int32) = (-1, -1)
+    private let lock = NSLock()
+    private var stopped = false
+
+    /// How many watchers exist (tests check that cancelling ends them).
+    static var live: Int { counter.value }
+    private static let counter = Counter()
+
+    private final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+        func add(_ n: Int) { lock.lock(); count += n; lock.unlock() }
+    }
+
+    /// Whether change notifications are available (else the caller must poll often).
+    var notifies: Bool { inotify >= 0 }
+
+    init(folder: String) {
+        Self.counter.add(1)
+        #if canImport(Glibc)
+        inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        if inotify >= 0 {
+            let mask = UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE)
+            if inotify_add_watch(inotify, folder, mask) < 0 {
+                close(inotify)
+                inotify = -1
+            }
+        }
+        #endif
+        var fds: [Int32] = [-1, -1]
+        if pipe(&fds) == 0 {
+            for fd in fds {
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            }
+            wake = (fds[0], fds[1])
+        }
+    }
+
+    deinit {
+        Self.counter.add(-1)
+        for fd in [inotify, wake.read, wake.write] where fd >= 0 { close(fd) }
+    }
+
+    var isStopped: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return stopped
+    }
+
+    /// Makes `wait` return at once, now and from now on.
+    func stop() {
+        lock.lock()
+        stopped = true
+        lock.unlock()
+        if wake.write >= 0 {
+            var byte: UInt8 = 1
+            _ = write(wake.write, &byte, 1)
+        }
+    }
+
+    /// Waits up to `milliseconds` for a change of the library folder's files
+    /// or `stop()`. Returns true when files changed.
+    func wait(milliseconds: Int32) -> Bool {
+        guard !isStopped else { return false }
+        var fds = [pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)]
+        let count = nfds_t(inotify >= 0 ? 2 : 1)
+        let ready = poll(&fds, count, milliseconds)
+        guard ready > 0, inotify >= 0, fds[1].revents & Int16(POLLIN) != 0 else { return false }
+        // Drain the events: any change is reason enough to look.
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while read(inotify, &buffer, buffer.count) > 0 {}
+        return true
+    }
+}
+
+extension PhotoLibrary {
+    /// The changes committed after `seq` (nil: from now on), as they happen,
+    /// by this process or any other (PhotoKit's change observer). Changes
+    /// already committed after `seq` come first. A commit by another process
+    /// arrives within milliseconds: the library folder is watched with
+    /// inotify (polled every 15 ms where inotify is missing). Cancelling the
+    /// consuming task (or dropping the sequence) stops the watcher.
+    public func changeSets(since seq: Int? = nil) throws -> AsyncThrowingStream<ChangeSet, Error> {
+        let start = try seq ?? latestChangeSequence()
+        let watcher = CatalogWatcher(folder: layout.root.path)
+        let (stream, continuation) = AsyncThrowingStream<ChangeSet, Error>.makeStream()
+        continuation.onTermination = { _ in watcher.stop() }
+        let thread = Thread { [self] in
+            var last = start
+            var burstUntil: UInt64 = 0
+            while !watcher.isStopped {
+                do {
+                    let sets = try changes(since: last, limit: 100)
+                    for set in sets {
+                        continuation.yield(set)
+                        last = set.seq
+                    }
+                    if sets.count == 100 { continue }
+                } catch {
+                    continuation.finish(throwing: error)
+                    return
+                }
+                // A commit's WAL write wakes us before the commit is visible
+                // (fsync, then the WAL index): look again every 5 ms for a
+                // while after a wake-up, then wait for the next one (with a
+                // slow poll as a safety net).
+                let now = DispatchTime.now().uptimeNanoseconds
+                let timeout: Int32 = !watcher.notifies ? 15 : (now < burstUntil ? 5 : 250)
+                if watcher.wait(milliseconds: timeout) { burstUntil = now + 200_000_000 }
+            }
+            continuation.finish()
+        }
+        thread.name = "photoedit.change-feed"
+        thread.start()
+        return stream
+    }
+}

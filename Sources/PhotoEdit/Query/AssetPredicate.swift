@@ -1,0 +1,373 @@
+import Foundation
+import GRDB
+
+/// A property of a photo that queries filter and sort on. The raw value is
+/// its name in the text filter syntax (`photoedit list --where`, see
+/// docs/queries.md); each field is declared once in `AssetField.spec`.
+public enum AssetField: String, CaseIterable, Sendable, Hashable, Codable {
+    case id, name, format, type, media, raw, pair
+    case width, height, megapixels, orientation, size
+    case created, imported, revision, edited
+    case favorite, hidden, deleted
+    case location, latitude, longitude
+    case cameraMake = "camera.make", cameraModel = "camera.model", cameraLens = "camera.lens"
+    case iso, exposure, aperture, focal
+    case album
+
+    /// What kind of value a field holds.
+    public enum Kind: String, Sendable {
+        /// Text: `=` and `!=` ignore ASCII case, `~` is "contains" (ignoring case), `<`… compare bytes.
+        case text
+        /// A number.
+        case number
+        /// A date, compared at the precision it is written with (`2024`, `2024-06`, `2024-06-15`, `2024-06-15T10:30`).
+        case date
+        /// True or false: written bare (`favorite`, `not favorite`) or `=true`/`=false`.
+        case bool
+    }
+
+    struct Spec {
+        var kind: Kind
+        /// SQL over the `asset` table; a constant, never user text.
+        var sql: String
+        var nullable: Bool
+        var summary: String
+        /// For dates: the separator between day and time in the stored text.
+        var dateSeparator: String = "T"
+    }
+
+    // The one declaration of every field.
+    var spec: Spec {
+        func camera(_ key: String) -> String { "json_extract(asset.camera, '$.\(key)')" }
+        switch self {
+        case .id: return Spec(kind: .text, sql: "asset.id", nullable: false, summary: "the photo's id (32 hex digits)")
+        case .name: return Spec(kind: .text, sql: "asset.originalFilename", nullable: false, summary: "the original file name")
+        case .format: return Spec(kind: .text, sql: "asset.format", nullable: false, summary: "jpeg, png, tiff, webp, heif, avif, jxl, gif, jpeg2000, raw")
+        case .type: return Spec(kind: .text, sql: "asset.uniformTypeIdentifier", nullable: false, summary: "uniform type identifier (public.jpeg, …)")
+        case .media: return Spec(kind: .text, sql: "asset.mediaType", nullable: false, summary: "media type (image)")
+        case .raw: return Spec(kind: .bool, sql: "(asset.format = 'raw' OR asset.alternateFormat = 'raw')", nullable: false,
+                               summary: "a camera RAW original, alone or as the RAW of a RAW+JPEG pair")
+        case .pair: return Spec(kind: .bool, sql: "(asset.alternatePath IS NOT NULL)", nullable: false, summary: "a RAW+JPEG pair")
+        case .width: return Spec(kind: .number, sql: "asset.pixelWidth", nullable: false, summary: "width of the current version as displayed")
+        case .height: return Spec(kind: .number, sql: "asset.pixelHeight", nullable: false, summary: "height of the current version as displayed")
+        case .megapixels: return Spec(kind: .number, sql: "(asset.pixelWidth * asset.pixelHeight / 1e6)", nullable: false, summary: "width × height of the current version, in millions")
+        case .orientation: return Spec(kind: .number, sql: "asset.orientation", nullable: false, summary: "EXIF orientation of the original (1…8)")
+        case .size: return Spec(kind: .number, sql: "asset.fileSize", nullable: false, summary: "size of the original file in bytes")
+        case .created: return Spec(kind: .date, sql: "asset.creationDate", nullable: true, summary: "capture date (as the camera recorded it)")
+        case .imported: return Spec(kind: .date, sql: "asset.importDate", nullable: false, summary: "import time (UTC)", dateSeparator: " ")
+        case .revision: return Spec(kind: .number, sql: "asset.revision", nullable: false, summary: "latest revision number (0 = as imported)")
+        case .edited: return Spec(kind: .bool, sql: "asset.adjusted", nullable: false, summary: "the current version has adjustments")
+        case .favorite: return Spec(kind: .bool, sql: "asset.favorite", nullable: false, summary: "marked as a favorite")
+        case .hidden: return Spec(kind: .bool, sql: "asset.hidden", nullable: false, summary: "hidden (listed only when hidden photos are included)")
+        case .deleted: return Spec(kind: .bool, sql: "(asset.trashedDate IS NOT NULL)", nullable: false, summary: "recently deleted (listed only when those are included)")
+        case .location: return Spec(kind: .bool, sql: "(asset.latitude IS NOT NULL)", nullable: false, summary: "has a GPS position")
+        case .latitude: return Spec(kind: .number, sql: "asset.latitude", nullable: true, summary: "degrees north (negative: south)")
+        case .longitude: return Spec(kind: .number, sql: "asset.longitude", nullable: true, summary: "degrees east (negative: west)")
+        case .cameraMake: return Spec(kind: .text, sql: camera("make"), nullable: true, summary: "camera maker")
+        case .cameraModel: return Spec(kind: .text, sql: camera("model"), nullable: true, summary: "camera model")
+        case .cameraLens: return Spec(kind: .text, sql: camera("lens"), nullable: true, summary: "lens")
+        case .iso: return Spec(kind: .number, sql: camera("iso"), nullable: true, summary: "ISO speed")
+        case .exposure: return Spec(kind: .number, sql: camera("exposureTime"), nullable: true, summary: "shutter time in seconds")
+        case .aperture: return Spec(kind: .number, sql: camera("fNumber"), nullable: true, summary: "f-number")
+        case .focal: return Spec(kind: .number, sql: camera("focalLength"), nullable: true, summary: "focal length in mm")
+        case .album: return Spec(kind: .text, sql: "", nullable: true, summary: "title of an album the photo is in (not a sort key)")
+        }
+    }
+
+    /// The kind of value the field holds.
+    public var kind: Kind { spec.kind }
+    /// One line saying what the field is.
+    public var summary: String { spec.summary }
+    /// Whether results can be sorted by this field (every field but `album`).
+    public var isSortable: Bool { self != .album }
+}
+
+/// How a field is compared with a value.
+public enum Comparison: String, Sendable, Hashable, CaseIterable {
+    case equal = "=", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+    /// Text contains the value, ignoring ASCII case.
+    case contains = "~"
+}
+
+/// A value a field is compared with. Literals convert: `AssetField.width >= 3000`.
+public enum PredicateValue: Sendable, Hashable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral {
+    /// Text; for a date field, a date written `YYYY[-MM[-DD[THH:MM[:SS]]]]`.
+    case text(String)
+    case number(Double)
+    case bool(Bool)
+    /// A point in time (compared to the second, in UTC).
+    case date(Date)
+
+    public init(stringLiteral value: String) { self = .text(value) }
+    public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    public init(floatLiteral value: Double) { self = .number(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+}
+
+/// A condition on a photo's properties (PhotoKit's `NSPredicate` in
+/// `PHFetchOptions`), compiled to parameterised SQL: values are always bound,
+/// never written into the SQL text. Build one in Swift
+/// (`.has(.favorite) && AssetField.width >= 3000`) or parse the text syntax
+/// with `AssetPredicate(parsing:)`.
+public indirect enum AssetPredicate: Sendable, Hashable {
+    /// Every photo.
+    case all
+    /// All of them hold.
+    case and([AssetPredicate])
+    /// Any of them holds.
+    case or([AssetPredicate])
+    /// It does not hold.
+    case not(AssetPredicate)
+    /// The field compared with a value.
+    case compare(AssetField, Comparison, PredicateValue)
+    /// A true/false field is true; any other field has a value (`album`: the
+    /// photo is in at least one album).
+    case has(AssetField)
+
+    /// Photos in the album with this title (ignoring ASCII case).
+    public static func inAlbum(_ title: String) -> AssetPredicate { .compare(.album, .equal, .text(title)) }
+
+    /// Both hold (`a && b && c` is one `.and` of three).
+    public static func && (lhs: AssetPredicate, rhs: AssetPredicate) -> AssetPredicate {
+        if case .and(let parts) = lhs { return .and(parts + [rhs]) }
+        return .and([lhs, rhs])
+    }
+
+    /// Either holds (`a || b || c` is one `.or` of three).
+    public static func || (lhs: AssetPredicate, rhs: AssetPredicate) -> AssetPredicate {
+        if case .or(let parts) = lhs { return .or(parts + [rhs]) }
+        return .or([lhs, rhs])
+    }
+
+    /// It does not hold.
+    public static prefix func ! (operand: AssetPredicate) -> AssetPredicate { .not(operand) }
+}
+
+extension AssetField {
+    public static func == (lhs: AssetField, rhs: PredicateValue) -> AssetPredicate { .compare(lhs, .equal, rhs) }
+    public static func != (lhs: AssetField, rhs: PredicateValue) -> AssetPredicate { .compare(lhs, .notEqual, rhs) }
+    public static func < (lhs: AssetField, rhs: PredicateValue) -> AssetPredicate { .compare(lhs, .less, rhs) }
+    public static func <= (lhs: AssetField, rhs: PredicateValue) -> AssetPredicate { .compare(lhs, .lessOrEqual, rhs) }
+    public static func > (lhs: AssetField, rhs: PredicateValue) -> AssetPredicate { .compare(lhs, .greater, rhs) }
+    public static func >= (lhs: AssetField, rhs: PredicateValue) -> AssetPredicate { .compare(lhs, .greaterOrEqual, rhs) }
+}
+
+/// One sort key of a fetch (PhotoKit's `NSSortDescriptor`).
+public struct AssetSortDescriptor: Sendable, Hashable {
+    /// The field to sort by (any field but `album`).
+    public var field: AssetField
+    /// Smallest first (false: largest first).
+    public var ascending: Bool
+
+    /// Sorts by `field`, smallest first unless `ascending` is false.
+    public init(_ field: AssetField, ascending: Bool = true) {
+        self.field = field
+        self.ascending = ascending
+    }
+}
+
+/// SQL text with its bound values.
+struct SQLFragment {
+    var sql: String
+    var arguments: [DatabaseValue] = []
+}
+
+extension AssetPredicate {
+    /// The predicate as a SQL condition over `asset`. Throws
+    /// `PhotoEditError.invalidQuery` for a value of the wrong kind or a
+    /// comparison the field does not have.
+    func sql() throws -> SQLFragment {
+        switch self {
+        case .all:
+            return SQLFragment(sql: "1")
+        case .and(let parts):
+            return try Self.join(parts, with: " AND ", empty: "1")
+        case .or(let parts):
+            return try Self.join(parts, with: " OR ", empty: "0")
+        case .not(let inner):
+            let f = try inner.sql()
+            return SQLFragment(sql: "NOT (" + f.sql + ")", arguments: f.arguments)
+        case .has(let field):
+            let spec = field.spec
+            if field == .album { return SQLFragment(sql: "asset.id IN (SELECT assetId FROM albumAsset)") }
+            if spec.kind == .bool { return SQLFragment(sql: "COALESCE(\(spec.sql), 0) != 0") }
+            guard spec.nullable else {
+                throw Self.problem("'\(field.rawValue)' always has a value: compare it (e.g. \(field.rawValue)\(spec.kind == .text ? "~x" : ">0"))")
+            }
+            return SQLFragment(sql: "\(spec.sql) IS NOT NULL")
+        case let .compare(field, op, value):
+            return try Self.compare(field, op, value)
+        }
+    }
+
+    static func problem(_ text: String) -> PhotoEditError { .invalidQuery(text) }
+
+    private static func join(_ parts: [AssetPredicate], with joiner: String, empty: String) throws -> SQLFragment {
+        if parts.isEmpty { return SQLFragment(sql: empty) }
+        var out = SQLFragment(sql: "")
+        for (i, part) in parts.enumerated() {
+            let f = try part.sql()
+            out.sql += (i == 0 ? "" : joiner) + "(" + f.sql + ")"
+            out.arguments += f.arguments
+        }
+        return out
+    }
+
+    private static func compare(_ field: AssetField, _ op: Comparison, _ value: PredicateValue) throws -> SQLFragment {
+        let spec = field.spec
+        let key = field.rawValue
+        func allow(_ ops: [Comparison]) throws {
+            guard ops.contains(op) else {
+                throw problem("'\(key)' cannot be compared with \(op.rawValue) (use \(ops.map(\.rawValue).joined(separator: " ")))")
+            }
+        }
+        func wrongValue(_ wanted: String) -> PhotoEditError {
+            problem("'\(key)' wants \(wanted), not \(describe(value))")
+        }
+        switch spec.kind {
+        case .bool:
+            try allow([.equal, .notEqual])
+            guard case .bool(let b) = value else { throw wrongValue("true or false") }
+            let condition = "COALESCE(\(spec.sql), 0) != 0"
+            return SQLFragment(sql: (b == (op == .equal)) ? condition : "NOT (\(condition))")
+        case .number:
+            try allow([.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual])
+            guard case .number(let n) = value, n.isFinite else { throw wrongValue("a number") }
+            return SQLFragment(sql: "\(spec.sql) \(op.rawValue) ?", arguments: [n.databaseValue])
+        case .text:
+            guard case .text(let text) = value else { throw wrongValue("text") }
+            if field == .album {
+                try allow([.equal, .notEqual, .contains])
+                let condition = op == .contains ? "album.title LIKE ? ESCAPE '\\'" : "album.title = ? COLLATE NOCASE"
+                let bound = op == .contains ? likePattern(text) : text
+                // Not correlated: SQLite builds the album's id set once.
+                let members = "asset.id IN (SELECT albumAsset.assetId FROM albumAsset JOIN album ON album.id = albumAsset.albumId WHERE \(condition))"
+                return SQLFragment(sql: op == .notEqual ? "NOT " + members : members, arguments: [bound.databaseValue])
+            }
+            switch op {
+            case .equal, .notEqual:
+                return SQLFragment(sql: "\(spec.sql) \(op.rawValue) ? COLLATE NOCASE", arguments: [text.databaseValue])
+            case .contains:
+                return SQLFragment(sql: "\(spec.sql) LIKE ? ESCAPE '\\'", arguments: [likePattern(text).databaseValue])
+            default:
+                return SQLFragment(sql: "\(spec.sql) \(op.rawValue) ?", arguments: [text.databaseValue])
+            }
+        case .date:
+            try allow([.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual])
+            let bounds: DateBounds
+            switch value {
+            case .text(let text):
+                guard let b = DateBounds(text, separator: spec.dateSeparator) else {
+                    throw problem("'\(key)' wants a date (YYYY, YYYY-MM, YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS]), not \(describe(value))")
+                }
+                bounds = b
+            case .date(let date):
+                bounds = DateBounds(date, separator: spec.dateSeparator)
+            default:
+                throw wrongValue("a date")
+            }
+            let lo = bounds.start.databaseValue, hi = bounds.end.databaseValue
+            switch op {
+            case .equal: return SQLFragment(sql: "(\(spec.sql) >= ? AND \(spec.sql) < ?)", arguments: [lo, hi])
+            case .notEqual: return SQLFragment(sql: "NOT (\(spec.sql) >= ? AND \(spec.sql) < ?)", arguments: [lo, hi])
+            case .less: return SQLFragment(sql: "\(spec.sql) < ?", arguments: [lo])
+            case .lessOrEqual: return SQLFragment(sql: "\(spec.sql) < ?", arguments: [hi])
+            case .greater: return SQLFragment(sql: "\(spec.sql) >= ?", arguments: [hi])
+            default: return SQLFragment(sql: "\(spec.sql) >= ?", arguments: [lo])
+            }
+        }
+    }
+
+    private static func describe(_ value: PredicateValue) -> String {
+        switch value {
+        case .text(let t): return "'\(t)'"
+        case .number(let n): return n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : String(n)
+        case .bool(let b): return String(b)
+        case .date(let d): return d.formatted(.iso8601)
+        }
+    }
+
+    /// `%text%` for LIKE, with `%`, `_` and `\` escaped.
+    private static func likePattern(_ text: String) -> String {
+        var out = "%"
+        for c in text {
+            if c == "%" || c == "_" || c == "\\" { out.append("\\") }
+            out.append(c)
+        }
+        return out + "%"
+    }
+}
+
+/// The half-open range of stored date texts a date value stands for, at the
+/// precision it was written with: `2024-06` is [`2024-06`, `2024-07`).
+/// Stored dates are ISO 8601 texts, so comparing texts compares dates.
+struct DateBounds {
+    var start: String
+    var end: String
+
+    private static let calendar: Calendar = {
+        var c = Calendar(identifier: .gregorian)
+        c.timeZone = TimeZone(identifier: "UTC")!
+        return c
+    }()
+
+    init?(_ text: String, separator: String) {
+        // YYYY[-MM[-DD[(T| )HH:MM[:SS]]]]
+        let scalars = Array(text.utf8)
+        func digits(_ from: Int, _ count: Int) -> Int? {
+            guard from + count <= scalars.count else { return nil }
+            var n = 0
+            for b in scalars[from..<(from + count)] {
+                guard b >= 48 && b <= 57 else { return nil }
+                n = n * 10 + Int(b - 48)
+            }
+            return n
+        }
+        let layout: [(at: Int, sep: UInt8?, count: Int, unit: Calendar.Component)] = [
+            (0, nil, 4, .year), (4, UInt8(ascii: "-"), 2, .month), (7, UInt8(ascii: "-"), 2, .day),
+            (10, nil, 2, .hour), (13, UInt8(ascii: ":"), 2, .minute), (16, UInt8(ascii: ":"), 2, .second),
+        ]
+        var values: [Int] = []
+        var position = 0
+        for part in layout {
+            if position == scalars.count { break }
+            if part.at == 10 {
+                guard scalars[position] == UInt8(ascii: "T") || scalars[position] == UInt8(ascii: " ") else { return nil }
+            } else if let sep = part.sep {
+                guard scalars[position] == sep else { return nil }
+            }
+            let start = part.at == 0 ? 0 : position + 1
+            guard let n = digits(start, part.count) else { return nil }
+            values.append(n)
+            position = start + part.count
+        }
+        guard position == scalars.count, !values.isEmpty, values.count != 4 else { return nil }  // an hour alone is not a precision
+        var c = DateComponents(year: values[0], month: values.count > 1 ? values[1] : 1, day: values.count > 2 ? values[2] : 1,
+                               hour: values.count > 3 ? values[3] : 0, minute: values.count > 4 ? values[4] : 0,
+                               second: values.count > 5 ? values[5] : 0)
+        c.calendar = Self.calendar
+        c.timeZone = Self.calendar.timeZone
+        guard (1...12).contains(c.month!), (1...31).contains(c.day!), c.hour! < 24, c.minute! < 60, c.second! < 60,
+              c.isValidDate, let date = c.date else { return nil }
+        let unit = layout[values.count - 1].unit
+        guard let next = Self.calendar.date(byAdding: unit, value: 1, to: date) else { return nil }
+        start = Self.format(date, precision: values.count, separator: separator)
+        end = Self.format(next, precision: values.count, separator: separator)
+    }
+
+    init(_ date: Date, separator: String) {
+        start = Self.format(date, precision: 6, separator: separator)
+        end = Self.format(date.addingTimeInterval(1), precision: 6, separator: separator)
+    }
+
+    private static func format(_ date: Date, precision: Int, separator: String) -> String {
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        var text = String(format: "%04d", c.year!)
+        if precision > 1 { text += String(format: "-%02d", c.month!) }
+        if precision > 2 { text += String(format: "-%02d", c.day!) }
+        if precision > 4 { text += separator + String(format: "%02d:%02d", c.hour!, c.minute!) }
+        if precision > 5 { text += String(format: ":%02d", c.second!) }
+        return text
+    }
+}

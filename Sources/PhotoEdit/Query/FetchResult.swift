@@ -1,0 +1,203 @@
+import Foundation
+import GRDB
+
+/// What a fetch returns and in which order (PhotoKit's `PHFetchOptions`).
+public struct FetchOptions: Sendable, Hashable {
+    /// Which photos (nil: all of them).
+    public var predicate: AssetPredicate?
+    /// Sort keys, most significant first; ties are broken by id. Empty: oldest
+    /// import first, or album order in `fetchAssets(in:)`.
+    public var sortDescriptors: [AssetSortDescriptor]
+    /// At most this many photos (0: no limit), as `fetchLimit`.
+    public var fetchLimit: Int
+    /// Include hidden photos (`includeHiddenAssets`).
+    public var includeHiddenAssets: Bool
+    /// Include recently deleted photos (by default they are left out).
+    public var includeRecentlyDeleted: Bool
+
+    /// Options: every argument is optional.
+    public init(predicate: AssetPredicate? = nil, sortDescriptors: [AssetSortDescriptor] = [], fetchLimit: Int = 0,
+                includeHiddenAssets: Bool = false, includeRecentlyDeleted: Bool = false) {
+        self.predicate = predicate
+        self.sortDescriptors = sortDescriptors
+        self.fetchLimit = fetchLimit
+        self.includeHiddenAssets = includeHiddenAssets
+        self.includeRecentlyDeleted = includeRecentlyDeleted
+    }
+}
+
+/// The kind of object a fetch result or a change entry is about.
+public enum ObjectType: String, Sendable, Hashable, Codable {
+    case asset, album
+}
+
+/// The result of a fetch (PhotoKit's `PHFetchResult`): the ids of the matching
+/// objects in order, taken when the fetch ran, and the objects themselves,
+/// loaded on demand in pages and kept. Cheap to make on a large library: only
+/// ids are read up front. A fetch result never changes; a `ChangeSet` gives
+/// the next one (`changeDetails(for:)`).
+public final class FetchResult<Object: Sendable>: @unchecked Sendable {
+    /// The ids of the objects, in order.
+    public let identifiers: [String]
+    /// Assets or albums.
+    public let objectType: ObjectType
+    let load: @Sendable ([String]) throws -> [String: Object]
+    let refetch: @Sendable () throws -> FetchResult<Object>
+    static var pageSize: Int { 100 }
+
+    private let lock = NSLock()
+    private var pages: [Int: [Object]] = [:]
+    private var positions: [String: Int]?
+
+    init(identifiers: [String], objectType: ObjectType, load: @escaping @Sendable ([String]) throws -> [String: Object],
+         refetch: @escaping @Sendable () throws -> FetchResult<Object>) {
+        self.identifiers = identifiers
+        self.objectType = objectType
+        self.load = load
+        self.refetch = refetch
+    }
+
+    /// How many objects matched.
+    public var count: Int { identifiers.count }
+    /// True when nothing matched.
+    public var isEmpty: Bool { identifiers.isEmpty }
+
+    /// The object at `index` (0 ≤ index < count), as it is now. Throws when it
+    /// was removed from the library since the fetch (`unknownAsset`/`unknownAlbum`).
+    public func object(at index: Int) throws -> Object {
+        guard identifiers.indices.contains(index) else {
+            throw PhotoEditError.invalidQuery("index \(index) is out of range (0..<\(count))")
+        }
+        let page = index / Self.pageSize
+        return try self.page(page)[index - page * Self.pageSize]
+    }
+
+    /// The objects in `range`, in order.
+    public func objects(in range: Range<Int>) throws -> [Object] {
+        guard range.lowerBound >= 0, range.upperBound <= count else {
+            throw PhotoEditError.invalidQuery("range \(range) is out of range (0..<\(count))")
+        }
+        var out: [Object] = []
+        out.reserveCapacity(range.count)
+        var i = range.lowerBound
+        while i < range.upperBound {
+            let page = i / Self.pageSize
+            let objects = try self.page(page)
+            let end = min(range.upperBound, (page + 1) * Self.pageSize)
+            out += objects[(i - page * Self.pageSize)..<(end - page * Self.pageSize)]
+            i = end
+        }
+        return out
+    }
+
+    /// Every object, in order (loads them all).
+    public func allObjects() throws -> [Object] { try objects(in: 0..<count) }
+
+    /// The first object, nil when empty.
+    public func firstObject() throws -> Object? { isEmpty ? nil : try object(at: 0) }
+    /// The last object, nil when empty.
+    public func lastObject() throws -> Object? { isEmpty ? nil : try object(at: count - 1) }
+
+    /// The position of the object with this id, nil when it is not in the result.
+    public func index(of identifier: String) -> Int? {
+        lock.lock(); defer { lock.unlock() }
+        if positions == nil {
+            var p: [String: Int] = [:]
+            p.reserveCapacity(identifiers.count)
+            for (i, id) in identifiers.enumerated() where p[id] == nil { p[id] = i }
+            positions = p
+        }
+        return positions![identifier]
+    }
+
+    /// Whether the object with this id is in the result.
+    public func contains(_ identifier: String) -> Bool { index(of: identifier) != nil }
+
+    private func page(_ n: Int) throws -> [Object] {
+        lock.lock()
+        if let cached = pages[n] { lock.unlock(); return cached }
+        lock.unlock()
+        let ids = Array(identifiers[(n * Self.pageSize)..<min(identifiers.count, (n + 1) * Self.pageSize)])
+        let loaded = try load(ids)
+        let objects = try ids.map { id -> Object in
+            guard let object = loaded[id] else {
+                throw objectType == .asset ? PhotoEditError.unknownAsset(id) : PhotoEditError.unknownAlbum(id)
+            }
+            return object
+        }
+        lock.lock(); pages[n] = objects; lock.unlock()
+        return objects
+    }
+}
+
+extension PhotoLibrary {
+    /// Photos matching `options` (PhotoKit's `PHAsset.fetchAssets(with:)`).
+    /// Throws `PhotoEditError.invalidQuery` for a predicate that cannot run.
+    public func fetchAssets(_ options: FetchOptions = FetchOptions()) throws -> FetchResult<Asset> {
+        try fetchAssets(album: nil, options)
+    }
+
+    /// The photos of an album (title, id or unambiguous id prefix) matching
+    /// `options`, in album order unless sort descriptors are given
+    /// (PhotoKit's `fetchAssets(in:options:)`).
+    public func fetchAssets(in album: String, options: FetchOptions = FetchOptions()) throws -> FetchResult<Asset> {
+        try fetchAssets(album: try resolveAlbum(album), options)
+    }
+
+    /// Every album, by title (or newest first with `newestFirst`), optionally
+    /// only those whose title contains `titleContains` (ignoring ASCII case).
+    public func fetchAlbums(titleContains: String? = nil, newestFirst: Bool = false) throws -> FetchResult<Album> {
+        var sql = "SELECT id FROM album"
+        var arguments: [DatabaseValue] = []
+        if let titleContains {
+            sql += " WHERE instr(lower(title), lower(?)) > 0"
+            arguments.append(titleContains.databaseValue)
+        }
+        sql += newestFirst ? " ORDER BY createdAt DESC, id" : " ORDER BY title, id"
+        let ids = try read { db in try String.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)) }
+        return FetchResult(identifiers: ids, objectType: .album, load: { [self] ids in try read { db in try Self.albums(ids, db) } },
+                           refetch: { [self] in try fetchAlbums(titleContains: titleContains, newestFirst: newestFirst) })
+    }
+
+    /// The SQL of a fetch: ids only.
+    func fetchSQL(album: String?, _ options: FetchOptions) throws -> SQLFragment {
+        guard options.fetchLimit >= 0 else { throw PhotoEditError.invalidQuery("fetch limit \(options.fetchLimit) is negative") }
+        var query = SQLFragment(sql: "SELECT asset.id FROM asset")
+        var conditions: [String] = []
+        if let album {
+            query.sql += " JOIN albumAsset ON albumAsset.assetId = asset.id"
+            conditions.append("albumAsset.albumId = ?")
+            query.arguments.append(album.databaseValue)
+        }
+        if !options.includeHiddenAssets { conditions.append("NOT asset.hidden") }
+        if !options.includeRecentlyDeleted { conditions.append("asset.trashedDate IS NULL") }
+        if let predicate = options.predicate {
+            let f = try predicate.sql()
+            conditions.append("(" + f.sql + ")")
+            query.arguments += f.arguments
+        }
+        if !conditions.isEmpty { query.sql += " WHERE " + conditions.joined(separator: " AND ") }
+        var order: [String] = []
+        for d in options.sortDescriptors {
+            guard d.field.isSortable else { throw PhotoEditError.invalidQuery("cannot sort by '\(d.field.rawValue)'") }
+            order.append(d.field.spec.sql + (d.ascending ? " ASC" : " DESC"))
+        }
+        if options.sortDescriptors.isEmpty {
+            order.append(album != nil ? "albumAsset.position" : "asset.importDate")
+        }
+        order.append("asset.id")
+        query.sql += " ORDER BY " + order.joined(separator: ", ")
+        if options.fetchLimit > 0 {
+            query.sql += " LIMIT ?"
+            query.arguments.append(options.fetchLimit.databaseValue)
+        }
+        return query
+    }
+
+    private func fetchAssets(album: String?, _ options: FetchOptions) throws -> FetchResult<Asset> {
+        let query = try fetchSQL(album: album, options)
+        let ids = try read { db in try String.fetchAll(db, sql: query.sql, arguments: StatementArguments(query.arguments)) }
+        return FetchResult(identifiers: ids, objectType: .asset, load: { [self] ids in try read { db in try Self.assets(ids, db) } },
+                           refetch: { [self] in try fetchAssets(album: album, options) })
+    }
+}
