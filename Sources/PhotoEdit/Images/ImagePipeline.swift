@@ -171,12 +171,15 @@ enum ImagePipeline {
                 let loaded = try Image.load(path: path, sequential: false, extra: [("shrink", .number(Double(factor)))])
                 return try outputSRGB(try loaded.autorotated())
             }
-            // The whole image at the result's scale, then the region.
+            // The whole image at the result's scale, then the region. No
+            // export profile: libvips would then treat an untagged file as
+            // its own sRGB profile and shift it; outputSRGB converts tagged
+            // files as the renderer does.
             let scaledWidth = g.isCropped ? max(1, Int((Double(g.fullWidth) * g.scale).rounded())) : g.width
             let scaledHeight = g.isCropped ? max(1, Int((Double(g.fullHeight) * g.scale).rounded())) : g.height
             var image = try Vips.image("thumbnail", [
                 ("filename", .string(path)), ("width", .number(Double(scaledWidth))), ("height", .number(Double(scaledHeight))),
-                ("size", .string("force")), ("export_profile", .string("srgb")), ("fail_on", .string("truncated")),
+                ("size", .string("force")), ("fail_on", .string("truncated")),
             ])
             if g.isCropped { image = try region(of: image, g) }
             return try outputSRGB(image)
