@@ -37,6 +37,12 @@ struct ImageCacheKey: Hashable, Sendable {
         self.degraded = degraded
     }
 
+    /// The same image at whatever revision is the latest (revision -1), final.
+    var anyRevision: ImageCacheKey {
+        ImageCacheKey(id: id, revision: -1, version: version, target: ImageSize(width: width, height: height),
+                      contentMode: contentMode, resizeMode: resizeMode, crop: crop, degraded: false)
+    }
+
     /// The file's path under `cache/images/`:
     /// `ab/<id>/r<revision>-<version>-<W>x<H>-<mode>-<resize>[-c<x>_<y>_<w>_<h>][-degraded].jpg`.
     var relativePath: String {

@@ -35,29 +35,13 @@ public final class ImageManager: Sendable {
         var inFlight: [ImageCacheKey: InFlightWork] = [:]
         /// Requests being worked on; prefetching starts nothing while above 0.
         var foreground = 0
-        var pending: [PrefetchItem] = []
-        var pendingSet: Set<PrefetchItem> = []
+        /// Images `startCaching` asked for, keyed with revision -1: the latest one.
+        var pending: [ImageCacheKey] = []
+        var pendingSet: Set<ImageCacheKey> = []
         var prefetching = 0
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
         var allowsCachingHighQualityImages = true
         var statistics = ImageManagerStatistics()
-    }
-
-    /// One image `startCaching` prepares.
-    struct PrefetchItem: Hashable, Sendable {
-        let id: String
-        let target: ImageSize
-        let contentMode: ImageContentMode
-        let version: ImageVersion
-        let resizeMode: ImageResizeMode
-        let crop: NormalizedRect?
-
-        func matches(_ key: ImageCacheKey) -> Bool {
-            let probe = ImageCacheKey(id: id, revision: 0, version: version, target: target, contentMode: contentMode,
-                                      resizeMode: resizeMode, crop: crop, degraded: false)
-            return key.id == id && key.version == version && key.width == probe.width && key.height == probe.height
-                && key.contentMode == probe.contentMode && key.resizeMode == resizeMode && key.crop == probe.crop
-        }
     }
 
     /// A manager for `library`.
@@ -306,7 +290,7 @@ public final class ImageManager: Sendable {
             s.pending.removeAll { dropped.contains($0) }
             s.pendingSet.subtract(dropped)
         }
-        memory.remove { key in items.contains { $0.matches(key) } }
+        memory.remove { key in dropped.contains(key.anyRevision) }
         resumeIdleWaiters()
     }
 
@@ -334,16 +318,16 @@ public final class ImageManager: Sendable {
         }
     }
 
-    private func item(_ id: String, _ target: ImageSize, _ mode: ImageContentMode, _ options: ImageRequestOptions) -> PrefetchItem {
-        PrefetchItem(id: id, target: target, contentMode: mode, version: options.version, resizeMode: options.resizeMode,
-                     crop: options.normalizedCropRect)
+    private func item(_ id: String, _ target: ImageSize, _ mode: ImageContentMode, _ options: ImageRequestOptions) -> ImageCacheKey {
+        ImageCacheKey(id: id, revision: -1, version: options.version, target: target, contentMode: mode,
+                      resizeMode: options.resizeMode, crop: options.normalizedCropRect, degraded: false)
     }
 
     /// Starts queued preparations while slots are free and no request is being worked on.
     private func pump() {
         let limit = configuration.prefetchConcurrency
-        let started = state.withLock { s -> [(PrefetchItem, Bool)] in
-            var out: [(PrefetchItem, Bool)] = []
+        let started = state.withLock { s -> [(ImageCacheKey, Bool)] in
+            var out: [(ImageCacheKey, Bool)] = []
             while s.prefetching < limit && s.foreground == 0 && !s.pending.isEmpty {
                 let item = s.pending.removeFirst()
                 s.pendingSet.remove(item)
@@ -365,11 +349,11 @@ public final class ImageManager: Sendable {
         }
     }
 
-    private func prefetch(_ item: PrefetchItem, highQuality: Bool) {
+    private func prefetch(_ item: ImageCacheKey, highQuality: Bool) {
         guard let subject = try? library.imageSubject(item.id, version: item.version) else { return }
         let preview = !highQuality && subject.isRaw && !subject.showsAdjustments
-        let key = ImageCacheKey(subject, target: item.target, contentMode: item.contentMode, resizeMode: item.resizeMode,
-                                crop: item.crop, degraded: preview)
+        let key = ImageCacheKey(subject, target: ImageSize(width: item.width, height: item.height), contentMode: item.contentMode,
+                                resizeMode: item.resizeMode, crop: item.crop, degraded: preview)
         _ = obtain(key, subject)
     }
 
@@ -401,3 +385,6 @@ final class InFlightWork: Sendable {
         return result.withLock { $0! }.map { ($0.0, false) }
     }
 }
+
+/// PhotoKit's name for the manager that caches: every `ImageManager` does.
+public typealias CachingImageManager = ImageManager
