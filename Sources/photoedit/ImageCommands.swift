@@ -137,3 +137,96 @@ final class ThumbResults: @unchecked Sendable {
     func set(_ i: Int, _ r: Result<String, PhotoEditError>) { lock.withLock { results[i] = r } }
     var all: [Result<String, PhotoEditError>?] { lock.withLock { results } }
 }
+
+/// `photoedit bench-requests`: in-process figures for bench/thumbs-benchmark.py
+/// (hidden from help). Prints one JSON object.
+struct BenchRequestsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench-requests", abstract: "Measure image requests in-process (for bench/).", shouldDisplay: false)
+    @OptionGroup var options: LibraryOptions
+    @Option var size: Int = 256
+    @Option(help: "Warm hits to time.") var hits: Int = 2000
+    @Flag(help: "Prefetch every photo with startCaching and report the peak memory.") var prefetch = false
+    @Argument var ids: [String] = []
+
+    func run() throws {
+        try PhotoEdit_run {
+            let library = try options.open()
+            let ids = try self.ids.isEmpty ? library.assets().map(\.id) : self.ids.map { try library.resolve($0) }
+            let target = ImageSize(side: size)
+            let request = ImageRequestOptions(deliveryMode: .highQuality, resizeMode: .exact, isSynchronous: true)
+            var out: [String: JSONValue] = ["photos": .number(Double(ids.count)), "size": .number(Double(size))]
+            func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+            func rssMB() -> Double {
+                var usage = rusage()
+                getrusage(RUSAGE_SELF.rawValue, &usage)
+                return Double(usage.ru_maxrss) / 1024
+            }
+            if prefetch {
+                let manager = ImageManager(library: library)
+                let start = now()
+                try manager.startCaching(ids, targetSize: target, options: ImageRequestOptions(resizeMode: .exact))
+                let done = DispatchSemaphore(value: 0)
+                Task { await manager.waitForCaching(); done.signal() }
+                done.wait()
+                out["prefetchSeconds"] = .number(now() - start)
+                out["prefetched"] = .number(Double(manager.statistics.prefetched))
+                out["renders"] = .number(Double(manager.statistics.renders))
+                out["memoryCacheMB"] = .number(Double(manager.statistics.memoryCacheBytes) / 1_048_576)
+                out["peakRSSMB"] = .number(rssMB())
+                Output.json(.object(out))
+                return
+            }
+            // Fill the cache, then time hits: memory (same manager), disk (a new manager each round).
+            let manager = ImageManager(library: library)
+            for id in ids { _ = try manager.requestImage(for: id, targetSize: target, options: request) }
+            var memory: [Double] = []
+            for i in 0..<hits {
+                let t = now()
+                let r = try manager.requestImage(for: ids[i % ids.count], targetSize: target, options: request)
+                guard r.finalResult?.info.isFromCache == true else { throw PhotoEditError.library("warm request missed the cache") }
+                memory.append(now() - t)
+            }
+            // The same through the AsyncSequence, as an app iterates it.
+            var streamed: [Double] = []
+            let async = ImageRequestOptions(deliveryMode: .opportunistic, resizeMode: .exact)
+            let finished = DispatchSemaphore(value: 0)
+            let collected = Collected()
+            Task {
+                for i in 0..<hits {
+                    let t = now()
+                    guard let r = try? manager.requestImage(for: ids[i % ids.count], targetSize: target, options: async) else { break }
+                    for await _ in r {}
+                    collected.values.append(now() - t)
+                }
+                finished.signal()
+            }
+            finished.wait()   // the semaphore orders the task's writes before this read
+            streamed = collected.values
+            var disk: [Double] = []
+            for id in ids {
+                let fresh = ImageManager(library: library)
+                let t = now()
+                let r = try fresh.requestImage(for: id, targetSize: target, options: request)
+                guard r.finalResult?.info.isFromCache == true else { throw PhotoEditError.library("disk request missed the cache") }
+                disk.append(now() - t)
+            }
+            func summary(_ values: [Double]) -> JSONValue {
+                let sorted = values.sorted()
+                guard !sorted.isEmpty else { return .null }
+                return .object(["medianMs": .number(sorted[sorted.count / 2] * 1000), "p99Ms": .number(sorted[min(sorted.count - 1, sorted.count * 99 / 100)] * 1000),
+                                "maxMs": .number(sorted.last! * 1000), "count": .number(Double(sorted.count))])
+            }
+            out["memoryHit"] = summary(memory)
+            out["memoryHitAsyncSequence"] = summary(streamed)
+            out["diskHit"] = summary(disk)
+            out["peakRSSMB"] = .number(rssMB())
+            Output.json(.object(out))
+        }
+    }
+}
+
+/// Times gathered by one task, read after it signalled.
+final class Collected: @unchecked Sendable {
+    var values: [Double] = []
+}

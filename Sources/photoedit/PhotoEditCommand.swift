@@ -23,7 +23,7 @@ struct PhotoEditCommand: ParsableCommand {
             FavoriteCommand.self, UnfavoriteCommand.self, HideCommand.self, UnhideCommand.self,
             DeleteCommand.self, RestoreCommand.self, PurgeCommand.self,
             AlbumCommand.self, ExportCommand.self, VerifyCommand.self, UpgradeCommand.self,
-            PresetsCommand.self, CopyRecipeCommand.self, ThumbsCommand.self,
+            PresetsCommand.self, CopyRecipeCommand.self, ThumbsCommand.self, BenchRequestsCommand.self,
         ]
     )
 }

@@ -69,6 +69,7 @@ public final class ImageManager: Sendable {
     public var statistics: ImageManagerStatistics {
         var s = state.withLock { $0.statistics }
         s.evictions = disk.evictions
+        s.memoryCacheBytes = memory.bytes
         return s
     }
 

@@ -271,6 +271,8 @@ public struct ImageManagerStatistics: Sendable, Equatable {
     public var prefetched = 0
     /// Disk cache files removed by eviction.
     public var evictions = 0
+    /// Bytes the memory cache holds now.
+    public var memoryCacheBytes = 0
 }
 
 /// Where a request keeps its final result for `ImageRequest.finalResult`.
