@@ -154,6 +154,38 @@ struct ImageRequestTests {
         #expect(manager.statistics.renders == 1 && manager.statistics.degradedRenders == 1, "\(manager.statistics)")
     }
 
+    @Test func originalOfARawJPEGPairIsTheRawsDevelopment() throws {
+        let folder = try RawDevelopmentTests.pairFolder()
+        let library = try PhotoLibrary(url: folder.url.appendingPathComponent("library"))
+        let id = try #require(try library.importItems([folder.file("IMG_0042.JPG"), folder.file("IMG_0042.DNG")]).first?.id)
+        let manager = ImageManager(library: library)
+        let target = ImageSize(side: 120)
+        let exact = ImageRequestOptions(resizeMode: .exact)
+        var original = exact, unadjusted = exact
+        original.version = .original
+        unadjusted.version = .unadjusted
+        let raw = try Self.image(manager, id, target, .aspectFit, original)
+        let jpeg = try Self.image(manager, id, target, .aspectFit, unadjusted)
+        // Each is closer to the library's own render of its version than to the other version's.
+        var renders: [ImageVersion: Image] = [:]
+        for version in [ImageVersion.original, .unadjusted] {
+            let path = folder.file("\(version).png")
+            try library.render(id, version: version, to: path, options: RenderOptions(maxWidth: 120, maxHeight: 120))
+            renders[version] = try Pixels.load(path)
+        }
+        let (rawRender, jpegRender) = (try #require(renders[.original]), try #require(renders[.unadjusted]))
+        let rawSame = try Pixels.deltaE(try raw.image(), rawRender).mean, rawOther = try Pixels.deltaE(try raw.image(), jpegRender).mean
+        let jpegSame = try Pixels.deltaE(try jpeg.image(), jpegRender).mean, jpegOther = try Pixels.deltaE(try jpeg.image(), rawRender).mean
+        // JPEG Q90 of a noisy half-demosaiced RAW costs about ΔE 2.
+        #expect(rawSame < 3 && rawSame < rawOther, "original: ΔE \(rawSame) to the RAW, \(rawOther) to the JPEG")
+        #expect(jpegSame < 2 && jpegSame < jpegOther, "unadjusted: ΔE \(jpegSame) to the JPEG, \(jpegOther) to the RAW")
+        // The fast delivery of a pair's original is the RAW's preview (when nothing is cached).
+        try FileManager.default.removeItem(atPath: library.url.path + "/cache/images")
+        var fast = original
+        fast.deliveryMode = .fast
+        #expect(try Self.final(ImageManager(library: library), id, target, .aspectFit, fast).info.isDegraded)
+    }
+
     @Test func cancelledRequestEndsWithACancelledResult() async throws {
         let (temp, library, ids) = try Self.library([Paths.sample("coffee.jpg")])
         defer { withExtendedLifetime(temp) {} }

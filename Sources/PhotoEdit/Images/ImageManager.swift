@@ -150,9 +150,9 @@ public final class ImageManager: Sendable {
         // A synchronous request delivers one image: opportunistic acts as high quality.
         let mode = options.isSynchronous && options.deliveryMode == .opportunistic ? .highQuality : options.deliveryMode
         switch mode {
-        case .fast where subject.isRaw && !subject.showsAdjustments:
+        case .fast where subject.rawPath != nil:
             deliver(id, obtain(degradedKey, subject), degraded: true, final: true, options: options)
-        case .opportunistic where ImagePipeline.previewSource(subject, library: library) != nil:
+        case .opportunistic where ImagePipeline.previewSource(subject, longEdge: 0) != nil:
             let preview = obtain(degradedKey, subject)
             if case .success = preview { deliver(id, preview, degraded: true, final: false, options: options) }
             guard isActive(id) else { return }
@@ -236,7 +236,7 @@ public final class ImageManager: Sendable {
         let source: ImageSource
         var resizeMode = key.resizeMode
         if key.degraded {
-            guard let preview = ImagePipeline.previewSource(s, library: library) else {
+            guard let preview = ImagePipeline.previewSource(s, longEdge: max(geometry.width, geometry.height)) else {
                 throw PhotoEditError.library("photo \(s.id) has no preview")
             }
             source = preview
@@ -352,7 +352,7 @@ public final class ImageManager: Sendable {
 
     private func prefetch(_ item: ImageCacheKey, highQuality: Bool) {
         guard let subject = try? library.imageSubject(item.id, version: item.version) else { return }
-        let preview = !highQuality && subject.isRaw && !subject.showsAdjustments
+        let preview = !highQuality && subject.rawPath != nil
         let key = ImageCacheKey(subject, target: ImageSize(width: item.width, height: item.height), contentMode: item.contentMode,
                                 resizeMode: item.resizeMode, crop: item.crop, degraded: preview)
         _ = obtain(key, subject)

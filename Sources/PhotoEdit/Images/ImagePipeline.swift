@@ -19,7 +19,18 @@ struct ImageSubject: Sendable {
     let currentWidth: Int
     let currentHeight: Int
 
-    var isRaw: Bool { format == "raw" }
+    /// The RAW of a RAW+JPEG pair, if the photo is one.
+    let alternatePath: String?
+
+    /// The RAW file the version is developed from, when it is a RAW's
+    /// development: a single RAW's unadjusted or original version (or its
+    /// unedited current one), or a pair's original version (the RAW, as
+    /// PhotoKit's `.original` of a pair).
+    var rawPath: String? {
+        if showsAdjustments { return nil }
+        if version == .original, let alternatePath { return alternatePath }
+        return format == "raw" ? originalPath : nil
+    }
     /// The version shows the latest revision's adjustments.
     var showsAdjustments: Bool { version == .current && adjustmentData != nil }
     /// The revision the pixels depend on: the latest one for an adjusted
@@ -46,7 +57,8 @@ extension PhotoLibrary {
                             adjustmentData: revision?.adjustmentData, renderPath: revision?.renderPath.map(layout.absolute),
                             basePath: revision?.basePath.map(layout.absolute),
                             currentWidth: revision?.pixelWidth ?? asset.originalPixelWidth,
-                            currentHeight: revision?.pixelHeight ?? asset.originalPixelHeight)
+                            currentHeight: revision?.pixelHeight ?? asset.originalPixelHeight,
+                            alternatePath: asset.alternatePath.map(layout.absolute))
     }
 }
 
@@ -118,24 +130,24 @@ enum ImagePipeline {
             let renderer = library.renderer
             return .image { try renderer.render(recipe: recipe, originalPath: base) }
         }
-        if s.isRaw {
-            let renderer = library.renderer, path = s.originalPath
+        if let path = s.rawPath {
+            let renderer = library.renderer
             return .image { try renderer.outputImage(try RawDecoder.develop(path)) }
         }
         return .file(s.originalPath)
     }
 
     /// The source of a degraded image, when one is cheaper than the final
-    /// image: a RAW's preview (half-size development), or a file whose
-    /// loader shrinks on load (decoded at a quarter of the final size).
-    static func previewSource(_ s: ImageSubject, library: PhotoLibrary) -> ImageSource? {
+    /// image: a RAW's preview (`RawDecoder.preview`: its embedded JPEG when
+    /// the long edge reaches `longEdge`, else its half-size development), or
+    /// a file whose loader shrinks on load (decoded at a quarter of the final size).
+    static func previewSource(_ s: ImageSubject, longEdge: Int) -> ImageSource? {
         if s.showsAdjustments {
             guard let render = s.renderPath, FileIO.exists(render), canShrinkOnLoad(render) else { return nil }
             return .file(render)
         }
-        if s.isRaw {
-            let renderer = library.renderer, path = s.originalPath
-            return .image { try renderer.outputImage(try RawDecoder.develop(path, settings: RawSettings(halfSize: true))) }
+        if let path = s.rawPath {
+            return .image { try RawDecoder.preview(path, minSize: longEdge, target: longEdge) }
         }
         return canShrinkOnLoad(s.originalPath) ? .file(s.originalPath) : nil
     }

@@ -51,8 +51,8 @@ public enum ImageResizeMode: String, Sendable, CaseIterable {
 /// Which images a request delivers, as PhotoKit's `PHImageRequestOptionsDeliveryMode`.
 public enum ImageDeliveryMode: String, Sendable, CaseIterable {
     /// When the final image is not cached, a degraded image first (a cheap
-    /// preview: a small shrink-on-load decode, a RAW's half-size
-    /// development), then the final one.
+    /// preview: a small shrink-on-load decode, a RAW's embedded JPEG or
+    /// half-size development), then the final one.
     case opportunistic
     /// Only the final image, at full quality.
     case highQuality
