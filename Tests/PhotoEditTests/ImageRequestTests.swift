@@ -206,12 +206,12 @@ struct ImageRequestTests {
         defer { withExtendedLifetime(temp) {} }
         let joined = DispatchSemaphore(value: 0)
         let manager = ImageManager(library: library, configuration: ImageCacheConfiguration(), beforeCompute: { _ in
-            _ = joined.wait(timeout: .now() + 20)   // hold the work until the second request joined it
+            _ = joined.wait(timeout: .now() + 120)   // hold the work until the second request joined it
         })
         let options = ImageRequestOptions(deliveryMode: .highQuality, resizeMode: .exact)
         let a = try manager.requestImage(for: ids[0], targetSize: ImageSize(side: 200), options: options)
         let b = try manager.requestImage(for: ids[0], targetSize: ImageSize(side: 200), options: options)
-        for _ in 0..<2000 where manager.statistics.sharedWork == 0 { try await Task.sleep(nanoseconds: 5_000_000) }
+        for _ in 0..<12000 where manager.statistics.sharedWork == 0 { try await Task.sleep(nanoseconds: 5_000_000) }
         joined.signal()
         let ra = await Self.results(a), rb = await Self.results(b)
         #expect(manager.statistics.sharedWork == 1 && manager.statistics.renders == 1, "\(manager.statistics)")
@@ -327,11 +327,11 @@ struct ImageRequestTests {
         let hold = DispatchSemaphore(value: 0)
         let held = Locked(false)
         let manager = ImageManager(library: library, configuration: ImageCacheConfiguration(prefetchConcurrency: 2), beforeCompute: { key in
-            if key.width == 333 { held.mutate { $0 = true }; _ = hold.wait(timeout: .now() + 20) }
+            if key.width == 333 { held.mutate { $0 = true }; _ = hold.wait(timeout: .now() + 120) }
         })
         let foreground = try manager.requestImage(for: ids[0], targetSize: ImageSize(side: 333),
                                                   options: ImageRequestOptions(deliveryMode: .highQuality, resizeMode: .exact))
-        for _ in 0..<2000 where !held.value { try await Task.sleep(nanoseconds: 5_000_000) }
+        for _ in 0..<12000 where !held.value { try await Task.sleep(nanoseconds: 5_000_000) }
         try manager.startCaching(ids, targetSize: ImageSize(side: 100), options: ImageRequestOptions(resizeMode: .exact))
         try await Task.sleep(nanoseconds: 200_000_000)
         #expect(manager.statistics.prefetched == 0 && manager.statistics.renders == 0, "nothing prefetched while a request runs: \(manager.statistics)")

@@ -107,6 +107,9 @@ public final class ImageManager: Sendable {
             deliver(id, .success((hit, true)), degraded: false, final: true, options: options)
             return request
         }
+        // Counted as waiting foreground work from now on, so no prefetch
+        // starts before the work thread does.
+        state.withLock { $0.foreground += 1 }
         let work: @Sendable () -> Void = { self.run(id, subject: subject, key: key, target: targetSize, options: options) }
         if options.isSynchronous {
             work()
@@ -128,9 +131,9 @@ public final class ImageManager: Sendable {
         continuation.finish()
     }
 
-    /// The request's work, on a Dispatch thread (or the caller's, when synchronous).
+    /// The request's work, on a Dispatch thread (or the caller's, when
+    /// synchronous); the caller counted it in `foreground`.
     private func run(_ id: ImageRequestID, subject: ImageSubject, key: ImageCacheKey, target: ImageSize, options: ImageRequestOptions) {
-        state.withLock { $0.foreground += 1 }
         defer {
             let idle = state.withLock { s -> Bool in
                 s.foreground -= 1
