@@ -379,3 +379,35 @@ int pe_raw_preview(const char *path, int min_size, int target, VipsImage **out, 
 const char *pe_raw_strerror(int code) {
     return libraw_strerror(code);
 }
+
+int pe_set_blob(VipsOperation *op, const char *name, const void *data, size_t length) {
+    if (!pe_find(op, name)) return -1;
+    VipsBlob *blob = vips_blob_copy(data, length);
+    if (!blob) return -1;
+    GValue v = G_VALUE_INIT;
+    g_value_init(&v, VIPS_TYPE_BLOB);
+    g_value_set_boxed(&v, blob);
+    g_object_set_property(G_OBJECT(op), name, &v);
+    g_value_unset(&v);
+    vips_area_unref(VIPS_AREA(blob));
+    return 0;
+}
+
+int pe_get_blob(VipsOperation *op, const char *name, void **data, size_t *length) {
+    if (!pe_find(op, name)) return -1;
+    GValue v = G_VALUE_INIT;
+    g_value_init(&v, VIPS_TYPE_BLOB);
+    g_object_get_property(G_OBJECT(op), name, &v);
+    VipsBlob *blob = (VipsBlob *) g_value_get_boxed(&v);
+    int status = -1;
+    if (blob) {
+        size_t n = 0;
+        const void *bytes = vips_blob_get(blob, &n);
+        *data = g_malloc(n > 0 ? n : 1);
+        if (n > 0) memcpy(*data, bytes, n);
+        *length = n;
+        status = 0;
+    }
+    g_value_unset(&v);
+    return status;
+}

@@ -221,7 +221,12 @@ struct RenderCommand: ParsableCommand {
     @Argument(help: "Photo id or unambiguous prefix.") var id: String
     @Option(name: .shortAndLong, help: ArgumentHelp("Output file.", valueName: "FILE")) var output: String
     @Option(help: "current, unadjusted or original.") var version: String = "current"
-    @Option(help: ArgumentHelp("Fit inside this box, e.g. 1024x768 or 1024 (never enlarges).", valueName: "WxH")) var size: String?
+    @Option(help: ArgumentHelp("Fit inside (or with --mode fill, cover) this box, e.g. 1024x768 or 1024 (never enlarges).", valueName: "WxH")) var size: String?
+    @Option(help: ArgumentHelp("fit (inside the box, default) or fill (cover the box).", valueName: "MODE")) var mode: String?
+    @Option(help: ArgumentHelp("none (full size), fast (at least the box, by shrink-on-load) or exact (default).", valueName: "MODE"))
+    var resize: String?
+    @Option(help: ArgumentHelp("Only this part, normalized 0-1 from the top left, e.g. 0.25:0.25:0.5:0.5 (needs --resize exact).", valueName: "X:Y:W:H"))
+    var crop: String?
     @Option(help: "jpeg, png, tiff or webp.") var format: String?
     @Option(help: "JPEG/WebP quality, 1-100.") var quality: Int = 92
     @Option(help: ArgumentHelp("Output colour space: srgb, display-p3, adobe-rgb or a PATH.icc (embedded).", valueName: "PROFILE"))
@@ -251,14 +256,13 @@ struct RenderCommand: ParsableCommand {
                 opts.format = f
             }
             if let size {
-                let parts = size.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-                guard (1...2).contains(parts.count), let w = Int(parts[0]), w > 0,
-                      parts.count == 1 || (Int(parts[1]) ?? 0) > 0 else {
-                    throw PhotoEditError.invalidOutput("size '\(size)' is not WxH or N with positive numbers")
-                }
-                opts.maxWidth = w
-                opts.maxHeight = parts.count == 2 ? Int(parts[1]) : w
+                let box = try RequestArguments.size(size)
+                opts.maxWidth = box.width
+                opts.maxHeight = box.height
             }
+            if let mode { opts.contentMode = try RequestArguments.contentMode(mode) }
+            if let resize { opts.resizeMode = try RequestArguments.resizeMode(resize) }
+            if let crop { opts.normalizedCropRect = try RequestArguments.crop(crop) }
             let library = try options.open()
             try library.render(id, version: v, to: output, options: opts)
         }

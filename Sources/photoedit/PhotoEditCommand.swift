@@ -23,7 +23,8 @@ struct PhotoEditCommand: ParsableCommand {
             FavoriteCommand.self, UnfavoriteCommand.self, HideCommand.self, UnhideCommand.self,
             DeleteCommand.self, RestoreCommand.self, PurgeCommand.self,
             AlbumCommand.self, ExportCommand.self, VerifyCommand.self, UpgradeCommand.self,
-            PresetsCommand.self, CopyRecipeCommand.self, ChangesCommand.self, WatchCommand.self,
+            PresetsCommand.self, CopyRecipeCommand.self, ThumbsCommand.self, ChangesCommand.self, WatchCommand.self,
+            BenchRequestsCommand.self,
         ]
     )
 }

@@ -57,6 +57,11 @@ void pe_image_set_blob(VipsImage *image, const char *name, const void *data, siz
 void pe_image_set_int(VipsImage *image, const char *name, int value);
 void pe_image_set_string(VipsImage *image, const char *name, const char *value);
 int pe_image_remove(VipsImage *image, const char *name);
+/* A byte buffer argument (e.g. jpegload_buffer's "buffer"); libvips copies the bytes. */
+int pe_set_blob(VipsOperation *op, const char *name, const void *data, size_t length);
+/* A byte buffer output (e.g. jpegsave_buffer's "buffer"), copied into *data (g_free). */
+int pe_get_blob(VipsOperation *op, const char *name, void **data, size_t *length);
+
 /* NULL-terminated list of field names; free with g_strfreev. */
 char **pe_image_fields(VipsImage *image);
 

@@ -436,12 +436,13 @@ extension PhotoLibrary {
         }
     }
 
-    /// Removes a photo's derived images from the cache (display-size inputs).
+    /// Removes a photo's derived images from the cache (display-size inputs, image requests).
     func removeCachedImages(of id: String) {
         let folder = layout.cache + "/display"
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(id + "-") {
             unlink(folder + "/" + name)
         }
+        try? FileManager.default.removeItem(atPath: layout.cache + "/images/\(id.prefix(2))/\(id)")
     }
 
     private func renumber(_ albumID: String, _ db: Database) throws {

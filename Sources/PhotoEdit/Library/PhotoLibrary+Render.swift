@@ -41,11 +41,27 @@ extension PhotoLibrary {
         guard (1...100).contains(options.quality) else { throw PhotoEditError.invalidOutput("quality \(options.quality) is out of range (1…100)") }
         if let w = options.maxWidth, w < 1 { throw PhotoEditError.invalidOutput("size must be positive") }
         if let h = options.maxHeight, h < 1 { throw PhotoEditError.invalidOutput("size must be positive") }
-        let resized = options.maxWidth != nil || options.maxHeight != nil
+        if options.usesRequestGeometry { try options.requestOptions(version: version).validate(targetSize: options.targetSize) }
+        let resized = options.maxWidth != nil || options.maxHeight != nil || options.usesRequestGeometry
         let a = try asset(id)
         let original = try originalPath(id)
         let staged = path + ".photoedit-\(UUID().uuidString.prefix(8)).\(format.fileExtension)"
         defer { unlink(staged) }
+
+        if options.usesRequestGeometry && options.isDefaultColour && version != .original {
+            // As an image request does it: from the stored render or the
+            // original file with shrink-on-load, or from a full development.
+            let subject = try imageSubject(id, version: version)
+            let full = subject.fullSize
+            let image = try ImagePipeline.image(from: try ImagePipeline.finalSource(subject, library: self),
+                                                geometry: options.geometry(width: full.width, height: full.height),
+                                                resizeMode: options.resizeMode ?? .exact)
+            try Renderer.save(image, to: staged, format: format, quality: options.quality)
+            guard rename(staged, path) == 0 else {
+                throw PhotoEditError.invalidOutput("cannot write \(path): \(String(cString: strerror(errno)))")
+            }
+            return
+        }
 
         switch version {
         case .original:

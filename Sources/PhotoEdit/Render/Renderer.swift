@@ -72,9 +72,20 @@ public struct RenderOptions: Sendable {
     public var intent: RenderingIntent
     /// 8 or 16 bits per channel; 16 only for PNG and TIFF.
     public var bitDepth: Int
+    /// Fit inside or fill the box of `maxWidth`×`maxHeight`, as an image
+    /// request's content mode (docs/library-api.md, "Image requests").
+    public var contentMode: ImageContentMode
+    /// nil: fit inside the box, never enlarging (exact). Otherwise the size
+    /// follows an image request's resize mode: none (full size), fast (at
+    /// least the box, by shrink-on-load), exact.
+    public var resizeMode: ImageResizeMode?
+    /// The part of the image to write (0…1, top-left origin, as displayed);
+    /// needs the exact resize mode.
+    public var normalizedCropRect: NormalizedRect?
 
     public init(maxWidth: Int? = nil, maxHeight: Int? = nil, format: OutputFormat? = nil, quality: Int = Renderer.renderQuality,
-                profile: OutputProfile = .sRGB, intent: RenderingIntent = .relative, bitDepth: Int = 8) {
+                profile: OutputProfile = .sRGB, intent: RenderingIntent = .relative, bitDepth: Int = 8,
+                contentMode: ImageContentMode = .aspectFit, resizeMode: ImageResizeMode? = nil, normalizedCropRect: NormalizedRect? = nil) {
         self.maxWidth = maxWidth
         self.maxHeight = maxHeight
         self.format = format
@@ -82,6 +93,29 @@ public struct RenderOptions: Sendable {
         self.profile = profile
         self.intent = intent
         self.bitDepth = bitDepth
+        self.contentMode = contentMode
+        self.resizeMode = resizeMode
+        self.normalizedCropRect = normalizedCropRect
+    }
+
+    /// A content mode, resize mode or crop is asked for: the size follows an
+    /// image request's rules (ImageGeometry).
+    var usesRequestGeometry: Bool { contentMode != .aspectFit || resizeMode != nil || normalizedCropRect != nil }
+
+    /// The box as a target size (unbounded sides: the maximum).
+    var targetSize: ImageSize {
+        ImageSize(width: maxWidth ?? ImageSize.maximum.width, height: maxHeight ?? ImageSize.maximum.height)
+    }
+
+    /// The request options these options mean (for validation and the pipeline).
+    func requestOptions(version: ImageVersion) -> ImageRequestOptions {
+        ImageRequestOptions(version: version, deliveryMode: .highQuality, resizeMode: resizeMode ?? .exact, normalizedCropRect: normalizedCropRect)
+    }
+
+    /// The geometry for a full-size image of `width`×`height`.
+    func geometry(width: Int, height: Int) -> ImageGeometry {
+        ImageGeometry(fullWidth: width, fullHeight: height, target: targetSize, contentMode: contentMode,
+                      resizeMode: resizeMode ?? .exact, crop: normalizedCropRect)
     }
 
     /// The default output: sRGB, 8 bits, relative colorimetric.
@@ -184,7 +218,9 @@ public struct Renderer: Sendable {
     /// Writes `image` to `path` in `format`, resized to fit the options' box.
     func write(_ image: Image, to path: String, format: OutputFormat, options: RenderOptions) throws {
         var image = image
-        if options.maxWidth != nil || options.maxHeight != nil {
+        if options.usesRequestGeometry {
+            image = try ImagePipeline.resized(image, options.geometry(width: image.width, height: image.height))
+        } else if options.maxWidth != nil || options.maxHeight != nil {
             image = try image.thumbnail(width: options.maxWidth ?? 10_000_000, height: options.maxHeight ?? 10_000_000)
         }
         try Renderer.save(image, to: path, format: format, quality: options.quality)

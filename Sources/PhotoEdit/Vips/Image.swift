@@ -70,6 +70,40 @@ public final class Image: @unchecked Sendable {
         try Vips.run(saver, [("in", .image(self)), ("filename", .string(path))] + options) { _ in }
     }
 
+    /// Decodes an encoded image held in memory (JPEG, PNG, WebP…).
+    static func load(data: Data) throws -> Image {
+        try Vips.ensureStarted()
+        let loader = data.withUnsafeBytes { raw in vips_foreign_find_load_buffer(raw.baseAddress, raw.count) }
+        guard let loader, let nickname = vips_nickname_find(g_type_from_name(loader)) else {
+            _ = Vips.takeError()
+            throw PhotoEditError.invalidOutput("image data is not in a format libvips can read")
+        }
+        return try Vips.image(String(cString: nickname), [("buffer", .blob(data)), ("fail_on", .string("truncated"))])
+    }
+
+    /// Encodes the image in memory; `format` is a libvips saver prefix
+    /// ("jpeg", "png", "webp", "tiff").
+    func encoded(format: String, options: [(String, Vips.Argument)] = []) throws -> Data {
+        var data = Data()
+        try Vips.run(format + "save_buffer", [("in", .image(self))] + options) { op in
+            var bytes: UnsafeMutableRawPointer?
+            var length = 0
+            guard pe_get_blob(op, "buffer", &bytes, &length) == 0, let bytes else { throw Vips.error(format + "save_buffer") }
+            defer { g_free(bytes) }
+            data = Data(bytes: bytes, count: length)
+        }
+        return data
+    }
+
+    /// Every pixel, computed and copied out: rows top to bottom, bands
+    /// interleaved, in the image's band format.
+    func pixelBytes() throws -> Data {
+        var length = 0
+        guard let memory = vips_image_write_to_memory(pointer, &length) else { throw Vips.error("write_to_memory") }
+        defer { g_free(memory) }
+        return Data(bytes: memory, count: length)
+    }
+
     // MARK: Operations used by the engine
 
     func call(_ name: String, _ arguments: [(String, Vips.Argument)] = []) throws -> Image {

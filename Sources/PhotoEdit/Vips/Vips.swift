@@ -46,6 +46,7 @@ enum Vips {
         case bool(Bool)
         case string(String)
         case doubles([Double])
+        case blob(Data)
     }
 
     /// Runs one libvips operation through the generic path
@@ -67,6 +68,7 @@ enum Vips {
             case .bool(let b): status = pe_set_number(op, key, b ? 1 : 0)
             case .string(let s): status = pe_set_string(op, key, s)
             case .doubles(let d): status = d.withUnsafeBufferPointer { pe_set_doubles(op, key, $0.baseAddress, Int32($0.count)) }
+            case .blob(let b): status = b.withUnsafeBytes { pe_set_blob(op, key, $0.baseAddress, $0.count) }
             }
             if status != 0 { throw error(name) }
         }
