@@ -7,17 +7,18 @@ scripts/make-test-dng.py from samples/coffee.jpg (scaled up), or --input FILE.
 Full development, same settings on both sides (AHD, as-shot white balance,
 sRGB primaries, 8-bit sRGB TIFF out):
   dcraw_emu -T -o 1 -q 3 -w -W FILE             (writes FILE.tiff)
-  photoedit render ID --version original -o out.tif
+  photoedit render ID --version original -o out.tif --compression none
 photoedit's run includes opening the library and finding the photo; it
 develops 16-bit linear into float and converts to sRGB 8-bit through libvips.
+Both write uncompressed TIFF (photoedit's default TIFF compression, LZW, adds
+about 2 s on 24 MP).
 
 Preview (a 256 px thumbnail for a grid):
   dcraw_emu -h FILE                             (libraw's half-size development)
   simple_dcraw -e FILE                          (writes the embedded JPEG out, no resize)
-  photoedit render ID --version original --size 256x256 --resize fast -o p.jpg
-  (only when this build's `render` has --resize; issue 6)
-In-process preview time (`RawDecoder.preview`, no process start) is printed by
-the RAW tests' preview timing in --verbose runs; this script measures commands.
+  photoedit thumbs ID --size 256 --fast -o DIR   (the embedded JPEG, shrunk on load;
+                                                 the image cache is emptied before each run)
+The whole process is timed: start-up, opening the library, the preview.
 
 Each command runs once untimed, then N timed runs interleaved. Wall time
 around the child process, peak memory from os.wait4's ru_maxrss.
@@ -35,7 +36,9 @@ def log(msg):
     print(msg, file=sys.stderr, flush=True)
 
 
-def timed(argv, env=None, cwd=None):
+def timed(argv, env=None, cwd=None, fresh=None):
+    if fresh:
+        shutil.rmtree(fresh, ignore_errors=True)  # untimed: a cold image cache
     t0 = time.perf_counter()
     p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=cwd)
     _, status, usage = os.wait4(p.pid, 0)
@@ -75,27 +78,30 @@ def main():
         env = dict(os.environ, PHOTOEDIT_LIBRARY=os.path.join(work, "library"))
         out = subprocess.run([photoedit, "import", raw], env=env, capture_output=True, text=True, check=True).stdout
         pid = out.split("\t")[0]
-        has_resize = "--resize" in subprocess.run([photoedit, "render", "--help"], capture_output=True, text=True).stdout
+        has_fast = "--fast" in subprocess.run([photoedit, "thumbs", "--help"], capture_output=True, text=True).stdout
+        thumbs = os.path.join(work, "thumbs")
+        os.makedirs(thumbs)
+        cache = os.path.join(work, "library", "cache", "images")
         copy = os.path.join(work, "dcraw.dng")
         shutil.copy(raw, copy)
         tools = {
             "dcraw_emu full": ["dcraw_emu", "-T", "-o", "1", "-q", "3", "-w", "-W", copy],
-            "photoedit full": [photoedit, "render", pid, "--version", "original", "-o", os.path.join(work, "out.tif")],
+            "photoedit full": [photoedit, "render", pid, "--version", "original", "-o", os.path.join(work, "out.tif"),
+                               "--compression", "none"],
             "dcraw_emu -h (half size)": ["dcraw_emu", "-T", "-o", "1", "-h", "-w", "-W", copy],
             "simple_dcraw -e (embedded JPEG)": ["simple_dcraw", "-e", copy],
         }
-        if has_resize:
-            tools["photoedit preview 256"] = [photoedit, "render", pid, "--version", "original", "--size", "256x256",
-                                             "--resize", "fast", "-o", os.path.join(work, "p.jpg")]
+        if has_fast:
+            tools["photoedit preview 256"] = [photoedit, "thumbs", pid, "--size", "256", "--fast", "-o", thumbs]
         else:
-            log("this photoedit has no render --resize: preview timing skipped")
+            log("this photoedit has no thumbs --fast: preview timing skipped")
         times = {k: [] for k in tools}
         peaks = {k: 0.0 for k in tools}
         for k, argv in tools.items():
-            timed(argv, env=env, cwd=work)  # warm-up
+            timed(argv, env=env, cwd=work, fresh=cache)  # warm-up
         for i in range(a.runs):
             for k, argv in tools.items():
-                t, m = timed(argv, env=env, cwd=work)
+                t, m = timed(argv, env=env, cwd=work, fresh=cache)
                 times[k].append(t)
                 peaks[k] = max(peaks[k], m)
         med = {k: statistics.median(v) for k, v in times.items()}

@@ -233,6 +233,7 @@ struct RenderCommand: ParsableCommand {
     var profile: String = "srgb"
     @Option(help: "Rendering intent: perceptual, relative, saturation or absolute.") var intent: String = "relative"
     @Option(help: "Bits per channel: 8, or 16 for PNG and TIFF.") var depth: Int = 8
+    @Option(help: "TIFF compression: none, lzw or deflate.") var compression: String = "lzw"
 
     func run() throws {
         try PhotoEdit_run {
@@ -249,6 +250,10 @@ struct RenderCommand: ParsableCommand {
             opts.profile = p
             opts.intent = i
             opts.bitDepth = depth
+            guard let tiff = TIFFCompression(rawValue: compression.lowercased()) else {
+                throw PhotoEditError.invalidOutput("TIFF compression '\(compression)' is not none, lzw or deflate")
+            }
+            opts.tiffCompression = tiff
             if let format {
                 guard let f = OutputFormat(rawValue: format.lowercased()) ?? OutputFormat(pathExtension: format) else {
                     throw PhotoEditError.invalidOutput("unknown format '\(format)' (jpeg, png, tiff or webp)")

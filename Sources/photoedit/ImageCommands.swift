@@ -71,6 +71,8 @@ struct ThumbsCommand: ParsableCommand {
     @Option(help: ArgumentHelp("exact (default), fast or none.", valueName: "MODE")) var resize: String = "exact"
     @Option(help: "current, unadjusted or original.") var version: String = "current"
     @Option(help: "Photos done at once (default: the number of cores).") var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Flag(help: "As fast as possible (PhotoKit's fast delivery): a RAW's embedded preview or half-size development when it has no cached final thumbnail.")
+    var fast = false
     @Argument(help: "Photo ids or unambiguous prefixes.") var ids: [String]
 
     func validate() throws {
@@ -81,7 +83,7 @@ struct ThumbsCommand: ParsableCommand {
         try PhotoEdit_run {
             let target = try RequestArguments.size(size)
             let contentMode = try RequestArguments.contentMode(mode)
-            let request = ImageRequestOptions(version: try RequestArguments.version(version), deliveryMode: .highQuality,
+            let request = ImageRequestOptions(version: try RequestArguments.version(version), deliveryMode: fast ? .fast : .highQuality,
                                               resizeMode: try RequestArguments.resizeMode(resize), isSynchronous: true)
             guard (1...64).contains(jobs) else { throw PhotoEditError.invalidOutput("jobs \(jobs) is out of range (1…64)") }
             if let output, !RequestArguments.isFolder(output) {

@@ -102,7 +102,8 @@ struct ColourOutputTests {
         let lib = CLILibrary()
         let id = try lib.importSample("coffee.jpg")
         let out = TemporaryDirectory("photoedit-out")
-        for args in [["--profile", "rec2020"], ["--profile", "/nonexistent.icc"], ["--intent", "vivid"], ["--depth", "12", "-o", "x.png"]] {
+        for args in [["--profile", "rec2020"], ["--profile", "/nonexistent.icc"], ["--intent", "vivid"], ["--depth", "12", "-o", "x.png"],
+                     ["--compression", "jpeg"]] {
             var command = ["render", id, "-o", out.file("x.jpg")]
             command += args.filter { $0 != "-o" && $0 != "x.png" }
             let r = try lib.run(command)
@@ -110,5 +111,22 @@ struct ColourOutputTests {
         }
         let jpeg16 = try lib.run(["render", id, "-o", out.file("x.jpg"), "--depth", "16"])
         #expect(jpeg16.status != 0 && jpeg16.stderr.contains("8 bits"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.url.path).isEmpty)
+    }
+
+    @Test func tiffCompressionIsChosenAndLossless() throws {
+        let lib = CLILibrary()
+        let id = try lib.importSample("coffee.jpg")
+        let out = TemporaryDirectory("photoedit-tiff")
+        var sizes: [String: Int] = [:]
+        for c in ["none", "lzw", "deflate"] {
+            try lib.succeed(["render", id, "--version", "unadjusted", "-o", out.file("\(c).tif"), "--compression", c])
+            sizes[c] = try FileManager.default.attributesOfItem(atPath: out.file("\(c).tif"))[.size] as? Int
+        }
+        // 400×… × 3 bytes uncompressed; both codecs smaller, all three the same pixels.
+        #expect(sizes["none"]! > sizes["lzw"]! && sizes["none"]! > sizes["deflate"]!, "\(sizes)")
+        let none = try Pixels.load(out.file("none.tif"))
+        #expect(try Pixels.maxAbsDifference(none, Pixels.load(out.file("lzw.tif"))) == 0)
+        #expect(try Pixels.maxAbsDifference(none, Pixels.load(out.file("deflate.tif"))) == 0)
     }
 }

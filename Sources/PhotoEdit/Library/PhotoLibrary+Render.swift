@@ -56,7 +56,7 @@ extension PhotoLibrary {
             let image = try ImagePipeline.image(from: try ImagePipeline.finalSource(subject, library: self),
                                                 geometry: options.geometry(width: full.width, height: full.height),
                                                 resizeMode: options.resizeMode ?? .exact)
-            try Renderer.save(image, to: staged, format: format, quality: options.quality)
+            try Renderer.save(image, to: staged, format: format, quality: options.quality, tiffCompression: options.tiffCompression)
             guard rename(staged, path) == 0 else {
                 throw PhotoEditError.invalidOutput("cannot write \(path): \(String(cString: strerror(errno)))")
             }

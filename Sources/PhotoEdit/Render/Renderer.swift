@@ -55,6 +55,16 @@ public enum RenderingIntent: String, Sendable, CaseIterable {
     case perceptual, relative, saturation, absolute
 }
 
+/// How a TIFF's pixels are compressed (lossless either way).
+public enum TIFFCompression: String, Sendable, CaseIterable {
+    /// Uncompressed: the fastest to write and read.
+    case none
+    /// LZW: smaller, slower to write.
+    case lzw
+    /// Deflate (zip): smaller still, slower again.
+    case deflate
+}
+
 /// How to write a rendered image.
 public struct RenderOptions: Sendable {
     /// Fit inside this box (never enlarging); nil = full size.
@@ -72,6 +82,8 @@ public struct RenderOptions: Sendable {
     public var intent: RenderingIntent
     /// 8 or 16 bits per channel; 16 only for PNG and TIFF.
     public var bitDepth: Int
+    /// Compression of TIFF output (default LZW).
+    public var tiffCompression: TIFFCompression = .lzw
     /// Fit inside or fill the box of `maxWidth`×`maxHeight`, as an image
     /// request's content mode (docs/library-api.md, "Image requests").
     public var contentMode: ImageContentMode
@@ -223,15 +235,15 @@ public struct Renderer: Sendable {
         } else if options.maxWidth != nil || options.maxHeight != nil {
             image = try image.thumbnail(width: options.maxWidth ?? 10_000_000, height: options.maxHeight ?? 10_000_000)
         }
-        try Renderer.save(image, to: path, format: format, quality: options.quality)
+        try Renderer.save(image, to: path, format: format, quality: options.quality, tiffCompression: options.tiffCompression)
     }
 
-    static func save(_ image: Image, to path: String, format: OutputFormat, quality: Int) throws {
+    static func save(_ image: Image, to path: String, format: OutputFormat, quality: Int, tiffCompression: TIFFCompression = .lzw) throws {
         switch format {
         case .jpeg: try image.save(to: path, format: "jpeg", options: [("Q", .number(Double(quality)))])
         case .webp: try image.save(to: path, format: "webp", options: [("Q", .number(Double(quality)))])
         case .png: try image.save(to: path, format: "png")
-        case .tiff: try image.save(to: path, format: "tiff", options: [("compression", .string("lzw"))])
+        case .tiff: try image.save(to: path, format: "tiff", options: [("compression", .string(tiffCompression.rawValue))])
         }
     }
 }
