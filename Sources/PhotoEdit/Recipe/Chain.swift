@@ -188,15 +188,32 @@ public enum Chain {
         // that forms fix (crop's mode) go last, and are written whenever the
         // steps before them would imply another value (see `apply`).
         let fixedKeys = Set(definition.forms.flatMap { $0.fixed.keys })
-        let changed = definition.parameters.filter { node.parameters[$0.name] != defaults[$0.name] && !fixedKeys.contains($0.name) }
+        var changed = definition.parameters.filter { node.parameters[$0.name] != defaults[$0.name] && !fixedKeys.contains($0.name) }
         var implied = defaults.values
+        // A named form the node matches says several parameters in one step
+        // (`raw.wb=5200:+10`): the one covering the most changed parameters,
+        // then the shortest.
+        var lead: String?
+        let named = definition.forms.filter { form in
+            form.name != nil && form.fixed.allSatisfy { node.parameters[$0.key] == $0.value }
+                && form.parameters.contains { name in changed.contains { $0.name == name } }
+        }
+        if let form = named.max(by: { a, b in
+            let (ca, cb) = (changed.filter { a.parameters.contains($0.name) }.count, changed.filter { b.parameters.contains($0.name) }.count)
+            return ca != cb ? ca < cb : a.parameters.count > b.parameters.count
+        }) {
+            let values = form.parameters.map { text(node.parameters[$0]!, spec: definition.parameter($0)!) }
+            lead = definition.id + "." + form.name! + "=" + values.joined(separator: ":")
+            changed.removeAll { form.parameters.contains($0.name) }
+            implied.merge(form.fixed) { $1 }
+        }
         for spec in changed {
             implied.merge(definition.impliedValues(of: spec.name)) { $1 }
         }
         let fixed = definition.parameters.filter { fixedKeys.contains($0.name) && node.parameters[$0.name] != implied[$0.name] }
-        let steps = changed + fixed
+        let steps = (lead.map { [$0] } ?? []) + (changed + fixed).map { definition.id + "." + $0.name + "=" + text(node.parameters[$0.name]!, spec: $0) }
         if steps.isEmpty { return definition.id + "." + definition.parameters[0].name + "=" + text(defaults[definition.parameters[0].name]!, spec: definition.parameters[0]) }
-        return steps.map { definition.id + "." + $0.name + "=" + text(node.parameters[$0.name]!, spec: $0) }.joined(separator: ",")
+        return steps.joined(separator: ",")
     }
 
     /// A value as the chain writes it: positive values of signed adjustments
