@@ -273,11 +273,8 @@ int pe_raw_identify(const char *path, pe_raw_info *info) {
         info->colors = raw->idata.colors;
         for (int i = 0; i < 4; i++) {
             for (int j = 0; j < 3; j++) info->rgb_cam[j][i] = raw->color.rgb_cam[j][i];
-            info->cam_mul[i] = raw->color.cam_mul[i];
             info->pre_mul[i] = raw->color.pre_mul[i];
         }
-        info->thumb_width = raw->thumbnail.twidth;
-        info->thumb_height = raw->thumbnail.theight;
         if (raw->idata.raw_count == 0 && !raw->idata.dng_version) r = LIBRAW_FILE_UNSUPPORTED;
     }
     libraw_close(raw);

@@ -86,10 +86,7 @@ typedef struct {
     int is_dng;
     int colors;         /* colours of the sensor (3 for RGB Bayer / linear) */
     float rgb_cam[3][4];/* white-balanced camera RGB -> linear sRGB (libraw's rgb_cam) */
-    float cam_mul[4];   /* as-shot white balance multipliers (0 if unknown) */
     float pre_mul[4];   /* daylight multipliers */
-    int thumb_width;    /* embedded preview size, 0 if none (its format is known once read) */
-    int thumb_height;
 } pe_raw_info;
 
 /* Development settings (see docs: the engine's choices). */

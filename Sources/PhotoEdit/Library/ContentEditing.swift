@@ -193,6 +193,15 @@ extension PhotoLibrary {
 }
 
 extension ContentEditingBase {
+    /// What a recipe made on this base says its base is.
+    var recipeBase: Recipe.Base {
+        switch self {
+        case .original: return .original
+        case .render: return .render
+        case .alternate: return .alternate
+        }
+    }
+
     var cacheKey: String {
         switch self {
         case .original: return "o"

@@ -64,16 +64,15 @@ enum Importer {
         if let raw = RawDecoder.identify(path) {
             return try probeRaw(path: path, displayPath: displayPath, info: raw, decodeAll: decodeAll)
         }
-        let named = (displayPath as NSString).pathExtension.lowercased()
-        if RawDecoder.extensions.contains(named) && named != "raw" && Vips.loader(for: path).map({ formats[$0.replacingOccurrences(of: "_source", with: "")] == nil }) ?? true {
-            // Named as a camera RAW, read by neither libraw nor as a photo by libvips.
-            throw PhotoEditError.unreadableFile(path: displayPath, reason: "a damaged or unsupported camera RAW (libraw: \(RawDecoder.identifyProblem(path)))")
-        }
-        guard let loader = Vips.loader(for: path)?.replacingOccurrences(of: "_source", with: "") else {
-            throw PhotoEditError.unreadableFile(path: displayPath, reason: "not an image (libvips recognises no format)")
-        }
-        guard var format = formats[loader] else {
-            throw PhotoEditError.unreadableFile(path: displayPath, reason: "not a photo format photoedit accepts (libvips loader \(loader))")
+        let loader = Vips.loader(for: path)?.replacingOccurrences(of: "_source", with: "")
+        guard let loader, var format = formats[loader] else {
+            let named = (displayPath as NSString).pathExtension.lowercased()
+            if RawDecoder.extensions.contains(named) && named != "raw" {
+                // Named as a camera RAW, read by neither libraw nor, as a photo, by libvips.
+                throw PhotoEditError.unreadableFile(path: displayPath, reason: "a damaged or unsupported camera RAW (libraw: \(RawDecoder.identifyProblem(path)))")
+            }
+            throw PhotoEditError.unreadableFile(path: displayPath, reason: loader.map { "not a photo format photoedit accepts (libvips loader \($0))" }
+                                                ?? "not an image (libvips recognises no format)")
         }
         let header: Image
         do {

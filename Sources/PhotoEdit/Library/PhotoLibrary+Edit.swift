@@ -30,13 +30,10 @@ extension PhotoLibrary {
         for name in removing { _ = try registry.require(name) }
         let registry = self.registry
         var fromRAW = fromRAW
-        if fromRAW == nil, steps.contains(where: { $0.filter == Filters.raw.id }) {
+        if fromRAW == nil, steps.contains(where: { $0.filter == Filters.raw.id }), try asset(idOrPrefix).isRawPlusJPEG,
+           let latest = try history(idOrPrefix).last, latest.baseRevision == nil, !latest.isBasedOnAlternate {
             // Setting the RAW development of a pair edited from its JPEG moves the edit to the RAW.
-            let a = try asset(idOrPrefix)
-            if a.isRawPlusJPEG, try requestContentEditingInput(for: a.id, options: ContentEditingInputRequestOptions(
-                canHandleAdjustmentData: { Recipe.canHandle($0) }, displaySize: nil)).base == .original {
-                fromRAW = true
-            }
+            fromRAW = true
         }
         return try edit(idOrPrefix, reset: reset, fromRAW: fromRAW) { recipe in
             var recipe = recipe
@@ -111,26 +108,14 @@ extension PhotoLibrary {
             } else {
                 recipe = input.base == .original ? .empty : .emptyOnRender
             }
-            switch input.base {
-            case .alternate: recipe = recipe.rebased(.alternate, registry: registry)
-            case .original: recipe = recipe.rebased(.original, registry: registry)
-            case .render: recipe = recipe.rebased(.render, registry: registry)
-            }
+            recipe = recipe.rebased(input.base.recipeBase, registry: registry)
             if carried != nil && input.base != .alternate { recipe.remove(Filters.raw.id) }
             recipe = try transform(recipe)
             do {
                 if recipe.isEmpty && recipe.base == .original {
                     return try commitRevert(id, expected: input.revision)
                 }
-                var output = ContentEditingOutput(contentEditingInput: input)
-                try renderOutput(recipe, input: input, to: output.renderedContentURL.path)
-                output.adjustmentData = recipe.adjustmentData
-                output.renderedByEngine = true
-                defer { unlink(output.renderedContentURL.path) }
-                try performChanges { changes in
-                    try changes.changeRequest(for: id).contentEditingOutput = output
-                }
-                return try history(id).last!
+                return try commitRendered(recipe, input: input)
             } catch PhotoEditError.conflict where attempt < 20 {
                 // Another writer committed first: merge again on top of its
                 // revision, after a short random pause so racers spread out.
@@ -151,13 +136,7 @@ extension PhotoLibrary {
         let options = ContentEditingInputRequestOptions(startFromOriginal: true, displaySize: nil)
         let input = try requestContentEditingInput(for: id, options: recipe.base == .alternate ? options.startingFrom(alternate: true) : options)
         if recipe.isEmpty && recipe.base == .original { return try commitRevert(id, expected: input.revision) }
-        var output = ContentEditingOutput(contentEditingInput: input)
-        defer { unlink(output.renderedContentURL.path) }
-        try renderOutput(recipe, input: input, to: output.renderedContentURL.path)
-        output.adjustmentData = recipe.adjustmentData
-                output.renderedByEngine = true
-        try performChanges { changes in try changes.changeRequest(for: id).contentEditingOutput = output }
-        return try history(id).last!
+        return try commitRendered(recipe, input: input)
     }
 
     /// Brings every filter of the photo's recipe to its current version (each
@@ -175,19 +154,21 @@ extension PhotoLibrary {
         let frozen = before.frozenNodes(registry: registry)
         guard !frozen.isEmpty else { return nil }
         let after = try Recipe(adjustmentData: data, registry: registry, upgrade: true)
-        var output = ContentEditingOutput(contentEditingInput: input)
-        defer { unlink(output.renderedContentURL.path) }
-        try renderOutput(after, input: input, to: output.renderedContentURL.path)
-        output.adjustmentData = after.adjustmentData
-        output.renderedByEngine = true
-        try performChanges { changes in try changes.changeRequest(for: id).contentEditingOutput = output }
-        return (try history(id).last!, frozen.map { ($0.filter, $0.version, $0.current) })
+        return (try commitRendered(after, input: input), frozen.map { ($0.filter, $0.version, $0.current) })
     }
 
-    /// Renders a recipe onto an input's base into a JPEG at `path`.
-    func renderOutput(_ recipe: Recipe, input: ContentEditingInput, to path: String) throws {
+    /// Renders a recipe onto an input's base (full size, JPEG) and commits it
+    /// with the recipe as the photo's next revision, through the same
+    /// content-editing output any editor uses. Returns that revision.
+    func commitRendered(_ recipe: Recipe, input: ContentEditingInput) throws -> Revision {
+        var output = ContentEditingOutput(contentEditingInput: input)
+        defer { unlink(output.renderedContentURL.path) }
         let image = try renderer.render(recipe: recipe, originalPath: input.fullSizeImageURL.path)
-        try Renderer.save(image, to: path, format: .jpeg, quality: Renderer.renderQuality)
+        try Renderer.save(image, to: output.renderedContentURL.path, format: .jpeg, quality: Renderer.renderQuality)
+        output.adjustmentData = recipe.adjustmentData
+        output.renderedByEngine = true
+        try performChanges { changes in try changes.changeRequest(for: input.assetIdentifier).contentEditingOutput = output }
+        return try history(input.assetIdentifier).last!
     }
 
     /// Returns the photo to its original as a new revision without

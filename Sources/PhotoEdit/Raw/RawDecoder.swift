@@ -25,8 +25,6 @@ struct RawInfo: Sendable {
     var sRGBFromCamera: [Double]
     /// Daylight (D65) multipliers of the camera, R, G, B (libraw's pre_mul).
     var daylightMultipliers: [Double]
-    /// The longer side of the embedded preview (0: none).
-    var previewLongerSide: Int
 }
 
 /// How a RAW is developed. The defaults are the neutral development used for
@@ -106,8 +104,7 @@ enum RawDecoder {
                        },
                        daylightMultipliers: withUnsafeBytes(of: info.pre_mul) { raw in
                            Array(raw.bindMemory(to: Float.self)).prefix(3).map(Double.init)
-                       },
-                       previewLongerSide: Int(max(info.thumb_width, info.thumb_height)))
+                       })
     }
 
     /// Why libraw does not read `path` as a RAW (its own message).
