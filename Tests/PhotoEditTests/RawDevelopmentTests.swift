@@ -45,6 +45,9 @@ struct RawDevelopmentTests {
         #expect(Chain.format(try Chain.apply(Chain.parse("raw.temperature=4000,raw.tint=-5,raw.demosaic=dcb"), to: .empty))
                 == "raw.wb=4000:-5,raw.demosaic=dcb")
         #expect(Chain.format(try Chain.apply(Chain.parse("raw.wb=3200"), to: .empty)) == "raw.wb=3200")
+        // A word that is no white balance names the choices and the forms.
+        let sunny = try #require(throws: PhotoEditError.self) { try Chain.apply(Chain.parse("raw.wb=sunny"), to: .empty) }
+        #expect(sunny.description.contains("raw.wb: 'sunny' is not as-shot|auto|kelvin|custom"), "\(sunny)")
         for bad in ["raw.wb=sunny", "raw.wb=1:2:3:4", "raw.demosaic=magic", "raw.black=500,raw.white=400", "raw.exposure=+4",
                     "raw.temperature=900", "raw.wb.x=1"] {
             #expect(throws: PhotoEditError.self, "\(bad)") { try Chain.apply(Chain.parse(bad), to: .empty) }

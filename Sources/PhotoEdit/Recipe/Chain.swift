@@ -118,8 +118,15 @@ public enum Chain {
                     if asParameter == nil,
                        let form = definition.forms.first(where: { $0.name == name && $0.parameters.count == given.count }) {
                         values.merge(form.fixed) { $1 }
-                        for (parameter, text) in zip(form.parameters, given) {
-                            values[parameter] = try definition.parameter(parameter)!.parse(text, filter: definition.id)
+                        do {
+                            for (parameter, text) in zip(form.parameters, given) {
+                                values[parameter] = try definition.parameter(parameter)!.parse(text, filter: definition.id)
+                            }
+                        } catch PhotoEditError.invalidParameter(_, _, let problem) where spec != nil && given.count == 1 {
+                            // `raw.wb=sunny`: neither the parameter's value nor the form's; name both.
+                            let forms = definition.forms.filter { $0.name == name }.map { usage(definition, $0) }.joined(separator: " or ")
+                            throw PhotoEditError.invalidParameter(filter: definition.id, parameter: name,
+                                                                  problem: "'\(given[0])' is not \(spec!.rangeDescription), nor a value of \(forms) (\(problem))")
                         }
                         index += 1
                         continue
