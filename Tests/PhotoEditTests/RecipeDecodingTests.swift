@@ -88,6 +88,15 @@ struct RecipeDecodingTests {
         #expect(Self.problem { try Self.decode(json) } == "filter 'exposure' version 2 is newer than this engine knows (up to 1)")
     }
 
+    /// Issue 10: a version beyond Int's range trapped (SIGILL) converting Double to Int.
+    @Test(arguments: [("1e300", "1e+300"), ("9.3e18", "9.3e+18"), ("12345", "12345")])
+    func hugeVersionsAreRefusedNotTrapped(_ version: String, _ shown: String) {
+        let inFilter = Self.document(#"{"id":"exposure","version":\#(version),"params":{"ev":1}}"#)
+        #expect(Self.problem { try Self.decode(inFilter) } == "filter 'exposure' version \(shown) is newer than this engine knows (up to 1)")
+        let inDocument = Self.document("", formatVersion: version)
+        #expect(Self.problem { try Self.decode(inDocument) } == "recipe format version \(shown) is newer than this engine reads (up to 1)")
+    }
+
     @Test(arguments: ["0", "-1", "1.5", "\"1\""])
     func badFilterVersion(_ version: String) {
         let json = Self.document(#"{"id":"exposure","version":\#(version),"params":{"ev":1}}"#)

@@ -151,8 +151,9 @@ public struct Recipe: Hashable, Sendable {
         guard case .number(let v)? = top["formatVersion"], v == v.rounded(), v >= 1 else {
             throw PhotoEditError.invalidAdjustmentData("recipe 'formatVersion' must be a positive integer")
         }
-        guard Int(v) <= Recipe.formatVersion else {
-            throw PhotoEditError.invalidAdjustmentData("recipe format version \(Int(v)) is newer than this engine reads (up to \(Recipe.formatVersion))")
+        // Checked before converting: a Double beyond Int's range traps.
+        guard v <= Double(Recipe.formatVersion) else {
+            throw PhotoEditError.invalidAdjustmentData("recipe format version \(Self.describe(v)) is newer than this engine reads (up to \(Recipe.formatVersion))")
         }
         var base = Base.original
         if let value = top["base"] {
@@ -177,6 +178,9 @@ public struct Recipe: Hashable, Sendable {
             guard case .number(let ver)? = n["version"], ver == ver.rounded(), ver >= 1 else {
                 throw PhotoEditError.invalidAdjustmentData("filter '\(id)' needs a positive integer 'version'")
             }
+            guard ver <= Double(definition.version) else {
+                throw PhotoEditError.invalidAdjustmentData("filter '\(id)' version \(Self.describe(ver)) is newer than this engine knows (up to \(definition.version))")
+            }
             if nodes.contains(where: { $0.filter == id }) {
                 throw PhotoEditError.invalidAdjustmentData("filter '\(id)' appears twice")
             }
@@ -196,5 +200,11 @@ public struct Recipe: Hashable, Sendable {
             nodes.append(RecipeNode(filter: id, version: version, parameters: parameters))
         }
         self.init(nodes: nodes, base: base, registry: registry)
+    }
+
+    /// A whole number from JSON for a message: in full when it fits, else in
+    /// exponent form (never converted to `Int`, which traps beyond its range).
+    private static func describe(_ value: Double) -> String {
+        abs(value) < 1e15 ? String(Int64(value)) : String(format: "%g", value)
     }
 }
