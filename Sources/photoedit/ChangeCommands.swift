@@ -84,7 +84,7 @@ struct AlbumCommand: ParsableCommand {
                 let library = try options.open()
                 var placeholder: ObjectPlaceholder?
                 try library.performChanges { placeholder = $0.createAlbum(title: name) }
-                Output.line("\(placeholder!.localIdentifier)\t\(name)")
+                Output.line("\(placeholder!.localIdentifier)\t\(Output.field(name))")
             }
         }
     }
@@ -155,7 +155,7 @@ struct AlbumCommand: ParsableCommand {
                 if json {
                     Output.json(.array(albums.map(Output.json)))
                 } else {
-                    for a in albums { Output.line("\(a.id)\t\(a.assetIdentifiers.count)\t\(a.title)") }
+                    for a in albums { Output.line("\(a.id)\t\(a.assetIdentifiers.count)\t\(Output.field(a.title))") }
                 }
             }
         }
@@ -214,7 +214,7 @@ struct ExportCommand: ParsableCommand {
                 for r in resources {
                     let path = (all as NSString).appendingPathComponent(r.originalFilename)
                     try library.writeResource(r, to: path)
-                    Output.line("\(r.type.rawValue)\t\(path)")
+                    Output.line("\(r.type.rawValue)\t\(Output.field(path))")
                 }
             } else if let resource, let output {
                 guard let type = AssetResourceType(rawValue: resource) else {
@@ -230,7 +230,7 @@ struct ExportCommand: ParsableCommand {
                              "uniformTypeIdentifier": .string(r.uniformTypeIdentifier), "fileSize": .number(Double(r.fileSize))])
                 }))
             } else {
-                for r in resources { Output.line("\(r.type.rawValue)\t\(r.fileSize)\t\(r.uniformTypeIdentifier)\t\(r.originalFilename)") }
+                for r in resources { Output.line("\(r.type.rawValue)\t\(r.fileSize)\t\(r.uniformTypeIdentifier)\t\(Output.field(r.originalFilename))") }
             }
         }
     }
@@ -251,8 +251,8 @@ struct VerifyCommand: ParsableCommand {
     func run() throws {
         try PhotoEdit_run {
             let report = try options.open().verify(repair: repair)
-            for line in report.repaired { Output.line("repaired: \(line)") }
-            for line in report.problems { Output.line("problem: \(line)") }
+            for line in report.repaired { Output.line("repaired: \(Output.field(line))") }
+            for line in report.problems { Output.line("problem: \(Output.field(line))") }
             for line in report.notes { Output.note(line) }
             if report.isClean {
                 Output.note("library is consistent")

@@ -31,7 +31,7 @@ struct ImportCommand: ParsableCommand {
                     if json {
                         entries.append(.object(["id": .string(id), "path": .string(r.path), "duplicate": .bool(r.duplicate)]))
                     } else {
-                        Output.line("\(id)\t\(r.path)")
+                        Output.line("\(id)\t\(Output.field(r.path))")
                     }
                     if r.duplicate { Output.note("\(r.path): already in the library as \(id)") }
                     if r.joinedPair { Output.note("\(r.path): joined photo \(id) as a RAW+JPEG pair") }
@@ -85,7 +85,7 @@ struct ListCommand: ParsableCommand {
                 return
             }
             for a in assets {
-                Output.line("\(a.id)\t\(a.revision)\t\(a.pixelWidth)x\(a.pixelHeight)\t\(a.format)\t\(a.originalFilename)")
+                Output.line("\(a.id)\t\(a.revision)\t\(a.pixelWidth)x\(a.pixelHeight)\t\(a.format)\t\(Output.field(a.originalFilename))")
             }
         }
     }
@@ -125,7 +125,7 @@ struct ShowCommand: ParsableCommand {
             } else {
                 lines.append(("adjustments", "none"))
             }
-            for (k, v) in lines { Output.line(k.padding(toLength: 12, withPad: " ", startingAt: 0) + v) }
+            for (k, v) in lines { Output.line(k.padding(toLength: 12, withPad: " ", startingAt: 0) + Output.field(v)) }
         }
     }
 }
@@ -327,7 +327,7 @@ struct HistoryCommand: ParsableCommand {
                 let format = r.adjustmentData.map { "\($0.formatIdentifier) \($0.formatVersion)" } ?? "-"
                 var chain = r.adjustmentData == nil ? "(original)" : Output.chain(r.adjustmentData, registry: library.registry) ?? "(foreign)"
                 if r.isBasedOnAlternate { chain += "  [from the RAW]" }
-                Output.line("\(r.number == current ? "*" : " ") \(r.number)\t\(Output.date(r.date))\t\(r.kind.rawValue)\t\(format)\t\(chain)")
+                Output.line("\(r.number == current ? "*" : " ") \(r.number)\t\(Output.date(r.date))\t\(r.kind.rawValue)\t\(Output.field(format))\t\(Output.field(chain))")
             }
         }
     }
@@ -387,7 +387,7 @@ struct PresetsCommand: ParsableCommand {
                 return
             }
             if presets.isEmpty { Output.note("no presets found (looked in: \(library.folders.joined(separator: ", ")))") }
-            for p in presets { Output.line("\(p.name)\t\(p.chain)\t\(p.summary)") }
+            for p in presets { Output.line("\(Output.field(p.name))\t\(Output.field(p.chain))\t\(Output.field(p.summary))") }
         }
     }
 }

@@ -3,17 +3,53 @@ import PhotoEdit
 
 /// Text and JSON output of the CLI.
 enum Output {
+    /// A line of text output. Control characters other than the tab and
+    /// newline this tool writes itself are escaped (see `field`).
     static func line(_ text: String) {
-        print(text)
+        print(escaped(text, keeping: ["\t", "\n"]))
     }
 
-    /// A message on stderr, prefixed with the tool's name.
+    /// A value from the library (a file name, a title, a path) for a text
+    /// line: every control character, tabs and newlines included, escaped, so
+    /// a name can neither break the line format nor drive the terminal.
+    static func field(_ text: String) -> String {
+        escaped(text, keeping: [])
+    }
+
+    /// A message on stderr, prefixed with the tool's name; always one line.
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data("photoedit: error: \(text)\n".utf8))
+        FileHandle.standardError.write(Data("photoedit: error: \(field(text))\n".utf8))
     }
 
+    /// A note on stderr; always one line.
     static func note(_ text: String) {
-        FileHandle.standardError.write(Data("photoedit: \(text)\n".utf8))
+        FileHandle.standardError.write(Data("photoedit: \(field(text))\n".utf8))
+    }
+
+    /// `text` with control characters (C0, DEL, C1) and bidirectional
+    /// overrides written as escapes (`\n`, `\t`, `\r`, `\u{1B}`), except those in `keeping`.
+    static func escaped(_ text: String, keeping: Set<Unicode.Scalar>) -> String {
+        func needsEscape(_ u: Unicode.Scalar) -> Bool {
+            if keeping.contains(u) { return false }
+            switch u.value {
+            case 0x00...0x1F, 0x7F...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
+            default: return false
+            }
+        }
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var out = String.UnicodeScalarView()
+        for u in text.unicodeScalars {
+            guard needsEscape(u) else { out.append(u); continue }
+            let escape: String
+            switch u {
+            case "\n": escape = "\\n"
+            case "\t": escape = "\\t"
+            case "\r": escape = "\\r"
+            default: escape = "\\u{" + String(u.value, radix: 16, uppercase: true) + "}"
+            }
+            out.append(contentsOf: escape.unicodeScalars)
+        }
+        return String(out)
     }
 
     /// Writes buffered output now (stdout is fully buffered into a pipe).

@@ -35,6 +35,14 @@ extension AssetSortDescriptor {
 }
 
 struct PredicateParser {
+    /// The longest query accepted, in characters.
+    static let maxLength = 4096
+    /// The deepest nesting of `not` and parentheses accepted (SQLite's own
+    /// parser refuses the SQL of some nestings from about 40).
+    static let maxDepth = 32
+    /// The most comparisons and keys one query may hold.
+    static let maxTerms = 256
+
     enum Token: Equatable {
         case word(String)        // a key, a keyword or a bare value
         case string(String)      // a quoted value
@@ -45,6 +53,8 @@ struct PredicateParser {
     let text: String
     private var tokens: [(token: Token, at: Int)] = []
     private var index = 0
+    private var depth = 0
+    private var terms = 0
 
     init(text: String) { self.text = text }
 
@@ -54,6 +64,9 @@ struct PredicateParser {
     }
 
     mutating func parse() throws -> AssetPredicate {
+        guard text.count <= Self.maxLength else {
+            throw PhotoEditError.invalidQuery("the query is \(text.count) characters long; at most \(Self.maxLength) are accepted")
+        }
         tokens = try tokenize()
         guard !tokens.isEmpty else { throw PhotoEditError.invalidQuery("empty expression") }
         let result = try expression()
@@ -85,15 +98,28 @@ struct PredicateParser {
         return parts.count == 1 ? parts[0] : level == 0 ? .or(parts) : .and(parts)
     }
 
+    /// Enters a `not` or a parenthesis; refuses nesting deeper than `maxDepth`
+    /// (the parser recurses: unbounded nesting would overflow the stack).
+    private mutating func nest() throws {
+        depth += 1
+        guard depth <= Self.maxDepth else {
+            throw PhotoEditError.invalidQuery("the query nests 'not' and parentheses more than \(Self.maxDepth) deep")
+        }
+    }
+
     private mutating func factor() throws -> AssetPredicate {
         guard index < tokens.count else { throw unexpected() }
         if peekKeyword("not") {
             index += 1
+            try nest()
+            defer { depth -= 1 }
             return .not(try factor())
         }
         switch tokens[index].token {
         case .open:
             index += 1
+            try nest()
+            defer { depth -= 1 }
             let inner = try expression()
             guard index < tokens.count, tokens[index].token == .close else {
                 throw index < tokens.count ? unexpected() : PhotoEditError.invalidQuery("missing ')' in '\(text)'")
@@ -102,6 +128,10 @@ struct PredicateParser {
             return inner
         case .word(let name) where !["and", "or"].contains(name.lowercased()):
             index += 1
+            terms += 1
+            guard terms <= Self.maxTerms else {
+                throw PhotoEditError.invalidQuery("the query has more than \(Self.maxTerms) conditions")
+            }
             let field = try Self.field(name)
             guard index < tokens.count, case .op(let op) = tokens[index].token else {
                 let predicate = AssetPredicate.has(field)
