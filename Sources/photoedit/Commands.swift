@@ -365,7 +365,11 @@ struct PresetOptions: ParsableArguments {
     @Option(name: .customLong("presets"), help: ArgumentHelp("Also look for presets in this folder, first (repeatable; also $PHOTOEDIT_PRESETS).", valueName: "DIR"))
     var folders: [String] = []
 
-    var library: PresetLibrary { PresetLibrary.standard(extra: folders) }
+    /// The presets; their folders are LUT folders too (a preset's LUT sits beside it).
+    var library: PresetLibrary {
+        LUTFolders.add(folders)
+        return PresetLibrary.standard(extra: folders)
+    }
 }
 
 struct PresetsCommand: ParsableCommand {

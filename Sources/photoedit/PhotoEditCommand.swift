@@ -34,7 +34,11 @@ struct LibraryOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Library folder.", valueName: "DIR"))
     var library: String?
 
+    @Option(name: .customLong("luts"), help: ArgumentHelp("Also look for .cube LUTs in this folder, first (repeatable; also $PHOTOEDIT_LUTS; then the preset folders).", valueName: "DIR"))
+    var luts: [String] = []
+
     func open() throws -> PhotoLibrary {
+        LUTFolders.add(luts)
         let url = library.map { URL(fileURLWithPath: $0) } ?? PhotoLibrary.defaultURL()
         return try PhotoLibrary(url: url)
     }

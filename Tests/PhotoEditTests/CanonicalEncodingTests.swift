@@ -113,6 +113,17 @@ struct CanonicalEncodingTests {
 
     /// A valid, non-default value of a parameter (for rect crops, small
     /// enough that x + w stays inside the image).
+    /// The LUTs `sampleValue` names, in a LUT folder (a LUT is looked up by name).
+    static func sampleLUTs() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photoedit-sample-luts-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for percent in [20, 30] where !FileManager.default.fileExists(atPath: folder + "/sample-\(percent).cube") {
+            try? FileManager.default.copyItem(atPath: Paths.filters.appendingPathComponent("presets/film.cube").path,
+                                              toPath: folder + "/sample-\(percent).cube")
+        }
+        LUTFolders.add([folder])
+    }
+
     static func sampleValue(_ spec: ParameterSpec, fraction: Double) -> String {
         switch spec.kind {
         case let .number(range, step):
@@ -135,6 +146,7 @@ struct CanonicalEncodingTests {
     @Test(arguments: FilterRegistry.standard.filters.map(\.id))
     func everyFormOfEveryFilterRoundTripsThroughTheChain(_ id: String) throws {
         let definition = try #require(FilterRegistry.standard.filter(id))
+        try Self.sampleLUTs()
         var checked = 0
         for form in definition.forms {
             let values = form.parameters.map { Self.sampleValue(definition.parameter($0)!, fraction: 0.3) }

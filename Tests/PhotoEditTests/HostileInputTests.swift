@@ -63,3 +63,72 @@ struct HostileInputTests {
         #expect(resources.stdoutLines.count == 1 && !resources.stdout.contains("\u{1B}"), "\(resources)")
     }
 }
+
+/// Issue 10 §1: `lut=` read any file and printed a line of it in the error.
+@Suite("Hostile input: LUT files")
+struct HostileLUTTests {
+    @Test(arguments: ["/etc/shadow", "/etc/passwd", "/proc/self/environ", "../../etc/passwd", "../film.cube",
+                      "presets/film.cube", ".hidden.cube", "film.cube/"])
+    func lutNamesWithFoldersAreRefused(_ name: String) throws {
+        let (lib, a, _) = try CLIBadInputTests.makeLibrary()
+        try CLIBadInputTests.expectUnchanged(lib, by: ["apply", "lut=" + name, a], message: "is not a LUT name")
+    }
+
+    @Test func aRecipeFileCannotNameAPathEither() throws {
+        let (lib, a, _) = try CLIBadInputTests.makeLibrary()
+        let file = lib.temp.file("evil.json")
+        let recipe = #"{"format":"org.photoedit.recipe","formatVersion":1,"base":"original","filters":[{"id":"lut","version":2,"params":{"file":"/etc/passwd"}}]}"#
+        try Data(recipe.utf8).write(to: URL(fileURLWithPath: file))
+        try CLIBadInputTests.expectUnchanged(lib, by: ["apply", "--recipe", file, a], message: "is not a LUT name")
+        // A version-1 recipe's path keeps only its last component, looked up in the LUT folders.
+        let old = #"{"format":"org.photoedit.recipe","formatVersion":1,"base":"original","filters":[{"id":"lut","version":1,"params":{"file":"/etc/passwd"}}]}"#
+        try Data(old.utf8).write(to: URL(fileURLWithPath: file))
+        try CLIBadInputTests.expectUnchanged(lib, by: ["apply", "--recipe", file, a], message: "is not a LUT name")
+    }
+
+    /// A file in a LUT folder that is not a LUT: the error names the file and a line number, never the content.
+    @Test func aBadLUTNeverShowsItsContent() throws {
+        let (lib, a, _) = try CLIBadInputTests.makeLibrary()
+        let folder = lib.temp.file("luts")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try "LUT_3D_SIZE 2\nSECRET-TOKEN-4711 x y\n".write(toFile: folder + "/secret.cube", atomically: true, encoding: .utf8)
+        try "SECRET-TOKEN-4711\n".write(toFile: folder + "/size.cube", atomically: true, encoding: .utf8)
+        for name in ["secret.cube", "size.cube"] {
+            let r = try lib.run(["apply", "--luts", folder, "lut=" + name, a])
+            #expect(r.status != 0 && r.stderrLines.count == 1, "\(r)")
+            #expect(r.stderr.contains(name) && !r.stderr.contains("SECRET"), "\(r)")
+        }
+        // A FIFO or a device in a LUT folder is refused without reading it.
+        #expect(mkfifo(folder + "/fifo.cube", 0o600) == 0)
+        let r = try lib.run(["apply", "--luts", folder, "lut=fifo.cube", a])
+        #expect(r.status != 0 && r.stderr.contains("not a regular file"), "\(r)")
+    }
+
+    /// The LUT's SHA-256 is recorded when it is applied; `verify` reports a LUT changed since.
+    @Test func theLUTHashIsRecordedAndVerifyReportsAChange() throws {
+        let lib = CLILibrary()
+        let id = try lib.importSample("coffee.jpg")
+        let folder = lib.temp.file("luts")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let film = Paths.filters.appendingPathComponent("presets/film.cube").path
+        try FileManager.default.copyItem(atPath: film, toPath: folder + "/mine.cube")
+        try lib.succeed(["apply", "--luts", folder, "lut=mine.cube:60", id])
+        let show = try lib.show(id)
+        #expect(show["chain"]?.string == "lut=mine.cube:60", "the hash is the engine's, not the chain's: \(show)")
+        let data = try #require(show["adjustmentData"]?.object?["data"]?.string)
+        let params = try JSONValue.parse(Data(data.utf8)).object?["filters"]?.array?.first?.object?["params"]?.object
+        #expect(params?["sha256"]?.string == (try FileIO.sha256(of: film)), "\(String(describing: params))")
+        #expect(try lib.run(["verify", "--luts", folder]).status == 0)
+        // Another LUT under the same name: the render would change; verify says so.
+        try "LUT_3D_SIZE 2\n0 0 0\n1 0 0\n0 1 0\n1 1 0\n0 0 1\n1 0 1\n0 1 1\n1 1 1\n".write(toFile: folder + "/mine.cube", atomically: true, encoding: .utf8)
+        let changed = try lib.run(["verify", "--luts", folder])
+        #expect(changed.status != 0 && changed.stdout.contains("lut=mine.cube:60 has changed since it was applied"), "\(changed)")
+        // And a LUT gone from the folders.
+        try FileManager.default.removeItem(atPath: folder + "/mine.cube")
+        let gone = try lib.run(["verify", "--luts", folder])
+        #expect(gone.status != 0 && gone.stdout.contains("no such LUT in the LUT folders"), "\(gone)")
+        // The chain cannot forge the recorded hash.
+        let forged = try lib.run(["apply", "lut.sha256=" + String(repeating: "0", count: 64), id])
+        #expect(forged.status != 0 && forged.stderr.contains("recorded by the engine"), "\(forged)")
+    }
+}

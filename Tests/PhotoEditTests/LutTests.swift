@@ -27,11 +27,13 @@ struct LutTests {
 
     @Test func identityAndSwapLUTsOnAPhoto() throws {
         let temp = TemporaryDirectory("photoedit-lut")
-        try Self.cube(2) { r, g, b in (r, g, b) }.write(toFile: temp.file("identity.cube"), atomically: true, encoding: .utf8)
-        try Self.cube(2) { r, g, b in (b, g, r) }.write(toFile: temp.file("swap.cube"), atomically: true, encoding: .utf8)
+        // LUTs are named, and found in the LUT folders.
+        try Self.cube(2) { r, g, b in (r, g, b) }.write(toFile: temp.file("lut-test-identity.cube"), atomically: true, encoding: .utf8)
+        try Self.cube(2) { r, g, b in (b, g, r) }.write(toFile: temp.file("lut-test-swap.cube"), atomically: true, encoding: .utf8)
+        LUTFolders.add([temp.path])
         let library = try PhotoLibrary(url: temp.url.appendingPathComponent("library"))
         let id = try #require(try library.importItems([Paths.sample("coffee.jpg")]).first?.id)
-        try library.apply(chain: "lut=" + temp.file("identity.cube"), to: id)
+        try library.apply(chain: "lut=lut-test-identity.cube", to: id)
         #expect(try library.currentRecipe(id).node("lut") != nil)
         func render(_ chain: String?, _ name: String) throws -> Image {
             let recipe = try chain.map { try Chain.apply(Chain.parse($0), to: .empty) } ?? .empty
@@ -40,8 +42,8 @@ struct LutTests {
             return try Pixels.load(temp.file(name))
         }
         let plain = try render(nil, "plain.png")
-        let identity = try render("lut=" + temp.file("identity.cube"), "identity.png")
-        let swapped = try render("lut=" + temp.file("swap.cube"), "swapped.png")
+        let identity = try render("lut=lut-test-identity.cube", "identity.png")
+        let swapped = try render("lut=lut-test-swap.cube", "swapped.png")
         #expect(try Pixels.maxAbsDifference(identity, plain) <= 1, "an identity LUT changes the photo")
         let p = try plain.point(x: 300, y: 200), q = try swapped.point(x: 300, y: 200)
         #expect(abs(p[0] - q[2]) <= 1 && abs(p[2] - q[0]) <= 1 && abs(p[1] - q[1]) <= 1, "\(p) vs \(q)")
@@ -58,9 +60,10 @@ struct LutTests {
         }
         let lib = CLILibrary()
         let id = try lib.importSample("coffee.jpg")
-        for file in [temp.file("text.cube"), temp.file("missing.cube")] {
-            let r = try lib.run(["apply", "lut=" + file, id])
+        for file in ["text.cube", "missing.cube"] {
+            let r = try lib.run(["apply", "--luts", temp.path, "lut=" + file, id])
             #expect(r.status != 0 && r.stderrLines.count == 1, "\(r)")
+            #expect(!r.stderr.contains("hello"), "an error never shows a file's content: \(r)")
         }
         #expect(try lib.history(id).count == 1, "a bad LUT changed the library")
     }
@@ -69,6 +72,6 @@ struct LutTests {
         let presets = PresetLibrary(folders: [Paths.filters.appendingPathComponent("presets").path])
         let recipe = try Chain.apply(Chain.parse("preset:film"), to: .empty, presets: presets)
         #expect(recipe.node("lut")?.parameters["file"] == .text("film.cube"))
-        #expect(try CubeLUT.load(CubeLUT.resolve("film.cube")).size == 17)
+        #expect(try CubeLUT.load(LUTFolders.resolve("film.cube")).size == 17)
     }
 }

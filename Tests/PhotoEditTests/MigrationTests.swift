@@ -68,6 +68,12 @@ struct MigrationTests {
         print(String(format: "frozen %@: max ΔE00 %.3f, mean %.3f", frozen.testDescription, max, mean))
         #expect(problem == nil, "\(frozen.testDescription): \(problem ?? "")")
 
+        // A version whose successor renders the same was migrated on load: nothing to upgrade.
+        guard legacy.changesRendering else {
+            #expect(try library.currentRecipe(id).node(frozen.filter)?.version == definition.version)
+            #expect(try library.upgrade(id) == nil)
+            return
+        }
         // Upgrades to the current version, and the photo's history keeps the old revision.
         let upgraded = try #require(try library.upgrade(id))
         #expect(upgraded.upgraded.map(\.filter) == [frozen.filter])

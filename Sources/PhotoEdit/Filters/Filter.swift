@@ -309,6 +309,13 @@ public struct FilterDefinition: Sendable {
     let render: @Sendable (Image, Parameters, RenderContext) throws -> Image
     /// Earlier versions, oldest first, each with its one-step migration.
     public let legacy: [LegacyVersion]
+    /// Parameters the engine records, never the user (the LUT's content
+    /// hash): a chain cannot set them and chain text leaves them out.
+    public let recorded: Set<String>
+    /// Binds parameters that name something outside the recipe to what it
+    /// is now (the `lut` filter records its file's SHA-256), when a chain or
+    /// preset sets the filter; throws if that thing cannot be used.
+    let bind: @Sendable (Parameters) throws -> Parameters
 
     /// Declares a filter (see docs/adding-a-filter.md).
     public init(id: String, version: Int, stage: PipelineStage, order: Int, summary: String, colourSpace: String,
@@ -316,6 +323,8 @@ public struct FilterDefinition: Sendable {
                 check: @escaping @Sendable (Parameters) -> String? = { _ in nil },
                 normalize: @escaping @Sendable (Parameters) -> Parameters = { $0 },
                 needsRandomAccess: @escaping @Sendable (Parameters) -> Bool = { _ in false },
+                recorded: Set<String> = [],
+                bind: @escaping @Sendable (Parameters) throws -> Parameters = { $0 },
                 render: @escaping @Sendable (Image, Parameters, RenderContext) throws -> Image) {
         self.id = id
         self.version = version
@@ -329,6 +338,8 @@ public struct FilterDefinition: Sendable {
         self.normalize = normalize
         self.needsRandomAccess = needsRandomAccess
         self.render = render
+        self.recorded = recorded
+        self.bind = bind
         self.legacy = legacy.sorted { $0.version < $1.version }
         precondition(self.legacy.map(\.version) == Array(1..<version) || self.legacy.isEmpty && version == 1,
                      "filter \(id): declare every earlier version 1…\(version - 1) as legacy")

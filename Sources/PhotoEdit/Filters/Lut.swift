@@ -6,29 +6,138 @@ extension Filters {
     /// A 3D look-up table from a `.cube` file (the Adobe/Resolve format),
     /// applied to the sRGB-encoded image, as LUTs are made for display-referred
     /// input, then mixed with the input by `strength`.
+    ///
+    /// The file is named, never a path: it is looked up in the LUT folders
+    /// (`LUTFolders`), and its SHA-256 is recorded in the recipe when a chain
+    /// sets it, so `verify` can tell when the file changed since.
     public static let lut = FilterDefinition(
-        id: "lut", version: 1, stage: .colour, order: 90,
+        id: "lut", version: 2, stage: .colour, order: 90,
         summary: "applies a .cube 3D LUT (trilinear or tetrahedral), mixed by strength",
         colourSpace: "sRGB-encoded RGB 0…1 (the LUT's domain), back to linear",
         parameters: [
-            .text("file", default: "", "the .cube file: a path, or a name found beside the presets (filters/presets/, --presets)"),
+            .text("file", default: "", "the .cube file's name, found in the LUT folders (--luts, $PHOTOEDIT_LUTS, the preset folders)"),
             .number("strength", 0...100, default: 100, unit: "%", "how much of the LUT's result to use"),
             .choice("interpolation", ["tetrahedral", "trilinear"], default: "tetrahedral", "how colours between LUT points are computed"),
+            .text("sha256", default: "", "the file's SHA-256 when the LUT was applied (recorded by the engine)"),
         ],
         forms: [
             ChainForm(["file"], "e.g. lut=film.cube"),
             ChainForm(["file", "strength"], "e.g. lut=film.cube:60"),
-        ]
+        ],
+        legacy: [
+            LegacyVersion(
+                version: 1,
+                parameters: [
+                    .text("file", default: "", "the .cube file: a path, or a name found beside the presets"),
+                    .number("strength", 0...100, default: 100, unit: "%", "how much of the LUT's result to use"),
+                    .choice("interpolation", ["tetrahedral", "trilinear"], default: "tetrahedral", "how colours between LUT points are computed"),
+                ],
+                note: "the file is a name looked up in the LUT folders (a path keeps its last component); its SHA-256 is recorded",
+                changesRendering: false,
+                migrate: { p in
+                    var values = p.values
+                    values["file"] = .text(p.text("file").split(separator: "/").last.map(String.init) ?? "")
+                    values["sha256"] = .text("")
+                    return values
+                }),
+        ],
+        check: { p in
+            if let problem = LUTFolders.problem(name: p.text("file")) { return "file: \(problem)" }
+            let hash = p.text("sha256")
+            if !hash.isEmpty && !(hash.count == 64 && hash.allSatisfy { $0.isHexDigit && !$0.isUppercase }) {
+                return "sha256 must be 64 lowercase hexadecimal digits"
+            }
+            return nil
+        },
+        recorded: ["sha256"],
+        bind: { p in
+            let file = p.text("file")
+            guard !file.isEmpty else { return p }
+            var bound = p
+            bound.values["sha256"] = .text(try LUTFolders.sha256(of: LUTFolders.resolve(file)))
+            return bound
+        }
     ) { image, p, _ in
         let file = p.text("file")
         if file.isEmpty || p.number("strength") == 0 { return image }
-        let cube = try CubeLUT.load(CubeLUT.resolve(file))
+        let cube = try CubeLUT.load(LUTFolders.resolve(file))
         // Linear → sRGB-encoded 16-bit (clipped to the LUT's 0…1 domain).
         let encoded = try image.colourspace("rgb16")
         let out = try cube.apply(to: encoded, tetrahedral: p.text("interpolation") == "tetrahedral",
                                  strength: p.number("strength") / 100)
         return try out.colourspace("scrgb")
     }
+}
+
+/// Where `.cube` LUTs come from. A recipe names a LUT by file name only (no
+/// folder, no `..`): it is looked up, first match wins, in the folders given
+/// with `--luts DIR` (`add(_:)`), then `$PHOTOEDIT_LUTS` (folders separated
+/// by `:`), then the preset folders (`PresetLibrary.standard()`). Nothing
+/// else on the machine can be read through a recipe.
+public enum LUTFolders {
+    /// The largest `.cube` file read, in bytes (a 129-point LUT is ~60 MB).
+    public static let maxFileSize: Int64 = 128 << 20
+
+    private static let extra = LockedList()
+
+    /// Adds folders searched before the others (the CLI's `--luts DIR`).
+    public static func add(_ folders: [String]) { extra.append(folders.map { URL(fileURLWithPath: $0).standardizedFileURL.path }) }
+
+    /// The folders searched, in order.
+    public static func folders(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+        var folders = extra.all
+        if let env = environment["PHOTOEDIT_LUTS"] { folders += env.split(separator: ":").map(String.init).filter { !$0.isEmpty } }
+        folders += PresetLibrary.standard(environment: environment).folders
+        var seen = Set<String>()
+        return folders.filter { seen.insert($0).inserted }
+    }
+
+    /// Why `name` is not a LUT name, or nil if it is one (an empty name is
+    /// "no LUT"). Names are file names only: letters, digits, ` -_.+`, not
+    /// starting with a dot, ending in `.cube`, at most 128 characters.
+    public static func problem(name: String) -> String? {
+        if name.isEmpty { return nil }
+        let allowed = name.count <= 128 && !name.hasPrefix(".") && name.unicodeScalars.allSatisfy {
+            CharacterSet.alphanumerics.contains($0) || " -_.+".unicodeScalars.contains($0)
+        }
+        guard allowed, name.lowercased().hasSuffix(".cube") else {
+            return "'\(name.prefix(128))' is not a LUT name (a .cube file name found in the LUT folders, without folders)"
+        }
+        return nil
+    }
+
+    /// The file a LUT name stands for: a regular file (after symbolic links)
+    /// in the first LUT folder that has it, not larger than `maxFileSize`.
+    public static func resolve(_ name: String) throws -> String {
+        if let problem = problem(name: name) { throw PhotoEditError.invalidParameter(filter: "lut", parameter: "file", problem: problem) }
+        let searched = folders()
+        for folder in searched {
+            let path = URL(fileURLWithPath: folder).appendingPathComponent(name).path
+            var info = stat()
+            guard stat(path, &info) == 0 else { continue }
+            guard (info.st_mode & S_IFMT) == S_IFREG else {
+                throw PhotoEditError.unreadableFile(path: name, reason: "not a regular file")
+            }
+            guard Int64(info.st_size) <= maxFileSize else {
+                throw PhotoEditError.unreadableFile(path: name, reason: "larger than \(maxFileSize >> 20) MB: not a .cube LUT")
+            }
+            return path
+        }
+        throw PhotoEditError.unreadableFile(path: name, reason: "no such LUT in the LUT folders (\(searched.joined(separator: ", ")))")
+    }
+
+    /// The SHA-256 of a LUT file, hex.
+    static func sha256(of path: String) throws -> String {
+        try FileIO.sha256(of: path)
+    }
+}
+
+/// A list of strings behind a lock.
+final class LockedList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [String] = []
+    func append(_ more: [String]) { lock.lock(); items += more.filter { !items.contains($0) }; lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return items }
 }
 
 /// A parsed `.cube` 3D LUT.
@@ -39,25 +148,22 @@ struct CubeLUT: Sendable {
     let domainMin: [Float]
     let domainMax: [Float]
 
-    /// A relative name is looked up beside the presets, then in the current folder.
-    static func resolve(_ file: String) throws -> String {
-        if file.hasPrefix("/") { return file }
-        for folder in PresetLibrary.standard().folders {
-            let path = folder + "/" + file
-            if FileIO.exists(path) { return path }
-        }
-        return FileManager.default.currentDirectoryPath + "/" + file
-    }
-
     private static let cache = LUTCache()
 
+    /// Reads and parses a LUT file (a resolved path: see `LUTFolders.resolve`).
+    /// Parsed LUTs are kept per path, size and modification time. Errors name
+    /// the file (its last component) and the line number, never its content.
     static func load(_ path: String) throws -> CubeLUT {
-        if let hit = cache.get(path) { return hit }
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw PhotoEditError.unreadableFile(path: name, reason: String(cString: strerror(errno))) }
+        let key = "\(path)\u{0}\(info.st_size)\u{0}\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+        if let hit = cache.get(key) { return hit }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw PhotoEditError.unreadableFile(path: path, reason: "cannot read the .cube LUT")
+            throw PhotoEditError.unreadableFile(path: name, reason: "cannot read the .cube LUT")
         }
-        let lut = try parse(String(decoding: data, as: UTF8.self), path: path)
-        cache.set(path, lut)
+        let lut = try parse(String(decoding: data, as: UTF8.self), path: name)
+        cache.set(key, lut)
         return lut
     }
 
@@ -65,8 +171,9 @@ struct CubeLUT: Sendable {
         var size = 0
         var minimum: [Float] = [0, 0, 0], maximum: [Float] = [1, 1, 1]
         var values: [Float] = []
-        for raw in text.split(whereSeparator: \.isNewline) {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+            let at = "line \(number + 1)"
             if line.isEmpty || line.hasPrefix("#") { continue }
             let parts = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
             switch parts[0].uppercased() {
@@ -74,17 +181,17 @@ struct CubeLUT: Sendable {
             case "LUT_1D_SIZE": throw PhotoEditError.unreadableFile(path: path, reason: "1D LUTs are not supported (LUT_3D_SIZE expected)")
             case "LUT_3D_SIZE":
                 guard parts.count == 2, let n = Int(parts[1]), (2...256).contains(n) else {
-                    throw PhotoEditError.unreadableFile(path: path, reason: "bad LUT_3D_SIZE line '\(line)'")
+                    throw PhotoEditError.unreadableFile(path: path, reason: "\(at): LUT_3D_SIZE must be one number from 2 to 256")
                 }
                 size = n
             case "DOMAIN_MIN", "DOMAIN_MAX":
                 let v = parts.dropFirst().compactMap { Float($0) }
-                guard v.count == 3 else { throw PhotoEditError.unreadableFile(path: path, reason: "bad line '\(line)'") }
+                guard v.count == 3 else { throw PhotoEditError.unreadableFile(path: path, reason: "\(at): a domain line takes three numbers") }
                 if parts[0].uppercased() == "DOMAIN_MIN" { minimum = v } else { maximum = v }
             default:
                 let v = parts.compactMap { Float($0) }
                 guard v.count == 3, parts.count == 3, v.allSatisfy(\.isFinite) else {
-                    throw PhotoEditError.unreadableFile(path: path, reason: "bad line '\(line.prefix(40))'")
+                    throw PhotoEditError.unreadableFile(path: path, reason: "\(at) is not three numbers: not a .cube LUT")
                 }
                 values += v
             }

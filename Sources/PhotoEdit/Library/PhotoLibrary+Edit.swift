@@ -133,6 +133,7 @@ extension PhotoLibrary {
             throw PhotoEditError.invalidAdjustmentData("a recipe given on its own must have base \"original\" or \"alternate\"")
         }
         let id = try resolve(idOrPrefix)
+        let recipe = try recipe.bindingUnrecorded(registry: registry)
         let options = ContentEditingInputRequestOptions(startFromOriginal: true, displaySize: nil)
         let input = try requestContentEditingInput(for: id, options: recipe.base == .alternate ? options.startingFrom(alternate: true) : options)
         if recipe.isEmpty && recipe.base == .original { return try commitRevert(id, expected: input.revision) }

@@ -55,7 +55,10 @@ extension PhotoLibrary {
             for r in revs {
                 let label = "\(a.id) revision \(r.number)"
                 if let data = r.adjustmentData, data.formatIdentifier == Recipe.formatIdentifier, Recipe.canHandle(data) {
-                    do { _ = try Recipe(adjustmentData: data, registry: registry) } catch let e as PhotoEditError {
+                    do {
+                        let recipe = try Recipe(adjustmentData: data, registry: registry)
+                        report.problems += recipe.bindingProblems(registry: registry).map { "\(label): \($0)" }
+                    } catch let e as PhotoEditError {
                         report.problems.append("\(label): recipe does not decode: \(e.description)")
                     }
                 }

@@ -91,7 +91,10 @@ public enum Chain {
                 case .chain(let text):
                     result = try apply(parse(text), to: result, registry: registry, presets: presets, depth: depth + 1)
                 case .recipe(let preset):
-                    for node in preset.nodes { result.set(node, registry: registry) }
+                    for node in preset.nodes {
+                        let bound = try registry.filter(node.filter).map { try $0.bind(node.parameters) } ?? node.parameters
+                        result.set(RecipeNode(filter: node.filter, version: node.version, parameters: bound), registry: registry)
+                    }
                 }
                 index += 1
                 continue
@@ -111,6 +114,10 @@ public enum Chain {
                 }
                 while index < steps.count, steps[index].filter == step.filter, let name = steps[index].parameter {
                     let given = steps[index].values
+                    if definition.recorded.contains(name) {
+                        throw PhotoEditError.invalidParameter(filter: definition.id, parameter: name,
+                                                              problem: "is recorded by the engine, not set by a chain")
+                    }
                     // `filter.name=v1:v2…`: a parameter takes one value it can
                     // parse; otherwise a named form with that many values.
                     let spec = definition.parameter(name)
@@ -161,8 +168,8 @@ public enum Chain {
                 }
                 index += 1
             }
-            let node = RecipeNode(filter: definition.id, version: definition.version, parameters: try definition.validated(values))
-            result.set(node, registry: registry)
+            let parameters = try definition.bind(definition.validated(values))
+            result.set(RecipeNode(filter: definition.id, version: definition.version, parameters: parameters), registry: registry)
         }
         return result
     }
@@ -182,6 +189,10 @@ public enum Chain {
     static func format(_ node: RecipeNode, registry: FilterRegistry) -> String {
         guard let definition = registry.filter(node.filter) else { return node.filter }
         let defaults = definition.defaults
+        // Recorded parameters are the engine's, not the chain's: written as if at their default.
+        var parameters = node.parameters
+        for name in definition.recorded { parameters.values[name] = defaults[name] }
+        let node = RecipeNode(filter: node.filter, version: node.version, parameters: parameters)
         for form in definition.forms where form.name == nil {
             let fixedMatch = form.fixed.allSatisfy { node.parameters[$0.key] == $0.value }
             let covered = Set(form.parameters).union(form.fixed.keys)

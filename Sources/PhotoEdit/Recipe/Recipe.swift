@@ -89,6 +89,36 @@ public struct Recipe: Hashable, Sendable {
         return nodes.count != before
     }
 
+    /// The recipe with every recorded parameter still empty filled in (a
+    /// recipe from a file gets its LUT's hash recorded); recorded values
+    /// already there are kept.
+    func bindingUnrecorded(registry: FilterRegistry) throws -> Recipe {
+        var out = self
+        for node in nodes {
+            guard let definition = registry.filter(node.filter), node.version == definition.version,
+                  definition.recorded.contains(where: { node.parameters[$0] == definition.defaults[$0] }) else { continue }
+            out.set(RecipeNode(filter: node.filter, version: node.version, parameters: try definition.bind(node.parameters)), registry: registry)
+        }
+        return out
+    }
+
+    /// Why the things outside the recipe that its nodes recorded (a LUT's
+    /// file and hash) are no longer what they were, one line each.
+    func bindingProblems(registry: FilterRegistry) -> [String] {
+        nodes.compactMap { node in
+            guard let definition = registry.filter(node.filter), !definition.recorded.isEmpty else { return nil }
+            do {
+                let now = try definition.bind(node.parameters)
+                let changed = definition.recorded.sorted().filter { node.parameters[$0] != definition.defaults[$0] && now[$0] != node.parameters[$0] }
+                return changed.isEmpty ? nil : "\(node.filter): \(Chain.format(node, registry: registry)) has changed since it was applied (\(changed.joined(separator: ", ")) differs)"
+            } catch let e as PhotoEditError {
+                return "\(node.filter): \(e.description)"
+            } catch {
+                return "\(node.filter): \(error)"
+            }
+        }
+    }
+
     // MARK: Encoding
 
     /// The canonical JSON value of the recipe.
