@@ -132,3 +132,35 @@ struct HostileLUTTests {
         #expect(forged.status != 0 && forged.stderr.contains("recorded by the engine"), "\(forged)")
     }
 }
+
+/// Issue 10 §1: `import` of a FIFO blocked forever; `import /dev/zero` read until the disk was full.
+@Suite("Hostile input: what import reads")
+struct HostileImportTests {
+    @Test func aFIFOIsRefusedWithoutBlocking() throws {
+        let (lib, _, _) = try CLIBadInputTests.makeLibrary()
+        let fifo = lib.temp.file("photo.jpg")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        try CLIBadInputTests.expectUnchanged(lib, by: ["import", fifo], message: "photo.jpg: not a regular file (a FIFO)")
+    }
+
+    @Test func devicesAreRefused() throws {
+        let (lib, _, _) = try CLIBadInputTests.makeLibrary()
+        try CLIBadInputTests.expectUnchanged(lib, by: ["import", "/dev/zero"], message: "/dev/zero: not a regular file (a device)")
+        // Through a symbolic link with a photo's name, in a folder import too.
+        let folder = lib.temp.file("camera")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/IMG_0001.jpg", withDestinationPath: "/dev/zero")
+        try CLIBadInputTests.expectUnchanged(lib, by: ["import", folder + "/IMG_0001.jpg"], message: "not a regular file (a device)")
+    }
+
+    @Test func theFileSizeLimitIsCheckedWhileReading() throws {
+        let lib = CLILibrary()
+        let r = try CLI.run(["import", "--library", lib.path, Paths.sample("coffee.jpg")], environment: ["PHOTOEDIT_MAX_FILE_SIZE": "16K"])
+        #expect(r.status != 0 && r.stderrLines.count == 1, "\(r)")
+        #expect(r.stderr.contains("coffee.jpg: larger than the limit of 16384 bytes (PHOTOEDIT_MAX_FILE_SIZE)"), "\(r)")
+        let fine = try CLI.run(["import", "--library", lib.path, Paths.sample("coffee.jpg")], environment: ["PHOTOEDIT_MAX_FILE_SIZE": "64M"])
+        #expect(fine.status == 0, "\(fine)")
+        #expect(Importer.parseSize("2G") == 2 << 30 && Importer.parseSize("500m") == 500 << 20 && Importer.parseSize("x") == nil)
+        #expect(Importer.parseSize("99999999999999G") == nil, "no overflow")
+    }
+}

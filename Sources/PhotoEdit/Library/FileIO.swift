@@ -9,16 +9,34 @@ enum FileIO {
     /// Copies `source` to `destination` in 1 MiB chunks, hashing the bytes
     /// with SHA-256 (GLib's GChecksum) on the way, and flushes the copy to
     /// disk. Returns the hex digest and the byte count.
-    static func copyHashing(from source: String, to destination: String) throws -> (sha256: String, size: Int64) {
-        let input = open(source, O_RDONLY | O_CLOEXEC)
+    ///
+    /// Only a regular file is read (symbolic links followed): a FIFO, a
+    /// device (`/dev/zero`) or a socket is refused without blocking, checked
+    /// on the opened descriptor. With `limit`, a file that grows past it while
+    /// being read is refused too (`limitName` names the setting in the error).
+    static func copyHashing(from source: String, to destination: String,
+                            limit: Int64? = nil, limitName: String = "") throws -> (sha256: String, size: Int64) {
+        // O_NONBLOCK: opening a FIFO with no writer must not wait for one.
+        let input = open(source, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard input >= 0 else {
             throw PhotoEditError.unreadableFile(path: source, reason: String(cString: strerror(errno)))
         }
         defer { close(input) }
         var info = stat()
-        if fstat(input, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-            throw PhotoEditError.unreadableFile(path: source, reason: "is a folder")
+        guard fstat(input, &info) == 0 else {
+            throw PhotoEditError.unreadableFile(path: source, reason: String(cString: strerror(errno)))
         }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw PhotoEditError.unreadableFile(path: source, reason: "is a folder")
+        case S_IFIFO: throw PhotoEditError.unreadableFile(path: source, reason: "not a regular file (a FIFO)")
+        case S_IFCHR, S_IFBLK: throw PhotoEditError.unreadableFile(path: source, reason: "not a regular file (a device)")
+        default: throw PhotoEditError.unreadableFile(path: source, reason: "not a regular file")
+        }
+        if let limit, Int64(info.st_size) > limit {
+            throw PhotoEditError.unreadableFile(path: source, reason: Self.tooLarge(limit: limit, name: limitName))
+        }
+        _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) & ~O_NONBLOCK)
         let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard output >= 0 else { throw PhotoEditError.library("cannot create \(destination): \(String(cString: strerror(errno)))") }
         var ok = false
@@ -39,13 +57,22 @@ enum FileIO {
                 throw PhotoEditError.unreadableFile(path: source, reason: String(cString: strerror(errno)))
             }
             if n == 0 { break }
+            total += Int64(n)
+            if let limit, total > limit {
+                throw PhotoEditError.unreadableFile(path: source, reason: Self.tooLarge(limit: limit, name: limitName))
+            }
             g_checksum_update(checksum, buffer.assumingMemoryBound(to: UInt8.self), n)
             try writeAll(output, buffer, n, path: destination)
-            total += Int64(n)
         }
         guard fsync(output) == 0 else { throw PhotoEditError.library("cannot flush \(destination): \(String(cString: strerror(errno)))") }
         ok = true
         return (String(cString: g_checksum_get_string(checksum)), total)
+    }
+
+    static func tooLarge(limit: Int64, name: String) -> String {
+        let mb = Double(limit) / 1_048_576
+        let size = mb >= 1 ? String(format: "%.0f MB", mb) : "\(limit) bytes"
+        return "larger than the limit of \(size)" + (name.isEmpty ? "" : " (\(name))")
     }
 
     /// SHA-256 of a file, streamed.

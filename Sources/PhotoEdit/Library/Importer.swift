@@ -46,6 +46,26 @@ enum Importer {
         return 120_000_000
     }
 
+    /// The largest file imported, in bytes: `PHOTOEDIT_MAX_FILE_SIZE` (bytes,
+    /// or with a K, M or G suffix), else 2 GiB (above the largest camera
+    /// RAWs and 16-bit scans; checked while the file is read, so a file that
+    /// grows, or `/dev/zero`, stops there).
+    static var maxFileBytes: Int64 {
+        if let text = ProcessInfo.processInfo.environment["PHOTOEDIT_MAX_FILE_SIZE"], let n = parseSize(text), n > 0 { return n }
+        return 2 << 30
+    }
+
+    /// `123`, `64K`, `500M`, `2G` (powers of 1024).
+    static func parseSize(_ text: String) -> Int64? {
+        let t = text.trimmingCharacters(in: .whitespaces).uppercased()
+        let units: [Character: Int64] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        if let last = t.last, let unit = units[last] {
+            guard let n = Int64(t.dropLast()), n > 0, n <= Int64.max / unit else { return nil }
+            return n * unit
+        }
+        return Int64(t)
+    }
+
     /// Checks that `path` is a whole, decodable image of an accepted format
     /// within the pixel limit, and reads its metadata. `displayPath` names the
     /// file in errors.

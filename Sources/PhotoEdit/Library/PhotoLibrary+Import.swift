@@ -116,7 +116,7 @@ extension PhotoLibrary {
     func stageOriginal(_ path: String, journal: IntentJournal) throws -> StagedOriginal {
         let staged = layout.temporary(".import")
         defer { unlink(staged) }
-        let (sha, size) = try FileIO.copyHashing(from: path, to: staged)
+        let (sha, size) = try FileIO.copyHashing(from: path, to: staged, limit: Importer.maxFileBytes, limitName: "PHOTOEDIT_MAX_FILE_SIZE")
         if let existing = try read({ db in try Self.assetHolding(sha256: sha, db) }) {
             return StagedOriginal(existingID: existing, placed: false, relative: "")
         }
