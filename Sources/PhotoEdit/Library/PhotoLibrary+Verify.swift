@@ -15,7 +15,7 @@ public struct VerificationReport: Sendable {
 
 extension PhotoLibrary {
     /// Checks the whole library: the catalog's integrity, every original
-    /// against its hash, every revision's adjustment data, render and base,
+    /// against its hash and decoded whole, every revision's adjustment data, render and base,
     /// and files that no catalog row references. With `repair`, rebuilds
     /// missing or damaged renders from adjustment data this engine reads and
     /// removes unreferenced files; it never touches an original.
@@ -38,6 +38,10 @@ extension PhotoLibrary {
                 report.problems.append("\(a.id): original \(a.originalPath) is missing")
             } else if (try? FileIO.sha256(of: path)) != a.sha256 {
                 report.problems.append("\(a.id): original \(a.originalPath) does not match its SHA-256")
+            } else if let problem = Importer.decodeProblem(path: path) {
+                // Bytes as imported, but they do not decode (let in by an
+                // older, less strict import): every render of it would fail.
+                report.problems.append("\(a.id): original \(a.originalPath) does not decode: \(problem)")
             }
             if let alternate = a.alternatePath {
                 referenced.insert(alternate)

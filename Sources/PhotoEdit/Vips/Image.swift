@@ -47,14 +47,21 @@ public final class Image: @unchecked Sendable {
     ///     access when the pipeline rotates or reads the image twice.
     ///   - failOnTruncated: fail on truncated or corrupt data instead of
     ///     filling it in (libvips' default only warns).
-    static func load(path: String, sequential: Bool, failOnTruncated: Bool = true, extra: [(String, Vips.Argument)] = []) throws -> Image {
+    ///   - strict: fail on any decoder warning (`fail_on=warning`): libjpeg's
+    ///     "corrupt data" of a file cut short and padded with an end marker.
+    static func load(path: String, sequential: Bool, failOnTruncated: Bool = true, strict: Bool = false,
+                     extra: [(String, Vips.Argument)] = []) throws -> Image {
         try Vips.ensureStarted()
         guard let loader = Vips.loader(for: path) else {
             throw PhotoEditError.unreadableFile(path: path, reason: "not an image libvips can read")
         }
         var args: [(String, Vips.Argument)] = [("filename", .string(path))]
         args.append(("access", .string(sequential ? "sequential" : "random")))
-        if failOnTruncated { args.append(("fail_on", .string("truncated"))) }
+        if strict {
+            args.append(("fail_on", .string("warning")))
+        } else if failOnTruncated {
+            args.append(("fail_on", .string("truncated")))
+        }
         args += extra
         do {
             return try Vips.image(loader, args)
