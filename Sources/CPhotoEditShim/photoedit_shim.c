@@ -124,12 +124,12 @@ int pe_set_doubles(VipsOperation *op, const char *name, const double *values, in
     return 0;
 }
 
+/* Builds the operation (through libvips' cache). On failure the outputs a
+ * loader may already have set (webpload sets "out" before it fails) are
+ * released once, by pe_operation_finish: releasing them here too unreffed
+ * them twice (GLib-GObject-CRITICAL g_object_unref on a damaged WebP). */
 int pe_operation_build(VipsOperation **op) {
-    if (vips_cache_operation_buildp(op)) {
-        vips_object_unref_outputs(VIPS_OBJECT(*op));
-        return -1;
-    }
-    return 0;
+    return vips_cache_operation_buildp(op) ? -1 : 0;
 }
 
 VipsImage *pe_get_image(VipsOperation *op, const char *name) {

@@ -19,9 +19,9 @@ struct ImportCommand: ParsableCommand {
             let results = try library.importItems(paths) { done, total in
                 guard total >= 10 else { return }
                 if terminal {
-                    FileHandle.standardError.write(Data("\rimporting \(done)/\(total)\(done == total ? "\n" : "")".utf8))
+                    Output.writeStderr("\rimporting \(done)/\(total)\(done == total ? "\n" : "")")
                 } else if done % 25 == 0 || done == total {
-                    FileHandle.standardError.write(Data("photoedit: imported \(done)/\(total)\n".utf8))
+                    Output.writeStderr("photoedit: imported \(done)/\(total)\n")
                 }
             }
             var entries: [JSONValue] = []

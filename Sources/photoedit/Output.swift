@@ -18,12 +18,44 @@ enum Output {
 
     /// A message on stderr, prefixed with the tool's name; always one line.
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data("photoedit: error: \(field(text))\n".utf8))
+        writeStderr("photoedit: error: \(field(text))\n")
     }
 
     /// A note on stderr; always one line.
     static func note(_ text: String) {
-        FileHandle.standardError.write(Data("photoedit: \(field(text))\n".utf8))
+        writeStderr("photoedit: \(field(text))\n")
+    }
+
+    /// The real stderr, kept while the libraries' stderr is silenced.
+    private static let stderrDescriptor: Int32 = dup(2)
+
+    /// Writes text to the real stderr (the tool's own messages and progress).
+    static func writeStderr(_ text: String) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let n = bytes.withUnsafeBytes { write(stderrDescriptor, $0.baseAddress, $0.count) }
+            if n < 0 { if errno == EINTR { continue }; return }
+            bytes = bytes.dropFirst(n)
+        }
+    }
+
+    /// Runs `body` with file descriptor 2 pointing at /dev/null, so what the
+    /// C libraries print on their own (libjxl's JXL_FAILURE trace, GLib
+    /// criticals, libraw and libheif notes) never reaches the user: every
+    /// refusal stays one line, written by `error` to the real stderr. With
+    /// `PHOTOEDIT_DEBUG` set, nothing is silenced.
+    static func silencingLibraries<T>(_ body: () throws -> T) rethrows -> T {
+        guard ProcessInfo.processInfo.environment["PHOTOEDIT_DEBUG"] == nil, stderrDescriptor >= 0 else { return try body() }
+        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        guard null >= 0 else { return try body() }
+        fflush(nil)
+        dup2(null, 2)
+        close(null)
+        defer {
+            fflush(nil)
+            dup2(stderrDescriptor, 2)
+        }
+        return try body()
     }
 
     /// `text` with control characters (C0, DEL, C1) and bidirectional

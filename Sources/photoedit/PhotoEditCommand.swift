@@ -47,7 +47,7 @@ struct LibraryOptions: ParsableArguments {
 /// Runs a command body; engine errors become one line on stderr and exit 1.
 func PhotoEdit_run(_ body: () throws -> Void) throws {
     do {
-        try body()
+        try Output.silencingLibraries(body)
     } catch let error as PhotoEditError {
         Output.error(error.description)
         throw ExitCode(1)

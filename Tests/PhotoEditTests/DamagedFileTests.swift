@@ -36,6 +36,23 @@ struct DamagedFileTests {
         }
     }
 
+    /// Every refusal is one line: no GLib critical (a double unref on a damaged
+    /// WebP), no libjxl trace.
+    @Test(arguments: [("truncated.webp", "cannot decode (webpload)"), ("corrupt.jxl", "corrupt.jxl")])
+    func librariesDoNotTalk(_ name: String, _ message: String) throws {
+        let (lib, _, _) = try CLIBadInputTests.makeLibrary()
+        try CLIBadInputTests.expectUnchanged(lib, by: ["import", Paths.bad(name)], message: message)
+    }
+
+    /// The double unref itself is gone, not only silenced: with PHOTOEDIT_DEBUG
+    /// (nothing silenced), a damaged WebP prints no GLib critical.
+    @Test func noDoubleUnrefOnADamagedWebP() throws {
+        let lib = CLILibrary()
+        let r = try CLI.run(["import", "--library", lib.path, Paths.bad("truncated.webp")], environment: ["PHOTOEDIT_DEBUG": "1"])
+        #expect(r.status != 0)
+        #expect(!r.stderr.contains("CRITICAL"), "\(r)")
+    }
+
     @Test func verifyFindsAnOriginalThatDoesNotDecode() throws {
         let temp = TemporaryDirectory("photoedit-verify-decode")
         let library = try PhotoLibrary(url: temp.url.appendingPathComponent("library"))
