@@ -164,3 +164,104 @@ struct HostileImportTests {
         #expect(Importer.parseSize("99999999999999G") == nil, "no overflow")
     }
 }
+
+/// Issue 10 §2: the library's state survives what happens to its files.
+@Suite("Nothing lost: purge, catalog, read-only")
+struct NothingLostTests {
+    /// `kill -9` between purge's commit and the removal of its files left
+    /// "original not referenced by the catalog" that no repair could clear.
+    @Test func aPurgeKilledAfterItsCommitIsFinishedByRecovery() throws {
+        let lib = CLILibrary()
+        let ids = try lib.importFiles([Paths.sample("coffee.jpg"), Paths.sample("chelsea.jpg")])
+        try lib.succeed(["apply", "exposure=+0.5", ids[0]])
+        try lib.succeed(["delete", ids[0]])
+        let killed = try CLI.run(["purge", "--library", lib.path, ids[0]], environment: ["PHOTOEDIT_CRASH_POINT": "purge-committed"])
+        #expect(killed.status != 0, "the purge was killed: \(killed)")
+        let originals = try Hashing.tree(lib.path).keys.filter { $0.hasPrefix("originals/") }
+        #expect(originals.count == 2, "killed before removing its files: \(originals)")
+        // The next command recovers: the purge finishes, verify is clean.
+        let verify = try lib.run(["verify"])
+        #expect(verify.status == 0, "\(verify)")
+        let after = try Hashing.tree(lib.path).keys
+        #expect(after.filter { $0.hasPrefix("originals/") }.count == 1 && !after.contains { $0.hasPrefix("renders/") }, "\(after.sorted())")
+        #expect(try lib.succeed(["list", "--deleted"]).stdout.isEmpty)
+        #expect(try lib.succeed(["list"]).stdoutLines.count == 1)
+    }
+
+    /// A folder with originals but a missing or empty catalog is refused, not
+    /// taken for a new library (verify --repair then removed every render).
+    @Test(arguments: ["missing", "empty"])
+    func aLibraryWithoutItsCatalogIsRefused(_ how: String) throws {
+        let lib = CLILibrary()
+        let id = try lib.importSample("coffee.jpg")
+        try lib.succeed(["apply", "exposure=+0.5", id])
+        for suffix in ["", "-wal", "-shm"] { unlink(lib.path + "/catalog.sqlite" + suffix) }
+        if how == "empty" { #expect(FileManager.default.createFile(atPath: lib.path + "/catalog.sqlite", contents: Data())) }
+        let before = try Hashing.tree(lib.path)
+        for command in [["list"], ["verify", "--repair"], ["import", Paths.sample("chelsea.jpg")]] {
+            let r = try lib.run(command)
+            #expect(r.status != 0 && r.stderrLines.count == 1, "\(r)")
+            #expect(r.stderr.contains("holds originals but its catalog is \(how)") && r.stderr.contains("verify --rebuild-catalog"), "\(r)")
+        }
+        #expect(try Hashing.tree(lib.path) == before, "nothing changed")
+    }
+
+    /// A library the user cannot write (a read-only mount, another user's
+    /// folder) could not even be listed: the lock file.
+    @Test func aReadOnlyLibraryCanBeReadNotChanged() throws {
+        let lib = CLILibrary()
+        let id = try lib.importSample("coffee.jpg")
+        try lib.succeed(["apply", "exposure=+0.5", id])
+        let out = lib.temp.file("out")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        chmod(out, 0o777)
+        chmod(lib.temp.path, 0o755)
+        let before = try Hashing.tree(lib.path)
+        try ReadOnly.makeReadOnly(lib.path)
+        defer { ReadOnly.makeWritable(lib.path) }
+        func run(_ arguments: [String]) throws -> CLIResult {
+            try ReadOnly.runAsOtherUser([arguments[0], "--library", lib.path] + arguments.dropFirst())
+        }
+        let list = try run(["list"])
+        #expect(list.status == 0 && list.stdout.hasPrefix(id), "\(list)")
+        #expect(try run(["show", id]).status == 0)
+        #expect(try run(["history", id]).status == 0)
+        let verify = try run(["verify"])
+        #expect(verify.status == 0, "\(verify)")
+        let render = try run(["render", id, "-o", out + "/x.jpg"])
+        #expect(render.status == 0 && FileManager.default.fileExists(atPath: out + "/x.jpg"), "\(render)")
+        for command in [["favorite", id], ["apply", "exposure=1", id], ["import", Paths.sample("chelsea.jpg")]] {
+            let r = try run(command)
+            #expect(r.status != 0 && r.stderrLines.count == 1 && r.stderr.contains("is read-only (no write access)"), "\(r)")
+        }
+        ReadOnly.makeWritable(lib.path)
+        #expect(try Hashing.tree(lib.path) == before, "nothing changed")
+    }
+}
+
+/// Running the CLI without write access to a library, also as root (root
+/// ignores permissions: the command then runs as `nobody` through setpriv).
+enum ReadOnly {
+    static func makeReadOnly(_ path: String) throws {
+        try chmodTree(path) { isDirectory in isDirectory ? 0o555 : 0o444 }
+    }
+
+    static func makeWritable(_ path: String) {
+        try? chmodTree(path) { isDirectory in isDirectory ? 0o755 : 0o644 }
+    }
+
+    private static func chmodTree(_ path: String, _ mode: (Bool) -> mode_t) throws {
+        for sub in try FileManager.default.subpathsOfDirectory(atPath: path) {
+            let full = path + "/" + sub
+            chmod(full, mode(FileIO.isDirectory(full)))
+        }
+        chmod(path, mode(true))
+    }
+
+    static func runAsOtherUser(_ arguments: [String]) throws -> CLIResult {
+        guard getuid() == 0 else { return try CLI.run(arguments) }
+        let binary = try CLI.binary.get()
+        let full = ["--reuid=65534", "--regid=65534", "--clear-groups", binary.path] + arguments
+        return try CLI.runExecutable(URL(fileURLWithPath: "/usr/bin/setpriv"), full, display: arguments)
+    }
+}

@@ -5,8 +5,9 @@ import GRDBSQLite
 /// The SQLite catalog (GRDB, WAL). Schema changes are named, forward-only
 /// migrations; never edit a registered migration, add a new one.
 enum Catalog {
-    static func open(path: String) throws -> DatabasePool {
+    static func open(path: String, readOnly: Bool = false) throws -> DatabasePool {
         var config = Configuration()
+        config.readonly = readOnly
         config.busyMode = .timeout(30)
         config.foreignKeysEnabled = true
         config.label = "photoedit.catalog"
@@ -20,7 +21,14 @@ enum Catalog {
         }
         do {
             let pool = try DatabasePool(path: path, configuration: config)
-            try migrator.migrate(pool)
+            if readOnly {
+                // Nothing can be migrated without write access.
+                guard try pool.read({ try migrator.hasCompletedMigrations($0) }) else {
+                    throw PhotoEditError.library("catalog \(path) is from an older version and read-only: open it once with write access to update it")
+                }
+            } else {
+                try migrator.migrate(pool)
+            }
             return pool
         } catch let error as DatabaseError {
             throw PhotoEditError.library("catalog \(path): \(error.message ?? error.description)")

@@ -187,6 +187,7 @@ extension PhotoLibrary {
     /// request is invalid, or an edit's photo has moved on since its input was
     /// read (`PhotoEditError.conflict`), nothing changes.
     public func performChanges(_ block: (PhotoLibraryChanges) throws -> Void) throws {
+        try requireWritable()
         let changes = PhotoLibraryChanges(library: self)
         try block(changes)
         try commit(changes.changes)
@@ -264,15 +265,21 @@ extension PhotoLibrary {
                               recorder: recorder)
                 }
                 try recorder.record(db)
+                // Journal first: the files of purged photos are named in the
+                // intent journal before the transaction commits, so a crash
+                // after it (before they are removed) leaves a journal whose
+                // unreferenced files recovery removes: the purge finishes.
+                // A crash before it leaves them referenced: nothing happened.
+                for file in purgedFiles { try journal.record(file) }
             }
             let purgedAssets = changes.compactMap { change -> String? in
                 if case .purge(let id) = change { return id }
                 return nil
             }
-            journal.finish()
-            // 3. After the commit: files of purged photos go (a crash here
-            // leaves unreferenced files, which verify reports).
+            // 3. After the commit: files of purged photos go, then the journal.
+            if !purgedFiles.isEmpty { CrashPoint.reach("purge-committed") }
             for file in purgedFiles { unlink(layout.absolute(file)) }
+            journal.finish()
             for id in purgedAssets { removeCachedImages(of: id) }
         } catch {
             // Renders have unique names: nobody else can use them. An original

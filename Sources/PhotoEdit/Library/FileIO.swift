@@ -75,6 +75,12 @@ enum FileIO {
         return "larger than the limit of \(size)" + (name.isEmpty ? "" : " (\(name))")
     }
 
+    /// A file's size in bytes, nil if it does not exist.
+    static func size(_ path: String) -> Int64? {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int64(info.st_size) : nil
+    }
+
     /// SHA-256 of a file, streamed.
     static func sha256(of path: String) throws -> String {
         let input = open(path, O_RDONLY | O_CLOEXEC)
@@ -163,10 +169,17 @@ enum FileIO {
 final class LibraryLock: Sendable {
     let fd: Int32
 
-    init(path: String) throws {
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+    /// The library's lock file; nil for a read-only library without one
+    /// (nobody can write there to need it). Read-only, an existing lock file
+    /// is still held shared (`flock` needs no write access).
+    convenience init?(path: String, readOnly: Bool) throws {
+        let fd = open(path, (readOnly ? O_RDONLY : O_RDWR | O_CREAT) | O_CLOEXEC, 0o644)
+        if fd < 0 && readOnly && errno == ENOENT { return nil }
         guard fd >= 0 else { throw PhotoEditError.library("cannot open lock file \(path): \(String(cString: strerror(errno)))") }
+        self.init(fd: fd)
     }
+
+    private init(fd: Int32) { self.fd = fd }
 
     /// Tries to take the lock exclusively without waiting.
     func tryExclusive() -> Bool { flock(fd, LOCK_EX | LOCK_NB) == 0 }
@@ -194,7 +207,9 @@ final class IntentJournal {
         path = "\(layout.tmp)/\(IntentJournal.prefix)\(getpid())-\(UUID().uuidString.lowercased())"
     }
 
-    /// Records (durably) that `relative` is about to be moved into place.
+    /// Records (durably) that `relative` is about to be moved into place, or
+    /// (for a purge) that it is about to be removed once the transaction
+    /// commits: either way, recovery removes it if no catalog row references it.
     func record(_ relative: String) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw PhotoEditError.library("cannot write \(path): \(String(cString: strerror(errno)))") }
@@ -224,5 +239,15 @@ final class IntentJournal {
             }
         }
         return (journals, paths)
+    }
+}
+
+/// Named moments of a commit where the crash tests kill the process for
+/// certain (`PHOTOEDIT_CRASH_POINT=NAME` sends SIGKILL to itself there),
+/// besides the random kills. Unset, it costs one environment lookup per
+/// commit that reaches a point.
+enum CrashPoint {
+    static func reach(_ name: String) {
+        if ProcessInfo.processInfo.environment["PHOTOEDIT_CRASH_POINT"] == name { kill(getpid(), SIGKILL) }
     }
 }

@@ -162,6 +162,7 @@ extension PhotoLibrary {
     /// with the recipe as the photo's next revision, through the same
     /// content-editing output any editor uses. Returns that revision.
     func commitRendered(_ recipe: Recipe, input: ContentEditingInput) throws -> Revision {
+        try requireWritable()
         var output = ContentEditingOutput(contentEditingInput: input)
         defer { unlink(output.renderedContentURL.path) }
         let image = try renderer.render(recipe: recipe, originalPath: input.fullSizeImageURL.path)

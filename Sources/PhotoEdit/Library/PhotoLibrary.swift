@@ -15,8 +15,11 @@ public final class PhotoLibrary: Sendable {
     public let registry: FilterRegistry
     let layout: LibraryLayout
     let db: DatabasePool
-    let lock: LibraryLock
+    let lock: LibraryLock?
     let renderer: Renderer
+    /// Opened without write access (a read-only folder or file system, or
+    /// another user's library): everything reads, nothing changes.
+    public let isReadOnly: Bool
 
     /// The default library folder: `$PHOTOEDIT_LIBRARY`, else
     /// `$XDG_DATA_HOME/photoedit`, else `~/.local/share/photoedit`.
@@ -39,18 +42,46 @@ public final class PhotoLibrary: Sendable {
         if !FileIO.isDirectory(layout.root.path) {
             guard create else { throw PhotoEditError.library("no library at \(layout.root.path)") }
         }
-        do {
-            for dir in [layout.root.path, layout.originals, layout.renders, layout.cache, layout.tmp] {
-                try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try Self.refuseMissingCatalog(layout)
+        // Read-only when the folder cannot be written (a read-only mount,
+        // another user's library): listing, showing and rendering to files
+        // outside the library still work.
+        isReadOnly = FileIO.isDirectory(layout.root.path) && access(layout.root.path, W_OK) != 0
+            && FileIO.exists(layout.catalog)
+        if !isReadOnly {
+            do {
+                for dir in [layout.root.path, layout.originals, layout.renders, layout.cache, layout.tmp] {
+                    try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
+                }
+            } catch {
+                throw PhotoEditError.library("cannot create library at \(layout.root.path): \(error.localizedDescription)")
             }
-        } catch {
-            throw PhotoEditError.library("cannot create library at \(layout.root.path): \(error.localizedDescription)")
         }
-        lock = try LibraryLock(path: layout.lock)
-        let exclusive = lock.tryExclusive()
-        db = try Catalog.open(path: layout.catalog)
+        lock = try LibraryLock(path: layout.lock, readOnly: isReadOnly)
+        let exclusive = !isReadOnly && lock?.tryExclusive() == true
+        db = try Catalog.open(path: layout.catalog, readOnly: isReadOnly)
         if exclusive { try recover() }
-        lock.shared()
+        lock?.shared()
+    }
+
+    /// A folder that holds originals but whose catalog is missing or empty
+    /// is a damaged library, not a new one: opening it would start an empty
+    /// catalog (and `verify --repair` would then remove every render).
+    static func refuseMissingCatalog(_ layout: LibraryLayout) throws {
+        let catalogSize = FileIO.size(layout.catalog)
+        let walSize = FileIO.size(layout.catalog + "-wal") ?? 0
+        guard catalogSize == nil || (catalogSize == 0 && walSize == 0) else { return }
+        let originals = (try? FileManager.default.subpathsOfDirectory(atPath: layout.originals)) ?? []
+        guard originals.contains(where: { !FileIO.isDirectory(layout.originals + "/" + $0) }) else { return }
+        throw PhotoEditError.library("\(layout.root.path) holds originals but its catalog is \(catalogSize == nil ? "missing" : "empty"); "
+            + "rebuild it from the files with `photoedit verify --rebuild-catalog` (or restore catalog.sqlite from a backup)")
+    }
+
+    /// Throws when the library was opened read-only.
+    func requireWritable() throws {
+        if isReadOnly {
+            throw PhotoEditError.library("\(layout.root.path) is read-only (no write access): it can be read, not changed")
+        }
     }
 
     // MARK: Reading
@@ -169,6 +200,7 @@ public final class PhotoLibrary: Sendable {
     }
 
     func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try requireWritable()
         do {
             return try db.write(body)
         } catch let error as DatabaseError {

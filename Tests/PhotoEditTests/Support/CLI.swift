@@ -66,6 +66,13 @@ enum CLI {
             Issue.record(Comment(rawValue: error.message), sourceLocation: sourceLocation)
             throw error
         }
+        return try runExecutable(binary, arguments, display: arguments, environment: extra)
+    }
+
+    /// Runs an executable (the `photoedit` binary, or a wrapper such as
+    /// setpriv around it) in the package root with the clean environment.
+    static func runExecutable(_ binary: URL, _ arguments: [String], display: [String],
+                              environment extra: [String: String] = [:]) throws -> CLIResult {
         let outputs = TemporaryDirectory("photoedit-cli-out")
         let outPath = outputs.file("stdout"), errPath = outputs.file("stderr")
         guard FileManager.default.createFile(atPath: outPath, contents: nil),
@@ -93,7 +100,7 @@ enum CLI {
         try err.close()
         let stdout = String(decoding: try Data(contentsOf: URL(fileURLWithPath: outPath)), as: UTF8.self)
         let stderr = String(decoding: try Data(contentsOf: URL(fileURLWithPath: errPath)), as: UTF8.self)
-        return CLIResult(arguments: arguments, status: process.terminationStatus, stdout: stdout, stderr: stderr)
+        return CLIResult(arguments: display, status: process.terminationStatus, stdout: stdout, stderr: stderr)
     }
 }
 
