@@ -211,7 +211,8 @@ struct ImageRequestTests {
         let options = ImageRequestOptions(deliveryMode: .highQuality, resizeMode: .exact)
         let a = try manager.requestImage(for: ids[0], targetSize: ImageSize(side: 200), options: options)
         let b = try manager.requestImage(for: ids[0], targetSize: ImageSize(side: 200), options: options)
-        for _ in 0..<12000 where manager.statistics.sharedWork == 0 { try await Task.sleep(nanoseconds: 5_000_000) }
+        // Polled without suspending: a resumed task may wait for a thread longer than the hold.
+        for _ in 0..<12000 where manager.statistics.sharedWork == 0 { usleep(5_000) }
         joined.signal()
         let ra = await Self.results(a), rb = await Self.results(b)
         #expect(manager.statistics.sharedWork == 1 && manager.statistics.renders == 1, "\(manager.statistics)")
@@ -324,18 +325,24 @@ struct ImageRequestTests {
     @Test func prefetchWaitsWhileARequestIsWorkedOn() async throws {
         let (temp, library, ids) = try Self.library([Paths.sample("coffee.jpg"), Paths.sample("chelsea.jpg"), Paths.sample("astronaut.jpg")])
         defer { withExtendedLifetime(temp) {} }
+        // The held part has no suspension point: on a loaded machine (CI, 2
+        // cores, every suite at once) a resumed task may wait longer for a
+        // thread than any hold, and a hold that times out lets the prefetch
+        // start, so the test waits on semaphores and sleeps its own thread.
         let hold = DispatchSemaphore(value: 0)
-        let held = Locked(false)
+        let started = DispatchSemaphore(value: 0)
         let manager = ImageManager(library: library, configuration: ImageCacheConfiguration(prefetchConcurrency: 2), beforeCompute: { key in
-            if key.width == 333 { held.mutate { $0 = true }; _ = hold.wait(timeout: .now() + 120) }
+            if key.width == 333 { started.signal(); _ = hold.wait(timeout: .now() + 300) }
         })
         let foreground = try manager.requestImage(for: ids[0], targetSize: ImageSize(side: 333),
                                                   options: ImageRequestOptions(deliveryMode: .highQuality, resizeMode: .exact))
-        for _ in 0..<12000 where !held.value { try await Task.sleep(nanoseconds: 5_000_000) }
+        let began = started.wait(timeout: .now() + 120)
+        #expect(began == .success, "the foreground request starts its render")
         try manager.startCaching(ids, targetSize: ImageSize(side: 100), options: ImageRequestOptions(resizeMode: .exact))
-        try await Task.sleep(nanoseconds: 200_000_000)
-        #expect(manager.statistics.prefetched == 0 && manager.statistics.renders == 0, "nothing prefetched while a request runs: \(manager.statistics)")
+        usleep(300_000)
+        let whileHeld = manager.statistics
         hold.signal()
+        #expect(whileHeld.prefetched == 0 && whileHeld.renders == 0, "nothing prefetched while a request runs: \(whileHeld)")
         #expect(await Self.results(foreground).first?.image?.width == 333)
         await manager.waitForCaching()
         #expect(manager.statistics.prefetched == 3 && manager.statistics.renders == 4, "\(manager.statistics)")
