@@ -244,12 +244,27 @@ func FileIO_isDirectory(_ path: String) -> Bool {
 struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Check every original, revision and the catalog; --repair rebuilds renders (never touches originals).")
+        abstract: "Check every original, revision and the catalog; --repair rebuilds renders (never touches originals).",
+        discussion: """
+        --rebuild-catalog rebuilds a lost, empty or damaged catalog.sqlite from the files (originals, the revision \
+        records under revisions/, renders), keeps the old catalog beside it as catalog.sqlite.before-rebuild-TIME, \
+        then verifies the library. Favorites, hidden, recently deleted, albums and edited dates or locations live only \
+        in the catalog and are not recovered (docs/library-layout.md).
+        """)
     @OptionGroup var options: LibraryOptions
     @Flag(help: "Rebuild missing or damaged renders from adjustment data, remove unreferenced renders.") var repair = false
+    @Flag(help: "Rebuild the catalog from the files on disk (no other process may have the library open).") var rebuildCatalog = false
 
     func run() throws {
         try PhotoEdit_run {
+            if rebuildCatalog {
+                let rebuilt = try PhotoLibrary.rebuildCatalog(url: options.url)
+                if let kept = rebuilt.previousCatalog { Output.note("the previous catalog is kept as \(kept)") }
+                Output.note("rebuilt the catalog: \(rebuilt.photos) photos (\(rebuilt.photosFromRecords) from revision records, "
+                            + "\(rebuilt.photosWithoutRecords) from originals alone), \(rebuilt.revisions) revisions, \(rebuilt.renders) renders")
+                for line in rebuilt.problems { Output.line("not recovered: \(Output.field(line))") }
+                for line in rebuilt.notes { Output.note(line) }
+            }
             let report = try options.open().verify(repair: repair)
             for line in report.repaired { Output.line("repaired: \(Output.field(line))") }
             for line in report.problems { Output.line("problem: \(Output.field(line))") }

@@ -37,9 +37,11 @@ struct LibraryOptions: ParsableArguments {
     @Option(name: .customLong("luts"), help: ArgumentHelp("Also look for .cube LUTs in this folder, first (repeatable; also $PHOTOEDIT_LUTS; then the preset folders).", valueName: "DIR"))
     var luts: [String] = []
 
+    /// The library folder named (or the default one).
+    var url: URL { library.map { URL(fileURLWithPath: $0) } ?? PhotoLibrary.defaultURL() }
+
     func open() throws -> PhotoLibrary {
         LUTFolders.add(luts)
-        let url = library.map { URL(fileURLWithPath: $0) } ?? PhotoLibrary.defaultURL()
         return try PhotoLibrary(url: url)
     }
 }

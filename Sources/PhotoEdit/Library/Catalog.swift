@@ -169,6 +169,14 @@ enum Catalog {
             try db.create(index: "asset_alternateSha256", on: "asset", columns: ["alternateSha256"], unique: true)
             try db.create(index: "asset_source", on: "asset", columns: ["sourceFolder", "sourceStem"])
         }
+        m.registerMigration("v6: revision sidecars") { db in
+            try db.alter(table: "revision") { t in
+                // The revision's record on disk (revisions/…json), from
+                // which `verify --rebuild-catalog` rebuilds a lost catalog;
+                // NULL for revisions committed by older versions.
+                t.add(column: "sidecarPath", .text)
+            }
+        }
         return m
     }
 }
@@ -219,6 +227,7 @@ struct RevisionRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
     var pixelHeight: Int
     var baseRevision: Int?
     var basePath: String?
+    var sidecarPath: String? = nil
 
     var adjustmentData: AdjustmentData? {
         guard let formatIdentifier, let formatVersion, let data else { return nil }

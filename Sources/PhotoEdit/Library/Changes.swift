@@ -213,7 +213,7 @@ extension PhotoLibrary {
 
     private func commit(_ changes: [PhotoLibraryChanges.Change]) throws {
         let journal = IntentJournal(layout: layout)
-        var placedRenders: [String] = []   // renders moved into place by this commit (unique names)
+        var placedRenders: [String] = []   // renders and sidecars moved into place by this commit (unique names)
         var placedOriginals: [String] = [] // originals moved into place by this commit
         var edits: [Int: PreparedEdit] = [:]
         var creations: [Int: (record: AssetRecord, revision: RevisionRecord)?] = [:]
@@ -262,7 +262,7 @@ extension PhotoLibrary {
                 let recorder = ChangeRecorder()
                 for (i, change) in changes.enumerated() {
                     try apply(change, index: i, db: db, edits: edits, creations: creations, purgedFiles: &purgedFiles,
-                              recorder: recorder)
+                              recorder: recorder, journal: journal, placed: &placedRenders)
                 }
                 try recorder.record(db)
                 // Journal first: the files of purged photos are named in the
@@ -304,7 +304,7 @@ extension PhotoLibrary {
 
     private func apply(_ change: PhotoLibraryChanges.Change, index i: Int, db: Database, edits: [Int: PreparedEdit],
                        creations: [Int: (record: AssetRecord, revision: RevisionRecord)?], purgedFiles: inout [String],
-                       recorder: ChangeRecorder) throws {
+                       recorder: ChangeRecorder, journal: IntentJournal, placed: inout [String]) throws {
         // Every object is handed to the recorder before it changes.
         func asset(_ id: String) throws -> AssetRecord {
             try recorder.asset(id, db)
@@ -324,10 +324,15 @@ extension PhotoLibrary {
                 throw PhotoEditError.conflict(asset: id, expected: expected, actual: a.revision)
             }
             a.revision += 1
-            try RevisionRecord(assetId: id, number: a.revision, createdAt: Date(), kind: kind.rawValue,
-                               formatIdentifier: data?.formatIdentifier, formatVersion: data?.formatVersion, data: data?.data,
-                               renderPath: render, pixelWidth: size.0, pixelHeight: size.1,
-                               baseRevision: baseRevision, basePath: basePath).insert(db)
+            var revision = RevisionRecord(assetId: id, number: a.revision, createdAt: Date(), kind: kind.rawValue,
+                                          formatIdentifier: data?.formatIdentifier, formatVersion: data?.formatVersion, data: data?.data,
+                                          renderPath: render, pixelWidth: size.0, pixelHeight: size.1,
+                                          baseRevision: baseRevision, basePath: basePath)
+            // The revision's record on disk, committed with its row.
+            let sidecar = try placeSidecar(a, revision, journal: journal)
+            placed.append(sidecar)
+            revision.sidecarPath = sidecar
+            try revision.insert(db)
             try db.execute(sql: "UPDATE asset SET revision = ? WHERE id = ?", arguments: [a.revision, id])
         }
         switch change {
@@ -342,11 +347,17 @@ extension PhotoLibrary {
                 } else if let partner = try pairPartner(of: created.record, db) {
                     try recorder.asset(partner.id, db)
                     try join(created.record, to: partner, db)
+                    // The photo's files changed: its sidecars say so.
+                    try rewriteSidecars(of: partner.id, db, journal: journal, placed: &placed, replaced: &purgedFiles)
                     if case let .create(placeholder, _) = change { placeholder.set(partner.id, joinedPair: true) }
                 } else {
                     try recorder.asset(created.record.id, db)
                     try created.record.insert(db)
-                    try created.revision.insert(db)
+                    var revision = created.revision
+                    let sidecar = try placeSidecar(created.record, revision, journal: journal)
+                    placed.append(sidecar)
+                    revision.sidecarPath = sidecar
+                    try revision.insert(db)
                 }
             }
         case .contentEdit:
@@ -389,8 +400,10 @@ extension PhotoLibrary {
             try recorder.albums(ofAsset: id, db)
             purgedFiles.append(a.originalPath)
             if let alternate = a.alternatePath { purgedFiles.append(alternate) }
-            purgedFiles += try String.fetchAll(db, sql: "SELECT renderPath FROM revision WHERE assetId = ? AND renderPath IS NOT NULL",
-                                               arguments: [id])
+            purgedFiles += try String.fetchAll(db, sql: """
+                SELECT renderPath FROM revision WHERE assetId = ? AND renderPath IS NOT NULL
+                UNION ALL SELECT sidecarPath FROM revision WHERE assetId = ? AND sidecarPath IS NOT NULL
+                """, arguments: [id, id])
             try db.execute(sql: "DELETE FROM asset WHERE id = ?", arguments: [id])
         case let .albumCreate(placeholder, title):
             try recorder.album(placeholder.localIdentifier, db)

@@ -100,6 +100,23 @@ enum FileIO {
         return String(cString: g_checksum_get_string(checksum))
     }
 
+    /// Writes `data` to a new file (never an existing one) and flushes it.
+    static func writeFlushed(_ data: Data, to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw PhotoEditError.library("cannot create \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        do {
+            try data.withUnsafeBytes { bytes in
+                guard let base = bytes.baseAddress else { return }
+                try writeAll(fd, UnsafeMutableRawPointer(mutating: base), bytes.count, path: path)
+            }
+            guard fsync(fd) == 0 else { throw PhotoEditError.library("cannot flush \(path): \(String(cString: strerror(errno)))") }
+        } catch {
+            unlink(path)
+            throw error
+        }
+    }
+
     private static func writeAll(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, path: String) throws {
         var done = 0
         while done < count {

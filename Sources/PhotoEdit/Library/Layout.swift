@@ -7,6 +7,7 @@ import Foundation
 ///       library.lock            advisory lock (crash recovery)
 ///       originals/ab/<sha256>.<ext>   originals, read-only, content-addressed
 ///       renders/<id[0..2]>/<id>/<rev>-<nonce>.jpg   full-size render of each edited revision
+///       revisions/<id[0..2]>/<id>/<rev>-<nonce>.json  each revision's record (rebuilds the catalog)
 ///       cache/                  rebuildable derivatives (safe to delete)
 ///       tmp/                    staging for commits (emptied by recovery)
 struct LibraryLayout: Sendable {
@@ -16,6 +17,7 @@ struct LibraryLayout: Sendable {
     var lock: String { root.appendingPathComponent("library.lock").path }
     var originals: String { root.appendingPathComponent("originals").path }
     var renders: String { root.appendingPathComponent("renders").path }
+    var revisions: String { root.appendingPathComponent("revisions").path }
     var cache: String { root.appendingPathComponent("cache").path }
     var tmp: String { root.appendingPathComponent("tmp").path }
 
@@ -28,6 +30,12 @@ struct LibraryLayout: Sendable {
     /// writers of the same revision number from ever sharing a file.
     static func renderPath(asset: String, revision: Int) -> String {
         "renders/\(asset.prefix(2))/\(asset)/\(revision)-\(UUID().uuidString.prefix(8).lowercased()).jpg"
+    }
+
+    /// Relative path of a revision's sidecar (its record: what
+    /// `verify --rebuild-catalog` reads back), unique like a render's.
+    static func sidecarPath(asset: String, revision: Int) -> String {
+        "revisions/\(asset.prefix(2))/\(asset)/\(revision)-\(UUID().uuidString.prefix(8).lowercased()).json"
     }
 
     func absolute(_ relative: String) -> String { root.appendingPathComponent(relative).path }

@@ -30,6 +30,7 @@ extension PhotoLibrary {
                 UNION SELECT alternatePath FROM asset WHERE alternatePath IS NOT NULL
                 UNION SELECT renderPath FROM revision WHERE renderPath IS NOT NULL
                 UNION SELECT basePath FROM revision WHERE basePath IS NOT NULL
+                UNION SELECT sidecarPath FROM revision WHERE sidecarPath IS NOT NULL
                 """))
         }
     }

@@ -31,6 +31,7 @@ extension PhotoLibrary {
         if foreignKeys > 0 { report.problems.append("catalog: \(foreignKeys) rows break foreign keys") }
         let byAsset = Dictionary(grouping: revisions, by: \.assetId)
         var referenced = Set<String>()
+        var withoutSidecar = 0
         for a in assets {
             referenced.insert(a.originalPath)
             let path = layout.absolute(a.originalPath)
@@ -58,6 +59,17 @@ extension PhotoLibrary {
             }
             for r in revs {
                 let label = "\(a.id) revision \(r.number)"
+                if let sidecar = r.sidecarPath { referenced.insert(sidecar) }
+                if let problem = sidecarProblem(a, r) {
+                    if repair, let fixed = try? replaceSidecar(a.id, r.number) {
+                        referenced.insert(fixed)
+                        report.repaired.append("\(label): \(problem); written as \(fixed)")
+                    } else if r.sidecarPath == nil {
+                        withoutSidecar += 1
+                    } else {
+                        report.problems.append("\(label): \(problem)")
+                    }
+                }
                 if let data = r.adjustmentData, data.formatIdentifier == Recipe.formatIdentifier, Recipe.canHandle(data) {
                     do {
                         let recipe = try Recipe(adjustmentData: data, registry: registry)
@@ -85,12 +97,16 @@ extension PhotoLibrary {
                 }
             }
         }
+        if withoutSidecar > 0 {
+            report.notes.append("\(withoutSidecar) revision(s) committed by an older photoedit have no record under revisions/: "
+                                + "`photoedit verify --repair` writes them, so that `verify --rebuild-catalog` can recover them")
+        }
         // Stray files. Order matters: list the files first, then the pending
         // journals, then the catalog. A file in place but not yet committed
         // was named by its journal before it was moved, and its journal is
         // removed only after its transaction committed.
         var present: [String] = []
-        for folder in ["originals", "renders"] {
+        for folder in ["originals", "renders", "revisions"] {
             let base = layout.absolute(folder)
             present += Self.filesInFolder(base).map { folder + "/" + String($0.dropFirst(base.count + 1)) }
         }
@@ -100,6 +116,9 @@ extension PhotoLibrary {
             if repair, relative.hasPrefix("renders/") {
                 unlink(layout.absolute(relative))
                 report.repaired.append("\(relative): unreferenced render removed")
+            } else if repair, relative.hasPrefix("revisions/") {
+                unlink(layout.absolute(relative))
+                report.repaired.append("\(relative): unreferenced revision record removed")
             } else if relative.hasPrefix("originals/") {
                 report.problems.append("\(relative): original not referenced by the catalog (import it again to keep it)")
             } else {
@@ -107,6 +126,45 @@ extension PhotoLibrary {
             }
         }
         return report
+    }
+
+    /// What is wrong with a revision's sidecar, nil when it describes the
+    /// revision as the catalog has it.
+    private func sidecarProblem(_ a: AssetRecord, _ r: RevisionRecord) -> String? {
+        guard let relative = r.sidecarPath else { return "no revision record" }
+        switch RevisionSidecar.read(layout.absolute(relative)) {
+        case .failure(.unreadableFile(_, let reason)) where reason == "missing":
+            return "revision record \(relative) is missing"
+        case .failure(let error):
+            return "revision record \(relative) is unusable (\(error.description))"
+        case .success(let sidecar):
+            return sidecar.matches(a, r) ? nil : "revision record \(relative) does not match the catalog"
+        }
+    }
+
+    /// Writes a revision's sidecar again from the catalog; the old one goes
+    /// once the new one is referenced.
+    func replaceSidecar(_ id: String, _ number: Int) throws -> String {
+        let journal = IntentJournal(layout: layout)
+        defer { journal.finish() }
+        var placed: String?
+        do {
+            let old: String? = try write { db in
+                guard let a = try AssetRecord.fetchOne(db, key: id),
+                      let r = try RevisionRecord.fetchOne(db, key: ["assetId": id, "number": number]) else {
+                    throw PhotoEditError.unknownRevision(asset: id, revision: number, latest: -1)
+                }
+                placed = try placeSidecar(a, r, journal: journal)
+                try db.execute(sql: "UPDATE revision SET sidecarPath = ? WHERE assetId = ? AND number = ?", arguments: [placed, id, number])
+                if let old = r.sidecarPath { try journal.record(old) }
+                return r.sidecarPath
+            }
+            if let old { unlink(layout.absolute(old)) }
+        } catch {
+            if let placed { unlink(layout.absolute(placed)) }
+            throw error
+        }
+        return placed!
     }
 
     private func renderProblem(_ relative: String) -> String? {
@@ -137,6 +195,8 @@ extension PhotoLibrary {
         try journal.record(relative)
         defer { journal.finish() }
         try FileIO.moveIntoPlace(from: staged, to: layout.absolute(relative), readOnly: true)
+        var sidecar: String?
+        var oldSidecar: String?
         do {
             try write { db in
                 // A new render file: the feed says the content changed, so
@@ -145,13 +205,25 @@ extension PhotoLibrary {
                 try recorder.asset(a.id, db, aspects: .content)
                 try db.execute(sql: "UPDATE revision SET renderPath = ? WHERE assetId = ? AND number = ?",
                                arguments: [relative, a.id, r.number])
+                // Its sidecar names the render: written again.
+                var updated = r
+                updated.renderPath = relative
+                // (The current one: verify may have just rewritten it.)
+                oldSidecar = try String.fetchOne(db, sql: "SELECT sidecarPath FROM revision WHERE assetId = ? AND number = ?",
+                                                 arguments: [a.id, r.number])
+                sidecar = try placeSidecar(a, updated, journal: journal)
+                try db.execute(sql: "UPDATE revision SET sidecarPath = ? WHERE assetId = ? AND number = ?",
+                               arguments: [sidecar, a.id, r.number])
+                if let oldSidecar { try journal.record(oldSidecar) }
                 try recorder.record(db)
             }
         } catch {
             unlink(layout.absolute(relative))
+            if let sidecar { unlink(layout.absolute(sidecar)) }
             throw error
         }
         if let old = r.renderPath { unlink(layout.absolute(old)) }
+        if let oldSidecar { unlink(layout.absolute(oldSidecar)) }
         return relative
     }
 }

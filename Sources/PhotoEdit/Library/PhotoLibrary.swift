@@ -50,7 +50,7 @@ public final class PhotoLibrary: Sendable {
             && FileIO.exists(layout.catalog)
         if !isReadOnly {
             do {
-                for dir in [layout.root.path, layout.originals, layout.renders, layout.cache, layout.tmp] {
+                for dir in [layout.root.path, layout.originals, layout.renders, layout.revisions, layout.cache, layout.tmp] {
                     try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
                 }
             } catch {
