@@ -16,7 +16,7 @@ struct ImportCommand: ParsableCommand {
         try PhotoEdit_run {
             let library = try options.open()
             let terminal = Output.stderrIsTerminal
-            let results = try library.importItems(paths) { done, total in
+            let results = try library.importItems(fileSystemPaths: paths.map(Self.argumentBytes)) { done, total in
                 guard total >= 10 else { return }
                 if terminal {
                     Output.writeStderr("\rimporting \(done)/\(total)\(done == total ? "\n" : "")")
@@ -43,6 +43,22 @@ struct ImportCommand: ParsableCommand {
             if json { Output.json(.array(entries)) }
             if failed > 0 { throw ExitCode(1) }
         }
+    }
+}
+
+extension ImportCommand {
+    /// The bytes an argument was given as. Swift decodes arguments as UTF-8,
+    /// each invalid byte becoming U+FFFD, so a file name that is not UTF-8
+    /// (`caf\xE9.jpg`) could not be opened: the raw `argv` entry that decodes
+    /// to the argument is used instead.
+    static func argumentBytes(_ argument: String) -> [UInt8] {
+        guard argument.unicodeScalars.contains("\u{FFFD}") else { return Array(argument.utf8) }
+        for i in 1..<Int(CommandLine.argc) {
+            guard let c = CommandLine.unsafeArgv[i] else { continue }
+            let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(c).assumingMemoryBound(to: UInt8.self), count: strlen(c)))
+            if String(decoding: bytes, as: UTF8.self) == argument { return bytes }
+        }
+        return Array(argument.utf8)
     }
 }
 

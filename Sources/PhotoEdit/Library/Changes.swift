@@ -116,7 +116,7 @@ public final class AlbumChangeRequest {
 /// committed together, or none is.
 public final class PhotoLibraryChanges {
     enum Change {
-        case create(ObjectPlaceholder, String)
+        case create(ObjectPlaceholder, ImportSource)
         case contentEdit(String, ContentEditingOutput)
         case revert(String, expected: Int?)
         case favorite(String, Bool)
@@ -154,8 +154,12 @@ public final class PhotoLibraryChanges {
     /// Imports the file at `path` as a new photo (PhotoKit's
     /// `creationRequestForAssetFromImage(atFileURL:)`).
     public func createAsset(fromFileAt path: String) -> ObjectPlaceholder {
+        createAsset(.file(SystemPath(path)))
+    }
+
+    func createAsset(_ source: ImportSource) -> ObjectPlaceholder {
         let p = ObjectPlaceholder(PhotoLibrary.newIdentifier())
-        add(.create(p, path))
+        add(.create(p, source))
         return p
     }
 
@@ -221,8 +225,8 @@ extension PhotoLibrary {
             // 1. Stage and check files, outside the transaction.
             for (i, change) in changes.enumerated() {
                 switch change {
-                case let .create(placeholder, path):
-                    let staged = try stageOriginal(path, journal: journal)
+                case let .create(placeholder, source):
+                    let staged = try stageOriginal(source, journal: journal)
                     if let existing = staged.existingID {
                         placeholder.set(existing)
                         creations[i] = .some(nil)

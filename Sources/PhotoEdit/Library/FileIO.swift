@@ -16,8 +16,16 @@ enum FileIO {
     /// being read is refused too (`limitName` names the setting in the error).
     static func copyHashing(from source: String, to destination: String,
                             limit: Int64? = nil, limitName: String = "") throws -> (sha256: String, size: Int64) {
+        try copyHashing(from: SystemPath(source), to: destination, limit: limit, limitName: limitName)
+    }
+
+    /// `copyHashing` from a path given as the file system's bytes (a name
+    /// that is not valid UTF-8); errors name it by its `display` form.
+    static func copyHashing(from path: SystemPath, to destination: String,
+                            limit: Int64? = nil, limitName: String = "") throws -> (sha256: String, size: Int64) {
+        let source = path.display
         // O_NONBLOCK: opening a FIFO with no writer must not wait for one.
-        let input = open(source, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let input = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard input >= 0 else {
             throw PhotoEditError.unreadableFile(path: source, reason: String(cString: strerror(errno)))
         }

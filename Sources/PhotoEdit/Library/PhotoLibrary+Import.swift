@@ -8,24 +8,37 @@ extension PhotoLibrary {
     ///
     /// - Parameter progress: called after each file with (done, total).
     public func importItems(_ paths: [String], progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> [ImportResult] {
-        var files: [String] = []
+        try importItems(paths.map(SystemPath.init), progress: progress)
+    }
+
+    /// `importItems` for paths given as the file system's bytes, which need
+    /// not be valid UTF-8 (Linux file names are bytes: a Latin-1 `caf\xE9.jpg`
+    /// cannot be named by a `String`). Files found in folders keep their
+    /// bytes too. Results, errors and the photo's `originalFilename` show
+    /// each byte that is not UTF-8 as `\xHH`.
+    public func importItems(fileSystemPaths paths: [[UInt8]], progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> [ImportResult] {
+        try importItems(paths.map { SystemPath(bytes: $0) }, progress: progress)
+    }
+
+    func importItems(_ paths: [SystemPath], progress: (@Sendable (Int, Int) -> Void)?) throws -> [ImportResult] {
+        var files: [SystemPath] = []
         var results: [ImportResult] = []
         for path in paths {
-            if FileIO.isDirectory(path) {
-                files += Self.filesInFolder(path).filter { Self.imageExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
-            } else if FileIO.exists(path) {
+            if path.isDirectory {
+                files += path.regularFilesInside().filter { Self.imageExtensions.contains(($0.display as NSString).pathExtension.lowercased()) }
+            } else if path.exists {
                 files.append(path)
             } else {
-                results.append(ImportResult(path: path, id: nil, duplicate: false,
-                                            error: .unreadableFile(path: path, reason: "no such file or folder"), joinedPair: false))
+                results.append(ImportResult(path: path.display, id: nil, duplicate: false,
+                                            error: .unreadableFile(path: path.display, reason: "no such file or folder"), joinedPair: false))
             }
         }
         for (i, file) in Self.pairOrdered(files).enumerated() {
             do {
                 let (id, duplicate, joined) = try importFile(file)
-                results.append(ImportResult(path: file, id: id, duplicate: duplicate, error: nil, joinedPair: joined))
+                results.append(ImportResult(path: file.display, id: id, duplicate: duplicate, error: nil, joinedPair: joined))
             } catch let error as PhotoEditError {
-                results.append(ImportResult(path: file, id: nil, duplicate: false, error: error, joinedPair: false))
+                results.append(ImportResult(path: file.display, id: nil, duplicate: false, error: error, joinedPair: false))
             }
             progress?(i + 1, files.count)
         }
@@ -40,23 +53,16 @@ extension PhotoLibrary {
 
     /// Regular files under `folder`, recursively, hidden files skipped, sorted.
     static func filesInFolder(_ folder: String) -> [String] {
-        let base = URL(fileURLWithPath: folder)
-        guard let e = FileManager.default.enumerator(at: base, includingPropertiesForKeys: [.isRegularFileKey],
-                                                     options: [.skipsHiddenFiles]) else { return [] }
-        var out: [String] = []
-        for case let url as URL in e where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
-            out.append(url.path)
-        }
-        return out.sorted()
+        SystemPath(folder).regularFilesInside().map(\.display)
     }
 
     /// Imports one file through `performChanges` (one path for every change).
-    func importFile(_ path: String) throws -> (id: String, duplicate: Bool, joined: Bool) {
+    func importFile(_ path: SystemPath) throws -> (id: String, duplicate: Bool, joined: Bool) {
         var attempt = 0
         while true {
             do {
                 var placeholder: ObjectPlaceholder?
-                try performChanges { changes in placeholder = changes.createAsset(fromFileAt: path) }
+                try performChanges { changes in placeholder = changes.createAsset(.file(path)) }
                 return (placeholder!.localIdentifier, placeholder!.existed, placeholder!.joinedPair)
             } catch PhotoEditError.library(let message) where message.contains("failed concurrent import") && attempt < 3 {
                 attempt += 1
@@ -71,14 +77,14 @@ extension PhotoLibrary {
     }
 
     /// The folder a file is imported from (absolute, symbolic links resolved).
-    static func sourceFolder(of path: String) -> String {
-        URL(fileURLWithPath: path).deletingLastPathComponent().resolvingSymlinksInPath().path
+    static func sourceFolder(of path: SystemPath) -> String {
+        (path.parent.resolved() ?? path.parent).display
     }
 
     /// A file's name without its extension, lowercased: `IMG_0042.CR2` and
     /// `IMG_0042.JPG` are one shot.
-    static func sourceStem(of path: String) -> String {
-        ((path as NSString).lastPathComponent as NSString).deletingPathExtension.lowercased()
+    static func sourceStem(of path: SystemPath) -> String {
+        (SystemPath.display(path.lastComponent) as NSString).deletingPathExtension.lowercased()
     }
 
     /// Formats that pair with a RAW of the same shot (the camera's JPEG or HEIF).
@@ -86,16 +92,16 @@ extension PhotoLibrary {
 
     /// Puts the files of RAW+JPEG pairs (same folder and name) next to each
     /// other, the JPEG first, so the RAW joins the JPEG's photo.
-    static func pairOrdered(_ files: [String]) -> [String] {
+    static func pairOrdered(_ files: [SystemPath]) -> [SystemPath] {
         struct Key: Hashable { let folder: String, stem: String }
-        var groups: [Key: [String]] = [:]
+        var groups: [Key: [SystemPath]] = [:]
         var order: [Key] = []
         for file in files {
             let key = Key(folder: sourceFolder(of: file), stem: sourceStem(of: file))
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(file)
         }
-        let isRaw = { (f: String) in RawDecoder.extensions.contains((f as NSString).pathExtension.lowercased()) }
+        let isRaw = { (f: SystemPath) in RawDecoder.extensions.contains((f.display as NSString).pathExtension.lowercased()) }
         return order.flatMap { key in groups[key]!.filter { !isRaw($0) } + groups[key]!.filter(isRaw) }
     }
 
@@ -113,14 +119,19 @@ extension PhotoLibrary {
     /// Copies a file into staging while hashing it; for known bytes returns
     /// the existing photo; else checks and probes the copy and moves it into
     /// `originals/` read-only. The catalog rows are returned, not inserted.
-    func stageOriginal(_ path: String, journal: IntentJournal) throws -> StagedOriginal {
+    func stageOriginal(_ source: ImportSource, journal: IntentJournal) throws -> StagedOriginal {
         let staged = layout.temporary(".import")
         defer { unlink(staged) }
-        let (sha, size) = try FileIO.copyHashing(from: path, to: staged, limit: Importer.maxFileBytes, limitName: "PHOTOEDIT_MAX_FILE_SIZE")
+        let sha: String, size: Int64, displayPath: String, filename: String?, origin: SystemPath?
+        switch source {
+        case .file(let path):
+            (sha, size) = try FileIO.copyHashing(from: path, to: staged, limit: Importer.maxFileBytes, limitName: "PHOTOEDIT_MAX_FILE_SIZE")
+            (displayPath, filename, origin) = (path.display, SystemPath.display(path.lastComponent), path)
+        }
         if let existing = try read({ db in try Self.assetHolding(sha256: sha, db) }) {
             return StagedOriginal(existingID: existing, placed: false, relative: "")
         }
-        let probe = try Importer.probe(path: staged, displayPath: path)
+        let probe = try Importer.probe(path: staged, displayPath: displayPath)
         let relative = LibraryLayout.originalPath(sha256: sha, extension: Importer.fileExtension(forLoader: probe.loader, format: probe.format,
                                                                                                  raw: probe.rawExtension))
         let destination = layout.absolute(relative)
@@ -137,13 +148,13 @@ extension PhotoLibrary {
             placed = true
         }
         let now = Date()
-        let record = AssetRecord(id: "", originalFilename: (path as NSString).lastPathComponent, sha256: sha, originalPath: relative,
+        let record = AssetRecord(id: "", originalFilename: filename ?? (relative as NSString).lastPathComponent, sha256: sha, originalPath: relative,
                                  fileSize: size, format: probe.format, uniformTypeIdentifier: probe.uniformTypeIdentifier,
                                  mediaType: "image", originalPixelWidth: probe.width, originalPixelHeight: probe.height,
                                  orientation: probe.orientation, creationDate: probe.creationDate, latitude: probe.latitude,
                                  longitude: probe.longitude, importDate: now, revision: 0,
                                  camera: probe.camera.flatMap { try? String(decoding: JSONEncoder().encode($0), as: UTF8.self) },
-                                 sourceFolder: Self.sourceFolder(of: path), sourceStem: Self.sourceStem(of: path))
+                                 sourceFolder: origin.map(Self.sourceFolder), sourceStem: origin.map(Self.sourceStem))
         let revision = RevisionRecord(assetId: "", number: 0, createdAt: now, kind: Revision.Kind.imported.rawValue,
                                       formatIdentifier: nil, formatVersion: nil, data: nil, renderPath: nil,
                                       pixelWidth: probe.width, pixelHeight: probe.height)
