@@ -157,6 +157,14 @@ public final class PhotoLibraryChanges {
         createAsset(.file(SystemPath(path)))
     }
 
+    /// Imports `data` as a new photo (PhotoKit's `PHAssetCreationRequest`
+    /// with a data resource): staged in `tmp/` within the import size limit,
+    /// then checked and committed like a file. `filename` is the photo's
+    /// original file name (one path component); nil names it by its hash.
+    public func createAsset(from data: Data, filename: String? = nil) -> ObjectPlaceholder {
+        createAsset(.data(data, filename: filename))
+    }
+
     func createAsset(_ source: ImportSource) -> ObjectPlaceholder {
         let p = ObjectPlaceholder(PhotoLibrary.newIdentifier())
         add(.create(p, source))

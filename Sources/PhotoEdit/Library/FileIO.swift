@@ -45,19 +45,10 @@ enum FileIO {
             throw PhotoEditError.unreadableFile(path: source, reason: Self.tooLarge(limit: limit, name: limitName))
         }
         _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) & ~O_NONBLOCK)
-        let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard output >= 0 else { throw PhotoEditError.library("cannot create \(destination): \(String(cString: strerror(errno)))") }
-        var ok = false
-        defer {
-            close(output)
-            if !ok { unlink(destination) }
-        }
-        let checksum = g_checksum_new(G_CHECKSUM_SHA256)
-        defer { g_checksum_free(checksum) }
+        let output = try HashingWriter(path: destination, limit: limit, limitName: limitName, source: source)
         let size = 1 << 20
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
         defer { buffer.deallocate() }
-        var total: Int64 = 0
         while true {
             let n = read(input, buffer, size)
             if n < 0 {
@@ -65,16 +56,57 @@ enum FileIO {
                 throw PhotoEditError.unreadableFile(path: source, reason: String(cString: strerror(errno)))
             }
             if n == 0 { break }
-            total += Int64(n)
-            if let limit, total > limit {
-                throw PhotoEditError.unreadableFile(path: source, reason: Self.tooLarge(limit: limit, name: limitName))
-            }
-            g_checksum_update(checksum, buffer.assumingMemoryBound(to: UInt8.self), n)
-            try writeAll(output, buffer, n, path: destination)
+            try output.append(UnsafeRawBufferPointer(start: buffer, count: n))
         }
-        guard fsync(output) == 0 else { throw PhotoEditError.library("cannot flush \(destination): \(String(cString: strerror(errno)))") }
-        ok = true
-        return (String(cString: g_checksum_get_string(checksum)), total)
+        return try output.finish()
+    }
+
+    /// Writes a new file from bytes that arrive in pieces (a copy, an
+    /// upload), hashing them with SHA-256 and counting them against `limit`
+    /// on the way. `finish()` flushes it and returns the digest and size;
+    /// a writer never finished removes its file.
+    final class HashingWriter {
+        let path: String
+        let limit: Int64?
+        let limitName: String
+        /// Names the bytes' origin in errors.
+        let source: String
+        private let fd: Int32
+        private let checksum: OpaquePointer
+        private(set) var size: Int64 = 0
+        private var finished = false
+
+        init(path: String, limit: Int64?, limitName: String, source: String) throws {
+            fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            guard fd >= 0 else { throw PhotoEditError.library("cannot create \(path): \(String(cString: strerror(errno)))") }
+            checksum = g_checksum_new(G_CHECKSUM_SHA256)!
+            self.path = path
+            self.limit = limit
+            self.limitName = limitName
+            self.source = source
+        }
+
+        func append(_ bytes: UnsafeRawBufferPointer) throws {
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+            size += Int64(bytes.count)
+            if let limit, size > limit {
+                throw PhotoEditError.unreadableFile(path: source, reason: FileIO.tooLarge(limit: limit, name: limitName))
+            }
+            g_checksum_update(checksum, base.assumingMemoryBound(to: UInt8.self), bytes.count)
+            try FileIO.writeAll(fd, UnsafeMutableRawPointer(mutating: base), bytes.count, path: path)
+        }
+
+        func finish() throws -> (sha256: String, size: Int64) {
+            guard fsync(fd) == 0 else { throw PhotoEditError.library("cannot flush \(path): \(String(cString: strerror(errno)))") }
+            finished = true
+            return (String(cString: g_checksum_get_string(checksum)), size)
+        }
+
+        deinit {
+            close(fd)
+            g_checksum_free(checksum)
+            if !finished { unlink(path) }
+        }
     }
 
     static func tooLarge(limit: Int64, name: String) -> String {
@@ -125,7 +157,7 @@ enum FileIO {
         }
     }
 
-    private static func writeAll(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, path: String) throws {
+    fileprivate static func writeAll(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, path: String) throws {
         var done = 0
         while done < count {
             let n = write(fd, buffer + done, count - done)

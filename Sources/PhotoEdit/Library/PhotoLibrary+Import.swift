@@ -58,16 +58,8 @@ extension PhotoLibrary {
 
     /// Imports one file through `performChanges` (one path for every change).
     func importFile(_ path: SystemPath) throws -> (id: String, duplicate: Bool, joined: Bool) {
-        var attempt = 0
-        while true {
-            do {
-                var placeholder: ObjectPlaceholder?
-                try performChanges { changes in placeholder = changes.createAsset(.file(path)) }
-                return (placeholder!.localIdentifier, placeholder!.existed, placeholder!.joinedPair)
-            } catch PhotoEditError.library(let message) where message.contains("failed concurrent import") && attempt < 3 {
-                attempt += 1
-            }
-        }
+        let placeholder = try createAsset(.file(path))
+        return (placeholder.localIdentifier, placeholder.existed, placeholder.joinedPair)
     }
 
     /// The photo whose original or alternate file has these bytes.
@@ -127,6 +119,21 @@ extension PhotoLibrary {
         case .file(let path):
             (sha, size) = try FileIO.copyHashing(from: path, to: staged, limit: Importer.maxFileBytes, limitName: "PHOTOEDIT_MAX_FILE_SIZE")
             (displayPath, filename, origin) = (path.display, SystemPath.display(path.lastComponent), path)
+        case let .data(data, name):
+            filename = try Self.checkedFilename(name)
+            (displayPath, origin) = (filename ?? Self.unnamedUpload, nil)
+            let writer = try FileIO.HashingWriter(path: staged, limit: Importer.maxFileBytes, limitName: "PHOTOEDIT_MAX_FILE_SIZE",
+                                                  source: displayPath)
+            try data.withUnsafeBytes { try writer.append($0) }
+            (sha, size) = try writer.finish()
+        case let .staged(path, hash, count, name):
+            // A second name for the upload's file: moving it into place
+            // leaves the upload for a retry.
+            guard link(path, staged) == 0 else {
+                throw PhotoEditError.library("the staged upload is gone: \(String(cString: strerror(errno)))")
+            }
+            (sha, size, filename, origin) = (hash, count, name, nil)
+            displayPath = name ?? Self.unnamedUpload
         }
         if let existing = try read({ db in try Self.assetHolding(sha256: sha, db) }) {
             return StagedOriginal(existingID: existing, placed: false, relative: "")

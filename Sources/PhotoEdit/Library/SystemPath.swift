@@ -108,4 +108,9 @@ struct SystemPath: Hashable, Sendable {
 enum ImportSource {
     /// A file, by path.
     case file(SystemPath)
+    /// Bytes in memory, with the file name to record (nil: named by content).
+    case data(Data, filename: String?)
+    /// A streamed upload, already written to a staging file in `tmp/` and
+    /// hashed; it stays there for a retry (the caller removes it).
+    case staged(path: String, sha256: String, size: Int64, filename: String?)
 }

@@ -1,0 +1,101 @@
+import Foundation
+
+/// Photos from bytes, not paths (a server receiving uploads): PhotoKit's
+/// `PHAssetCreationRequest.addResource(with:data:options:)`. The bytes are
+/// written to a staging file in the library's `tmp/` while being hashed and
+/// counted against the import size limit (`PHOTOEDIT_MAX_FILE_SIZE`), then
+/// take the import path of a file: decoded whole, checked, moved into
+/// `originals/`, committed with the same all-or-nothing protocol.
+extension PhotoLibrary {
+    /// Imports `data` as a new photo (for bytes already in the library,
+    /// returns the photo that has them: `existed` is true).
+    ///
+    /// - Parameter filename: the photo's original file name (one path
+    ///   component, e.g. `IMG_0042.JPG`); nil names it by its content hash.
+    @discardableResult
+    public func createAsset(from data: Data, filename: String? = nil) throws -> ObjectPlaceholder {
+        try createAsset(.data(data, filename: filename))
+    }
+
+    /// `createAsset(from:filename:)` for `Data`, off the caller's thread.
+    @discardableResult
+    public func createAsset(from data: Data, filename: String? = nil) async throws -> ObjectPlaceholder {
+        try await offload { try self.createAsset(.data(data, filename: filename)) }
+    }
+
+    /// Imports the bytes of an asynchronous sequence (an upload's body, a
+    /// `FileHandle`'s `bytes`) as a new photo, streamed to a staging file:
+    /// at most 1 MiB is held in memory, and a sequence longer than the size
+    /// limit stops being read there.
+    @discardableResult
+    public func createAsset<Bytes: AsyncSequence>(from bytes: Bytes, filename: String? = nil) async throws -> ObjectPlaceholder
+    where Bytes.Element == UInt8 {
+        try await createAsset(streaming: filename) { writer in
+            var chunk: [UInt8] = []
+            chunk.reserveCapacity(1 << 20)
+            for try await byte in bytes {
+                chunk.append(byte)
+                if chunk.count == 1 << 20 {
+                    try chunk.withUnsafeBytes { try writer.append($0) }
+                    chunk.removeAll(keepingCapacity: true)
+                }
+            }
+            try chunk.withUnsafeBytes { try writer.append($0) }
+        }
+    }
+
+    /// Imports a sequence of chunks (`Data`, `[UInt8]`, …: what HTTP servers
+    /// hand out) as a new photo, streamed to a staging file chunk by chunk.
+    @discardableResult
+    public func createAsset<Chunks: AsyncSequence>(fromChunks chunks: Chunks, filename: String? = nil) async throws -> ObjectPlaceholder
+    where Chunks.Element: DataProtocol {
+        try await createAsset(streaming: filename) { writer in
+            for try await chunk in chunks {
+                for region in chunk.regions { try region.withUnsafeBytes { try writer.append($0) } }
+            }
+        }
+    }
+
+    /// Writes what `body` streams into a staging file in `tmp/` (hashed,
+    /// counted against the size limit), then imports it.
+    func createAsset(streaming filename: String?, limit: Int64 = Importer.maxFileBytes,
+                     _ body: (FileIO.HashingWriter) async throws -> Void) async throws -> ObjectPlaceholder {
+        try requireWritable()
+        let name = try Self.checkedFilename(filename)
+        let staged = layout.temporary(".upload")
+        defer { unlink(staged) }
+        let writer = try FileIO.HashingWriter(path: staged, limit: limit, limitName: "PHOTOEDIT_MAX_FILE_SIZE",
+                                              source: name ?? Self.unnamedUpload)
+        try await body(writer)
+        let (sha, size) = try writer.finish()
+        return try await offload { try self.createAsset(.staged(path: staged, sha256: sha, size: size, filename: name)) }
+    }
+
+    /// One creation through `performChanges`, retried when a concurrent
+    /// import of the same bytes failed under it.
+    func createAsset(_ source: ImportSource) throws -> ObjectPlaceholder {
+        var attempt = 0
+        while true {
+            do {
+                var placeholder: ObjectPlaceholder?
+                try performChanges { changes in placeholder = changes.createAsset(source) }
+                return placeholder!
+            } catch PhotoEditError.library(let message) where message.contains("failed concurrent import") && attempt < 3 {
+                attempt += 1
+            }
+        }
+    }
+
+    /// How an upload without a file name is named in errors.
+    static let unnamedUpload = "uploaded data"
+
+    /// A file name given with bytes: one path component, printable.
+    static func checkedFilename(_ name: String?) throws -> String? {
+        guard let name else { return nil }
+        guard !name.isEmpty, name.utf8.count <= 255, name != ".", name != "..", !name.contains("/"),
+              !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) else {
+            throw PhotoEditError.invalidChange("file name '\(name)' must be one path component of 1–255 bytes without control characters")
+        }
+        return name
+    }
+}
