@@ -21,6 +21,44 @@ struct CatalogRebuildTests {
         if leaveEmpty { _ = FileManager.default.createFile(atPath: lib.path + "/catalog.sqlite", contents: Data()) }
     }
 
+    /// A catalog whose bytes are garbage (a disk error): it cannot be
+    /// opened; rebuilt, it is kept aside.
+    @Test func aDamagedCatalogIsRebuiltAndKeptAside() throws {
+        let lib = CLILibrary()
+        let id = try lib.importSample("coffee.jpg")
+        try lib.succeed(["apply", "exposure=+0.5", id])
+        let before = try Self.snapshot(lib)
+        Self.removeCatalog(lib)
+        let garbage = Data((0..<65536).map { UInt8(truncatingIfNeeded: $0 &* 7919) })
+        #expect(FileManager.default.createFile(atPath: lib.path + "/catalog.sqlite", contents: garbage))
+        #expect(try lib.run(["list"]).status != 0)
+        let rebuilt = try lib.run(["verify", "--rebuild-catalog"])
+        #expect(rebuilt.status == 0 && rebuilt.stderr.contains("the previous catalog is kept as"), "\(rebuilt)")
+        let after = try Self.snapshot(lib)
+        #expect(after.list == before.list && after.histories == before.histories && after.files == before.files)
+        let kept = try FileManager.default.contentsOfDirectory(atPath: lib.path).filter { $0.hasPrefix("catalog.sqlite.before-rebuild-") }
+        #expect(kept.count == 1 && FileManager.default.contents(atPath: lib.path + "/" + kept[0]) == garbage, "kept as it was")
+    }
+
+    /// A RAW edited alone, then joined by its JPEG (which becomes the photo,
+    /// the edit keeping the RAW as its base): the pairing and the base come back.
+    @Test func aRawPlusJPEGPairIsRebuilt() throws {
+        let folder = try RawDevelopmentTests.pairFolder()
+        let lib = CLILibrary()
+        let id = try lib.importFiles([folder.file("IMG_0042.DNG")])[0]
+        try lib.succeed(["apply", "exposure=+0.3", id])
+        let joined = try lib.succeed(["import", folder.file("IMG_0042.JPG")])
+        #expect(joined.stdout.hasPrefix(id) && joined.stderr.contains("RAW+JPEG pair"), "\(joined)")
+        let before = try Self.snapshot(lib)
+        let shown = try lib.show(id)
+        Self.removeCatalog(lib)
+        try lib.succeed(["verify", "--rebuild-catalog"])
+        let after = try Self.snapshot(lib)
+        #expect(after.list == before.list && after.histories == before.histories && after.files == before.files)
+        #expect(try lib.show(id) == shown)
+        #expect(try lib.succeed(["verify"]).status == 0)
+    }
+
     @Test(arguments: ["missing", "empty"])
     func aLostCatalogIsRebuiltWithEveryRevision(_ how: String) throws {
         let lib = CLILibrary()
