@@ -40,6 +40,24 @@ struct CatalogRebuildTests {
         #expect(kept.count == 1 && FileManager.default.contents(atPath: lib.path + "/" + kept[0]) == garbage, "kept as it was")
     }
 
+    /// Killed between moving the old catalog aside and moving the new one
+    /// in: the folder has no catalog, is refused, and the rebuild runs again.
+    @Test func aRebuildKilledHalfWayRunsAgain() throws {
+        let lib = CLILibrary()
+        let id = try lib.importSample("coffee.jpg")
+        try lib.succeed(["apply", "exposure=+0.5", id])
+        let before = try Self.snapshot(lib)
+        Self.removeCatalog(lib, leaveEmpty: true)
+        let killed = try CLI.run(["verify", "--library", lib.path, "--rebuild-catalog"],
+                                 environment: ["PHOTOEDIT_CRASH_POINT": "catalog-moved-aside"])
+        #expect(killed.status != 0, "\(killed)")
+        let refused = try lib.run(["list"])
+        #expect(refused.status != 0 && refused.stderr.contains("its catalog is missing"), "\(refused)")
+        try lib.succeed(["verify", "--rebuild-catalog"])
+        let after = try Self.snapshot(lib)
+        #expect(after.list == before.list && after.histories == before.histories && after.files == before.files)
+    }
+
     /// A RAW edited alone, then joined by its JPEG (which becomes the photo,
     /// the edit keeping the RAW as its base): the pairing and the base come back.
     @Test func aRawPlusJPEGPairIsRebuilt() throws {

@@ -85,6 +85,9 @@ extension PhotoLibrary {
                     }
                 }
                 report.previousCatalog = kept
+                // A crash here leaves no catalog: the folder is refused
+                // again, and the rebuild runs again from the same files.
+                CrashPoint.reach("catalog-moved-aside")
             }
             guard rename(built, layout.catalog) == 0 else {
                 throw PhotoEditError.library("cannot move the new catalog into place: \(String(cString: strerror(errno)))")
