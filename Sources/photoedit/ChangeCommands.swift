@@ -7,12 +7,12 @@ import PhotoEdit
 /// all-or-nothing commit.
 struct AssetFlagCommand {
     static func run(_ options: LibraryOptions, ids: [String], verb: String,
-                    _ change: @escaping (AssetChangeRequest) -> Void) throws {
+                    _ change: @escaping (AssetChangeRequest) throws -> Void) throws {
         try PhotoEdit_run {
             let library = try options.open()
             let resolved = try ids.map { try library.resolve($0) }
             try library.performChanges { changes in
-                for id in resolved { change(try changes.changeRequest(for: id)) }
+                for id in resolved { try change(try changes.changeRequest(for: id)) }
             }
             for id in resolved { Output.line("\(id)\t\(verb)") }
         }
@@ -51,14 +51,14 @@ struct DeleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "delete", abstract: "Move photos to recently deleted (restore brings them back).")
     @OptionGroup var options: LibraryOptions
     @Argument(help: "Photo ids or prefixes.") var ids: [String]
-    func run() throws { try AssetFlagCommand.run(options, ids: ids, verb: "deleted") { $0.delete() } }
+    func run() throws { try AssetFlagCommand.run(options, ids: ids, verb: "deleted") { try $0.delete() } }
 }
 
 struct RestoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "restore", abstract: "Bring recently deleted photos back.")
     @OptionGroup var options: LibraryOptions
     @Argument(help: "Photo ids or prefixes.") var ids: [String]
-    func run() throws { try AssetFlagCommand.run(options, ids: ids, verb: "restored") { $0.restore() } }
+    func run() throws { try AssetFlagCommand.run(options, ids: ids, verb: "restored") { try $0.restore() } }
 }
 
 struct PurgeCommand: ParsableCommand {
@@ -67,7 +67,7 @@ struct PurgeCommand: ParsableCommand {
         abstract: "Remove recently deleted photos for good, with their originals, renders and history.")
     @OptionGroup var options: LibraryOptions
     @Argument(help: "Photo ids or prefixes (each must be deleted first).") var ids: [String]
-    func run() throws { try AssetFlagCommand.run(options, ids: ids, verb: "purged") { $0.purge() } }
+    func run() throws { try AssetFlagCommand.run(options, ids: ids, verb: "purged") { try $0.purge() } }
 }
 
 struct AlbumCommand: ParsableCommand {

@@ -167,9 +167,9 @@ struct ChangeFeedTests {
         let f = try Fixture()
         let c = try #require(try f.library.importItems([Paths.sample("astronaut.jpg")]).first?.id)
         try f.library.performChanges { ch in
-            try ch.changeRequest(for: f.a).setCreationDate("2020-01-01T00:00:00")
-            try ch.changeRequest(for: f.b).setCreationDate("2021-01-01T00:00:00")
-            try ch.changeRequest(for: c).setCreationDate("2022-01-01T00:00:00")
+            try ch.changeRequest(for: f.a).setCreationDate(iso: "2020-01-01T00:00:00")
+            try ch.changeRequest(for: f.b).setCreationDate(iso: "2021-01-01T00:00:00")
+            try ch.changeRequest(for: c).setCreationDate(iso: "2022-01-01T00:00:00")
         }
         let before = try f.library.fetchAssets(FetchOptions(sortDescriptors: [AssetSortDescriptor(.created)]))
         #expect(before.identifiers == [f.a, f.b, c])
@@ -177,7 +177,7 @@ struct ChangeFeedTests {
         var d: ObjectPlaceholder!
         let set = try f.change("batch") {
             try f.library.performChanges { ch in
-                try ch.changeRequest(for: f.a).setCreationDate("2030-01-01T00:00:00")
+                try ch.changeRequest(for: f.a).setCreationDate(iso: "2030-01-01T00:00:00")
                 try ch.changeRequest(for: f.b).isFavorite = true
                 try ch.changeRequest(for: c).isHidden = true
                 d = ch.createAsset(fromFileAt: Paths.sample("chart.png"))

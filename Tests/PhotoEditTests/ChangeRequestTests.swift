@@ -40,9 +40,9 @@ struct ChangeRequestTests {
             let album = c.createAlbum(title: "New")
             let ra = try c.changeRequest(for: a)
             ra.isFavorite = true
-            ra.setCreationDate("2020-01-02T03:04:05+01:00")
-            ra.setLocation(Location(latitude: 1.5, longitude: -2.25))
-            ra.revertAssetContentToOriginal()
+            try ra.setCreationDate(iso: "2020-01-02T03:04:05+01:00")
+            try ra.setLocation(Location(latitude: 1.5, longitude: -2.25))
+            try ra.revertAssetContentToOriginal()
             try c.changeRequest(for: b).isHidden = true
             try c.albumChangeRequest(for: "Existing").addAssets([b])
             try c.albumChangeRequest(for: "New").addAssets([created.localIdentifier, a, b])
@@ -66,8 +66,8 @@ struct ChangeRequestTests {
                    matches: { if case .invalidChange(let m) = $0 { return m.contains("already exists") } else { return false } }),
         BadRequest(label: "add to an album deleted earlier in the block", request: { f, c in
             let r = try c.albumChangeRequest(for: "Existing")
-            r.delete()
-            r.addAssets([f.a])
+            try r.delete()
+            try r.addAssets([f.a])
         }, matches: { if case .unknownAlbum = $0 { return true } else { return false } }),
         BadRequest(label: "rename to a title that exists", request: { _, c in try c.albumChangeRequest(for: "New").rename(to: "Existing") },
                    matches: { if case .invalidChange(let m) = $0 { return m.contains("already exists") } else { return false } }),
@@ -174,19 +174,19 @@ struct ChangeRequestTests {
             let r = try c.changeRequest(for: f.b)
             r.isFavorite = true
             r.isHidden = true
-            r.setCreationDate("2019-12-31T23:59:59")
-            r.setLocation(Location(latitude: -33.8568, longitude: 151.2153))
+            try r.setCreationDate(iso: "2019-12-31T23:59:59")
+            try r.setLocation(Location(latitude: -33.8568, longitude: 151.2153))
         }
         var b = try f.library.asset(f.b)
-        #expect(b.isFavorite && b.isHidden && b.creationDate == "2019-12-31T23:59:59")
+        #expect(b.isFavorite && b.isHidden && b.creationDate == "2019-12-31T23:59:59+00:00")
         #expect(b.location == Location(latitude: -33.8568, longitude: 151.2153))
         #expect(try f.library.history(f.b).count == 2, "metadata changes add no revision")
         try f.library.performChanges { c in
             let r = try c.changeRequest(for: f.b)
             r.isFavorite = false
             r.isHidden = false
-            r.setCreationDate(nil)
-            r.setLocation(nil)
+            try r.setCreationDate(nil)
+            try r.setLocation(nil)
         }
         b = try f.library.asset(f.b)
         #expect(!b.isFavorite && !b.isHidden && b.creationDate == nil && b.location == nil)
@@ -236,8 +236,8 @@ struct ChangeRequestTests {
         // Delete and purge in one block; then the same bytes import as a new photo.
         try f.library.performChanges { c in
             let r = try c.changeRequest(for: f.b)
-            r.delete()
-            r.purge()
+            try r.delete()
+            try r.purge()
         }
         #expect(try f.library.assets(includeHidden: true, includeDeleted: true).isEmpty)
         #expect(try Hashing.tree(f.library.url.path).keys.filter { $0.hasPrefix("originals/") || $0.hasPrefix("renders/") }.isEmpty)
@@ -258,8 +258,8 @@ struct ChangeRequestTests {
         #expect(before.contains { $0.hasPrefix("cache/") }, "\(before)")
         try f.library.performChanges { c in
             let r = try c.changeRequest(for: f.b)
-            r.delete()
-            r.purge()
+            try r.delete()
+            try r.purge()
         }
         let left = try Hashing.tree(f.library.url.path).keys.filter { $0.contains(f.b) }.sorted()
         #expect(left.isEmpty, "files of the purged photo are still in the library: \(left)")

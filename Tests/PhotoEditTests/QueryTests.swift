@@ -26,12 +26,12 @@ struct QueryTests {
                 let a = try c.changeRequest(for: ids["A"]!), b = try c.changeRequest(for: ids["B"]!)
                 let cc = try c.changeRequest(for: ids["C"]!)
                 a.isFavorite = true
-                a.setCreationDate("2023-05-01T10:00:00+02:00")
+                try a.setCreationDate(iso: "2023-05-01T10:00:00+02:00")
                 b.isHidden = true
-                b.setCreationDate("2024-01-01T08:00:00")
+                try b.setCreationDate(iso: "2024-01-01T08:00:00")
                 cc.isFavorite = true
-                cc.setCreationDate("2024-06-15T12:00:00Z")
-                cc.setLocation(Location(latitude: 48.85, longitude: 2.29))
+                try cc.setCreationDate(iso: "2024-06-15T12:00:00Z")
+                try cc.setLocation(Location(latitude: 48.85, longitude: 2.29))
                 try c.changeRequest(for: ids["D"]!).delete()
                 _ = c.createAlbum(title: "Trip")
                 try c.albumChangeRequest(for: "Trip").addAssets([ids["C"]!, ids["A"]!])

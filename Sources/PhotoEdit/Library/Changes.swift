@@ -41,55 +41,99 @@ public final class ObjectPlaceholder: @unchecked Sendable {
 
 /// Changes to one photo, as PhotoKit's `PHAssetChangeRequest`. Get one from
 /// `PhotoLibraryChanges.changeRequest(for:)` inside `performChanges`.
+///
+/// A request belongs to its block: once `performChanges` has returned, every
+/// throwing method throws `PhotoEditError.invalidChange`, and setting
+/// `isFavorite`, `isHidden` or `contentEditingOutput` stops the process (a
+/// programming error, as PhotoKit raises one; use `setFavorite(_:)` and
+/// `setHidden(_:)` to get an error instead).
 public final class AssetChangeRequest {
     /// The photo this request changes.
     public let assetIdentifier: String
     fileprivate weak var owner: PhotoLibraryChanges?
 
-    init(assetIdentifier: String, owner: PhotoLibraryChanges) {
+    init(assetIdentifier: String, owner: PhotoLibraryChanges, isFavorite: Bool, isHidden: Bool) {
         self.assetIdentifier = assetIdentifier
         self.owner = owner
+        self.isFavorite = isFavorite
+        self.isHidden = isHidden
     }
 
-    /// A new revision with this output's adjustment data and render.
+    /// A new revision with this output's adjustment data and render. The
+    /// output must have been made from an input of this photo.
     public var contentEditingOutput: ContentEditingOutput? {
-        didSet { if let o = contentEditingOutput { owner?.add(.contentEdit(assetIdentifier, o)) } }
+        didSet { if let o = contentEditingOutput { owner.mustAdd(.contentEdit(assetIdentifier, o)) } }
     }
 
-    /// Marks or unmarks the photo as a favorite.
-    public var isFavorite: Bool = false {
-        didSet { owner?.add(.favorite(assetIdentifier, isFavorite)) }
+    /// Whether the photo is a favorite: reads the photo's value when the
+    /// request was made, then what this block set.
+    public var isFavorite: Bool {
+        didSet { if recording { owner.mustAdd(.favorite(assetIdentifier, isFavorite)) } }
     }
 
-    /// Hides the photo from default listings, or shows it again.
-    public var isHidden: Bool = false {
-        didSet { owner?.add(.hidden(assetIdentifier, isHidden)) }
+    /// Whether the photo is hidden from default listings: reads the photo's
+    /// value when the request was made, then what this block set.
+    public var isHidden: Bool {
+        didSet { if recording { owner.mustAdd(.hidden(assetIdentifier, isHidden)) } }
     }
 
-    /// Sets the capture date (ISO 8601 text, e.g. "2021-06-15T14:30:00+02:00"), or clears it.
-    public func setCreationDate(_ date: String?) { owner?.add(.creationDate(assetIdentifier, date)) }
+    /// Sets `isFavorite`; throws when the block is over.
+    public func setFavorite(_ value: Bool) throws {
+        try owner.add(.favorite(assetIdentifier, value))
+        withoutRecording { isFavorite = value }
+    }
+
+    /// Sets `isHidden`; throws when the block is over.
+    public func setHidden(_ value: Bool) throws {
+        try owner.add(.hidden(assetIdentifier, value))
+        withoutRecording { isHidden = value }
+    }
+
+    private var recording = true
+    private func withoutRecording(_ body: () -> Void) { recording = false; body(); recording = true }
+
+    /// Sets the capture time, or clears it. It is stored as ISO 8601 text in
+    /// `timeZone` (the camera's local time and its offset, like EXIF dates;
+    /// UTC by default). Years 1…9999 only.
+    public func setCreationDate(_ date: Date?, timeZone: TimeZone = TimeZone(identifier: "UTC")!) throws {
+        try owner.add(.creationDate(assetIdentifier, try date.map { try Self.creationText($0, timeZone: timeZone) }))
+    }
+
+    static func creationText(_ date: Date, timeZone: TimeZone) throws -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let t = date.timeIntervalSinceReferenceDate
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        guard t.isFinite, let year = c.year, (1...9999).contains(year), calendar.dateComponents([.era], from: date).era == 1 else {
+            throw PhotoEditError.invalidChange("creation date \(date) is out of range (years 1…9999)")
+        }
+        let offset = timeZone.secondsFromGMT(for: date) / 60
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d%@%02d:%02d", year, c.month!, c.day!, c.hour!, c.minute!, c.second!,
+                      offset < 0 ? "-" : "+", abs(offset) / 60, abs(offset) % 60)
+    }
 
     /// Sets the GPS position, or clears it.
-    public func setLocation(_ location: Location?) { owner?.add(.location(assetIdentifier, location)) }
+    public func setLocation(_ location: Location?) throws { try owner.add(.location(assetIdentifier, location)) }
 
     /// A new revision without adjustments (PhotoKit's `revertAssetContentToOriginal`).
-    public func revertAssetContentToOriginal() { owner?.add(.revert(assetIdentifier, expected: nil)) }
+    public func revertAssetContentToOriginal() throws { try owner.add(.revert(assetIdentifier, expected: nil)) }
 
     /// Reverts only if the photo is still at `revision` (else the whole
     /// block fails with a conflict).
-    func revertAssetContentToOriginal(ifAt revision: Int) { owner?.add(.revert(assetIdentifier, expected: revision)) }
+    func revertAssetContentToOriginal(ifAt revision: Int) throws { try owner.add(.revert(assetIdentifier, expected: revision)) }
 
     /// Moves the photo to "recently deleted" (restorable).
-    public func delete() { owner?.add(.delete(assetIdentifier)) }
+    public func delete() throws { try owner.add(.delete(assetIdentifier)) }
 
     /// Brings a recently deleted photo back.
-    public func restore() { owner?.add(.restore(assetIdentifier)) }
+    public func restore() throws { try owner.add(.restore(assetIdentifier)) }
 
     /// Removes a recently deleted photo for good, with its files.
-    public func purge() { owner?.add(.purge(assetIdentifier)) }
+    public func purge() throws { try owner.add(.purge(assetIdentifier)) }
 }
 
 /// Changes to one album, as PhotoKit's `PHAssetCollectionChangeRequest`.
+/// Its methods throw once its `performChanges` block is over.
 public final class AlbumChangeRequest {
     /// The album this request changes.
     public let albumIdentifier: String
@@ -101,15 +145,31 @@ public final class AlbumChangeRequest {
     }
 
     /// Appends photos (already in the album: left where they are).
-    public func addAssets(_ ids: [String]) { owner?.add(.albumAdd(albumIdentifier, ids)) }
+    public func addAssets(_ ids: [String]) throws { try owner.add(.albumAdd(albumIdentifier, ids)) }
     /// Removes photos from the album (they stay in the library).
-    public func removeAssets(_ ids: [String]) { owner?.add(.albumRemove(albumIdentifier, ids)) }
+    public func removeAssets(_ ids: [String]) throws { try owner.add(.albumRemove(albumIdentifier, ids)) }
     /// Moves a photo of the album to `index` (0 = first).
-    public func moveAsset(_ id: String, to index: Int) { owner?.add(.albumMove(albumIdentifier, id, index)) }
+    public func moveAsset(_ id: String, to index: Int) throws { try owner.add(.albumMove(albumIdentifier, id, index)) }
     /// Renames the album (titles are unique).
-    public func rename(to title: String) { owner?.add(.albumRename(albumIdentifier, title)) }
+    public func rename(to title: String) throws { try owner.add(.albumRename(albumIdentifier, title)) }
     /// Deletes the album; its photos stay in the library.
-    public func delete() { owner?.add(.albumDelete(albumIdentifier)) }
+    public func delete() throws { try owner.add(.albumDelete(albumIdentifier)) }
+}
+
+extension Optional where Wrapped == PhotoLibraryChanges {
+    /// Records a change; throws when the request's block is over.
+    func add(_ change: PhotoLibraryChanges.Change) throws {
+        guard let changes = self, !changes.isClosed else {
+            throw PhotoEditError.invalidChange("a change request was used after its performChanges block returned; make changes inside the block")
+        }
+        changes.add(change)
+    }
+
+    /// Records a change from a property setter, which cannot throw: using a
+    /// request after its block is a programming error.
+    func mustAdd(_ change: PhotoLibraryChanges.Change) {
+        do { try add(change) } catch { preconditionFailure("\(error)") }
+    }
 }
 
 /// The block argument of `performChanges`: every request made through it is
@@ -138,15 +198,28 @@ public final class PhotoLibraryChanges {
     private(set) var changes: [Change] = []
     private var requests: [String: AssetChangeRequest] = [:]
 
+    /// Set when the block has returned: later use of its requests is an error.
+    private(set) var isClosed = false
+
     init(library: PhotoLibrary) { self.library = library }
 
     func add(_ change: Change) { changes.append(change) }
 
-    /// The change request of a photo (id or unambiguous prefix).
+    func close() { isClosed = true }
+
+    /// The change request of a photo (id or unambiguous prefix). It reads
+    /// the photo's `isFavorite` and `isHidden` as they are now.
     public func changeRequest(for idOrPrefix: String) throws -> AssetChangeRequest {
+        guard !isClosed else {
+            throw PhotoEditError.invalidChange("changeRequest(for:) was called after its performChanges block returned")
+        }
         let id = try library.resolve(idOrPrefix)
         if let r = requests[id] { return r }
-        let r = AssetChangeRequest(assetIdentifier: id, owner: self)
+        let flags = try library.read { db in
+            try Row.fetchOne(db, sql: "SELECT favorite, hidden FROM asset WHERE id = ?", arguments: [id])
+        }
+        guard let flags else { throw PhotoEditError.unknownAsset(idOrPrefix) }
+        let r = AssetChangeRequest(assetIdentifier: id, owner: self, isFavorite: flags["favorite"], isHidden: flags["hidden"])
         requests[id] = r
         return r
     }
@@ -201,8 +274,23 @@ extension PhotoLibrary {
     public func performChanges(_ block: (PhotoLibraryChanges) throws -> Void) throws {
         try requireWritable()
         let changes = PhotoLibraryChanges(library: self)
+        defer { changes.close() }
         try block(changes)
+        changes.close()
         try commit(changes.changes)
+    }
+
+    /// `performChanges` whose block returns a value (placeholders, outputs…),
+    /// handed back once the changes are committed.
+    public func performChanges<T>(returning block: (PhotoLibraryChanges) throws -> T) throws -> T {
+        var result: T?
+        try performChanges { result = try block($0) }
+        return result!
+    }
+
+    /// `performChanges(returning:)`, off the caller's thread.
+    public func performChanges<T: Sendable>(returning block: @escaping @Sendable (PhotoLibraryChanges) throws -> T) async throws -> T {
+        try await offload { try self.performChanges(returning: block) }
     }
 
     /// `performChanges`, off the caller's thread; safe from many tasks.
@@ -247,6 +335,9 @@ extension PhotoLibrary {
                         creations[i] = (record, rev)
                     }
                 case let .contentEdit(id, output):
+                    guard output.assetIdentifier == id else {
+                        throw PhotoEditError.invalidChange("the content editing output was made from photo \(output.assetIdentifier)'s input; it cannot be committed to photo \(id)")
+                    }
                     guard let data = output.adjustmentData else {
                         throw PhotoEditError.invalidChange("the content editing output of \(id) has no adjustment data")
                     }

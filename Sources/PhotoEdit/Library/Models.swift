@@ -6,6 +6,13 @@ public struct Location: Hashable, Sendable, Codable {
     public let latitude: Double
     /// Degrees east (negative: west).
     public let longitude: Double
+
+    /// A position in signed decimal degrees (latitude −90…90, longitude
+    /// −180…180; a change request refuses others when it commits).
+    public init(latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
+    }
 }
 
 /// Camera and exposure metadata of a photo (from libraw for RAW files).

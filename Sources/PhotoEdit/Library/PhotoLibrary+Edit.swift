@@ -215,9 +215,9 @@ extension PhotoLibrary {
         try performChanges { changes in
             let request = try changes.changeRequest(for: id)
             if let expected {
-                request.revertAssetContentToOriginal(ifAt: expected)
+                try request.revertAssetContentToOriginal(ifAt: expected)
             } else {
-                request.revertAssetContentToOriginal()
+                try request.revertAssetContentToOriginal()
             }
         }
         return try history(id).last!

@@ -83,7 +83,7 @@ public final class FetchResult<Object: Sendable>: @unchecked Sendable {
         while i < range.upperBound {
             let page = i / Self.pageSize
             let objects = try self.page(page)
-            let end = min(range.upperBound, (page + 1) * Self.pageSize)
+            let end = Swift.min(range.upperBound, (page + 1) * Self.pageSize)
             out += objects[(i - page * Self.pageSize)..<(end - page * Self.pageSize)]
             i = end
         }
@@ -117,7 +117,7 @@ public final class FetchResult<Object: Sendable>: @unchecked Sendable {
         lock.lock()
         if let cached = pages[n] { lock.unlock(); return cached }
         lock.unlock()
-        let ids = Array(identifiers[(n * Self.pageSize)..<min(identifiers.count, (n + 1) * Self.pageSize)])
+        let ids = Array(identifiers[(n * Self.pageSize)..<Swift.min(identifiers.count, (n + 1) * Self.pageSize)])
         let loaded = try load(ids)
         let objects = try ids.map { id -> Object in
             guard let object = loaded[id] else {
@@ -127,6 +127,23 @@ public final class FetchResult<Object: Sendable>: @unchecked Sendable {
         }
         lock.lock(); pages[n] = objects; lock.unlock()
         return objects
+    }
+}
+
+/// A fetch result is a random-access collection of its objects, loaded in
+/// pages as they are read (`for asset in result`, `result.map(\.id)`,
+/// `result[i]`). The subscript cannot throw: reading an object that was
+/// purged since the fetch, or whose page the catalog cannot read, stops the
+/// process. Code that must survive that (a server reading a result while
+/// other writers purge) uses `object(at:)` or `objects(in:)`, which throw.
+extension FetchResult: RandomAccessCollection {
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { identifiers.count }
+
+    /// The object at `position`, as `object(at:)` but not throwing.
+    public subscript(position: Int) -> Object {
+        precondition(identifiers.indices.contains(position), "FetchResult index \(position) is out of range (0..<\(count))")
+        do { return try object(at: position) } catch { preconditionFailure("FetchResult[\(position)]: \(error)") }
     }
 }
 

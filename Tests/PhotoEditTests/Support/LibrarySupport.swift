@@ -200,3 +200,19 @@ struct SampleLibrary {
         }
     }
 }
+
+extension AssetChangeRequest {
+    /// Sets the capture date from ISO 8601 text, in the text's own offset
+    /// (UTC when it has none).
+    func setCreationDate(iso text: String) throws {
+        var zone = TimeZone(identifier: "UTC")!
+        var full = text
+        if let sign = text.dropFirst(19).first, sign == "+" || sign == "-" {
+            let parts = text.dropFirst(20).split(separator: ":").compactMap { Int($0) }
+            zone = TimeZone(secondsFromGMT: (sign == "-" ? -1 : 1) * (parts[0] * 3600 + parts[1] * 60))!
+        } else if !text.hasSuffix("Z") {
+            full += "Z"
+        }
+        try setCreationDate(try Date(full, strategy: .iso8601), timeZone: zone)
+    }
+}

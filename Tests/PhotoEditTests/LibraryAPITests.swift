@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+@testable import PhotoEdit
+
+/// The library API as another service uses it (issue 10 §3): outputs commit
+/// only to their own photo, change requests read the photo and belong to
+/// their block, typed dates and locations, values out of `performChanges`.
+@Suite("Library API for services")
+struct LibraryAPITests {
+    struct Fixture {
+        let temp = TemporaryDirectory("photoedit-api")
+        let library: PhotoLibrary
+        let a: String
+        let b: String
+
+        init() throws {
+            library = try PhotoLibrary(url: temp.url.appendingPathComponent("library"))
+            let ids = try library.importItems([Paths.sample("coffee.jpg"), Paths.sample("chelsea.jpg")]).compactMap(\.id)
+            guard ids.count == 2 else { throw CLIError("import failed") }
+            (a, b) = (ids[0], ids[1])
+        }
+    }
+
+    /// Data-integrity bug: an output made from A's input, committed through
+    /// B's change request, landed on B. It must be refused, nothing changed.
+    @Test func outputCommitsOnlyToItsOwnPhoto() throws {
+        let f = try Fixture()
+        let input = try f.library.requestContentEditingInput(for: f.a, options: ContentEditingInputRequestOptions(displaySize: nil))
+        var output = ContentEditingOutput(contentEditingInput: input)
+        try ForeignEditor.writeGrey(of: input, to: output.renderedContentURL.path)
+        output.adjustmentData = AdjustmentData(formatIdentifier: ForeignEditor.formatIdentifier, formatVersion: "1", data: Data("x".utf8))
+        let before = try APISnapshot.take(f.library, includeStaging: false)
+        _ = expectPhotoEditError("output of A on B", {
+            try f.library.performChanges { try $0.changeRequest(for: f.b).contentEditingOutput = output }
+        }) { if case .invalidChange(let m) = $0 { m.contains(f.a) && m.contains(f.b) } else { false } }
+        #expect(try APISnapshot.take(f.library, includeStaging: false).difference(before).isEmpty)
+        #expect(try f.library.asset(f.b).revision == 0)
+        // The same output still commits to A.
+        try f.library.performChanges { try $0.changeRequest(for: f.a).contentEditingOutput = output }
+        #expect(try f.library.asset(f.a).revision == 1)
+    }
+
+    /// A change request reads the photo's current flags.
+    @Test func changeRequestReadsTheCurrentFlags() throws {
+        let f = try Fixture()
+        try f.library.performChanges { c in
+            try c.changeRequest(for: f.a).isFavorite = true
+            try c.changeRequest(for: f.b).setHidden(true)
+        }
+        try f.library.performChanges { c in
+            let ra = try c.changeRequest(for: f.a), rb = try c.changeRequest(for: f.b)
+            #expect(ra.isFavorite && !ra.isHidden)
+            #expect(!rb.isFavorite && rb.isHidden)
+            ra.isHidden = true
+            #expect(ra.isHidden && ra.isFavorite)
+        }
+        #expect(try f.library.asset(f.a).isFavorite && f.library.asset(f.a).isHidden)
+    }
+
+    /// A request kept after its block is refused, and changes nothing.
+    @Test func requestUsedAfterItsBlockIsAnError() throws {
+        let f = try Fixture()
+        nonisolated(unsafe) var kept: AssetChangeRequest?
+        nonisolated(unsafe) var keptChanges: PhotoLibraryChanges?
+        try f.library.performChanges { c in
+            kept = try c.changeRequest(for: f.a)
+            keptChanges = c
+        }
+        let isLate: (PhotoEditError) -> Bool = { if case .invalidChange(let m) = $0 { m.contains("after its performChanges block") } else { false } }
+        _ = expectPhotoEditError("setFavorite", { try kept!.setFavorite(true) }, matches: isLate)
+        _ = expectPhotoEditError("delete", { try kept!.delete() }, matches: isLate)
+        _ = expectPhotoEditError("setLocation", { try kept!.setLocation(Location(latitude: 1, longitude: 2)) }, matches: isLate)
+        _ = expectPhotoEditError("changeRequest", { _ = try keptChanges!.changeRequest(for: f.b) }, matches: isLate)
+        let asset = try f.library.asset(f.a)
+        #expect(!asset.isFavorite && asset.deletedDate == nil && asset.location == nil)
+    }
+
+    /// `setCreationDate` takes a `Date`, stored in the time zone given, and
+    /// queries match it; dates ISO text cannot hold are refused.
+    @Test func creationDateIsADate() throws {
+        let f = try Fixture()
+        let date = try Date("2021-06-15T12:30:00Z", strategy: .iso8601)
+        try f.library.performChanges { c in
+            try c.changeRequest(for: f.a).setCreationDate(date, timeZone: TimeZone(secondsFromGMT: 2 * 3600)!)
+            try c.changeRequest(for: f.b).setCreationDate(date)
+        }
+        #expect(try f.library.asset(f.a).creationDate == "2021-06-15T14:30:00+02:00")
+        #expect(try f.library.asset(f.b).creationDate == "2021-06-15T12:30:00+00:00")
+        let found = try f.library.fetchAssets(FetchOptions(predicate: try AssetPredicate(parsing: "created = 2021-06-15"))).identifiers
+        #expect(Set(found) == [f.a, f.b])
+        for bad in [Date.distantFuture.addingTimeInterval(1e12), Date(timeIntervalSinceReferenceDate: -7e10)] {
+            _ = expectPhotoEditError("date \(bad)", {
+                try f.library.performChanges { try $0.changeRequest(for: f.a).setCreationDate(bad) }
+            }) { if case .invalidChange(let m) = $0 { m.contains("out of range") } else { false } }
+        }
+        #expect(try f.library.asset(f.a).creationDate == "2021-06-15T14:30:00+02:00")
+    }
+
+    /// `performChanges(returning:)` hands back what the block made, sync and async.
+    @Test func performChangesReturnsAValue() async throws {
+        let f = try Fixture()
+        let sync: () throws -> ObjectPlaceholder = { try f.library.performChanges(returning: { c in c.createAlbum(title: "Trip") }) }
+        let album = try sync()
+        #expect(try f.library.fetchAlbums().identifiers == [album.localIdentifier])
+        let b = f.b
+        let (placeholder, favorite): (ObjectPlaceholder, Bool) = try await f.library.performChanges(returning: { @Sendable c in
+            let r = try c.changeRequest(for: b)
+            r.isFavorite = true
+            return (c.createAlbum(title: "Cats"), r.isFavorite)
+        })
+        #expect(favorite)
+        #expect(try f.library.fetchAlbums(titleContains: "Cats").identifiers == [placeholder.localIdentifier])
+    }
+
+    /// A fetch result is a random-access collection of its objects.
+    @Test func fetchResultIsACollection() throws {
+        let f = try Fixture()
+        let result = try f.library.fetchAssets()
+        #expect(result.count == 2)
+        #expect(Set(result.map(\.id)) == [f.a, f.b])
+        #expect(result[result.index(before: result.endIndex)].id == result.identifiers.last)
+        #expect(result.reversed().map(\.id) == result.identifiers.reversed())
+    }
+}
