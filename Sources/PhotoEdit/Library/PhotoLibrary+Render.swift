@@ -96,23 +96,28 @@ extension PhotoLibrary {
                 try RevisionRecord.fetchOne(db, key: ["assetId": id, "number": a.revision])
             }
             let ours = a.adjustmentData.map(Recipe.canHandle) ?? true
-            if !options.isDefaultColour, let relative = stored?.renderPath, !ours, FileIO.exists(layout.absolute(relative)) {
-                // Another tool's render: convert it to the asked profile.
-                let working = try renderer.workingImage(path: layout.absolute(relative), randomAccess: false)
-                try renderer.write(try renderer.outputImage(working, options: options), to: staged, format: format, options: options)
-            } else if let relative = stored?.renderPath, FileIO.exists(layout.absolute(relative)), options.isDefaultColour {
-                let file = layout.absolute(relative)
-                if !resized && format == .jpeg && options.quality == Renderer.renderQuality {
-                    try FileIO.copyFile(from: file, to: path)
-                    return
+            let storedFile = stored?.renderPath.map(layout.absolute).flatMap { FileIO.exists($0) ? $0 : nil }
+            // The stored render is a JPEG at the render quality: it serves
+            // exactly that file. Any other output of our own recipe (another
+            // format, quality, size, depth or profile) renders from the recipe,
+            // so a PNG or 16-bit TIFF is not a decoded JPEG.
+            let servesStored = !resized && format == .jpeg && options.quality == Renderer.renderQuality
+                && options.isDefaultColour && options.bitDepth == 8
+            if let file = storedFile, servesStored, file.hasSuffix(".jpg") {
+                try FileIO.copyFile(from: file, to: path)
+                return
+            } else if let file = storedFile, !ours {
+                // Another tool's render is the only form of its edit.
+                if options.isDefaultColour {
+                    try renderer.write(try Image.load(path: file, sequential: !resized), to: staged, format: format, options: options)
+                } else {
+                    let working = try renderer.workingImage(path: file, randomAccess: false)
+                    try renderer.write(try renderer.outputImage(working, options: options), to: staged, format: format, options: options)
                 }
-                let image = try Image.load(path: file, sequential: !resized)
-                try renderer.write(image, to: staged, format: format, options: options)
             } else {
-                // No stored render (unadjusted, or the file is missing), or
-                // another colour space asked for (rendered from the recipe so
-                // wide-gamut colours survive): build it from the recipe, on
-                // the revision's base.
+                // No stored render (unadjusted, or the file is missing), or an
+                // output the stored JPEG cannot serve losslessly: build it from
+                // the recipe, on the revision's base.
                 if let data = a.adjustmentData, !Recipe.canHandle(data) {
                     throw PhotoEditError.library("the render of photo \(id) revision \(a.revision) is missing and its adjustment data ('\(data.formatIdentifier)') is not photoedit's; it cannot be rebuilt")
                 }

@@ -98,7 +98,7 @@ enum GoldenRunner {
 
     /// Renders the case's `current` version (and, for identity cases, the
     /// `unadjusted` one) into `output` as PNGs; returns their paths.
-    static func render(_ golden: GoldenCase, into output: TemporaryDirectory) throws -> (current: String, unadjusted: String, stored: String) {
+    static func render(_ golden: GoldenCase, into output: TemporaryDirectory) throws -> (current: String, unadjusted: String) {
         guard let spec = golden.spec, let sample = golden.samplePath else {
             throw CLIError(golden.problem ?? "no case.json")
         }
@@ -112,12 +112,7 @@ enum GoldenRunner {
         let current = output.file("actual.png"), unadjusted = output.file("unadjusted.png")
         try library.render(id, version: .current, to: current, options: options)
         try library.render(id, version: .unadjusted, to: unadjusted, options: options)
-        // The unadjusted photo stored the way an edit's full-size render is
-        // stored (JPEG at the render quality), then resized as `current` is.
-        let fullJPEG = output.file("unadjusted-full.jpg"), stored = output.file("unadjusted-stored.png")
-        try library.render(id, version: .unadjusted, to: fullJPEG, options: RenderOptions(format: .jpeg, quality: Renderer.renderQuality))
-        try Renderer(registry: library.registry).write(try Pixels.load(fullJPEG), to: stored, format: .png, options: options)
-        return (current, unadjusted, stored)
+        return (current, unadjusted)
     }
 
     /// Checks `actual` against `expected`: (max, mean) ΔE2000, or why they
@@ -149,14 +144,12 @@ enum GoldenRunner {
     }
 
     /// The outcome of a case, plus, for identity cases, the ΔE2000 of its
-    /// current render against the unadjusted render (`identity`) and against
-    /// the unadjusted render stored once as the library stores renders
-    /// (`identityStored`: the full-size render is a JPEG at quality 92, so a
-    /// neutral edit equals the unadjusted photo up to one JPEG generation).
+    /// current render against the unadjusted render (`identity`): a PNG of
+    /// the current version renders from the recipe, so a neutral edit is the
+    /// unadjusted photo.
     struct Result {
         var outcome: GoldenOutcome
         var identity: (max: Double, mean: Double)?
-        var identityStored: (max: Double, mean: Double)?
     }
 
     /// Runs one case: render, then compare with expected.png (or record it).
@@ -164,23 +157,22 @@ enum GoldenRunner {
         let failureFolder = failures.appendingPathComponent(golden.filter).appendingPathComponent(golden.name)
         try? FileManager.default.removeItem(at: failureFolder)
         let temp = TemporaryDirectory("photoedit-golden")
-        let (actual, unadjusted, stored) = try render(golden, into: temp)
-        var identity: (max: Double, mean: Double)?, identityStored: (max: Double, mean: Double)?
+        let (actual, unadjusted) = try render(golden, into: temp)
+        var identity: (max: Double, mean: Double)?
         if golden.spec?.identity == true {
             identity = try Pixels.deltaE(actual, unadjusted)
-            identityStored = try Pixels.deltaE(actual, stored)
         }
         let expected = golden.expected.path
         guard FileManager.default.fileExists(atPath: expected) else {
-            guard record else { return Result(outcome: .missingExpected, identity: identity, identityStored: identityStored) }
+            guard record else { return Result(outcome: .missingExpected, identity: identity) }
             try FileManager.default.copyItem(atPath: actual, toPath: expected)
-            return Result(outcome: .recorded, identity: identity, identityStored: identityStored)
+            return Result(outcome: .recorded, identity: identity)
         }
         let (max, mean, problem) = try compare(actual: actual, expected: expected)
         if let problem {
             try writeFailure(actual: actual, expected: expected, to: failureFolder)
-            return Result(outcome: .failed(problem, folder: failureFolder), identity: identity, identityStored: identityStored)
+            return Result(outcome: .failed(problem, folder: failureFolder), identity: identity)
         }
-        return Result(outcome: .passed(max: max, mean: mean), identity: identity, identityStored: identityStored)
+        return Result(outcome: .passed(max: max, mean: mean), identity: identity)
     }
 }
