@@ -122,3 +122,25 @@ struct LibraryAPITests {
         #expect(result.reversed().map(\.id) == result.identifiers.reversed())
     }
 }
+
+extension LibraryAPITests {
+    /// `apply(recipe:)` takes a recipe on another tool's render (its base is
+    /// known: the render the photo's edit builds on) and refuses one for a
+    /// photo with no such render.
+    @Test func recipeOnAForeignRenderApplies() throws {
+        let f = try Fixture()
+        try ForeignEditor.commitGrey(f.library, f.a, keepCopyAt: f.temp.file("grey.jpg"))
+        try f.library.apply(chain: "exposure=+0.5", to: f.a)
+        let recipe = try f.library.currentRecipe(f.a)
+        #expect(recipe.base == .render)
+        let first = f.temp.file("first.png"), again = f.temp.file("again.png")
+        try f.library.render(f.a, to: first)
+        let revision = try f.library.apply(recipe: recipe, to: f.a)
+        #expect(revision.baseRevision == 1 && revision.number == 3)
+        try f.library.render(f.a, to: again)
+        #expect(try Pixels.deltaE(first, again).max == 0)
+        _ = expectPhotoEditError("render base on an unedited photo", { _ = try f.library.apply(recipe: recipe, to: f.b) }) {
+            if case .invalidAdjustmentData(let m) = $0 { m.contains("no other tool's edit") } else { false }
+        }
+    }
+}

@@ -125,17 +125,26 @@ extension PhotoLibrary {
         }
     }
 
-    /// Replaces a photo's recipe with `recipe` (applied to the original),
-    /// as a new revision. The recipe must be in photoedit's own format.
+    /// Replaces a photo's recipe with `recipe`, as a new revision. The recipe
+    /// must be in photoedit's own format. Its base says what it applies to:
+    /// `original` or `alternate` (the RAW of a pair), or `render`: the
+    /// render of another tool's edit the photo's current edit builds on (the
+    /// current render when the latest edit is another tool's).
     @discardableResult
     public func apply(recipe: Recipe, to idOrPrefix: String) throws -> Revision {
-        guard recipe.base != .render else {
-            throw PhotoEditError.invalidAdjustmentData("a recipe given on its own must have base \"original\" or \"alternate\"")
-        }
         let id = try resolve(idOrPrefix)
         let recipe = try recipe.bindingUnrecorded(registry: registry)
-        let options = ContentEditingInputRequestOptions(startFromOriginal: true, displaySize: nil)
-        let input = try requestContentEditingInput(for: id, options: recipe.base == .alternate ? options.startingFrom(alternate: true) : options)
+        let input: ContentEditingInput
+        if recipe.base == .render {
+            input = try requestContentEditingInput(for: id, options: ContentEditingInputRequestOptions(
+                canHandleAdjustmentData: { Recipe.canHandle($0) }, displaySize: nil))
+            guard case .render = input.base else {
+                throw PhotoEditError.invalidAdjustmentData("the recipe has base \"render\", but photo \(id) has no other tool's edit to build on; use base \"original\"")
+            }
+        } else {
+            let options = ContentEditingInputRequestOptions(startFromOriginal: true, displaySize: nil)
+            input = try requestContentEditingInput(for: id, options: recipe.base == .alternate ? options.startingFrom(alternate: true) : options)
+        }
         if recipe.isEmpty && recipe.base == .original { return try commitRevert(id, expected: input.revision) }
         return try commitRendered(recipe, input: input)
     }
