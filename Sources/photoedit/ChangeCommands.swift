@@ -265,7 +265,9 @@ struct VerifyCommand: ParsableCommand {
                 for line in rebuilt.problems { Output.line("not recovered: \(Output.field(line))") }
                 for line in rebuilt.notes { Output.note(line) }
             }
-            let report = try options.open().verify(repair: repair)
+            let bar = ProgressBar("verifying")
+            let report = try options.open().verify(repair: repair, progress: bar.handler)
+            bar.finish()
             for line in report.repaired { Output.line("repaired: \(Output.field(line))") }
             for line in report.problems { Output.line("problem: \(Output.field(line))") }
             for line in report.notes { Output.note(line) }

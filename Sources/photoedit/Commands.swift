@@ -10,20 +10,16 @@ struct ImportCommand: ParsableCommand {
     )
     @OptionGroup var options: LibraryOptions
     @Flag(help: "Print a JSON array of {id, path, duplicate}.") var json = false
+    @Option(help: "Files imported at once (default: the number of cores).") var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
     @Argument(help: ArgumentHelp("Files or folders to import.", valueName: "PATH")) var paths: [String]
 
     func run() throws {
         try PhotoEdit_run {
+            guard (1...64).contains(jobs) else { throw PhotoEditError.invalidOutput("jobs \(jobs) is out of range (1…64)") }
             let library = try options.open()
-            let terminal = Output.stderrIsTerminal
-            let results = try library.importItems(fileSystemPaths: paths.map(Self.argumentBytes)) { done, total in
-                guard total >= 10 else { return }
-                if terminal {
-                    Output.writeStderr("\rimporting \(done)/\(total)\(done == total ? "\n" : "")")
-                } else if done % 25 == 0 || done == total {
-                    Output.writeStderr("photoedit: imported \(done)/\(total)\n")
-                }
-            }
+            let bar = ProgressBar("importing", json: json)
+            let results = try library.importItems(fileSystemPaths: paths.map(Self.argumentBytes), jobs: jobs, progress: bar.handler)
+            bar.finish()
             var entries: [JSONValue] = []
             var failed = 0
             for r in results {
@@ -216,12 +212,15 @@ struct ApplyCommand: ParsableCommand {
             }
             for name in remove { _ = try library.registry.require(name) }
             let resolved = try ids.map { try library.resolve($0) }
+            let bar = ProgressBar("applying")
+            defer { bar.finish() }
             for (i, id) in resolved.enumerated() {
                 let revision = try fileRecipe.map { try library.apply(recipe: $0, to: id) }
                     ?? library.apply(steps: steps, to: id, reset: reset, removing: remove, presets: presetOptions.library,
                                      fromRAW: base.map { $0.lowercased() == "raw" })
+                bar.finish()
                 Output.line("\(id)\t\(revision.number)")
-                if resolved.count > 1 { Output.note("applied \(i + 1)/\(resolved.count)") }
+                bar.update(i + 1, of: resolved.count)
             }
         }
     }
@@ -365,7 +364,11 @@ struct UpgradeCommand: ParsableCommand {
         try PhotoEdit_run {
             let library = try options.open()
             let resolved = try ids.map { try library.resolve($0) }
-            for id in resolved {
+            let bar = ProgressBar("upgrading")
+            defer { bar.finish() }
+            for (i, id) in resolved.enumerated() {
+                defer { bar.update(i + 1, of: resolved.count) }
+                bar.finish()
                 if let (revision, upgraded) = try library.upgrade(id) {
                     Output.line("\(id)\t\(revision.number)\t" + upgraded.map { "\($0.filter) \($0.from)→\($0.to)" }.joined(separator: ", "))
                 } else {
@@ -431,7 +434,9 @@ struct CopyRecipeCommand: ParsableCommand {
         try PhotoEdit_run {
             let library = try options.open()
             let targets = try to.map { try library.resolve($0) }
-            let revisions = try library.copyRecipe(from: from, to: targets, includeGeometry: geometry, replace: replace)
+            let bar = ProgressBar("copying")
+            let revisions = try library.copyRecipe(from: from, to: targets, includeGeometry: geometry, replace: replace, progress: bar.handler)
+            bar.finish()
             for (id, revision) in zip(targets, revisions) { Output.line("\(id)\t\(revision.number)") }
         }
     }

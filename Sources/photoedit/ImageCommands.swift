@@ -93,6 +93,8 @@ struct ThumbsCommand: ParsableCommand {
             let resolved = try ids.map { try library.resolve($0) }
             let manager = ImageManager(library: library)
             let lines = ThumbResults(count: resolved.count)
+            let bar = ProgressBar("thumbnails")
+            let done = ConcurrentTally()
             let slots = DispatchSemaphore(value: jobs)
             let group = DispatchGroup()
             for (i, id) in resolved.enumerated() {
@@ -101,9 +103,11 @@ struct ThumbsCommand: ParsableCommand {
                 DispatchQueue.global(qos: .userInitiated).async {
                     defer { slots.signal(); group.leave() }
                     lines.set(i, Self.thumb(id, manager: manager, target: target, contentMode: contentMode, options: request, output: output))
+                    done.increment { bar.update($0, of: resolved.count) }
                 }
             }
             group.wait()
+            bar.finish()
             var failed = false
             for result in lines.all {
                 switch result {
@@ -129,6 +133,14 @@ struct ThumbsCommand: ParsableCommand {
             return "\(id)\t\(file)\t\(image.width)x\(image.height)"
         }.mapError { $0 as? PhotoEditError ?? .library("\($0)") }
     }
+}
+
+/// A count shared by several threads; `increment` reports the new value
+/// under the lock, so reports arrive in order.
+final class ConcurrentTally: @unchecked Sendable {
+    private var value = 0
+    private let lock = NSLock()
+    func increment(_ report: (Int) -> Void) { lock.withLock { value += 1; report(value) } }
 }
 
 /// Results gathered from several threads, in the order of the ids.

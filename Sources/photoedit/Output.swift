@@ -89,7 +89,9 @@ enum Output {
         fflush(nil)
     }
 
-    static var stderrIsTerminal: Bool { isatty(2) != 0 }
+    /// Whether the real stderr (the saved descriptor, not the silenced 2)
+    /// is a terminal.
+    static var stderrIsTerminal: Bool { isatty(stderrDescriptor) != 0 }
 
     /// Prints JSON (sorted keys, one line).
     static func json(_ value: JSONValue) {

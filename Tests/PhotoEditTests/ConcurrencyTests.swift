@@ -136,17 +136,17 @@ struct ConcurrencyTests {
             let committed = outcomes.filter { if case .committed(id, _) = $0 { return true } else { return false } }.count
             for case let .committed(cid, lost) in outcomes where cid == id { conflicts += lost }
             conflicts += 10 * outcomes.filter { if case .conflict(id) = $0 { return true } else { return false } }.count
-            #expect(foreignRevisions(try library.history(id)) == committed,
+            #expect(foreignRevisions(try await library.history(id)) == committed,
                     "every raw commit that returned is in the history, once")
             #expect(applied == 4)
-            let history = try library.history(id)
+            let history = try await library.history(id)
             #expect(history.count == 1 + applied + committed, "\(id): \(history.count) revisions for \(applied) applies and \(committed) raw commits")
             #expect(history.map(\.number) == Array(0..<history.count))
             #expect(history.dropFirst().allSatisfy { $0.adjustmentData != nil && $0.hasRender })
         }
-        let shared = try library.album("Shared")
+        let shared = try await library.album("Shared")
         #expect(shared.assetIdentifiers.sorted() == ids.sorted(), "each photo once")
-        for id in ids { #expect(try library.asset(id).isFavorite) }
+        for id in ids { #expect(try await library.asset(id).isFavorite) }
         let raw = outcomes.filter { if case .committed = $0 { return true } else { return false } }.count
         print("async tasks: \(raw) of 4 raw content-editing commits landed; \(conflicts) attempts lost the race with PhotoEditError.conflict")
         let report = try await library.verify()

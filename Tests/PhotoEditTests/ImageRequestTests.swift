@@ -359,18 +359,18 @@ struct ImageRequestTests {
         defer { withExtendedLifetime(temp) {} }
         try await library.apply(chain: "exposure=+0.3", to: ids[0])
         let manager = ImageManager(library: library)
-        let original = try manager.requestImageData(for: ids[0], options: ImageRequestOptions(version: .original))
+        let original = try await manager.requestImageData(for: ids[0], options: ImageRequestOptions(version: .original))
         #expect(original.uniformTypeIdentifier == "public.jpeg")
         #expect(try await original.collect() == FileManager.default.contents(atPath: Paths.sample("coffee.jpg")))
-        let current = try manager.requestImageData(for: ids[0])
-        let render = try #require(library.resources(for: ids[0]).first { $0.type == .fullSizePhoto })
+        let current = try await manager.requestImageData(for: ids[0])
+        let render = try #require(await library.resources(for: ids[0]).first { $0.type == .fullSizePhoto })
         let currentBytes = try await current.collect()
         #expect(currentBytes.count == Int(render.fileSize) && current.byteCount == currentBytes.count)
         #expect(JPEGHeader.size(of: currentBytes)?.width == 600)
         // Unadjusted: rendered upright to a JPEG; an unedited current version is the original file.
         let unadjusted = try await manager.requestImageData(for: ids[1], options: ImageRequestOptions(version: .unadjusted)).collect()
         #expect(JPEGHeader.size(of: unadjusted).map { [$0.width, $0.height] } == [451, 300])
-        let avif = try manager.requestImageData(for: ids[1])
+        let avif = try await manager.requestImageData(for: ids[1])
         #expect(avif.uniformTypeIdentifier == "public.avif" && avif.byteCount == FileManager.default.contents(atPath: Paths.sample("chelsea.avif"))?.count)
         #expect(try FileManager.default.contentsOfDirectory(atPath: library.url.path + "/tmp").isEmpty, "no staging file left")
     }

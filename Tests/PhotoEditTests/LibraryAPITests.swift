@@ -101,7 +101,7 @@ struct LibraryAPITests {
         let f = try Fixture()
         let sync: () throws -> ObjectPlaceholder = { try f.library.performChanges(returning: { c in c.createAlbum(title: "Trip") }) }
         let album = try sync()
-        #expect(try f.library.fetchAlbums().identifiers == [album.localIdentifier])
+        #expect(try await f.library.fetchAlbums().identifiers == [album.localIdentifier])
         let b = f.b
         let (placeholder, favorite): (ObjectPlaceholder, Bool) = try await f.library.performChanges(returning: { @Sendable c in
             let r = try c.changeRequest(for: b)
@@ -109,7 +109,7 @@ struct LibraryAPITests {
             return (c.createAlbum(title: "Cats"), r.isFavorite)
         })
         #expect(favorite)
-        #expect(try f.library.fetchAlbums(titleContains: "Cats").identifiers == [placeholder.localIdentifier])
+        #expect(try await f.library.fetchAlbums(titleContains: "Cats").identifiers == [placeholder.localIdentifier])
     }
 
     /// A fetch result is a random-access collection of its objects.

@@ -23,6 +23,20 @@ extension PhotoLibrary {
         return try apply(steps: steps, to: idOrPrefix, reset: reset, removing: removing, presets: presets, fromRAW: fromRAW)
     }
 
+    /// `apply(chain:…)` on several photos, one after the other (each render
+    /// already uses every core); stops at the first error, the photos before
+    /// it keeping their new revision. `progress` is called after each photo.
+    @discardableResult
+    public func apply(chain: String, to ids: [String], reset: Bool = false, removing: [String] = [],
+                      presets: PresetLibrary? = nil, fromRAW: Bool? = nil, progress: ProgressHandler? = nil) throws -> [Revision] {
+        let steps = try Chain.parse(chain)
+        let resolved = try ids.map { try resolve($0) }
+        return try resolved.enumerated().map { n, id in
+            defer { progress?(n + 1, resolved.count) }
+            return try apply(steps: steps, to: id, reset: reset, removing: removing, presets: presets, fromRAW: fromRAW)
+        }
+    }
+
     /// `apply(chain:…)` with parsed steps.
     @discardableResult
     public func apply(steps: [ChainStep], to idOrPrefix: String, reset: Bool = false, removing: [String] = [],
@@ -47,9 +61,10 @@ extension PhotoLibrary {
     /// `includeGeometry`, and each target then keeps its own. With `replace`,
     /// a target's other filters are dropped; otherwise the copied filters
     /// replace the target's filters of the same kind and the rest stay.
+    /// `progress` is called after each target with (done, total).
     @discardableResult
     public func copyRecipe(from source: String, to targets: [String], includeGeometry: Bool = false,
-                           replace: Bool = false) throws -> [Revision] {
+                           replace: Bool = false, progress: ProgressHandler? = nil) throws -> [Revision] {
         let from = try resolve(source)
         let data = try asset(from).adjustmentData
         guard let data else { throw PhotoEditError.invalidChange("photo \(from) has no adjustments to copy") }
@@ -61,8 +76,9 @@ extension PhotoLibrary {
             includeGeometry || registry.filter($0.filter)?.stage != .geometry
         }
         let ids = try targets.map { try resolve($0) }
-        return try ids.map { id in
-            try edit(id, reset: false) { current in
+        return try ids.enumerated().map { n, id in
+            defer { progress?(n + 1, ids.count) }
+            return try edit(id, reset: false) { current in
                 var recipe = current
                 if replace {
                     for node in recipe.nodes where includeGeometry || registry.filter(node.filter)?.stage != .geometry {
@@ -165,6 +181,17 @@ extension PhotoLibrary {
         guard !frozen.isEmpty else { return nil }
         let after = try Recipe(adjustmentData: data, registry: registry, upgrade: true)
         return (try commitRendered(after, input: input), frozen.map { ($0.filter, $0.version, $0.current) })
+    }
+
+    /// `upgrade` of several photos, one after the other; an element is nil
+    /// for a photo that was up to date. `progress` is called after each photo.
+    public func upgrade(_ ids: [String], progress: ProgressHandler? = nil) throws
+        -> [(revision: Revision, upgraded: [(filter: String, from: Int, to: Int)])?] {
+        let resolved = try ids.map { try resolve($0) }
+        return try resolved.enumerated().map { n, id in
+            defer { progress?(n + 1, resolved.count) }
+            return try upgrade(id)
+        }
     }
 
     /// Renders a recipe onto an input's base (full size, JPEG) and commits it

@@ -6,9 +6,14 @@ extension PhotoLibrary {
     /// gets a result: its id (and whether the same bytes were already
     /// there), or the reason it was refused. A bad file never stops the rest.
     ///
+    /// Files are imported `jobs` at a time (default: the number of cores);
+    /// the two files of a RAW+JPEG pair always by the same worker, in order.
+    /// Results keep the order of the files.
+    ///
     /// - Parameter progress: called after each file with (done, total).
-    public func importItems(_ paths: [String], progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> [ImportResult] {
-        try importItems(paths.map(SystemPath.init), progress: progress)
+    public func importItems(_ paths: [String], jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+                            progress: ProgressHandler? = nil) throws -> [ImportResult] {
+        try importItems(paths.map(SystemPath.init), jobs: jobs, progress: progress)
     }
 
     /// `importItems` for paths given as the file system's bytes, which need
@@ -16,11 +21,12 @@ extension PhotoLibrary {
     /// cannot be named by a `String`). Files found in folders keep their
     /// bytes too. Results, errors and the photo's `originalFilename` show
     /// each byte that is not UTF-8 as `\xHH`.
-    public func importItems(fileSystemPaths paths: [[UInt8]], progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> [ImportResult] {
-        try importItems(paths.map { SystemPath(bytes: $0) }, progress: progress)
+    public func importItems(fileSystemPaths paths: [[UInt8]], jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+                            progress: ProgressHandler? = nil) throws -> [ImportResult] {
+        try importItems(paths.map { SystemPath(bytes: $0) }, jobs: jobs, progress: progress)
     }
 
-    func importItems(_ paths: [SystemPath], progress: (@Sendable (Int, Int) -> Void)?) throws -> [ImportResult] {
+    func importItems(_ paths: [SystemPath], jobs: Int, progress: ProgressHandler?) throws -> [ImportResult] {
         var files: [SystemPath] = []
         var results: [ImportResult] = []
         for path in paths {
@@ -33,15 +39,21 @@ extension PhotoLibrary {
                                             error: .unreadableFile(path: path.display, reason: "no such file or folder"), joinedPair: false))
             }
         }
-        for (i, file) in Self.pairOrdered(files).enumerated() {
-            do {
-                let (id, duplicate, joined) = try importFile(file)
-                results.append(ImportResult(path: file.display, id: id, duplicate: duplicate, error: nil, joinedPair: joined))
-            } catch let error as PhotoEditError {
-                results.append(ImportResult(path: file.display, id: nil, duplicate: false, error: error, joinedPair: false))
-            }
-            progress?(i + 1, files.count)
+        let groups = Self.pairGroups(files)
+        let imported = ConcurrentResults<ImportResult>(count: groups.count, total: files.count, progress: progress)
+        concurrentlyPerform(groups.count, jobs: jobs) { g in
+            imported.set(g, groups[g].map { file in
+                defer { imported.step() }
+                do {
+                    let (id, duplicate, joined) = try self.importFile(file)
+                    return ImportResult(path: file.display, id: id, duplicate: duplicate, error: nil, joinedPair: joined)
+                } catch {
+                    return ImportResult(path: file.display, id: nil, duplicate: false,
+                                        error: error as? PhotoEditError ?? .library("\(error)"), joinedPair: false)
+                }
+            })
         }
+        results += imported.all
         return results
     }
 
@@ -84,7 +96,11 @@ extension PhotoLibrary {
 
     /// Puts the files of RAW+JPEG pairs (same folder and name) next to each
     /// other, the JPEG first, so the RAW joins the JPEG's photo.
-    static func pairOrdered(_ files: [SystemPath]) -> [SystemPath] {
+    static func pairOrdered(_ files: [SystemPath]) -> [SystemPath] { pairGroups(files).flatMap { $0 } }
+
+    /// The files grouped by folder and stem (a RAW+JPEG pair, or one file),
+    /// the JPEG first, groups in first-seen order.
+    static func pairGroups(_ files: [SystemPath]) -> [[SystemPath]] {
         struct Key: Hashable { let folder: String, stem: String }
         var groups: [Key: [SystemPath]] = [:]
         var order: [Key] = []
@@ -94,7 +110,7 @@ extension PhotoLibrary {
             groups[key, default: []].append(file)
         }
         let isRaw = { (f: SystemPath) in RawDecoder.extensions.contains((f.display as NSString).pathExtension.lowercased()) }
-        return order.flatMap { key in groups[key]!.filter { !isRaw($0) } + groups[key]!.filter(isRaw) }
+        return order.map { key in groups[key]!.filter { !isRaw($0) } + groups[key]!.filter(isRaw) }
     }
 
     /// An original staged for a creation request.

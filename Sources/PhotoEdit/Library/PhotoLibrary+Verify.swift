@@ -19,7 +19,9 @@ extension PhotoLibrary {
     /// and files that no catalog row references. With `repair`, rebuilds
     /// missing or damaged renders from adjustment data this engine reads and
     /// removes unreferenced files; it never touches an original.
-    public func verify(repair: Bool = false) throws -> VerificationReport {
+    ///
+    /// - Parameter progress: called after each photo with (done, total).
+    public func verify(repair: Bool = false, progress: ProgressHandler? = nil) throws -> VerificationReport {
         var report = VerificationReport()
         let (integrity, foreignKeys, assets, revisions) = try read { db in
             (try String.fetchAll(db, sql: "PRAGMA integrity_check"),
@@ -32,7 +34,8 @@ extension PhotoLibrary {
         let byAsset = Dictionary(grouping: revisions, by: \.assetId)
         var referenced = Set<String>()
         var withoutSidecar = 0
-        for a in assets {
+        for (n, a) in assets.enumerated() {
+            defer { progress?(n + 1, assets.count) }
             referenced.insert(a.originalPath)
             let path = layout.absolute(a.originalPath)
             if !FileIO.exists(path) {
