@@ -77,6 +77,7 @@ struct ProgressTests {
         let folder = try Self.folder(12)
         let binary = try CLI.binary.get().path
         let library = TemporaryDirectory("photoedit-progress-cli")
+        // In a terminal session, but stderr redirected to a file: no bar.
         let command = "'\(binary)' import --library '\(library.file("lib"))' '\(folder.path)' 2>'\(library.file("err"))' >'\(library.file("out"))'"
         let script = Process()
         script.executableURL = URL(fileURLWithPath: "/usr/bin/script")
@@ -85,8 +86,8 @@ struct ProgressTests {
         script.standardOutput = FileHandle.nullDevice
         try script.run()
         script.waitUntilExit()
-        // Redirection inside script's shell makes stderr a file again, so run
-        // it with stderr on the terminal and capture the terminal instead.
+        // The same import with stderr left on the terminal: the typescript
+        // holds what the terminal showed.
         let typescript = library.file("typescript")
         let tty = Process()
         tty.executableURL = URL(fileURLWithPath: "/usr/bin/script")
