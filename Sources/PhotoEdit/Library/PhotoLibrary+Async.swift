@@ -12,6 +12,17 @@ extension PhotoLibrary {
         try await offload { try self.importItems(paths, jobs: jobs, progress: progress) }
     }
 
+    /// `importItems(fileSystemPaths:jobs:progress:)`, off the caller's thread.
+    public func importItems(fileSystemPaths paths: [[UInt8]], jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+                            progress: ProgressHandler? = nil) async throws -> [ImportResult] {
+        try await offload { try self.importItems(fileSystemPaths: paths, jobs: jobs, progress: progress) }
+    }
+
+    /// `rebuildCatalog(url:registry:)`, off the caller's thread.
+    public static func rebuildCatalog(url: URL, registry: FilterRegistry = .standard) async throws -> CatalogRebuildReport {
+        try await offload { try rebuildCatalog(url: url, registry: registry) }
+    }
+
     /// `apply(chain:to:reset:removing:presets:fromRAW:)`, off the caller's thread.
     @discardableResult
     public func apply(chain: String, to idOrPrefix: String, reset: Bool = false, removing: [String] = [],
@@ -89,9 +100,9 @@ extension PhotoLibrary {
         try await offload { try self.asset(idOrPrefix) }
     }
 
-    /// `assets(includeHidden:includeDeleted:)`, off the caller's thread.
-    public func assets(includeHidden: Bool = false, includeDeleted: Bool = false) async throws -> [Asset] {
-        try await offload { try self.assets(includeHidden: includeHidden, includeDeleted: includeDeleted) }
+    /// `assets(includeHidden:includeDeleted:onlyDeleted:)`, off the caller's thread.
+    public func assets(includeHidden: Bool = false, includeDeleted: Bool = false, onlyDeleted: Bool = false) async throws -> [Asset] {
+        try await offload { try self.assets(includeHidden: includeHidden, includeDeleted: includeDeleted, onlyDeleted: onlyDeleted) }
     }
 
     /// `history(_:)`, off the caller's thread.
@@ -122,6 +133,11 @@ extension PhotoLibrary {
     /// `albums()`, off the caller's thread.
     public func albums() async throws -> [Album] {
         try await offload { try self.albums() }
+    }
+
+    /// `resolveAlbum(_:)`, off the caller's thread.
+    public func resolveAlbum(_ titleOrID: String) async throws -> String {
+        try await offload { try self.resolveAlbum(titleOrID) }
     }
 
     /// `album(_:)`, off the caller's thread.
