@@ -36,6 +36,25 @@ struct DamagedFileTests {
         }
     }
 
+    /// The refusal does not depend on thread timing: libvips 8.14 loses a
+    /// decoder error when two of its workers wait on the failing tile, which
+    /// let the file cut short in 3 imports of 5. Probed 30 times, it is
+    /// refused 30 times.
+    @Test func aFileCutShortIsRefusedEveryTime() throws {
+        let files = TemporaryDirectory("photoedit-damaged-repeat")
+        _ = try Self.damaged(in: files)
+        var accepted = 0
+        for _ in 0..<30 {
+            do {
+                _ = try Importer.probe(path: files.file("cut.jpg"), displayPath: "cut.jpg")
+                accepted += 1
+            } catch PhotoEditError.unreadableFile(_, let reason) {
+                #expect(reason.hasPrefix("damaged or truncated"), "\(reason)")
+            }
+        }
+        #expect(accepted == 0, "cut.jpg accepted \(accepted) times of 30")
+    }
+
     /// Every refusal is one line: no GLib critical (a double unref on a damaged
     /// WebP), no libjxl trace.
     @Test(arguments: [("truncated.webp", "cannot decode (webpload)"), ("corrupt.jxl", "corrupt.jxl")])

@@ -41,11 +41,28 @@ struct ProgressTests {
             #expect(results.filter(\.joinedPair).count == 1, "jobs \(jobs): the RAW joins its JPEG")
             #expect(results.filter { $0.error != nil }.map { ($0.path as NSString).lastPathComponent } == ["bad.jpg"])
             #expect(try library.assets().count == 13)
+            // Listed in file order, whichever worker committed first.
+            let imported = results.compactMap { r in r.joinedPair ? nil : r.id }
+            #expect(try library.assets().map(\.id) == imported, "jobs \(jobs): the library lists photos in file order")
             // Ids are content hashes of nothing: compare by path and outcome.
             outcomes.append(results.map { "\(($0.path as NSString).lastPathComponent) \($0.id != nil) \($0.joinedPair)" })
             #expect(try library.verify().isClean)
         }
         #expect(outcomes[0] == outcomes[1] && outcomes[1] == outcomes[2])
+    }
+
+    /// A slow first file (a 16-bit PNG) and quick small ones after it: the
+    /// quick ones commit first, yet the library lists them after it, in the
+    /// order they were named (it listed them first, or in id order when
+    /// their import times shared a millisecond).
+    @Test func photosImportedTogetherListInFileOrder() throws {
+        let folder = try Self.folder(6)
+        let files = [Paths.sample("chelsea-16bit.png")] + (0..<6).map { folder.file(String(format: "s%02d.png", $0)) }
+        let temp = TemporaryDirectory("photoedit-progress-lib")
+        let library = try PhotoLibrary(url: temp.url.appendingPathComponent("library"))
+        let ids = try library.importItems(files, jobs: 4).compactMap(\.id)
+        #expect(ids.count == 7)
+        #expect(try library.assets().map(\.id) == ids)
     }
 
     /// apply, copy-recipe, upgrade and verify on many photos report progress.

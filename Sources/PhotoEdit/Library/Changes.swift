@@ -201,6 +201,11 @@ public final class PhotoLibraryChanges {
     /// Set when the block has returned: later use of its requests is an error.
     private(set) var isClosed = false
 
+    /// The import time given to the photos this change set creates (nil:
+    /// when each is staged). A batch import sets it so photos imported
+    /// together list in the order of their files, whichever worker is first.
+    var importDate: Date?
+
     init(library: PhotoLibrary) { self.library = library }
 
     func add(_ change: Change) { changes.append(change) }
@@ -277,7 +282,7 @@ extension PhotoLibrary {
         defer { changes.close() }
         try block(changes)
         changes.close()
-        try commit(changes.changes)
+        try commit(changes.changes, importDate: changes.importDate)
     }
 
     /// `performChanges` whose block returns a value (placeholders, outputs…),
@@ -311,7 +316,7 @@ extension PhotoLibrary {
         var kind: Revision.Kind
     }
 
-    private func commit(_ changes: [PhotoLibraryChanges.Change]) throws {
+    private func commit(_ changes: [PhotoLibraryChanges.Change], importDate: Date? = nil) throws {
         let journal = IntentJournal(layout: layout)
         var placedRenders: [String] = []   // renders and sidecars moved into place by this commit (unique names)
         var placedOriginals: [String] = [] // originals moved into place by this commit
@@ -322,7 +327,7 @@ extension PhotoLibrary {
             for (i, change) in changes.enumerated() {
                 switch change {
                 case let .create(placeholder, source):
-                    let staged = try stageOriginal(source, journal: journal)
+                    let staged = try stageOriginal(source, journal: journal, importDate: importDate)
                     if let existing = staged.existingID {
                         placeholder.set(existing)
                         creations[i] = .some(nil)

@@ -124,11 +124,11 @@ enum Importer {
                                                 reason: "damaged: its header claims \(w)×\(h) pixels, more than \(bytes) bytes of JPEG can hold")
         }
         // Decode every pixel once, failing on truncated or corrupt data, so a
-        // damaged file never enters the library. (Not with JPEG
-        // shrink-on-load: with it, libvips 8.14 lets some truncated files
-        // through when several threads read them.)
+        // damaged file never enters the library. On one thread and without
+        // shrink-on-load: libvips 8.14 loses the decoder's error when several
+        // threads read the failing tile (see decodeEveryPixel).
         do {
-            if decodeAll { _ = try header.average() }
+            if decodeAll { try header.decodeEveryPixel() }
         } catch let PhotoEditError.native(_, _, message) {
             throw PhotoEditError.unreadableFile(path: displayPath, reason: "damaged or truncated (\(oneLine(message)))")
         }
@@ -152,7 +152,7 @@ enum Importer {
                 check.halfSize = true
                 _ = try RawDecoder.develop(path, settings: check, displayPath: (path as NSString).lastPathComponent).average()
             } else {
-                _ = try Image.load(path: path, sequential: true, strict: true).average()
+                try Image.load(path: path, sequential: true, strict: true).decodeEveryPixel()
             }
             return nil
         } catch let error as PhotoEditError {

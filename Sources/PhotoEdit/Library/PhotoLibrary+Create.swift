@@ -73,12 +73,15 @@ extension PhotoLibrary {
 
     /// One creation through `performChanges`, retried when a concurrent
     /// import of the same bytes failed under it.
-    func createAsset(_ source: ImportSource) throws -> ObjectPlaceholder {
+    func createAsset(_ source: ImportSource, importDate: Date? = nil) throws -> ObjectPlaceholder {
         var attempt = 0
         while true {
             do {
                 var placeholder: ObjectPlaceholder?
-                try performChanges { changes in placeholder = changes.createAsset(source) }
+                try performChanges { changes in
+                    changes.importDate = importDate
+                    placeholder = changes.createAsset(source)
+                }
                 return placeholder!
             } catch PhotoEditError.library(let message) where message.contains("failed concurrent import") && attempt < 3 {
                 attempt += 1

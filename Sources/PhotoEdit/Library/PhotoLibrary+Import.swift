@@ -40,12 +40,18 @@ extension PhotoLibrary {
             }
         }
         let groups = Self.pairGroups(files)
+        // Photos imported together list in file order (the catalog keeps
+        // milliseconds): the k-th file's import time is the batch's start
+        // plus k ms, whichever worker commits it first.
+        let start = Date()
+        let firstIndex = groups.reduce(into: [0]) { $0.append($0.last! + $1.count) }
         let imported = ConcurrentResults<ImportResult>(count: groups.count, total: files.count, progress: progress)
         concurrentlyPerform(groups.count, jobs: jobs) { g in
-            imported.set(g, groups[g].map { file in
+            imported.set(g, groups[g].enumerated().map { k, file in
                 defer { imported.step() }
                 do {
-                    let (id, duplicate, joined) = try self.importFile(file)
+                    let date = start.addingTimeInterval(Double(firstIndex[g] + k) / 1000)
+                    let (id, duplicate, joined) = try self.importFile(file, importDate: date)
                     return ImportResult(path: file.display, id: id, duplicate: duplicate, error: nil, joinedPair: joined)
                 } catch {
                     return ImportResult(path: file.display, id: nil, duplicate: false,
@@ -69,8 +75,8 @@ extension PhotoLibrary {
     }
 
     /// Imports one file through `performChanges` (one path for every change).
-    func importFile(_ path: SystemPath) throws -> (id: String, duplicate: Bool, joined: Bool) {
-        let placeholder = try createAsset(.file(path))
+    func importFile(_ path: SystemPath, importDate: Date? = nil) throws -> (id: String, duplicate: Bool, joined: Bool) {
+        let placeholder = try createAsset(.file(path), importDate: importDate)
         return (placeholder.localIdentifier, placeholder.existed, placeholder.joinedPair)
     }
 
@@ -127,7 +133,7 @@ extension PhotoLibrary {
     /// Copies a file into staging while hashing it; for known bytes returns
     /// the existing photo; else checks and probes the copy and moves it into
     /// `originals/` read-only. The catalog rows are returned, not inserted.
-    func stageOriginal(_ source: ImportSource, journal: IntentJournal) throws -> StagedOriginal {
+    func stageOriginal(_ source: ImportSource, journal: IntentJournal, importDate: Date? = nil) throws -> StagedOriginal {
         let staged = layout.temporary(".import")
         defer { unlink(staged) }
         let sha: String, size: Int64, displayPath: String, filename: String?, origin: SystemPath?
@@ -170,7 +176,7 @@ extension PhotoLibrary {
             try FileIO.moveIntoPlace(from: staged, to: destination, readOnly: true)
             placed = true
         }
-        let now = Date()
+        let now = importDate ?? Date()
         let record = AssetRecord(id: "", originalFilename: filename ?? (relative as NSString).lastPathComponent, sha256: sha, originalPath: relative,
                                  fileSize: size, format: probe.format, uniformTypeIdentifier: probe.uniformTypeIdentifier,
                                  mediaType: "image", originalPixelWidth: probe.width, originalPixelHeight: probe.height,

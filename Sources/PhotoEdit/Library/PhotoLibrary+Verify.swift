@@ -174,7 +174,7 @@ extension PhotoLibrary {
         let path = layout.absolute(relative)
         guard FileIO.exists(path) else { return "render \(relative) is missing" }
         do {
-            _ = try Image.load(path: path, sequential: true).average()
+            try Image.load(path: path, sequential: true).decodeEveryPixel()
             return nil
         } catch let e as PhotoEditError {
             return "render \(relative) is damaged (\(e.description))"
