@@ -317,6 +317,13 @@ extension PhotoLibrary {
     }
 
     private func commit(_ changes: [PhotoLibraryChanges.Change], importDate: Date? = nil) throws {
+        sweepStagingIfDue()
+        // performChanges consumes the outputs it is given: committed (the
+        // render moved into place) or refused, their staged renders leave
+        // tmp/ now, not at the next exclusive open.
+        defer {
+            for case let .contentEdit(_, output) in changes { removeStagedRender(of: output) }
+        }
         let journal = IntentJournal(layout: layout)
         var placedRenders: [String] = []   // renders and sidecars moved into place by this commit (unique names)
         var placedOriginals: [String] = [] // originals moved into place by this commit

@@ -9,7 +9,7 @@ import Foundation
 ///       renders/<id[0..2]>/<id>/<rev>-<nonce>.jpg   full-size render of each edited revision
 ///       revisions/<id[0..2]>/<id>/<rev>-<nonce>.json  each revision's record (rebuilds the catalog)
 ///       cache/                  rebuildable derivatives (safe to delete)
-///       tmp/                    staging for commits (emptied by recovery)
+///       tmp/                    staging for commits (emptied by recovery, swept by long-running processes)
 struct LibraryLayout: Sendable {
     let root: URL
 

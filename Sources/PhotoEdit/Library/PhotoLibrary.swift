@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// A photo library: one folder holding the catalog, the originals (never
 /// modified), the rendered output of every revision and a rebuildable cache.
@@ -20,6 +21,8 @@ public final class PhotoLibrary: Sendable {
     /// Opened without write access (a read-only folder or file system, or
     /// another user's library): everything reads, nothing changes.
     public let isReadOnly: Bool
+    /// When `tmp/` was last swept (see PhotoLibrary+Staging.swift).
+    let stagingSweep = Mutex<Date>(.distantPast)
 
     /// The default library folder: `$PHOTOEDIT_LIBRARY`, else
     /// `$XDG_DATA_HOME/photoedit`, else `~/.local/share/photoedit`.
