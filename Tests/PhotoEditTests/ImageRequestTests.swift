@@ -375,6 +375,49 @@ struct ImageRequestTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: library.url.path + "/tmp").isEmpty, "no staging file left")
     }
 
+    /// Resources read as streams (issue 10 §3: a server has no path to
+    /// write to): every resource of an edited RAW+JPEG pair streams the bytes
+    /// `writeResource` writes, in chunks of at most 256 KiB; a stream opened
+    /// before a purge still delivers every byte.
+    @Test func resourcesStream() async throws {
+        let folder = TemporaryDirectory("photoedit-resource-streams")
+        try FileManager.default.copyItem(atPath: RawDevelopmentTests.dng, toPath: folder.file("IMG_0042.DNG"))
+        try FileManager.default.copyItem(atPath: RawDevelopmentTests.jpeg, toPath: folder.file("IMG_0042.JPG"))
+        let (temp, library, ids) = try Self.library([folder.file("IMG_0042.JPG"), folder.file("IMG_0042.DNG")])
+        defer { withExtendedLifetime(temp) {} }
+        let id = ids[0]
+        try await library.apply(chain: "exposure=+0.3", to: id)
+        let resources = try await library.resources(for: id)
+        #expect(Set(resources.map(\.type)) == [.photo, .alternatePhoto, .fullSizePhoto, .adjustmentData])
+        for resource in resources {
+            let written = temp.file("written-\(resource.type.rawValue)")
+            try await library.writeResource(resource, to: written)
+            let stream = try await library.requestData(for: resource)
+            var chunks: [Data] = []
+            for try await chunk in stream { chunks.append(chunk) }
+            #expect(chunks.allSatisfy { !$0.isEmpty && $0.count <= ImageData.chunkSize })
+            let bytes = chunks.reduce(Data(), +)
+            #expect(bytes == FileManager.default.contents(atPath: written), "\(resource.type)")
+            #expect(stream.byteCount == bytes.count && Int64(bytes.count) == resource.fileSize, "\(resource.type)")
+        }
+        // A file of several chunks (455 KB).
+        let big = try #require(try await library.importItems([Paths.sample("chelsea-16bit.png")]).first?.id)
+        let bigOriginal = try #require(try await library.resources(for: big).first { $0.type == .photo })
+        var counts: [Int] = []
+        for try await chunk in try await library.requestData(for: bigOriginal) { counts.append(chunk.count) }
+        #expect(counts.count == 2 && counts[0] == ImageData.chunkSize && counts.reduce(0, +) == Int(bigOriginal.fileSize))
+        // Opened, then the photo is purged: the bytes are still those of the request.
+        let original = try #require(resources.first { $0.type == .photo })
+        let open = try await library.requestData(for: original)
+        try await library.performChanges { try $0.changeRequest(for: id).delete() }
+        try await library.performChanges { try $0.changeRequest(for: id).purge() }
+        #expect(try await open.collect() == FileManager.default.contents(atPath: folder.file("IMG_0042.JPG")))
+        // Asked after the purge: a one-line error naming the file, not the library's path.
+        expectPhotoEditError("resource after purge", { _ = try library.requestData(for: original) }, matches: {
+            if case let .unreadableFile(path, _) = $0 { return path == "IMG_0042.JPG" } else { return false }
+        })
+    }
+
     @Test func cliRenderWithSizeModeResizeAndCropAndThumbs() throws {
         let lib = CLILibrary()
         let ids = try lib.importFiles([Paths.sample("coffee.jpg"), Paths.sample("rotated-exif.jpg")])

@@ -37,19 +37,38 @@ public struct ImageData: AsyncSequence, Sendable {
     }
 }
 
-/// Reads one open file in chunks, from any thread.
+/// Reads one open file (or bytes held in memory) in chunks, from any thread.
 final class ChunkReader: Sendable {
     private let handle: Mutex<FileHandle?>
+    private let held: Mutex<Data?>
+    /// How many bytes the reader delivers in all (the file's size when opened).
+    let byteCount: Int
 
     init(path: String) throws {
         guard let h = FileHandle(forReadingAtPath: path) else {
-            throw PhotoEditError.unreadableFile(path: path, reason: "cannot open it")
+            throw PhotoEditError.unreadableFile(path: (path as NSString).lastPathComponent, reason: "cannot open it")
         }
+        var st = stat()
+        byteCount = fstat(h.fileDescriptor, &st) == 0 ? Int(st.st_size) : 0
         handle = Mutex(h)
+        held = Mutex(nil)
+    }
+
+    init(data: Data) {
+        byteCount = data.count
+        handle = Mutex(nil)
+        held = Mutex(data.isEmpty ? nil : data)
     }
 
     func next() throws -> Data? {
-        try handle.withLock { h in
+        let inMemory = held.withLock { rest -> Data? in
+            guard let all = rest else { return nil }
+            let chunk = Data(all.prefix(ImageData.chunkSize))
+            rest = all.count > chunk.count ? Data(all.dropFirst(chunk.count)) : nil
+            return chunk
+        }
+        if let inMemory { return inMemory }
+        return try handle.withLock { h in
             guard let file = h else { return nil }
             let chunk: Data?
             do {
@@ -98,8 +117,6 @@ extension ImageManager {
         }
         defer { if rendered { unlink(path) } }   // the open file stays readable
         let reader = try ChunkReader(path: path)
-        var st = stat()
-        let size = stat(path, &st) == 0 ? Int(st.st_size) : 0
-        return ImageData(uniformTypeIdentifier: type, byteCount: size, version: options.version, reader: reader)
+        return ImageData(uniformTypeIdentifier: type, byteCount: reader.byteCount, version: options.version, reader: reader)
     }
 }

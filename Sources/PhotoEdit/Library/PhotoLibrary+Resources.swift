@@ -89,6 +89,57 @@ extension PhotoLibrary {
     }
 }
 
+/// The bytes of one resource, streamed in chunks of at most
+/// `ImageData.chunkSize` (PhotoKit's `PHAssetResourceManager.requestData`):
+/// iterate it with `for try await chunk in data`, or `collect()` it.
+///
+/// The file is opened when the request is made, so the bytes stay those of
+/// that moment even if the photo is edited or purged while they are read.
+public struct ResourceData: AsyncSequence, Sendable {
+    public typealias Element = Data
+    /// The resource the bytes are.
+    public let resource: AssetResource
+    /// How many bytes the sequence delivers.
+    public let byteCount: Int
+    let reader: ChunkReader
+
+    /// An iterator over the chunks.
+    public func makeAsyncIterator() -> ImageData.Iterator { ImageData.Iterator(reader: reader) }
+
+    /// All the bytes at once.
+    public func collect() async throws -> Data {
+        var all = Data(capacity: byteCount)
+        for try await chunk in self { all.append(chunk) }
+        return all
+    }
+}
+
+extension PhotoLibrary {
+    /// The bytes of a resource, streamed (what a server sends without
+    /// writing a file first). Throws `unreadableFile` if the file is gone
+    /// (`verify` says why).
+    public func requestData(for resource: AssetResource) throws -> ResourceData {
+        if let data = resource.inlineData {
+            return ResourceData(resource: resource, byteCount: data.count, reader: ChunkReader(data: data))
+        }
+        guard let relative = resource.relativePath else {
+            return ResourceData(resource: resource, byteCount: 0, reader: ChunkReader(data: Data()))
+        }
+        do {
+            let reader = try ChunkReader(path: layout.absolute(relative))
+            return ResourceData(resource: resource, byteCount: reader.byteCount, reader: reader)
+        } catch {
+            throw PhotoEditError.unreadableFile(path: resource.originalFilename,
+                                                reason: "the library's file of this \(resource.type.rawValue) resource cannot be opened; run photoedit verify")
+        }
+    }
+
+    /// `requestData(for:)`, off the caller's thread.
+    public func requestData(for resource: AssetResource) async throws -> ResourceData {
+        try await offload { try self.requestData(for: resource) }
+    }
+}
+
 extension Importer {
     static func uniformType(forExtension ext: String) -> String {
         switch ext.lowercased() {
