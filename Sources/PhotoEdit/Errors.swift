@@ -1,5 +1,38 @@
 import Foundation
 
+/// A failure of the catalog's SQLite database, with SQLite's own result code
+/// and message (see https://sqlite.org/rescode.html).
+public struct CatalogFailure: Error, Equatable, Sendable {
+    /// SQLite's extended result code (e.g. 2067, SQLITE_CONSTRAINT_UNIQUE).
+    public let resultCode: Int32
+    /// SQLite's message.
+    public let message: String
+    /// What the engine was doing ("catalog", "catalog /path/catalog.sqlite",
+    /// "cannot build the new catalog").
+    public let context: String
+
+    public init(resultCode: Int32, message: String, context: String) {
+        self.resultCode = resultCode
+        self.message = message
+        self.context = context
+    }
+
+    /// The primary result code (the low byte of `resultCode`).
+    public var primaryResultCode: Int32 { resultCode & 0xFF }
+    /// Another connection holds the lock (SQLITE_BUSY, SQLITE_LOCKED): retry later.
+    public var isBusy: Bool { primaryResultCode == 5 || primaryResultCode == 6 }
+    /// The disk or the database is full (SQLITE_FULL).
+    public var isFull: Bool { primaryResultCode == 13 }
+    /// The file is damaged or not a database (SQLITE_CORRUPT, SQLITE_NOTADB).
+    public var isCorrupt: Bool { primaryResultCode == 11 || primaryResultCode == 26 }
+    /// The database cannot be written (SQLITE_READONLY, SQLITE_PERM, SQLITE_CANTOPEN).
+    public var isNotWritable: Bool { [8, 3, 14].contains(primaryResultCode) }
+    /// A constraint of the catalog refused the change (SQLITE_CONSTRAINT).
+    public var isConstraint: Bool { primaryResultCode == 19 }
+    /// Reading or writing the file failed (SQLITE_IOERR).
+    public var isIOError: Bool { primaryResultCode == 10 }
+}
+
 /// Every error the engine throws. Each case renders as one line naming the
 /// problem (and, where it helps, the valid values), suitable for a CLI.
 public enum PhotoEditError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
@@ -37,6 +70,9 @@ public enum PhotoEditError: Error, Equatable, Sendable, CustomStringConvertible,
     case unknownAlbum(String)
     /// A query (predicate, sort keys, fetch options) that cannot be run.
     case invalidQuery(String)
+    /// The catalog's database failed; the failure keeps SQLite's result
+    /// code (`catch PhotoEditError.catalog(let f) where f.isBusy`).
+    case catalog(CatalogFailure)
 
     /// The error as one line of text (line breaks in user text escaped).
     public var description: String {
@@ -95,7 +131,21 @@ public enum PhotoEditError: Error, Equatable, Sendable, CustomStringConvertible,
             return "no album called '\(name)'"
         case let .invalidQuery(problem):
             return "invalid query: \(problem)"
+        case let .catalog(failure):
+            return "library: \(failure.context): \(failure.message)"
         }
+    }
+
+    /// For a `native` error from libvips, the domain of its first message
+    /// ("VipsJpeg", "vipspng", "VipsForeignLoad"…): which part of libvips
+    /// failed. Nil for other errors.
+    public var nativeDomain: String? {
+        guard case let .native(_, _, message) = self,
+              let line = message.split(whereSeparator: \.isNewline).first,
+              let colon = line.firstIndex(of: ":") else { return nil }
+        let domain = line[..<colon]
+        guard !domain.isEmpty, domain.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
+        return String(domain)
     }
 
     /// Foundation's `LocalizedError` text: the same one line.

@@ -31,7 +31,7 @@ enum Catalog {
             }
             return pool
         } catch let error as DatabaseError {
-            throw PhotoEditError.library("catalog \(path): \(error.message ?? error.description)")
+            throw PhotoEditError.catalog(error, "catalog \(path)")
         }
     }
 
@@ -232,5 +232,13 @@ struct RevisionRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
     var adjustmentData: AdjustmentData? {
         guard let formatIdentifier, let formatVersion, let data else { return nil }
         return AdjustmentData(formatIdentifier: formatIdentifier, formatVersion: formatVersion, data: data)
+    }
+}
+
+extension PhotoEditError {
+    /// A GRDB error as a typed catalog failure (SQLite's result code kept).
+    static func catalog(_ error: DatabaseError, _ context: String) -> PhotoEditError {
+        .catalog(CatalogFailure(resultCode: error.extendedResultCode.rawValue,
+                                message: error.message ?? error.description, context: context))
     }
 }

@@ -412,7 +412,7 @@ extension PhotoLibrary {
                 }
             }
             journal.finish()
-            if let e = error as? DatabaseError { throw PhotoEditError.library("catalog: \(e.message ?? e.description)") }
+            if let e = error as? DatabaseError { throw PhotoEditError.catalog(e, "catalog") }
             throw error
         }
     }
@@ -601,7 +601,7 @@ extension PhotoLibrary {
     func placeRender(_ path: String, asset: String, revision: Int, journal: IntentJournal,
                      decodeAll: Bool = true) throws -> (String, Int, Int) {
         guard FileIO.exists(path) else {
-            throw PhotoEditError.invalidChange("no rendered content at \(path): write the render before committing")
+            throw PhotoEditError.invalidChange("no rendered content: write the render to the output's renderedContentURL before committing")
         }
         let probe: ProbedImage
         do {

@@ -69,7 +69,7 @@ extension PhotoLibrary {
                 _ = try queue.inDatabase { db in try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
                 try queue.close()
             } catch let error as DatabaseError {
-                throw PhotoEditError.library("cannot build the new catalog: \(error.message ?? error.description)")
+                throw PhotoEditError.catalog(error, "cannot build the new catalog")
             }
             try FileIO.flush(built)
             // The old catalog (damaged, empty) is kept, with its WAL: never

@@ -198,7 +198,7 @@ public final class PhotoLibrary: Sendable {
         do {
             return try db.read(body)
         } catch let error as DatabaseError {
-            throw PhotoEditError.library("catalog: \(error.message ?? error.description)")
+            throw PhotoEditError.catalog(error, "catalog")
         }
     }
 
@@ -207,7 +207,7 @@ public final class PhotoLibrary: Sendable {
         do {
             return try db.write(body)
         } catch let error as DatabaseError {
-            throw PhotoEditError.library("catalog: \(error.message ?? error.description)")
+            throw PhotoEditError.catalog(error, "catalog")
         }
     }
 
