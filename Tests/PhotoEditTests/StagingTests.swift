@@ -19,10 +19,11 @@ struct StagingTests {
         return output
     }
 
-    /// Refused outputs (another photo's, a stale one, one without adjustment
-    /// data) and committed ones all leave `tmp/` empty, with the library
-    /// still open (it kept every refused one until the next exclusive open).
-    @Test func outputsGivenToPerformChangesLeaveNothingStaged() throws {
+    /// An output that can never commit (committed, stale) leaves `tmp/` at
+    /// once, with the library still open (a refused one stayed until the next
+    /// exclusive open); one refused for a mistake its caller can fix (another
+    /// photo's change request, no adjustment data) is kept for the retry.
+    @Test func outputsThatCanNeverCommitLeaveNothingStaged() throws {
         let temp = TemporaryDirectory("photoedit-staging")
         let library = try PhotoLibrary(url: temp.url.appendingPathComponent("library"))
         let ids = try library.importItems([Paths.sample("coffee.jpg"), Paths.sample("chelsea.jpg")]).compactMap(\.id)
@@ -32,7 +33,9 @@ struct StagingTests {
         let ofA = try Self.greyOutput(library, a)
         #expect(FileIO.exists(ofA.renderedContentURL.path))
         #expect(throws: PhotoEditError.self) { try library.performChanges { try $0.changeRequest(for: b).contentEditingOutput = ofA } }
-        #expect(try Self.staged(library).isEmpty, "refused: made from another photo")
+        #expect(try Self.staged(library) == [ofA.renderedContentURL.lastPathComponent], "refused, fixable: kept")
+        try library.performChanges { try $0.changeRequest(for: a).contentEditingOutput = ofA }
+        #expect(try Self.staged(library).isEmpty, "retried on its own photo: committed")
 
         let stale = try Self.greyOutput(library, a)
         try library.apply(chain: "exposure=+0.3", to: a)
@@ -42,17 +45,21 @@ struct StagingTests {
         var noData = try Self.greyOutput(library, a)
         noData.adjustmentData = nil
         #expect(throws: PhotoEditError.self) { try library.performChanges { try $0.changeRequest(for: a).contentEditingOutput = noData } }
-        #expect(try Self.staged(library).isEmpty, "refused: no adjustment data")
+        #expect(try Self.staged(library) == [noData.renderedContentURL.lastPathComponent], "refused, fixable: kept")
+        // Never retried: the sweep takes it once an hour old.
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-2 * 3600)], ofItemAtPath: noData.renderedContentURL.path)
+        #expect(library.sweepStaging() == [noData.renderedContentURL.lastPathComponent])
+        #expect(try Self.staged(library).isEmpty)
 
         let good = try Self.greyOutput(library, a)
         try library.performChanges { try $0.changeRequest(for: a).contentEditingOutput = good }
-        #expect(try library.asset(a).revision == 2)
+        #expect(try library.asset(a).revision == 3)
         #expect(try Self.staged(library).isEmpty, "committed")
         #expect(try library.verify().isClean)
     }
 
     /// The sweep removes what dead processes staged (once older than ten
-    /// minutes) and this process's abandoned outputs (after six hours); it
+    /// minutes) and this process's abandoned outputs (after an hour); it
     /// keeps what a live process stages, young files, and intent journals.
     @Test func sweepRemovesOnlyWhatNobodyWillUse() throws {
         let temp = TemporaryDirectory("photoedit-staging-sweep")

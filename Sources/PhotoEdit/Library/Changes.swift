@@ -318,11 +318,16 @@ extension PhotoLibrary {
 
     private func commit(_ changes: [PhotoLibraryChanges.Change], importDate: Date? = nil) throws {
         sweepStagingIfDue()
-        // performChanges consumes the outputs it is given: committed (the
-        // render moved into place) or refused, their staged renders leave
-        // tmp/ now, not at the next exclusive open.
+        // An output's staged render leaves tmp/ as soon as the output can
+        // never commit: committed (moved into place), or stale (its photo
+        // moved on). One refused for a mistake its caller can fix (another
+        // photo's change request, no adjustment data) is kept for a retry,
+        // and swept once abandoned (PhotoLibrary+Staging.swift).
+        var committed = false
         defer {
-            for case let .contentEdit(_, output) in changes { removeStagedRender(of: output) }
+            for case let .contentEdit(_, output) in changes where committed || isStale(output) {
+                removeStagedRender(of: output)
+            }
         }
         let journal = IntentJournal(layout: layout)
         var placedRenders: [String] = []   // renders and sidecars moved into place by this commit (unique names)
@@ -394,6 +399,7 @@ extension PhotoLibrary {
             // 3. After the commit: files of purged photos go, then the journal.
             if !purgedFiles.isEmpty { CrashPoint.reach("purge-committed") }
             for file in purgedFiles { unlink(layout.absolute(file)) }
+            committed = true
             journal.finish()
             for id in purgedAssets { removeCachedImages(of: id) }
         } catch {

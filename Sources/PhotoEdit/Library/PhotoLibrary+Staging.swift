@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// Staging files in `tmp/` belong to the process that made them (their
 /// names start with its pid). Recovery empties `tmp/` when a process opens
@@ -10,8 +11,9 @@ extension PhotoLibrary {
     /// pid happens to be unused here).
     static let deadProcessStagingAge: TimeInterval = 10 * 60
     /// An editing output this process staged but never committed (its
-    /// editor gave up) is removed once it is this old.
-    static let abandonedOutputAge: TimeInterval = 6 * 60 * 60
+    /// editor gave up, or a refusal was never retried) is removed once its
+    /// render is this old (editors write the render just before committing).
+    static let abandonedOutputAge: TimeInterval = 60 * 60
     /// How often `performChanges` sweeps `tmp/`.
     static let stagingSweepInterval: TimeInterval = 5 * 60
 
@@ -20,6 +22,21 @@ extension PhotoLibrary {
         let path = output.renderedContentURL.standardizedFileURL.path
         guard (path as NSString).deletingLastPathComponent == layout.tmp else { return }
         unlink(path)
+    }
+
+    /// An output that can never commit: its photo is gone or has moved on
+    /// from the revision the output was made from.
+    func isStale(_ output: ContentEditingOutput) -> Bool {
+        let revision: Int?
+        do {
+            revision = try read { db in
+                try Int.fetchOne(db, sql: "SELECT revision FROM asset WHERE id = ?", arguments: [output.assetIdentifier])
+            }
+        } catch {
+            return false   // unknown: keep it; the sweep has the last word
+        }
+        guard let revision else { return true }
+        return revision != output.baseRevision
     }
 
     /// Sweeps `tmp/` when the last sweep is older than `stagingSweepInterval`.
