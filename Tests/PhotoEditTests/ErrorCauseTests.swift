@@ -109,4 +109,17 @@ struct ErrorCauseTests {
         #expect(PhotoEditError.native(library: "libraw", operation: "x", message: "Unsupported file format or not RAW file").nativeDomain == nil)
         #expect(PhotoEditError.unknownAsset("x").nativeDomain == nil)
     }
+
+    /// libvips' error buffer is one for the process: a message can carry
+    /// another thread's lines. Paths in them are cut to their last component,
+    /// staging names hidden (an upload's refusal under load named another
+    /// library's staging file).
+    @Test func libvipsMessagesShowNoPaths() {
+        let seen = "/tmp/photoedit-requests-12be880e-855/library/tmp/11779-f856a16b-d2a1-4c35-b368-120103ce18d4.import: bad seek to 14709\nVipsJpeg: Corrupt JPEG data: premature end of data segment"
+        #expect(Vips.withoutPaths(seen) == "a staged file: bad seek to 14709\nVipsJpeg: Corrupt JPEG data: premature end of data segment")
+        #expect(Vips.withoutPaths("VipsForeignLoad: \"/srv/photos/library/originals/ab/cd.jpg\" is not a known file format")
+                == "VipsForeignLoad: \"cd.jpg\" is not a known file format")
+        #expect(Vips.withoutPaths("tiff2vips: out of range (n/a), 3/4 done") == "tiff2vips: out of range (n/a), 3/4 done")
+        #expect(Vips.withoutPaths("/a/b/c.jpg") == "c.jpg")
+    }
 }

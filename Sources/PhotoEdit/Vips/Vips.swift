@@ -27,11 +27,45 @@ enum Vips {
         String(cString: vips_version_string())
     }
 
-    /// Reads and clears libvips' error buffer.
+    /// Reads and clears libvips' error buffer, with file paths shortened
+    /// (see `withoutPaths`).
     static func takeError() -> String {
         guard let raw = pe_error_take() else { return "" }
         defer { g_free(raw) }
-        return String(cString: raw).trimmingCharacters(in: .whitespacesAndNewlines)
+        return withoutPaths(String(cString: raw).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// libvips' messages name files by absolute path, and its error buffer
+    /// is one for the whole process: under load, one thread's error can
+    /// carry another's lines (seen: an upload's refusal naming another
+    /// library's staging file). Every absolute path is cut to its last
+    /// component, and a staging file's name (`<pid>-<uuid>…` in `tmp/`) to
+    /// "a staged file", so no message shows where a library lives or what
+    /// it is staging.
+    static func withoutPaths(_ message: String) -> String {
+        guard message.contains("/") else { return message }
+        var out = ""
+        var rest = Substring(message)
+        while let slash = rest.firstIndex(of: "/") {
+            let before = rest[..<slash]
+            // A path starts at a slash that follows a space, a quote, an
+            // opening bracket, or the start of a line.
+            let startsPath = before.last.map { " \"'(\n\t=".contains($0) } ?? true
+            guard startsPath else {
+                out += rest[...slash]
+                rest = rest[rest.index(after: slash)...]
+                continue
+            }
+            out += before
+            let end = rest[slash...].firstIndex { " \"'\n\t;,)".contains($0) || $0 == ":" } ?? rest.endIndex
+            var last = String(rest[slash..<end].split(separator: "/").last ?? "")
+            if last.range(of: #"^[0-9]+-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"#, options: .regularExpression) != nil {
+                last = "a staged file"
+            }
+            out += last
+            rest = rest[end...]
+        }
+        return out + rest
     }
 
     static func error(_ operation: String) -> PhotoEditError {
