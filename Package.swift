@@ -7,10 +7,13 @@ let package = Package(
     products: [
         .library(name: "PhotoEdit", targets: ["PhotoEdit"]),
         .executable(name: "photoedit", targets: ["photoedit"]),
+        // The PostgreSQL catalog backend (issue 12), for libraries shared by many nodes.
+        .library(name: "PhotoEditPostgres", targets: ["PhotoEditPostgres"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
     ],
     targets: [
         // System libraries, each with its Debian provider.
@@ -39,7 +42,21 @@ let package = Package(
         // Catalog benchmarks (bench/README.md); not a product.
         .executableTarget(
             name: "photoedit-bench",
-            dependencies: ["PhotoEdit", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["PhotoEdit", "PhotoEditPostgres", "PhotoEditSampleCatalog", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // The catalog on PostgreSQL (postgres-nio): schema, queries.
+        .target(
+            name: "PhotoEditPostgres",
+            dependencies: ["PhotoEdit", .product(name: "PostgresNIO", package: "postgres-nio")]
+        ),
+        // Generated catalogs for the benchmarks and the backend comparison tests; not a product.
+        .target(
+            name: "PhotoEditSampleCatalog",
+            dependencies: ["PhotoEdit", "PhotoEditPostgres", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
+            name: "PhotoEditPostgresTests",
+            dependencies: ["PhotoEditPostgres", "PhotoEdit", "PhotoEditSampleCatalog"]
         ),
         .testTarget(
             name: "PhotoEditTests",

@@ -3,12 +3,18 @@
 //   photoedit-bench catalog [--photos N] [--runs N] [--keep DIR]   (an existing --keep DIR is reused)
 //       generates N photos (default 100 000) straight into a fresh library's
 //       catalog (SQL, no files), then times fetches and the change feed.
+//   photoedit-bench catalog-postgres [--url postgres://…] [--photos N] [--runs N] [--keep]
+//       the same fetches on a PostgreSQL catalog (default 1 000 000 photos): on the
+//       server at --url, or on a private server started on loopback (initdb, needs
+//       Debian's postgresql); the same generated photos as `catalog`; with --keep
+//       an existing catalog of exactly N photos is reused.
 //   photoedit-bench commit LIBRARY ID
 //       (the other process of the feed figure) toggles a favorite and prints the
 //       wall-clock times, in ns, just before and just after the commit.
 import Foundation
-import GRDB
 import PhotoEdit
+import PhotoEditPostgres
+import PhotoEditSampleCatalog
 
 func realtimeNanoseconds() -> Int64 {
     var ts = timespec()
@@ -36,67 +42,20 @@ func summary(_ ms: [Double]) -> String {
     return String(format: "median %.2f ms, min %.2f ms, max %.2f ms", s[s.count / 2], s[0], s[s.count - 1])
 }
 
-/// drand48's generator, seeded: every run generates the same catalog.
-struct Seeded {
-    init(seed: Int) { srand48(seed) }
-    func next() -> UInt64 {
-        UInt64(UInt32(truncatingIfNeeded: mrand48())) << 32 | UInt64(UInt32(truncatingIfNeeded: mrand48()))
-    }
-}
-
-/// Photos as an import would record them: sizes, dates over ten years,
-/// 10 % favorites, 2 % hidden, 1 % recently deleted, camera metadata on
-/// 60 %, 50 albums of 200 photos. Also one revision each (20 % edited).
-func generate(_ catalog: String, photos: Int) throws {
-    let rng = Seeded(seed: 42)
-    let queue = try DatabaseQueue(path: catalog)
-    let makes = ["Canon", "Nikon", "Sony", "Fujifilm", "Leica"]
-    let sizes = [(6000, 4000), (4000, 3000), (8192, 5464), (3024, 4032), (1920, 1080), (2000, 3000)]
-    let formats = [("jpeg", "public.jpeg"), ("jpeg", "public.jpeg"), ("jpeg", "public.jpeg"), ("heif", "public.heic"), ("raw", "public.camera-raw-image")]
-    let start = Date(timeIntervalSince1970: 1_420_070_400)   // 2015-01-01
-    let dateFormat = DateFormatter()
-    dateFormat.locale = Locale(identifier: "en_US_POSIX")
-    dateFormat.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
-    dateFormat.timeZone = TimeZone(identifier: "UTC")
-    try queue.write { db in
-        for n in 0..<photos {
-            let id = String(format: "%016llx%016llx", rng.next(), rng.next())
-            let (w, h) = sizes[Int(rng.next() % UInt64(sizes.count))]
-            let (format, uti) = formats[Int(rng.next() % UInt64(formats.count))]
-            let created = start.addingTimeInterval(Double(rng.next() % (10 * 365 * 86_400)))
-            let roll = rng.next() % 100
-            let camera: String? = roll < 60
-                ? #"{"make":"\#(makes[Int(rng.next() % 5)])","model":"M\#(rng.next() % 10)","iso":\#(100 << (rng.next() % 6)),"fNumber":2.8}"#
-                : nil
-            try db.execute(sql: """
-                INSERT INTO asset (id, originalFilename, sha256, originalPath, fileSize, format, uniformTypeIdentifier, mediaType,
-                    originalPixelWidth, originalPixelHeight, orientation, creationDate, importDate, revision, favorite, hidden,
-                    trashedDate, camera)
-                VALUES (?, ?, ?, ?, ?, ?, ?, 'image', ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [id, String(format: "IMG_%06d.%@", n, format == "raw" ? "CR3" : "JPG"), id + id,
-                                 "originals/\(id.prefix(2))/\(id)", 5_000_000 + Int(rng.next() % 20_000_000), format, uti, w, h,
-                                 roll % 7 == 0 ? nil : dateFormat.string(from: created),
-                                 start.addingTimeInterval(Double(n) * 3000), roll < 20 ? 1 : 0, rng.next() % 10 == 0,
-                                 rng.next() % 50 == 0, rng.next() % 100 == 0 ? Date() : nil, camera])
-            try db.execute(sql: "INSERT INTO revision (assetId, number, createdAt, kind, pixelWidth, pixelHeight) VALUES (?, 0, ?, 'import', ?, ?)",
-                           arguments: [id, Date(), w, h])
-            if roll < 20 {
-                try db.execute(sql: """
-                    INSERT INTO revision (assetId, number, createdAt, kind, formatIdentifier, formatVersion, data, pixelWidth, pixelHeight)
-                    VALUES (?, 1, ?, 'edit', 'org.photoedit.recipe', '1', ?, ?, ?)
-                    """, arguments: [id, Date(), Data(#"{"format":"org.photoedit.recipe","formatVersion":1,"filters":[]}"#.utf8), w, h])
-            }
-            if n < 50 * 200 {
-                if n % 200 == 0 {
-                    try db.execute(sql: "INSERT INTO album (id, title, createdAt) VALUES (?, ?, ?)",
-                                   arguments: [String(format: "%032x", n / 200 + 1), "Trip \(n / 200)", Date()])
-                }
-                try db.execute(sql: "INSERT INTO albumAsset (albumId, assetId, position) VALUES (?, ?, ?)",
-                               arguments: [String(format: "%032x", n / 200 + 1), id, n % 200])
-            }
-        }
-    }
-    try queue.writeWithoutTransaction { db in try db.execute(sql: "ANALYZE") }
+/// The fetches both catalog benchmarks time (the first is issue 6's example).
+func benchmarkQueries() throws -> [(String, FetchOptions)] {
+    [
+        (#"favorite and width>=3000 and created>=2020-01-01 and camera.make="Canon", sort -created,name, limit 20"#,
+         FetchOptions(predicate: try AssetPredicate(parsing: #"favorite and width>=3000 and created>=2020-01-01 and camera.make="Canon""#),
+                      sortDescriptors: try AssetSortDescriptor.parseList("-created,name"), fetchLimit: 20)),
+        (#"album="Trip 7" and not edited, sort -created, limit 20"#,
+         FetchOptions(predicate: try AssetPredicate(parsing: #"album="Trip 7" and not edited"#),
+                      sortDescriptors: [AssetSortDescriptor(.created, ascending: false)], fetchLimit: 20)),
+        ("raw and iso>=1600, sort -width,name, limit 20",
+         FetchOptions(predicate: try AssetPredicate(parsing: "raw and iso>=1600"), sortDescriptors: try AssetSortDescriptor.parseList("-width,name"), fetchLimit: 20)),
+        ("width>=3000 (no limit: every id)", FetchOptions(predicate: AssetField.width >= 3000)),
+        ("everything, import order (no limit: every id)", FetchOptions()),
+    ]
 }
 
 func catalogBenchmark(_ arguments: [String]) throws {
@@ -118,24 +77,13 @@ func catalogBenchmark(_ arguments: [String]) throws {
         print("reusing the catalog in \(folder)")   // a --keep folder from an earlier run
     } else {
         _ = try PhotoLibrary(url: URL(fileURLWithPath: folder))   // creates the catalog (every migration)
-        try generate(folder + "/catalog.sqlite", photos: photos)
+        try SampleCatalog(photos: photos).write(sqlite: folder + "/catalog.sqlite")
         print(String(format: "generated %d photos in %.1f s", photos, Double(DispatchTime.now().uptimeNanoseconds - t) / 1e9))
     }
     let library = try PhotoLibrary(url: URL(fileURLWithPath: folder))
 
     print("\n## Fetches (\(runs) runs each, after one warm-up)")
-    let queries: [(String, FetchOptions)] = [
-        (#"favorite and width>=3000 and created>=2020-01-01 and camera.make="Canon", sort -created,name, limit 20"#,
-         FetchOptions(predicate: try AssetPredicate(parsing: #"favorite and width>=3000 and created>=2020-01-01 and camera.make="Canon""#),
-                      sortDescriptors: try AssetSortDescriptor.parseList("-created,name"), fetchLimit: 20)),
-        (#"album="Trip 7" and not edited, sort -created, limit 20"#,
-         FetchOptions(predicate: try AssetPredicate(parsing: #"album="Trip 7" and not edited"#),
-                      sortDescriptors: [AssetSortDescriptor(.created, ascending: false)], fetchLimit: 20)),
-        ("raw and iso>=1600, sort -width,name, limit 20",
-         FetchOptions(predicate: try AssetPredicate(parsing: "raw and iso>=1600"), sortDescriptors: try AssetSortDescriptor.parseList("-width,name"), fetchLimit: 20)),
-        ("width>=3000 (no limit: every id)", FetchOptions(predicate: AssetField.width >= 3000)),
-        ("everything, import order (no limit: every id)", FetchOptions()),
-    ]
+    let queries = try benchmarkQueries()
     for (label, options) in queries {
         var count = 0
         let ids = try time(runs: runs) { count = try library.fetchAssets(options).count }
@@ -176,6 +124,55 @@ func catalogBenchmark(_ arguments: [String]) throws {
     print("- from its start (the whole commit: transaction, fsync, feed rows): \(summary(fromStart))")
 }
 
+/// Milliseconds of each run of an async `body`, after one warm-up.
+func time(runs: Int, _ body: () async throws -> Void) async rethrows -> [Double] {
+    try await body()
+    var out: [Double] = []
+    for _ in 0..<runs {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try await body()
+        out.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+    }
+    return out
+}
+
+func postgresCatalogBenchmark(_ arguments: [String]) async throws {
+    var photos = 1_000_000, runs = 20, keep = false
+    var url: String?
+    var i = 0
+    while i < arguments.count {
+        switch arguments[i] {
+        case "--photos" where i + 1 < arguments.count: photos = Int(arguments[i + 1]) ?? photos; i += 2
+        case "--runs" where i + 1 < arguments.count: runs = Int(arguments[i + 1]) ?? runs; i += 2
+        case "--url" where i + 1 < arguments.count: url = arguments[i + 1]; i += 2
+        case "--keep": keep = true; i += 1
+        default: fail("unknown option \(arguments[i])")
+        }
+    }
+    let location = try url.map { try PostgresCatalogLocation(url: $0) } ?? LocalPostgresServer.shared.get().newDatabase()
+    let catalog = try await PostgresCatalog.open(location)
+    print("PostgreSQL \(try await catalog.serverVersion()) at \(location)\(url == nil ? " (a private server on loopback)" : "")")
+    let existing = try await catalog.photoCount()
+    if keep && existing == photos {
+        print("reusing its \(existing) photos")
+    } else if existing == 0 {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try await SampleCatalog(photos: photos).write(postgres: catalog, batch: 2000) { done in
+            if done % 100_000 == 0 { print("  \(done) photos written") }
+        }
+        print(String(format: "generated %d photos in %.1f s", photos, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9))
+    } else {
+        fail("the catalog at \(location) already holds \(existing) photos (--keep reuses exactly --photos; else use an empty database)")
+    }
+    print("\n## Fetches (\(runs) runs each, after one warm-up): ids only")
+    for (label, options) in try benchmarkQueries() {
+        var count = 0
+        let ids = try await time(runs: runs) { count = try await catalog.fetchAssetIdentifiers(options).count }
+        print("- \(label): \(count) photos; \(summary(ids))")
+    }
+    await catalog.close()
+}
+
 final class Received: @unchecked Sendable {
     private let lock = NSLock()
     private var times: [Int64] = []
@@ -189,6 +186,8 @@ do {
     switch arguments.first {
     case "catalog":
         try catalogBenchmark(Array(arguments.dropFirst()))
+    case "catalog-postgres":
+        try await postgresCatalogBenchmark(Array(arguments.dropFirst()))
     case "commit" where arguments.count == 3:
         let library = try PhotoLibrary(url: URL(fileURLWithPath: arguments[1]), create: false)
         let value = try !library.asset(arguments[2]).isFavorite
@@ -196,7 +195,7 @@ do {
         try library.performChanges { try $0.changeRequest(for: arguments[2]).isFavorite = value }
         print(start, realtimeNanoseconds())
     default:
-        fail("usage: photoedit-bench catalog [--photos N] [--runs N] [--keep DIR] | commit LIBRARY ID")
+        fail("usage: photoedit-bench catalog [--photos N] [--runs N] [--keep DIR] | catalog-postgres [--url URL] [--photos N] [--runs N] [--keep] | commit LIBRARY ID")
     }
 } catch {
     fail("\(error)")

@@ -111,9 +111,9 @@ struct QueryTests {
         #expect(try typed.sql().arguments == parsed.sql().arguments)
         let sql = try parsed.sql()
         #expect(!sql.sql.contains("Canon") && !sql.sql.contains("Trip") && !sql.sql.contains("3000"))
-        #expect(sql.arguments.contains("Canon".databaseValue))
-        #expect(sql.arguments.contains("Trip".databaseValue))
-        #expect(sql.arguments.contains(3000.0.databaseValue))
+        #expect(sql.arguments.contains(SQLValue.text("Canon")))
+        #expect(sql.arguments.contains(SQLValue.text("Trip")))
+        #expect(sql.arguments.contains(SQLValue.real(3000)))
 
         let f = try Fixture()
         let viaTyped = try f.names(FetchOptions(predicate: .has(.favorite) && !(AssetField.width < 550), includeHiddenAssets: true))

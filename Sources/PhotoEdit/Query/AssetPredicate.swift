@@ -34,11 +34,22 @@ public enum AssetField: String, CaseIterable, Sendable, Hashable, Codable {
         var summary: String
         /// For dates: the separator between day and time in the stored text.
         var dateSeparator: String = "T"
+        /// The PostgreSQL expression when it is not `sql`.
+        var postgres: String? = nil
+
+        /// The field's expression in `dialect`.
+        func expression(_ dialect: SQLDialect) -> String {
+            dialect == .postgres ? (postgres ?? sql) : sql
+        }
     }
 
     // The one declaration of every field.
     var spec: Spec {
-        func camera(_ key: String) -> String { "json_extract(asset.camera, '$.\(key)')" }
+        func camera(_ key: String, _ kind: Kind, _ summary: String) -> Spec {
+            // PostgreSQL keeps camera as jsonb; numbers are cast to compare as numbers.
+            let pg = kind == .number ? "((asset.camera ->> '\(key)')::double precision)" : "(asset.camera ->> '\(key)')"
+            return Spec(kind: kind, sql: "json_extract(asset.camera, '$.\(key)')", nullable: true, summary: summary, postgres: pg)
+        }
         switch self {
         case .id: return Spec(kind: .text, sql: "asset.id", nullable: false, summary: "the photo's id (32 hex digits)")
         case .name: return Spec(kind: .text, sql: "asset.originalFilename", nullable: false, summary: "the original file name")
@@ -50,7 +61,8 @@ public enum AssetField: String, CaseIterable, Sendable, Hashable, Codable {
         case .pair: return Spec(kind: .bool, sql: "(asset.alternatePath IS NOT NULL)", nullable: false, summary: "a RAW+JPEG pair")
         case .width: return Spec(kind: .number, sql: "asset.pixelWidth", nullable: false, summary: "width of the current version as displayed")
         case .height: return Spec(kind: .number, sql: "asset.pixelHeight", nullable: false, summary: "height of the current version as displayed")
-        case .megapixels: return Spec(kind: .number, sql: "(asset.pixelWidth * asset.pixelHeight / 1e6)", nullable: false, summary: "width × height of the current version, in millions")
+        case .megapixels: return Spec(kind: .number, sql: "(asset.pixelWidth * asset.pixelHeight / 1e6)", nullable: false, summary: "width × height of the current version, in millions",
+                                                  postgres: "(asset.pixelWidth::double precision * asset.pixelHeight / 1e6)")
         case .orientation: return Spec(kind: .number, sql: "asset.orientation", nullable: false, summary: "EXIF orientation of the original (1…8)")
         case .size: return Spec(kind: .number, sql: "asset.fileSize", nullable: false, summary: "size of the original file in bytes")
         case .created: return Spec(kind: .date, sql: "asset.creationDate", nullable: true, summary: "capture date (as the camera recorded it)")
@@ -63,13 +75,13 @@ public enum AssetField: String, CaseIterable, Sendable, Hashable, Codable {
         case .location: return Spec(kind: .bool, sql: "(asset.latitude IS NOT NULL)", nullable: false, summary: "has a GPS position")
         case .latitude: return Spec(kind: .number, sql: "asset.latitude", nullable: true, summary: "degrees north (negative: south)")
         case .longitude: return Spec(kind: .number, sql: "asset.longitude", nullable: true, summary: "degrees east (negative: west)")
-        case .cameraMake: return Spec(kind: .text, sql: camera("make"), nullable: true, summary: "camera maker")
-        case .cameraModel: return Spec(kind: .text, sql: camera("model"), nullable: true, summary: "camera model")
-        case .cameraLens: return Spec(kind: .text, sql: camera("lens"), nullable: true, summary: "lens")
-        case .iso: return Spec(kind: .number, sql: camera("iso"), nullable: true, summary: "ISO speed")
-        case .exposure: return Spec(kind: .number, sql: camera("exposureTime"), nullable: true, summary: "shutter time in seconds")
-        case .aperture: return Spec(kind: .number, sql: camera("fNumber"), nullable: true, summary: "f-number")
-        case .focal: return Spec(kind: .number, sql: camera("focalLength"), nullable: true, summary: "focal length in mm")
+        case .cameraMake: return camera("make", .text, "camera maker")
+        case .cameraModel: return camera("model", .text, "camera model")
+        case .cameraLens: return camera("lens", .text, "lens")
+        case .iso: return camera("iso", .number, "ISO speed")
+        case .exposure: return camera("exposureTime", .number, "shutter time in seconds")
+        case .aperture: return camera("fNumber", .number, "f-number")
+        case .focal: return camera("focalLength", .number, "focal length in mm")
         case .album: return Spec(kind: .text, sql: "", nullable: true, summary: "title of an album the photo is in (not a sort key)")
         }
     }
@@ -167,55 +179,119 @@ public struct AssetSortDescriptor: Sendable, Hashable {
     }
 }
 
-/// SQL text with its bound values.
-struct SQLFragment {
-    var sql: String
-    var arguments: [DatabaseValue] = []
+/// The SQL dialects the catalog is written in: SQLite (the embedded default)
+/// and PostgreSQL (a catalog shared by many nodes).
+package enum SQLDialect: Sendable, Hashable {
+    case sqlite, postgres
+
+    var trueLiteral: String { self == .postgres ? "TRUE" : "1" }
+    var falseLiteral: String { self == .postgres ? "FALSE" : "0" }
+
+    /// `expression` is true (a 0/1 integer in SQLite, a boolean in PostgreSQL; NULL is false).
+    func isTrue(_ expression: String) -> String {
+        self == .postgres ? "COALESCE(\(expression), FALSE)" : "COALESCE(\(expression), 0) != 0"
+    }
+
+    /// Equality ignoring case (SQLite's NOCASE folds ASCII only; PostgreSQL's lower() folds Unicode).
+    func equalIgnoringCase(_ expression: String, _ op: String) -> String {
+        self == .postgres ? "lower(\(expression)) \(op) lower(?)" : "\(expression) \(op) ? COLLATE NOCASE"
+    }
+
+    /// "Contains, ignoring case" with a `%…%` pattern whose `\` escapes.
+    func contains(_ expression: String) -> String {
+        self == .postgres ? "\(expression) ILIKE ? ESCAPE '\\'" : "\(expression) LIKE ? ESCAPE '\\'"
+    }
+
+    /// Text ordered by bytes, as SQLite's BINARY collation does.
+    func bytewise(_ expression: String) -> String {
+        self == .postgres ? "\(expression) COLLATE \"C\"" : expression
+    }
+
+    /// A sort key; NULLs first when ascending, as SQLite orders them.
+    func order(_ expression: String, ascending: Bool) -> String {
+        if self == .postgres { return expression + (ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST") }
+        return expression + (ascending ? " ASC" : " DESC")
+    }
+}
+
+/// A value bound to a statement, in either dialect.
+package enum SQLValue: Sendable, Hashable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    /// A point in time written as UTC text (`YYYY-MM-DD HH:MM[:SS]`); PostgreSQL casts it to a timestamp.
+    case timestamp(String)
+
+    /// For GRDB.
+    var databaseValue: DatabaseValue {
+        switch self {
+        case .null: return .null
+        case .integer(let i): return i.databaseValue
+        case .real(let d): return d.databaseValue
+        case .text(let t), .timestamp(let t): return t.databaseValue
+        }
+    }
+}
+
+/// SQL text with its bound values (`?` placeholders, in order).
+package struct SQLFragment: Sendable {
+    package var sql: String
+    package var arguments: [SQLValue]
+
+    package init(sql: String, arguments: [SQLValue] = []) {
+        self.sql = sql
+        self.arguments = arguments
+    }
+
+    /// The arguments for GRDB.
+    var statementArguments: StatementArguments { StatementArguments(arguments.map(\.databaseValue)) }
 }
 
 extension AssetPredicate {
     /// The predicate as a SQL condition over `asset`. Throws
     /// `PhotoEditError.invalidQuery` for a value of the wrong kind or a
     /// comparison the field does not have.
-    func sql() throws -> SQLFragment {
+    package func sql(_ dialect: SQLDialect = .sqlite) throws -> SQLFragment {
         switch self {
         case .all:
-            return SQLFragment(sql: "1")
+            return SQLFragment(sql: dialect.trueLiteral)
         case .and(let parts):
-            return try Self.join(parts, with: " AND ", empty: "1")
+            return try Self.join(parts, with: " AND ", empty: dialect.trueLiteral, dialect)
         case .or(let parts):
-            return try Self.join(parts, with: " OR ", empty: "0")
+            return try Self.join(parts, with: " OR ", empty: dialect.falseLiteral, dialect)
         case .not(let inner):
-            let f = try inner.sql()
+            let f = try inner.sql(dialect)
             return SQLFragment(sql: "NOT (" + f.sql + ")", arguments: f.arguments)
         case .has(let field):
             let spec = field.spec
             if field == .album { return SQLFragment(sql: "asset.id IN (SELECT assetId FROM albumAsset)") }
-            if spec.kind == .bool { return SQLFragment(sql: "COALESCE(\(spec.sql), 0) != 0") }
+            if spec.kind == .bool { return SQLFragment(sql: dialect.isTrue(spec.expression(dialect))) }
             guard spec.nullable else {
                 throw Self.problem("'\(field.rawValue)' always has a value: compare it (e.g. \(field.rawValue)\(spec.kind == .text ? "~x" : ">0"))")
             }
-            return SQLFragment(sql: "\(spec.sql) IS NOT NULL")
+            return SQLFragment(sql: "\(spec.expression(dialect)) IS NOT NULL")
         case let .compare(field, op, value):
-            return try Self.compare(field, op, value)
+            return try Self.compare(field, op, value, dialect)
         }
     }
 
     static func problem(_ text: String) -> PhotoEditError { .invalidQuery(text) }
 
-    private static func join(_ parts: [AssetPredicate], with joiner: String, empty: String) throws -> SQLFragment {
+    private static func join(_ parts: [AssetPredicate], with joiner: String, empty: String, _ dialect: SQLDialect) throws -> SQLFragment {
         if parts.isEmpty { return SQLFragment(sql: empty) }
         var out = SQLFragment(sql: "")
         for (i, part) in parts.enumerated() {
-            let f = try part.sql()
+            let f = try part.sql(dialect)
             out.sql += (i == 0 ? "" : joiner) + "(" + f.sql + ")"
             out.arguments += f.arguments
         }
         return out
     }
 
-    private static func compare(_ field: AssetField, _ op: Comparison, _ value: PredicateValue) throws -> SQLFragment {
+    private static func compare(_ field: AssetField, _ op: Comparison, _ value: PredicateValue, _ dialect: SQLDialect) throws -> SQLFragment {
         let spec = field.spec
+        let expression = spec.expression(dialect)
         let key = field.rawValue
         func allow(_ ops: [Comparison]) throws {
             guard ops.contains(op) else {
@@ -229,29 +305,29 @@ extension AssetPredicate {
         case .bool:
             try allow([.equal, .notEqual])
             guard case .bool(let b) = value else { throw wrongValue("true or false") }
-            let condition = "COALESCE(\(spec.sql), 0) != 0"
+            let condition = dialect.isTrue(expression)
             return SQLFragment(sql: (b == (op == .equal)) ? condition : "NOT (\(condition))")
         case .number:
             try allow([.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual])
             guard case .number(let n) = value, n.isFinite else { throw wrongValue("a number") }
-            return SQLFragment(sql: "\(spec.sql) \(op.rawValue) ?", arguments: [n.databaseValue])
+            return SQLFragment(sql: "\(expression) \(op.rawValue) ?", arguments: [.real(n)])
         case .text:
             guard case .text(let text) = value else { throw wrongValue("text") }
             if field == .album {
                 try allow([.equal, .notEqual, .contains])
-                let condition = op == .contains ? "album.title LIKE ? ESCAPE '\\'" : "album.title = ? COLLATE NOCASE"
+                let condition = op == .contains ? dialect.contains("album.title") : dialect.equalIgnoringCase("album.title", "=")
                 let bound = op == .contains ? likePattern(text) : text
-                // Not correlated: SQLite builds the album's id set once.
+                // Not correlated: the album's id set is built once.
                 let members = "asset.id IN (SELECT albumAsset.assetId FROM albumAsset JOIN album ON album.id = albumAsset.albumId WHERE \(condition))"
-                return SQLFragment(sql: op == .notEqual ? "NOT " + members : members, arguments: [bound.databaseValue])
+                return SQLFragment(sql: op == .notEqual ? "NOT " + members : members, arguments: [.text(bound)])
             }
             switch op {
             case .equal, .notEqual:
-                return SQLFragment(sql: "\(spec.sql) \(op.rawValue) ? COLLATE NOCASE", arguments: [text.databaseValue])
+                return SQLFragment(sql: dialect.equalIgnoringCase(expression, op.rawValue), arguments: [.text(text)])
             case .contains:
-                return SQLFragment(sql: "\(spec.sql) LIKE ? ESCAPE '\\'", arguments: [likePattern(text).databaseValue])
+                return SQLFragment(sql: dialect.contains(expression), arguments: [.text(likePattern(text))])
             default:
-                return SQLFragment(sql: "\(spec.sql) \(op.rawValue) ?", arguments: [text.databaseValue])
+                return SQLFragment(sql: "\(dialect.bytewise(expression)) \(op.rawValue) ?", arguments: [.text(text)])
             }
         case .date:
             try allow([.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual])
@@ -267,14 +343,19 @@ extension AssetPredicate {
             default:
                 throw wrongValue("a date")
             }
-            let lo = bounds.start.databaseValue, hi = bounds.end.databaseValue
+            // A stored timestamp (import time) compares as a time in PostgreSQL;
+            // a capture date is text in both (the camera's local time).
+            let isTimestamp = spec.dateSeparator == " "
+            let lo: SQLValue = isTimestamp ? .timestamp(bounds.start) : .text(bounds.start)
+            let hi: SQLValue = isTimestamp ? .timestamp(bounds.end) : .text(bounds.end)
+            let e = isTimestamp ? expression : dialect.bytewise(expression)
             switch op {
-            case .equal: return SQLFragment(sql: "(\(spec.sql) >= ? AND \(spec.sql) < ?)", arguments: [lo, hi])
-            case .notEqual: return SQLFragment(sql: "NOT (\(spec.sql) >= ? AND \(spec.sql) < ?)", arguments: [lo, hi])
-            case .less: return SQLFragment(sql: "\(spec.sql) < ?", arguments: [lo])
-            case .lessOrEqual: return SQLFragment(sql: "\(spec.sql) < ?", arguments: [hi])
-            case .greater: return SQLFragment(sql: "\(spec.sql) >= ?", arguments: [hi])
-            default: return SQLFragment(sql: "\(spec.sql) >= ?", arguments: [lo])
+            case .equal: return SQLFragment(sql: "(\(e) >= ? AND \(e) < ?)", arguments: [lo, hi])
+            case .notEqual: return SQLFragment(sql: "NOT (\(e) >= ? AND \(e) < ?)", arguments: [lo, hi])
+            case .less: return SQLFragment(sql: "\(e) < ?", arguments: [lo])
+            case .lessOrEqual: return SQLFragment(sql: "\(e) < ?", arguments: [hi])
+            case .greater: return SQLFragment(sql: "\(e) >= ?", arguments: [hi])
+            default: return SQLFragment(sql: "\(e) >= ?", arguments: [lo])
             }
         }
     }

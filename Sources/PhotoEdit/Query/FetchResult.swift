@@ -178,43 +178,54 @@ extension PhotoLibrary {
 
     /// The SQL of a fetch: ids only.
     func fetchSQL(album: String?, _ options: FetchOptions) throws -> SQLFragment {
-        guard options.fetchLimit >= 0 else { throw PhotoEditError.invalidQuery("fetch limit \(options.fetchLimit) is negative") }
+        try options.sql(album: album, .sqlite)
+    }
+
+    private func fetchAssets(album: String?, _ options: FetchOptions) throws -> FetchResult<Asset> {
+        let query = try fetchSQL(album: album, options)
+        let ids = try read { db in try String.fetchAll(db, sql: query.sql, arguments: query.statementArguments) }
+        return FetchResult(identifiers: ids, objectType: .asset, load: { [self] ids in try read { db in try Self.assets(ids, db) } },
+                           refetch: { [self] in try fetchAssets(album: album, options) })
+    }
+}
+
+extension FetchOptions {
+    /// The SQL of a fetch with these options, ids only, in `dialect`: the
+    /// photos of `album` (an album id) or of the whole library.
+    package func sql(album: String?, _ dialect: SQLDialect) throws -> SQLFragment {
+        guard fetchLimit >= 0 else { throw PhotoEditError.invalidQuery("fetch limit \(fetchLimit) is negative") }
         var query = SQLFragment(sql: "SELECT asset.id FROM asset")
         var conditions: [String] = []
         if let album {
             query.sql += " JOIN albumAsset ON albumAsset.assetId = asset.id"
             conditions.append("albumAsset.albumId = ?")
-            query.arguments.append(album.databaseValue)
+            query.arguments.append(.text(album))
         }
-        if !options.includeHiddenAssets { conditions.append("NOT asset.hidden") }
-        if !options.includeRecentlyDeleted { conditions.append("asset.trashedDate IS NULL") }
-        if let predicate = options.predicate {
-            let f = try predicate.sql()
+        if !includeHiddenAssets { conditions.append("NOT asset.hidden") }
+        if !includeRecentlyDeleted { conditions.append("asset.trashedDate IS NULL") }
+        if let predicate {
+            let f = try predicate.sql(dialect)
             conditions.append("(" + f.sql + ")")
             query.arguments += f.arguments
         }
         if !conditions.isEmpty { query.sql += " WHERE " + conditions.joined(separator: " AND ") }
         var order: [String] = []
-        for d in options.sortDescriptors {
+        for d in sortDescriptors {
             guard d.field.isSortable else { throw PhotoEditError.invalidQuery("cannot sort by '\(d.field.rawValue)'") }
-            order.append(d.field.spec.sql + (d.ascending ? " ASC" : " DESC"))
+            let spec = d.field.spec
+            let key = spec.kind == .text || (spec.kind == .date && spec.dateSeparator != " ")
+                ? dialect.bytewise(spec.expression(dialect)) : spec.expression(dialect)
+            order.append(dialect.order(key, ascending: d.ascending))
         }
-        if options.sortDescriptors.isEmpty {
+        if sortDescriptors.isEmpty {
             order.append(album != nil ? "albumAsset.position" : "asset.importDate")
         }
-        order.append("asset.id")
+        order.append(dialect.bytewise("asset.id"))
         query.sql += " ORDER BY " + order.joined(separator: ", ")
-        if options.fetchLimit > 0 {
+        if fetchLimit > 0 {
             query.sql += " LIMIT ?"
-            query.arguments.append(options.fetchLimit.databaseValue)
+            query.arguments.append(.integer(Int64(fetchLimit)))
         }
         return query
-    }
-
-    private func fetchAssets(album: String?, _ options: FetchOptions) throws -> FetchResult<Asset> {
-        let query = try fetchSQL(album: album, options)
-        let ids = try read { db in try String.fetchAll(db, sql: query.sql, arguments: StatementArguments(query.arguments)) }
-        return FetchResult(identifiers: ids, objectType: .asset, load: { [self] ids in try read { db in try Self.assets(ids, db) } },
-                           refetch: { [self] in try fetchAssets(album: album, options) })
     }
 }

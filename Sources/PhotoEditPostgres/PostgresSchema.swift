@@ -1,0 +1,178 @@
+import Foundation
+
+/// The catalog's schema on PostgreSQL: the same tables, columns and meaning
+/// as the SQLite catalog after its migrations v1–v5 (Sources/PhotoEdit/Library/
+/// Catalog.swift), in PostgreSQL's types. Like SQLite's, the migrations are
+/// named and forward-only: never edit one that is registered, append a new one.
+///
+/// Differences from SQLite, each chosen so a query means the same on both:
+/// - booleans are `boolean` (SQLite: 0/1 integers);
+/// - `importDate` and `trashedDate` are `timestamp(3)` in UTC (SQLite: text
+///   GRDB writes as `YYYY-MM-DD HH:MM:SS.SSS`); `creationDate` stays text, the
+///   camera's local time exactly as recorded;
+/// - `camera` is `jsonb` (SQLite: JSON text read with `json_extract`);
+/// - identifiers are written unquoted, so PostgreSQL folds them to lower case;
+///   statements never quote them, so both spellings name the same column;
+/// - text sort keys are indexed `COLLATE "C"` (SQLite's BINARY: byte order),
+///   and case-insensitive equality uses `lower()` (SQLite's NOCASE folds
+///   ASCII only; `lower()` folds every letter).
+enum PostgresSchema {
+    struct Migration {
+        let name: String
+        let sql: String
+
+        /// The statements of `sql`, split at the semicolons that end them
+        /// (not those inside quotes, comments or `$$` function bodies): the
+        /// extended query protocol takes one statement at a time.
+        var statements: [String] {
+            var out: [String] = []
+            var current = ""
+            var inQuote = false, inBody = false, inComment = false
+            var previous: Character = " "
+            for c in sql {
+                if inComment {
+                    if c == "\n" { inComment = false }
+                    previous = c
+                    continue
+                }
+                if !inQuote && !inBody && c == "-" && previous == "-" {
+                    current.removeLast()
+                    inComment = true
+                    continue
+                }
+                if c == "'" && !inBody { inQuote.toggle() }
+                if c == "$" && previous == "$" && !inQuote { inBody.toggle() }
+                if c == ";" && !inQuote && !inBody {
+                    let statement = current.trimmingCharacters(in: .whitespacesAndNewlines)
+                    if !statement.isEmpty { out.append(statement) }
+                    current = ""
+                } else {
+                    current.append(c)
+                }
+                previous = c
+            }
+            let rest = current.trimmingCharacters(in: .whitespacesAndNewlines)
+            if !rest.isEmpty { out.append(rest) }
+            return out
+        }
+    }
+
+    static let migrations: [Migration] = [
+        Migration(name: "pg1: assets, revisions, albums, change feed, pairs (SQLite v1-v5)", sql: """
+            CREATE TABLE asset (
+                id text PRIMARY KEY,
+                originalFilename text NOT NULL,
+                sha256 text NOT NULL UNIQUE,
+                originalPath text NOT NULL,
+                fileSize bigint NOT NULL,
+                format text NOT NULL,
+                uniformTypeIdentifier text NOT NULL,
+                mediaType text NOT NULL,
+                originalPixelWidth integer NOT NULL,
+                originalPixelHeight integer NOT NULL,
+                orientation integer NOT NULL,
+                creationDate text,
+                latitude double precision,
+                longitude double precision,
+                importDate timestamp(3) NOT NULL,
+                revision integer NOT NULL DEFAULT 0,
+                favorite boolean NOT NULL DEFAULT FALSE,
+                hidden boolean NOT NULL DEFAULT FALSE,
+                trashedDate timestamp(3),
+                camera jsonb,
+                pixelWidth integer NOT NULL DEFAULT 0,
+                pixelHeight integer NOT NULL DEFAULT 0,
+                adjusted boolean NOT NULL DEFAULT FALSE,
+                sourceFolder text,
+                sourceStem text,
+                alternatePath text,
+                alternateSha256 text UNIQUE,
+                alternateFilename text,
+                alternateFileSize bigint,
+                alternateFormat text,
+                alternateUniformTypeIdentifier text
+            );
+            CREATE TABLE revision (
+                assetId text NOT NULL REFERENCES asset(id) ON DELETE CASCADE,
+                number integer NOT NULL,
+                createdAt timestamp(3) NOT NULL,
+                kind text NOT NULL,
+                formatIdentifier text,
+                formatVersion text,
+                data bytea,
+                renderPath text,
+                pixelWidth integer NOT NULL,
+                pixelHeight integer NOT NULL,
+                baseRevision integer,
+                basePath text,
+                PRIMARY KEY (assetId, number)
+            );
+            CREATE TABLE album (
+                id text PRIMARY KEY,
+                title text NOT NULL UNIQUE,
+                createdAt timestamp(3) NOT NULL
+            );
+            CREATE TABLE albumAsset (
+                albumId text NOT NULL REFERENCES album(id) ON DELETE CASCADE,
+                assetId text NOT NULL REFERENCES asset(id) ON DELETE CASCADE,
+                position integer NOT NULL,
+                PRIMARY KEY (albumId, assetId)
+            );
+            CREATE INDEX albumAsset_asset ON albumAsset(assetId);
+            CREATE INDEX album_title ON album(lower(title));
+
+            -- The change feed: one changeSet per committed change, one
+            -- changeEntry per object it changed, in the change's transaction.
+            CREATE TABLE changeSet (
+                seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                time timestamp(3) NOT NULL
+            );
+            CREATE TABLE changeEntry (
+                seq bigint NOT NULL REFERENCES changeSet(seq) ON DELETE CASCADE,
+                objectType text NOT NULL,
+                objectId text NOT NULL,
+                kind text NOT NULL,
+                aspects text NOT NULL,
+                before text,
+                PRIMARY KEY (seq, objectType, objectId)
+            );
+            CREATE INDEX changeEntry_object ON changeEntry(objectId, seq);
+
+            -- The current version's size and whether it has adjustments, on
+            -- the asset row, kept by triggers whoever writes the revision.
+            CREATE FUNCTION asset_current(asset_id text) RETURNS void LANGUAGE sql AS $$
+                UPDATE asset SET
+                    pixelWidth = r.pixelWidth, pixelHeight = r.pixelHeight, adjusted = r.formatIdentifier IS NOT NULL
+                FROM revision r
+                WHERE asset.id = asset_id AND r.assetId = asset.id AND r.number = asset.revision
+            $$;
+            CREATE FUNCTION asset_current_on_revision() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF EXISTS (SELECT 1 FROM asset WHERE id = NEW.assetId AND revision = NEW.number) THEN
+                    PERFORM asset_current(NEW.assetId);
+                END IF;
+                RETURN NULL;
+            END $$;
+            CREATE TRIGGER asset_current_on_revision AFTER INSERT ON revision
+                FOR EACH ROW EXECUTE FUNCTION asset_current_on_revision();
+            CREATE FUNCTION asset_current_on_asset() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                PERFORM asset_current(NEW.id);
+                RETURN NULL;
+            END $$;
+            CREATE TRIGGER asset_current_on_asset AFTER UPDATE OF revision ON asset
+                FOR EACH ROW EXECUTE FUNCTION asset_current_on_asset();
+
+            -- Sort keys and frequent filters. Listing pages (not hidden, not
+            -- deleted, import order) walk one partial index.
+            CREATE INDEX asset_listing ON asset(importDate, (id COLLATE "C")) WHERE NOT hidden AND trashedDate IS NULL;
+            CREATE INDEX asset_importDate ON asset(importDate);
+            CREATE INDEX asset_creationDate ON asset((creationDate COLLATE "C"));
+            CREATE INDEX asset_originalFilename ON asset((originalFilename COLLATE "C"));
+            CREATE INDEX asset_pixelWidth ON asset(pixelWidth);
+            CREATE INDEX asset_cameraMake ON asset(lower(camera ->> 'make'));
+            CREATE INDEX asset_favorite ON asset(importDate) WHERE favorite;
+            CREATE INDEX asset_source ON asset(sourceFolder, sourceStem);
+            """),
+    ]
+}

@@ -1,0 +1,108 @@
+import Foundation
+import PhotoEditPostgres
+
+/// A real PostgreSQL server for the tests and benchmarks, on loopback: a new
+/// cluster in a temporary folder (initdb), started once per process on a free port,
+/// trust authentication for the one user. A watcher shell stops the server
+/// and removes the folder when the test process ends, however it ends, so
+/// nothing is left running. PostgreSQL refuses to run as root: as root, the
+/// cluster belongs to the `postgres` user Debian's package creates.
+package final class LocalPostgresServer: Sendable {
+    /// The process's server, started on first use.
+    package static let shared: Result<LocalPostgresServer, Error> = Result { try LocalPostgresServer() }
+
+    package let folder: String
+    package let bin: String
+    package let port: Int
+    package let user = "photoedit"
+
+    package enum Problem: Error, CustomStringConvertible {
+        case missing(String)
+        case failed(String)
+        package var description: String {
+            switch self {
+            case .missing(let what): return "PostgreSQL is not installed (\(what)); scripts/install-deps installs it"
+            case .failed(let what): return what
+            }
+        }
+    }
+
+    private init() throws {
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
+        guard let version = versions.compactMap(Int.init).max() else { throw Problem.missing("/usr/lib/postgresql") }
+        bin = "/usr/lib/postgresql/\(version)/bin"
+        let root = getuid() == 0
+        folder = NSTemporaryDirectory() + "photoedit-pg-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        if root {
+            guard let pw = getpwnam("postgres") else { throw Problem.missing("no postgres user") }
+            guard chown(folder, pw.pointee.pw_uid, pw.pointee.pw_gid) == 0 else { throw Problem.failed("chown \(folder) failed") }
+        }
+        port = try Self.freePort()
+        let asOwner = root ? "setpriv --reuid=postgres --regid=postgres --init-groups " : ""
+        try Self.shell("\(asOwner)'\(bin)/initdb' -D '\(folder)/data' -U \(user) --auth=trust -E UTF8 --no-locale --no-sync >'\(folder)/initdb.log' 2>&1",
+                       "initdb")
+        // The server, and a watcher that stops it (and removes the folder)
+        // once this process is gone.
+        let server = "\(asOwner)'\(bin)/postgres' -D '\(folder)/data' -p \(port) -k '\(folder)' -c listen_addresses=127.0.0.1 "
+            + "-c fsync=off -c full_page_writes=off -c max_connections=200 -c shared_buffers=256MB"
+        let watcher = """
+            \(server) >'\(folder)/server.log' 2>&1 &
+            pg=$!
+            while kill -0 \(getpid()) 2>/dev/null && kill -0 $pg 2>/dev/null; do sleep 0.5; done
+            kill -INT $pg 2>/dev/null; wait $pg; rm -rf '\(folder)'
+            """
+        let process = try Self.start(watcher)
+        // Ready when it accepts connections (pg_isready), within 60 s.
+        let deadline = Date().addingTimeInterval(60)
+        while true {
+            if (try? Self.shell("'\(bin)/pg_isready' -q -h 127.0.0.1 -p \(port)", "pg_isready")) != nil { break }
+            guard process.isRunning, Date() < deadline else {
+                let log = (try? String(contentsOfFile: folder + "/server.log", encoding: .utf8)) ?? ""
+                throw Problem.failed("PostgreSQL did not start: \(log.suffix(500))")
+            }
+            usleep(100_000)
+        }
+    }
+
+    /// A new, empty database on the server and its location.
+    package func newDatabase() throws -> PostgresCatalogLocation {
+        let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(20).lowercased()
+        try Self.shell("'\(bin)/psql' -q -h 127.0.0.1 -p \(port) -U \(user) -d postgres -c 'CREATE DATABASE \(name)'", "CREATE DATABASE")
+        return PostgresCatalogLocation(host: "127.0.0.1", port: port, username: user, database: name)
+    }
+
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw Problem.failed("no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// `sh -c command`, started, its output discarded.
+    static func start(_ command: String) throws -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", command]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        return p
+    }
+
+    @discardableResult
+    static func shell(_ command: String, _ what: String) throws -> Int32 {
+        let p = try start(command)
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else { throw Problem.failed("\(what) failed (exit \(p.terminationStatus))") }
+        return p.terminationStatus
+    }
+}
