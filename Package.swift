@@ -56,7 +56,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PhotoEditPostgresTests",
-            dependencies: ["PhotoEditPostgres", "PhotoEdit", "PhotoEditSampleCatalog"]
+            dependencies: ["PhotoEditPostgres", "PhotoEdit", "PhotoEditSampleCatalog", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "PhotoEditTests",

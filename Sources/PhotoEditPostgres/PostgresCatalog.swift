@@ -89,7 +89,10 @@ public final class PostgresCatalog: Sendable {
     private init(_ location: PostgresCatalogLocation) {
         self.location = location
         var logger = Logger(label: "photoedit.catalog.postgres")
-        logger.logLevel = .warning
+        // Errors reach the caller as thrown PhotoEditErrors. At .warning the
+        // pool would also log each query that arrives before `run()` has
+        // started (it waits for it, which is what we want).
+        logger.logLevel = .error
         self.logger = logger
         let client = PostgresClient(configuration: location.configuration, backgroundLogger: logger)
         self.client = client

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The catalog's schema on PostgreSQL: the same tables, columns and meaning
-/// as the SQLite catalog after its migrations v1–v5 (Sources/PhotoEdit/Library/
+/// as the SQLite catalog after its migrations v1–v6 (Sources/PhotoEdit/Library/
 /// Catalog.swift), in PostgreSQL's types. Like SQLite's, the migrations are
 /// named and forward-only: never edit one that is registered, append a new one.
 ///
@@ -173,6 +173,11 @@ enum PostgresSchema {
             CREATE INDEX asset_cameraMake ON asset(lower(camera ->> 'make'));
             CREATE INDEX asset_favorite ON asset(importDate) WHERE favorite;
             CREATE INDEX asset_source ON asset(sourceFolder, sourceStem);
+            """),
+        Migration(name: "pg2: revision records on disk (SQLite v6)", sql: """
+            -- The revision's record beside its blobs, from which a lost
+            -- catalog is rebuilt; NULL for revisions committed before.
+            ALTER TABLE revision ADD COLUMN sidecarPath text;
             """),
     ]
 }

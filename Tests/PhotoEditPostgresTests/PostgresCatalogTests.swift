@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import PhotoEdit
 @testable import PhotoEditPostgres
 import PhotoEditSampleCatalog
@@ -108,6 +109,29 @@ struct PostgresCatalogTests {
         let album = try #require(albums.allObjects().first { $0.title == "Trip 7" })
         #expect(try library.fetchAssets(in: album.id).identifiers == (try await catalog.fetchAssetIdentifiers(inAlbum: album.id)))
         await catalog.close()
+    }
+
+    /// Every table and column of a new SQLite catalog exists in PostgreSQL:
+    /// a migration added to `Catalog` without its `PostgresSchema` twin fails here.
+    @Test func theSchemaHasEverySQLiteColumn() async throws {
+        let folder = NSTemporaryDirectory() + "photoedit-pg-schema-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        _ = try PhotoLibrary(url: URL(fileURLWithPath: folder))
+        let queue = try DatabaseQueue(path: folder + "/catalog.sqlite")
+        let sqlite = try await queue.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT m.name AS t, p.name AS c FROM sqlite_master m JOIN pragma_table_info(m.name) p
+                WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.name NOT LIKE 'grdb_%'
+                """).map { "\(($0["t"] as String).lowercased()).\(($0["c"] as String).lowercased())" }
+        }
+        let catalog = try await PostgresCatalog.open(try Self.server().newDatabase())
+        let postgres = try await catalog.rows(SQLFragment(sql: """
+            SELECT table_name || '.' || column_name FROM information_schema.columns WHERE table_schema = 'public'
+            """)) { try $0.decode(String.self) }
+        await catalog.close()
+        #expect(sqlite.count > 40, "the SQLite catalog has its tables (\(sqlite.count) columns)")
+        let missing = Set(sqlite).subtracting(postgres).sorted()
+        #expect(missing.isEmpty, "columns of the SQLite catalog missing in PostgreSQL: \(missing)")
     }
 
     @Test func valuesAreBoundNeverWritten() async throws {
