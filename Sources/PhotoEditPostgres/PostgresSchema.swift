@@ -179,5 +179,25 @@ enum PostgresSchema {
             -- catalog is rebuilt; NULL for revisions committed before.
             ALTER TABLE revision ADD COLUMN sidecarPath text;
             """),
+        Migration(name: "pg3: indexes for sorted pages of a million photos", sql: """
+            -- A page of a sorted, filtered fetch walks an index in the sort
+            -- order and stops after LIMIT matches, instead of sorting every
+            -- match (1 000 000 photos: favorite + width + date + camera
+            -- sorted by -created,name, 162 ms -> under 1 ms; see
+            -- docs/benchmarks.md). The query compiler writes NOT NULL sort keys
+            -- without NULLS FIRST/LAST and NOT NULL booleans bare, so that
+            -- these serve them.
+            -- The timeline (newest capture first), of every visible photo and
+            -- of the favorites; the name and id that break ties follow as an
+            -- incremental sort.
+            CREATE INDEX asset_timeline ON asset((creationDate COLLATE "C") DESC NULLS LAST, (id COLLATE "C"))
+                WHERE NOT hidden AND trashedDate IS NULL;
+            CREATE INDEX asset_favoriteTimeline ON asset((creationDate COLLATE "C") DESC NULLS LAST, (id COLLATE "C"))
+                WHERE favorite AND NOT hidden AND trashedDate IS NULL;
+            -- Largest first, then by name: the whole key, because thousands of
+            -- photos share a width.
+            DROP INDEX asset_pixelWidth;
+            CREATE INDEX asset_pixelWidth ON asset(pixelWidth DESC, (originalFilename COLLATE "C"), (id COLLATE "C"));
+            """),
     ]
 }

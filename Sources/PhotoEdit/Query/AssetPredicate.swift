@@ -41,6 +41,14 @@ public enum AssetField: String, CaseIterable, Sendable, Hashable, Codable {
         func expression(_ dialect: SQLDialect) -> String {
             dialect == .postgres ? (postgres ?? sql) : sql
         }
+
+        /// A column declared NOT NULL in both schemas (not an expression,
+        /// which can be NULL even when the field "always has a value"): its
+        /// conditions and sort keys need no NULL handling, which lets
+        /// PostgreSQL match them to partial and descending indexes.
+        var isNotNullColumn: Bool {
+            !nullable && postgres == nil && sql.range(of: #"^asset\.[A-Za-z]+$"#, options: .regularExpression) != nil
+        }
     }
 
     // The one declaration of every field.
@@ -188,8 +196,11 @@ package enum SQLDialect: Sendable, Hashable {
     var falseLiteral: String { self == .postgres ? "FALSE" : "0" }
 
     /// `expression` is true (a 0/1 integer in SQLite, a boolean in PostgreSQL; NULL is false).
-    func isTrue(_ expression: String) -> String {
-        self == .postgres ? "COALESCE(\(expression), FALSE)" : "COALESCE(\(expression), 0) != 0"
+    /// A NOT NULL boolean column is written bare in PostgreSQL, so that a
+    /// partial index `WHERE favorite` serves `favorite`.
+    func isTrue(_ expression: String, notNull: Bool = false) -> String {
+        if self == .postgres { return notNull ? expression : "COALESCE(\(expression), FALSE)" }
+        return "COALESCE(\(expression), 0) != 0"
     }
 
     /// Equality ignoring case (SQLite's NOCASE folds ASCII only; PostgreSQL's lower() folds Unicode).
@@ -207,9 +218,11 @@ package enum SQLDialect: Sendable, Hashable {
         self == .postgres ? "\(expression) COLLATE \"C\"" : expression
     }
 
-    /// A sort key; NULLs first when ascending, as SQLite orders them.
-    func order(_ expression: String, ascending: Bool) -> String {
-        if self == .postgres { return expression + (ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST") }
+    /// A sort key; NULLs first when ascending, as SQLite orders them. A key
+    /// that is never NULL is written without NULLS in PostgreSQL, so that an
+    /// ascending index also serves it descending (scanned backwards).
+    func order(_ expression: String, ascending: Bool, notNull: Bool = false) -> String {
+        if self == .postgres && !notNull { return expression + (ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST") }
         return expression + (ascending ? " ASC" : " DESC")
     }
 }
@@ -266,7 +279,7 @@ extension AssetPredicate {
         case .has(let field):
             let spec = field.spec
             if field == .album { return SQLFragment(sql: "asset.id IN (SELECT assetId FROM albumAsset)") }
-            if spec.kind == .bool { return SQLFragment(sql: dialect.isTrue(spec.expression(dialect))) }
+            if spec.kind == .bool { return SQLFragment(sql: dialect.isTrue(spec.expression(dialect), notNull: spec.isNotNullColumn)) }
             guard spec.nullable else {
                 throw Self.problem("'\(field.rawValue)' always has a value: compare it (e.g. \(field.rawValue)\(spec.kind == .text ? "~x" : ">0"))")
             }
@@ -305,7 +318,7 @@ extension AssetPredicate {
         case .bool:
             try allow([.equal, .notEqual])
             guard case .bool(let b) = value else { throw wrongValue("true or false") }
-            let condition = dialect.isTrue(expression)
+            let condition = dialect.isTrue(expression, notNull: spec.isNotNullColumn)
             return SQLFragment(sql: (b == (op == .equal)) ? condition : "NOT (\(condition))")
         case .number:
             try allow([.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual])

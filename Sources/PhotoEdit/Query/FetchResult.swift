@@ -215,7 +215,7 @@ extension FetchOptions {
             let spec = d.field.spec
             let key = spec.kind == .text || (spec.kind == .date && spec.dateSeparator != " ")
                 ? dialect.bytewise(spec.expression(dialect)) : spec.expression(dialect)
-            order.append(dialect.order(key, ascending: d.ascending))
+            order.append(dialect.order(key, ascending: d.ascending, notNull: spec.isNotNullColumn))
         }
         if sortDescriptors.isEmpty {
             order.append(album != nil ? "albumAsset.position" : "asset.importDate")
