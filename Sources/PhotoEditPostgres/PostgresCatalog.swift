@@ -253,7 +253,7 @@ public final class PostgresCatalog: Sendable {
         }
     }
 
-    private func mapErrors<T>(_ body: () async throws -> T) async throws -> T {
+    func mapErrors<T>(_ body: () async throws -> T) async throws -> T {
         try await Self.mapErrors(location, body)
     }
 

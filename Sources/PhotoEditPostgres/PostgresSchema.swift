@@ -199,5 +199,63 @@ enum PostgresSchema {
             DROP INDEX asset_pixelWidth;
             CREATE INDEX asset_pixelWidth ON asset(pixelWidth DESC, (originalFilename COLLATE "C"), (id COLLATE "C"));
             """),
+        Migration(name: "pg4: jobs claimed by any node; notifications of changes and jobs", sql: """
+            -- Batch work (a preset on 100 000 photos, upgrade, thumbnails of
+            -- new imports) cut into jobs that any node claims with FOR UPDATE
+            -- SKIP LOCKED. A claim is a lease: a worker renews it while it
+            -- works; a job whose lease ran out (its node died) is claimed
+            -- again. `attempts` numbers the claims and fences the worker: a
+            -- renewal, progress or completion by an older claim changes nothing.
+            CREATE TABLE job (
+                id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                batch text NOT NULL,
+                kind text NOT NULL,
+                payload jsonb NOT NULL,
+                state text NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'running', 'done', 'failed', 'cancelled')),
+                attempts integer NOT NULL DEFAULT 0,
+                maxAttempts integer NOT NULL CHECK (maxAttempts BETWEEN 1 AND 100),
+                worker text,
+                leaseUntil timestamptz,
+                runAfter timestamptz NOT NULL DEFAULT clock_timestamp(),
+                done bigint NOT NULL DEFAULT 0,
+                total bigint,
+                error text,
+                created timestamptz NOT NULL DEFAULT clock_timestamp(),
+                finished timestamptz
+            );
+            CREATE INDEX job_open ON job(id) WHERE state IN ('queued', 'running');
+            CREATE INDEX job_batch ON job(batch);
+
+            -- Wake-ups only: the job table and the change feed stay the truth
+            -- (a listener that missed a notification finds the rows when it
+            -- next looks).
+            CREATE FUNCTION job_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                PERFORM pg_notify('photoedit_jobs', '');
+                RETURN NULL;
+            END $$;
+            CREATE TRIGGER job_notify AFTER INSERT ON job FOR EACH STATEMENT EXECUTE FUNCTION job_notify();
+            -- Change sets are numbered in commit order, so that a reader
+            -- that has seen change n has seen every change before it: a
+            -- commit takes the feed's lock when it inserts its change set
+            -- (its last statement) and holds it until it ends, and numbers it
+            -- after the latest committed one. (An identity alone numbers at
+            -- insert time: 5 could commit before 4, and a reader at 5 would
+            -- skip 4.) Writers use READ COMMITTED, in which the number is
+            -- read after the lock.
+            CREATE FUNCTION changeSet_order() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                PERFORM pg_advisory_xact_lock(7368420152);
+                NEW.seq := (SELECT COALESCE(MAX(seq), 0) + 1 FROM changeSet);
+                RETURN NEW;
+            END $$;
+            CREATE TRIGGER changeSet_order BEFORE INSERT ON changeSet FOR EACH ROW EXECUTE FUNCTION changeSet_order();
+            CREATE FUNCTION changeSet_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                PERFORM pg_notify('photoedit_changes', NEW.seq::text);
+                RETURN NULL;
+            END $$;
+            CREATE TRIGGER changeSet_notify AFTER INSERT ON changeSet FOR EACH ROW EXECUTE FUNCTION changeSet_notify();
+            """),
     ]
 }

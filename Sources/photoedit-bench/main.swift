@@ -3,11 +3,17 @@
 //   photoedit-bench catalog [--photos N] [--runs N] [--keep DIR]   (an existing --keep DIR is reused)
 //       generates N photos (default 100 000) straight into a fresh library's
 //       catalog (SQL, no files), then times fetches and the change feed.
-//   photoedit-bench catalog-postgres [--url postgres://…] [--photos N] [--runs N] [--keep]
+//   photoedit-bench catalog-postgres [--url postgres://…] [--photos N] [--runs N] [--keep] [--sqlite DIR]
 //       the same fetches on a PostgreSQL catalog (default 1 000 000 photos): on the
 //       server at --url, or on a private server started on loopback (initdb, needs
 //       Debian's postgresql); the same generated photos as `catalog`; with --keep
-//       an existing catalog of exactly N photos is reused.
+//       an existing catalog of exactly N photos is reused. With --sqlite, the
+//       same N photos in a SQLite catalog in DIR (made if missing, kept) are
+//       timed in the same run, and each fetch prints PostgreSQL / SQLite.
+//   photoedit-bench job-worker URL [--lease SECONDS]
+//       (a node of the job tests) runs `sleep` jobs from the PostgreSQL catalog
+//       at URL until killed: each sleeps its payload's "ms", then records its
+//       "item" in the table jobEffect (once, however often it runs).
 //   photoedit-bench commit LIBRARY ID
 //       (the other process of the feed figure) toggles a favorite and prints the
 //       wall-clock times, in ns, just before and just after the commit.
@@ -36,6 +42,8 @@ func time(runs: Int, _ body: () throws -> Void) rethrows -> [Double] {
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
     }
 }
+
+func median(_ ms: [Double]) -> Double { ms.sorted()[ms.count / 2] }
 
 func summary(_ ms: [Double]) -> String {
     let s = ms.sorted()
@@ -138,7 +146,7 @@ func time(runs: Int, _ body: () async throws -> Void) async rethrows -> [Double]
 
 func postgresCatalogBenchmark(_ arguments: [String]) async throws {
     var photos = 1_000_000, runs = 20, keep = false
-    var url: String?
+    var url: String?, sqliteFolder: String?
     var i = 0
     while i < arguments.count {
         switch arguments[i] {
@@ -146,8 +154,24 @@ func postgresCatalogBenchmark(_ arguments: [String]) async throws {
         case "--runs" where i + 1 < arguments.count: runs = Int(arguments[i + 1]) ?? runs; i += 2
         case "--url" where i + 1 < arguments.count: url = arguments[i + 1]; i += 2
         case "--keep": keep = true; i += 1
+        case "--sqlite" where i + 1 < arguments.count: sqliteFolder = arguments[i + 1]; i += 2
         default: fail("unknown option \(arguments[i])")
         }
+    }
+    // The peer: SQLite with the same photos, timed in the same run.
+    var sqlite: PhotoLibrary?
+    if let folder = sqliteFolder {
+        if !FileManager.default.fileExists(atPath: folder + "/catalog.sqlite") {
+            let start = DispatchTime.now().uptimeNanoseconds
+            _ = try PhotoLibrary(url: URL(fileURLWithPath: folder))
+            try SampleCatalog(photos: photos).write(sqlite: folder + "/catalog.sqlite")
+            print(String(format: "SQLite: generated %d photos in %.1f s", photos, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9))
+        }
+        let library = try PhotoLibrary(url: URL(fileURLWithPath: folder))
+        guard try library.fetchAssets(FetchOptions(includeHiddenAssets: true, includeRecentlyDeleted: true)).count == photos else {
+            fail("the SQLite catalog in \(folder) does not hold exactly \(photos) photos")
+        }
+        sqlite = library
     }
     let location = try url.map { try PostgresCatalogLocation(url: $0) } ?? LocalPostgresServer.shared.get().newDatabase()
     let catalog = try await PostgresCatalog.open(location)
@@ -168,7 +192,13 @@ func postgresCatalogBenchmark(_ arguments: [String]) async throws {
     for (label, options) in try benchmarkQueries() {
         var count = 0
         let ids = try await time(runs: runs) { count = try await catalog.fetchAssetIdentifiers(options).count }
-        print("- \(label): \(count) photos; \(summary(ids))")
+        print("- \(label): \(count) photos; PostgreSQL \(summary(ids))")
+        if let sqlite {
+            var peerCount = 0
+            let peer = try time(runs: runs) { peerCount = try sqlite.fetchAssets(options).count }
+            guard peerCount == count else { fail("SQLite found \(peerCount) photos, PostgreSQL \(count)") }
+            print("  SQLite \(summary(peer)); PostgreSQL / SQLite (medians) \(String(format: "%.2f", median(ids) / median(peer)))")
+        }
     }
     await catalog.close()
 }
@@ -188,6 +218,17 @@ do {
         try catalogBenchmark(Array(arguments.dropFirst()))
     case "catalog-postgres":
         try await postgresCatalogBenchmark(Array(arguments.dropFirst()))
+    case "job-worker" where arguments.count >= 2:
+        let lease = arguments.count == 4 && arguments[2] == "--lease" ? Double(arguments[3]) ?? 30 : 30
+        let catalog = try await PostgresCatalog.open(try PostgresCatalogLocation(url: arguments[1]))
+        let worker = CatalogJobWorker(catalog: catalog, lease: .milliseconds(Int(lease * 1000)), handlers: ["sleep": { context in
+            let payload = try JSONSerialization.jsonObject(with: Data(context.job.payload.utf8)) as? [String: Any] ?? [:]
+            try await Task.sleep(for: .milliseconds(payload["ms"] as? Int ?? 0))
+            try await catalog.execute([SQLFragment(sql: "INSERT INTO jobEffect (item) VALUES (?) ON CONFLICT DO NOTHING",
+                                                   arguments: [.integer(Int64(payload["item"] as? Int ?? -1))])])
+        }])
+        FileHandle.standardOutput.write(Data((worker.name + "\n").utf8))
+        try await worker.run(poll: .milliseconds(200))
     case "commit" where arguments.count == 3:
         let library = try PhotoLibrary(url: URL(fileURLWithPath: arguments[1]), create: false)
         let value = try !library.asset(arguments[2]).isFavorite
@@ -195,7 +236,7 @@ do {
         try library.performChanges { try $0.changeRequest(for: arguments[2]).isFavorite = value }
         print(start, realtimeNanoseconds())
     default:
-        fail("usage: photoedit-bench catalog [--photos N] [--runs N] [--keep DIR] | catalog-postgres [--url URL] [--photos N] [--runs N] [--keep] | commit LIBRARY ID")
+        fail("usage: photoedit-bench catalog [--photos N] [--runs N] [--keep DIR] | catalog-postgres [--url URL] [--photos N] [--runs N] [--keep] | job-worker URL [--lease S] | commit LIBRARY ID")
     }
 } catch {
     fail("\(error)")

@@ -32,7 +32,7 @@ public struct ChangedAspects: OptionSet, Sendable, Hashable {
     /// The names of the aspects (`content`, `favorite`, …), in a fixed order.
     public var names: [String] { Self.names.filter { contains($0.0) }.map(\.1) }
 
-    init(names text: String) {
+    package init(names text: String) {
         self = []
         for part in text.split(separator: ",") {
             if let (aspect, _) = Self.names.first(where: { $0.1 == part }) { insert(aspect) }
@@ -59,6 +59,16 @@ public struct ChangeEntry: Sendable, Hashable {
     public let kind: Kind
     /// What changed (empty for inserts and deletes).
     public let aspects: ChangedAspects
+
+    /// An entry read from a catalog's feed (the PostgreSQL catalog reads its own).
+    package init(seq: Int, date: Date, objectType: ObjectType, identifier: String, kind: Kind, aspects: ChangedAspects) {
+        self.seq = seq
+        self.date = date
+        self.objectType = objectType
+        self.identifier = identifier
+        self.kind = kind
+        self.aspects = aspects
+    }
 }
 
 /// How one object changed (PhotoKit's `PHObjectChangeDetails`).
