@@ -197,7 +197,7 @@ func postgresCatalogBenchmark(_ arguments: [String]) async throws {
             var peerCount = 0
             let peer = try time(runs: runs) { peerCount = try sqlite.fetchAssets(options).count }
             guard peerCount == count else { fail("SQLite found \(peerCount) photos, PostgreSQL \(count)") }
-            print("  SQLite \(summary(peer)); PostgreSQL / SQLite (medians) \(String(format: "%.2f", median(ids) / median(peer)))")
+            print("  SQLite \(summary(peer)); PostgreSQL / SQLite (medians) \(String(format: "%.3f", median(ids) / median(peer)))")
         }
     }
     await catalog.close()
