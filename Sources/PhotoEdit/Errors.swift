@@ -137,15 +137,18 @@ public enum PhotoEditError: Error, Equatable, Sendable, CustomStringConvertible,
     }
 
     /// For a `native` error from libvips, the domain of its first message
-    /// ("VipsJpeg", "vipspng", "VipsForeignLoad"…): which part of libvips
-    /// failed. Nil for other errors.
+    /// that names one ("VipsJpeg", "vipspng", "VipsForeignLoad"…): which
+    /// part of libvips failed. Nil for other errors. (libvips has one error
+    /// buffer per process: under load the message may hold another
+    /// operation's line too, see errors.md.)
     public var nativeDomain: String? {
-        guard case let .native(_, _, message) = self,
-              let line = message.split(whereSeparator: \.isNewline).first,
-              let colon = line.firstIndex(of: ":") else { return nil }
-        let domain = line[..<colon]
-        guard !domain.isEmpty, domain.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
-        return String(domain)
+        guard case let .native(_, _, message) = self else { return nil }
+        for line in message.split(whereSeparator: \.isNewline) {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let domain = line[..<colon]
+            if !domain.isEmpty, domain.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) { return String(domain) }
+        }
+        return nil
     }
 
     /// Foundation's `LocalizedError` text: the same one line.
