@@ -155,15 +155,19 @@ func docSnippet7(_ doc: DocSnippetContext) throws {
 /// docs/library-api.md:262 (Photos from bytes (uploads))
 func docSnippet8(_ doc: DocSnippetContext) async throws {
     let library = doc.library
+    let jpegData = doc.jpegData
     let requestBody = doc.requestBody
     // Async: Data, or a stream of bytes or chunks (an HTTP request body).
     let uploaded = try await library.createAsset(fromChunks: requestBody, filename: "IMG_0043.HEIC")
-    let fromFile = try await library.createAsset(from: FileHandle(forReadingFrom: URL(fileURLWithPath: doc.path("/incoming/IMG_0002.jpg"))).bytes,
-                                                 filename: "IMG_0002.jpg")
-    print(uploaded.localIdentifier, uploaded.existed, fromFile.localIdentifier)
+    let bytes = AsyncStream<UInt8> { continuation in
+        for byte in jpegData { continuation.yield(byte) }
+        continuation.finish()
+    }
+    let same = try await library.createAsset(from: bytes, filename: "IMG_0042.JPG")
+    print(uploaded.localIdentifier, uploaded.existed, same.existed)   // … false false
 }
 
-/// docs/library-api.md:296 (Fetching photos and albums (PhotoKit's `PHFetchOptions`))
+/// docs/library-api.md:299 (Fetching photos and albums (PhotoKit's `PHFetchOptions`))
 func docSnippet9(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
@@ -192,7 +196,7 @@ func docSnippet9(_ doc: DocSnippetContext) throws {
     print(holidays.count, albums.map(\.title))
 }
 
-/// docs/library-api.md:338 (The change feed (PhotoKit's change observer))
+/// docs/library-api.md:341 (The change feed (PhotoKit's change observer))
 func docSnippet10(_ doc: DocSnippetContext) throws {
     let library = doc.library
     // Past changes: one ChangeSet per commit, oldest first.
@@ -205,7 +209,7 @@ func docSnippet10(_ doc: DocSnippetContext) throws {
     print(entries.count, try library.latestChangeSequence())
 }
 
-/// docs/library-api.md:350 (The change feed (PhotoKit's change observer)) — until-cancelled: the live feed never ends by itself; the test runs it in a task, commits a change and cancels the task
+/// docs/library-api.md:353 (The change feed (PhotoKit's change observer)) — until-cancelled: the live feed never ends by itself; the test runs it in a task, commits a change and cancels the task
 func docSnippet11(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
@@ -227,7 +231,7 @@ func docSnippet11(_ doc: DocSnippetContext) async throws {
     }
 }
 
-/// docs/library-api.md:392 (Resources and verification)
+/// docs/library-api.md:395 (Resources and verification)
 func docSnippet12(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
@@ -241,7 +245,7 @@ func docSnippet12(_ doc: DocSnippetContext) throws {
     print(report.isClean, report.problems, report.repaired, report.notes)
 }
 
-/// docs/library-api.md:410 (Image requests and the caching image manager (PhotoKit's `PHImageManager`))
+/// docs/library-api.md:413 (Image requests and the caching image manager (PhotoKit's `PHImageManager`))
 func docSnippet13(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
@@ -294,9 +298,9 @@ let docSnippets: [DocSnippet] = [
     DocSnippet(number: 6, line: 212, section: "Change requests", run: .sync(docSnippet6)),
     DocSnippet(number: 7, line: 253, section: "Photos from bytes (uploads)", run: .sync(docSnippet7)),
     DocSnippet(number: 8, line: 262, section: "Photos from bytes (uploads)", run: .async(docSnippet8)),
-    DocSnippet(number: 9, line: 296, section: "Fetching photos and albums (PhotoKit's `PHFetchOptions`)", run: .sync(docSnippet9)),
-    DocSnippet(number: 10, line: 338, section: "The change feed (PhotoKit's change observer)", run: .sync(docSnippet10)),
-    DocSnippet(number: 11, line: 350, section: "The change feed (PhotoKit's change observer)", run: .untilCancelled(docSnippet11)),
-    DocSnippet(number: 12, line: 392, section: "Resources and verification", run: .sync(docSnippet12)),
-    DocSnippet(number: 13, line: 410, section: "Image requests and the caching image manager (PhotoKit's `PHImageManager`)", run: .async(docSnippet13)),
+    DocSnippet(number: 9, line: 299, section: "Fetching photos and albums (PhotoKit's `PHFetchOptions`)", run: .sync(docSnippet9)),
+    DocSnippet(number: 10, line: 341, section: "The change feed (PhotoKit's change observer)", run: .sync(docSnippet10)),
+    DocSnippet(number: 11, line: 353, section: "The change feed (PhotoKit's change observer)", run: .untilCancelled(docSnippet11)),
+    DocSnippet(number: 12, line: 395, section: "Resources and verification", run: .sync(docSnippet12)),
+    DocSnippet(number: 13, line: 413, section: "Image requests and the caching image manager (PhotoKit's `PHImageManager`)", run: .async(docSnippet13)),
 ]
