@@ -7,6 +7,9 @@ import PhotoEdit
 
 /// docs/library-api.md:23 (Using photoedit from Swift)
 func docSnippet2(_ doc: DocSnippetContext) throws {
+#sourceLocation(file: "docs/library-api.md", line: 24)
+
+
     let library = try PhotoLibrary(url: URL(fileURLWithPath: doc.path("/srv/photos")))
 
     // Import (files and folders); one result per file, in the order given.
@@ -31,10 +34,12 @@ func docSnippet2(_ doc: DocSnippetContext) throws {
     for r in try library.history(id) { print(r.number, r.kind, r.adjustmentData?.formatIdentifier ?? "-") }
     try library.revert(id)           // back to the original, as a new revision
     try library.revert(id, to: 1)    // revision 1 current again
+#sourceLocation()
 }
 
 /// docs/library-api.md:87 (Async code)
 func docSnippet3(_ doc: DocSnippetContext) async throws {
+#sourceLocation(file: "docs/library-api.md", line: 88)
     let library = try PhotoLibrary(url: URL(fileURLWithPath: doc.path("/srv/photos")))
 
     // Import on up to `jobs` threads; progress is (completed, total) after each file,
@@ -64,12 +69,14 @@ func docSnippet3(_ doc: DocSnippetContext) async throws {
 
     let report = try await library.verify(progress: { done, total in print("checked \(done) of \(total)") })
     print(report.isClean ? "clean" : report.problems.joined(separator: "\n"))
+#sourceLocation()
 }
 
 /// docs/library-api.md:152 (Camera RAW and RAW+JPEG pairs)
 func docSnippet4(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let rawID = doc.rawID
+#sourceLocation(file: "docs/library-api.md", line: 153)
     // A RAW's development is the `raw` stage of its recipe (docs/raw.md).
     try library.apply(chain: "raw.wb=5200:+10,raw.highlights=blend,exposure=+0.3", to: rawID)
 
@@ -89,6 +96,7 @@ func docSnippet4(_ doc: DocSnippetContext) throws {
     let input = try library.requestContentEditingInput(for: pair.id,
         options: ContentEditingInputRequestOptions().startingFrom(alternate: true))
     print(input.base, input.uniformTypeIdentifier)   // alternate com.adobe.raw-image
+#sourceLocation()
 }
 
 /// docs/library-api.md:178 (Editing with your own tool (PhotoKit's content editing))
@@ -97,6 +105,7 @@ func docSnippet5(_ doc: DocSnippetContext) throws {
     let id = doc.id
     let myRecipeBytes = doc.myRecipeBytes
     let myRenderer = doc.myRenderer
+#sourceLocation(file: "docs/library-api.md", line: 179)
     let options = ContentEditingInputRequestOptions(canHandleAdjustmentData: { data in
         data.formatIdentifier == "com.example.painter" && data.formatVersion == "3"
     })
@@ -114,12 +123,14 @@ func docSnippet5(_ doc: DocSnippetContext) throws {
     try library.performChanges { changes in
         try changes.changeRequest(for: id).contentEditingOutput = output
     }
+#sourceLocation()
 }
 
 /// docs/library-api.md:212 (Change requests)
 func docSnippet6(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
+#sourceLocation(file: "docs/library-api.md", line: 213)
     var album: ObjectPlaceholder!
     var created: ObjectPlaceholder!
     try library.performChanges { changes in
@@ -138,18 +149,21 @@ func docSnippet6(_ doc: DocSnippetContext) throws {
     // Or hand values out of the block (sync, or async with a @Sendable block).
     let trip = try library.performChanges(returning: { changes in changes.createAlbum(title: "Trip 2") })
     print(trip.localIdentifier)
+#sourceLocation()
 }
 
 /// docs/library-api.md:253 (Photos from bytes (uploads))
 func docSnippet7(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let jpegData = doc.jpegData
+#sourceLocation(file: "docs/library-api.md", line: 254)
     // Synchronous, or in a change block with other requests.
     let photo = try library.createAsset(from: jpegData, filename: "IMG_0042.JPG")
     let again = try library.performChanges(returning: { changes in
         changes.createAsset(from: jpegData, filename: "IMG_0042.JPG")
     })
     print(photo.localIdentifier, again.existed)   // again.existed: those bytes were already there
+#sourceLocation()
 }
 
 /// docs/library-api.md:262 (Photos from bytes (uploads))
@@ -157,6 +171,7 @@ func docSnippet8(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let jpegData = doc.jpegData
     let requestBody = doc.requestBody
+#sourceLocation(file: "docs/library-api.md", line: 263)
     // Async: Data, or a stream of bytes or chunks (an HTTP request body).
     let uploaded = try await library.createAsset(fromChunks: requestBody, filename: "IMG_0043.HEIC")
     let bytes = AsyncStream<UInt8> { continuation in
@@ -165,12 +180,14 @@ func docSnippet8(_ doc: DocSnippetContext) async throws {
     }
     let same = try await library.createAsset(from: bytes, filename: "IMG_0042.JPG")
     print(uploaded.localIdentifier, uploaded.existed, same.existed)   // … false false
+#sourceLocation()
 }
 
 /// docs/library-api.md:299 (Fetching photos and albums (PhotoKit's `PHFetchOptions`))
 func docSnippet9(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
+#sourceLocation(file: "docs/library-api.md", line: 300)
     // Typed: operators on AssetField build an AssetPredicate.
     let options = FetchOptions(
         predicate: .has(.favorite) && AssetField.width >= 3000 && AssetField.created >= "2024-01-01"
@@ -194,11 +211,13 @@ func docSnippet9(_ doc: DocSnippetContext) throws {
     let holidays = try library.fetchAssets(in: "Holidays")   // album order unless sortDescriptors are given
     let albums = try library.fetchAlbums(titleContains: "holi")   // FetchResult<Album>, by title
     print(holidays.count, albums.map(\.title))
+#sourceLocation()
 }
 
 /// docs/library-api.md:341 (The change feed (PhotoKit's change observer))
 func docSnippet10(_ doc: DocSnippetContext) throws {
     let library = doc.library
+#sourceLocation(file: "docs/library-api.md", line: 342)
     // Past changes: one ChangeSet per commit, oldest first.
     for set in try library.changes(since: 0) {
         for entry in set.entries {                   // seq, date, objectType, identifier, kind, aspects
@@ -207,12 +226,14 @@ func docSnippet10(_ doc: DocSnippetContext) throws {
     }
     let entries = try library.changeEntries(since: 0, limit: 100)   // the entries alone, cheap
     print(entries.count, try library.latestChangeSequence())
+#sourceLocation()
 }
 
 /// docs/library-api.md:353 (The change feed (PhotoKit's change observer)) — until-cancelled: the live feed never ends by itself; the test runs it in a task, commits a change and cancels the task
 func docSnippet11(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
+#sourceLocation(file: "docs/library-api.md", line: 354)
     // Live, from this process and any other; cancelling the task stops the watcher.
     let now = try await library.latestChangeSequence()
     var shown = try await library.fetchAssets(FetchOptions(predicate: .has(.favorite)))
@@ -229,12 +250,14 @@ func docSnippet11(_ doc: DocSnippetContext) async throws {
             shown = d.fetchResultAfterChanges
         }
     }
+#sourceLocation()
 }
 
 /// docs/library-api.md:395 (Resources and verification)
 func docSnippet12(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
+#sourceLocation(file: "docs/library-api.md", line: 396)
     for resource in try library.resources(for: id) {   // the files behind a photo
         print(resource.type, resource.originalFilename, resource.uniformTypeIdentifier, resource.fileSize)
     }
@@ -243,6 +266,7 @@ func docSnippet12(_ doc: DocSnippetContext) throws {
     }
     let report = try library.verify(repair: false, progress: { done, total in print(done, total) })
     print(report.isClean, report.problems, report.repaired, report.notes)
+#sourceLocation()
 }
 
 /// docs/library-api.md:413 (Image requests and the caching image manager (PhotoKit's `PHImageManager`))
@@ -253,6 +277,7 @@ func docSnippet13(_ doc: DocSnippetContext) async throws {
     let sink = doc.sink
     let visibleIDs = doc.visibleIDs
     let scrolledAwayIDs = doc.scrolledAwayIDs
+#sourceLocation(file: "docs/library-api.md", line: 414)
     let manager = ImageManager(library: library)          // one per process is enough; thread-safe
 
     // Opportunistic (the default): a degraded image first when the final one
@@ -286,6 +311,7 @@ func docSnippet13(_ doc: DocSnippetContext) async throws {
     try manager.startCaching(visibleIDs, targetSize: ImageSize(side: 256), options: ImageRequestOptions(resizeMode: .exact))
     manager.stopCaching(scrolledAwayIDs, targetSize: ImageSize(side: 256), options: ImageRequestOptions(resizeMode: .exact))
     manager.stopCachingAll()
+#sourceLocation()
 }
 
 /// The page's snippets, in page order.
