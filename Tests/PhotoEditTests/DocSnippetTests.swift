@@ -66,6 +66,120 @@ struct DocSnippetTests {
         #expect(context.cell.shown.withLock { $0 } >= 1)
         #expect(context.sink.bytes.withLock { $0 } == (try Data(contentsOf: URL(fileURLWithPath: Paths.sample("chelsea.jpg")))))
     }
+
+    /// The `n`th runnable (sync or async) snippet (from 1) of the section whose title starts with `prefix`.
+    static func snippet(_ prefix: String, _ n: Int = 1) throws -> DocSnippetRun {
+        let matching = docSnippets.filter {
+            guard $0.section.hasPrefix(prefix) else { return false }
+            switch $0.run {
+            case .sync, .async: return true
+            default: return false
+            }
+        }
+        try #require(matching.count >= n, "no snippet \(n) in a section '\(prefix)…'")
+        return matching[n - 1].run
+    }
+
+    /// Runs `checks` synchronously (in async code the compiler would pick
+    /// the library's async forms, as the page says).
+    static func check<T>(_ checks: () throws -> T) throws -> T { try checks() }
+
+    static func run(_ run: DocSnippetRun, _ context: DocSnippetContext) async throws {
+        switch run {
+        case .sync(let body): try body(context)
+        case .async(let body): try await body(context)
+        default: Issue.record("not a runnable snippet")
+        }
+    }
+
+    @Test("the quick start imports, edits, renders and reverts as it says")
+    func quickStart() async throws {
+        let context = try DocSnippetContext()
+        try await Self.run(Self.snippet("Using photoedit"), context)
+        try Self.check { () throws -> Void in
+            let library = try PhotoLibrary(url: URL(fileURLWithPath: context.path("/srv/photos")), create: false)
+            let asset = try #require(try library.assets().first)
+            #expect(asset.originalFilename == "IMG_0001.jpg")
+            // Revisions 0 (the import), 1 (the edit), 2 (back to the original), 3 (revision 1 again).
+            #expect(try library.history(asset.id).map(\.kind) == [.imported, .edit, .revert, .revert])
+            #expect(asset.revision == 3)
+            #expect(Set(try library.currentRecipe(asset.id).nodes.map(\.filter)) == ["crop", "exposure"])
+            // The render of the edit: 16:9, within the 1024 box.
+            let out = try Image.load(path: context.path("/tmp/out.jpg"), sequential: false)
+            #expect(max(out.width, out.height) <= 1024 && abs(Double(out.width) / Double(out.height) - 16.0 / 9) < 0.01)
+        }
+    }
+
+    @Test("the async snippet imports with jobs, edits a batch, makes an album and a favorite")
+    func asyncSnippet() async throws {
+        let context = try DocSnippetContext()
+        try await Self.run(Self.snippet("Async code"), context)
+        try Self.check { () throws -> Void in
+            let library = try PhotoLibrary(url: URL(fileURLWithPath: context.path("/srv/photos")), create: false)
+            let assets = try library.assets()
+            #expect(assets.map(\.originalFilename).sorted() == ["IMG_0001.jpg", "IMG_0002.jpg"])
+            // Each: the import, then the batch's edit.
+            #expect(try assets.allSatisfy { try library.history($0.id).count == 2 && $0.adjustmentData != nil })
+            #expect(Set(try library.album("Trip").assetIdentifiers) == Set(assets.map(\.id)))
+            #expect(assets.filter(\.isFavorite).map(\.originalFilename) == ["IMG_0001.jpg"])
+            #expect(FileManager.default.fileExists(atPath: context.path("/tmp/out.jpg")))
+        }
+    }
+
+    @Test("the RAW snippet makes a RAW+JPEG pair and edits from its RAW")
+    func rawSnippet() async throws {
+        let context = try DocSnippetContext()
+        try await Self.run(Self.snippet("Camera RAW"), context)
+        try Self.check { () throws -> Void in
+            #expect(try context.library.currentRecipe(context.rawID).nodes.contains { $0.filter == "raw" })
+            let pair = try #require(try context.library.assets().first { $0.originalFilename == "IMG_0042.JPG" })
+            #expect(pair.format == "jpeg")
+            #expect(pair.alternate?.filename == "IMG_0042.DNG")
+            #expect(try context.library.history(pair.id).last?.isBasedOnAlternate == true)
+            let input = try context.library.requestContentEditingInput(for: pair.id,
+                options: ContentEditingInputRequestOptions().startingFrom(alternate: true))
+            #expect(input.base == .alternate)
+            #expect(input.uniformTypeIdentifier == "com.adobe.raw-image")
+            #expect(FileManager.default.fileExists(atPath: context.path("/tmp/raw.tif")))
+        }
+    }
+
+    @Test("the change request snippets commit every request of the block")
+    func changeRequests() async throws {
+        let context = try DocSnippetContext()
+        try await Self.run(Self.snippet("Change requests"), context)
+        try Self.check { () throws -> Void in
+            let library = context.library
+            let asset = try library.asset(context.id)
+            #expect(asset.isFavorite && !asset.isHidden)
+            #expect(asset.location == Location(latitude: 48.8584, longitude: 2.2945))
+            #expect(asset.creationDate?.hasSuffix("+01:00") == true || asset.creationDate?.hasSuffix("+02:00") == true)
+            #expect(try library.album("Trip").assetIdentifiers == [context.id])
+            #expect(try library.album("Trip 2").assetIdentifiers.isEmpty)
+            #expect(try library.assets().contains { $0.originalFilename == "IMG_0002.jpg" })
+        }
+        // A content edit with another tool's adjustment data.
+        try await Self.run(Self.snippet("Editing with your own tool"), context)
+        try Self.check { () throws -> Void in
+            #expect(try context.library.asset(context.id).adjustmentData?.formatIdentifier == "com.example.painter")
+        }
+    }
+
+    @Test("the upload snippets create photos from Data, chunks and bytes")
+    func uploads() async throws {
+        let context = try DocSnippetContext()
+        let before = try Self.check { try context.library.assets().count }
+        try await Self.run(Self.snippet("Photos from bytes", 1), context)
+        try Self.check { () throws -> Void in
+            #expect(try context.library.assets().count == before + 1)   // the second createAsset found the same bytes
+        }
+        let other = try DocSnippetContext()
+        try await Self.run(Self.snippet("Photos from bytes", 2), other)
+        try Self.check { () throws -> Void in
+            let names = try other.library.assets().map(\.originalFilename)
+            #expect(names.contains("IMG_0043.HEIC") && names.contains("IMG_0042.JPG"))
+        }
+    }
 }
 
 /// How a snippet is run.

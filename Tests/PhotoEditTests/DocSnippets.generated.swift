@@ -32,8 +32,8 @@ func docSnippet2(_ doc: DocSnippetContext) throws {
     let asset = try library.asset(String(id.prefix(6)))   // prefixes work
     print(asset.pixelWidth, asset.pixelHeight, asset.orientation, asset.revision)
     for r in try library.history(id) { print(r.number, r.kind, r.adjustmentData?.formatIdentifier ?? "-") }
-    try library.revert(id)           // back to the original, as a new revision
-    try library.revert(id, to: 1)    // revision 1 current again
+    try library.revert(id)           // back to the original, as a new revision (0 is the import)
+    try library.revert(id, to: 1)    // revision 1 (the first edit) current again, as a new revision
 #sourceLocation()
 }
 
