@@ -67,6 +67,55 @@ struct DocSnippetTests {
         #expect(context.sink.bytes.withLock { $0 } == (try Data(contentsOf: URL(fileURLWithPath: Paths.sample("chelsea.jpg")))))
     }
 
+    /// Every public `async` call of PhotoLibrary and ImageManager, as
+    /// `name(firstLabel:` (`name()` without parameters), from the sources.
+    static func publicAsyncCalls() throws -> Set<String> {
+        var calls = Set<String>()
+        let folders = ["Library", "Images", "Query"].map { Paths.root.appendingPathComponent("Sources/PhotoEdit/\($0)") }
+        for folder in folders {
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".swift") {
+                let text = Array(try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8))
+                var i = 0
+                let marker = Array("public ")
+                while i + marker.count < text.count {
+                    guard Array(text[i..<(i + marker.count)]) == marker else { i += 1; continue }
+                    // public [static] func NAME[<…>](PARAMETERS) EFFECTS {
+                    var j = i + marker.count
+                    let rest = String(text[j..<min(text.count, j + 200)])
+                    guard let head = rest.firstMatch(of: /^(?:static )?func (\w+)(?:<[^>(]*>)?\(/) else { i = j; continue }
+                    let function = String(head.1)
+                    j += head.0.count
+                    var depth = 1, parameters = ""
+                    while j < text.count && depth > 0 {
+                        if text[j] == "(" { depth += 1 } else if text[j] == ")" { depth -= 1 }
+                        if depth > 0 { parameters.append(text[j]) }
+                        j += 1
+                    }
+                    var effects = ""
+                    while j < text.count && text[j] != "{" && text[j] != "\n" { effects.append(text[j]); j += 1 }
+                    if effects.contains("async") {
+                        let first = parameters.split(separator: ":").first.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+                        let label = first.split(separator: " ").first.map(String.init) ?? ""
+                        calls.insert(parameters.isEmpty ? "\(function)()" : "\(function)(\(label):")
+                    }
+                    i = j
+                }
+            }
+        }
+        return calls
+    }
+
+    @Test("the page's table of async forms lists every public async call")
+    func asyncTableIsComplete() throws {
+        let page = try String(contentsOf: Paths.root.appendingPathComponent("docs/library-api.md"), encoding: .utf8)
+        let table = try #require(page.split(separator: "Calls with an `async` form:").dropFirst().first?
+            .split(separator: "\n\n", omittingEmptySubsequences: true).first, "the page has no table of async forms")
+        let calls = try Self.publicAsyncCalls()
+        #expect(calls.count > 30, "found only \(calls.sorted())")
+        let missing = calls.filter { !table.contains($0) && !["next()", "collect()"].contains($0) }
+        #expect(missing.isEmpty, "async calls missing from docs/library-api.md's table: \(missing.sorted())")
+    }
+
     /// The `n`th runnable (sync or async) snippet (from 1) of the section whose title starts with `prefix`.
     static func snippet(_ prefix: String, _ n: Int = 1) throws -> DocSnippetRun {
         let matching = docSnippets.filter {
