@@ -152,11 +152,11 @@ func docSnippet6(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:258 (Photos from bytes (uploads))
+/// docs/library-api.md:259 (Photos from bytes (uploads))
 func docSnippet7(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let jpegData = doc.jpegData
-#sourceLocation(file: "docs/library-api.md", line: 259)
+#sourceLocation(file: "docs/library-api.md", line: 260)
     // Synchronous, or in a change block with other requests.
     let photo = try library.createAsset(from: jpegData, filename: "IMG_0042.JPG")
     let again = try library.performChanges(returning: { changes in
@@ -166,12 +166,12 @@ func docSnippet7(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:267 (Photos from bytes (uploads))
+/// docs/library-api.md:268 (Photos from bytes (uploads))
 func docSnippet8(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let jpegData = doc.jpegData
     let requestBody = doc.requestBody
-#sourceLocation(file: "docs/library-api.md", line: 268)
+#sourceLocation(file: "docs/library-api.md", line: 269)
     // Async: Data, or a stream of bytes or chunks (an HTTP request body).
     let uploaded = try await library.createAsset(fromChunks: requestBody, filename: "IMG_0043.HEIC")
     let bytes = AsyncStream<UInt8> { continuation in
@@ -183,11 +183,11 @@ func docSnippet8(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:304 (Fetching photos and albums (PhotoKit's `PHFetchOptions`))
+/// docs/library-api.md:305 (Fetching photos and albums (PhotoKit's `PHFetchOptions`))
 func docSnippet9(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 305)
+#sourceLocation(file: "docs/library-api.md", line: 306)
     // Typed: operators on AssetField build an AssetPredicate.
     let options = FetchOptions(
         predicate: .has(.favorite) && AssetField.width >= 3000 && AssetField.created >= "2024-01-01"
@@ -214,10 +214,10 @@ func docSnippet9(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:352 (The change feed (PhotoKit's change observer))
+/// docs/library-api.md:353 (The change feed (PhotoKit's change observer))
 func docSnippet10(_ doc: DocSnippetContext) throws {
     let library = doc.library
-#sourceLocation(file: "docs/library-api.md", line: 353)
+#sourceLocation(file: "docs/library-api.md", line: 354)
     // Past changes: one ChangeSet per commit, oldest first.
     for set in try library.changes(since: 0) {
         for entry in set.entries {                   // seq, date, objectType, identifier, kind, aspects
@@ -229,11 +229,11 @@ func docSnippet10(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:364 (The change feed (PhotoKit's change observer)) — until-cancelled: the live feed never ends by itself; the test runs it in a task, commits a change and cancels the task
+/// docs/library-api.md:365 (The change feed (PhotoKit's change observer)) — until-cancelled: the live feed never ends by itself; the test runs it in a task, commits a change and cancels the task
 func docSnippet11(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 365)
+#sourceLocation(file: "docs/library-api.md", line: 366)
     // Live, from this process and any other; cancelling the task stops the watcher.
     let now = try await library.latestChangeSequence()
     var shown = try await library.fetchAssets(FetchOptions(predicate: .has(.favorite)))
@@ -253,11 +253,11 @@ func docSnippet11(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:406 (Resources and verification)
+/// docs/library-api.md:407 (Resources and verification)
 func docSnippet12(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 407)
+#sourceLocation(file: "docs/library-api.md", line: 408)
     for resource in try library.resources(for: id) {   // the files behind a photo
         print(resource.type, resource.originalFilename, resource.uniformTypeIdentifier, resource.fileSize)
     }
@@ -269,7 +269,7 @@ func docSnippet12(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:424 (Image requests and the caching image manager (PhotoKit's `PHImageManager`))
+/// docs/library-api.md:425 (Image requests and the caching image manager (PhotoKit's `PHImageManager`))
 func docSnippet13(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
@@ -277,7 +277,7 @@ func docSnippet13(_ doc: DocSnippetContext) async throws {
     let sink = doc.sink
     let visibleIDs = doc.visibleIDs
     let scrolledAwayIDs = doc.scrolledAwayIDs
-#sourceLocation(file: "docs/library-api.md", line: 425)
+#sourceLocation(file: "docs/library-api.md", line: 426)
     let manager = ImageManager(library: library)          // one per process is enough; thread-safe
 
     // Opportunistic (the default): a degraded image first when the final one
@@ -322,11 +322,11 @@ let docSnippets: [DocSnippet] = [
     DocSnippet(number: 4, line: 157, section: "Camera RAW and RAW+JPEG pairs", run: .sync(docSnippet4)),
     DocSnippet(number: 5, line: 183, section: "Editing with your own tool (PhotoKit's content editing)", run: .sync(docSnippet5)),
     DocSnippet(number: 6, line: 217, section: "Change requests", run: .sync(docSnippet6)),
-    DocSnippet(number: 7, line: 258, section: "Photos from bytes (uploads)", run: .sync(docSnippet7)),
-    DocSnippet(number: 8, line: 267, section: "Photos from bytes (uploads)", run: .async(docSnippet8)),
-    DocSnippet(number: 9, line: 304, section: "Fetching photos and albums (PhotoKit's `PHFetchOptions`)", run: .sync(docSnippet9)),
-    DocSnippet(number: 10, line: 352, section: "The change feed (PhotoKit's change observer)", run: .sync(docSnippet10)),
-    DocSnippet(number: 11, line: 364, section: "The change feed (PhotoKit's change observer)", run: .untilCancelled(docSnippet11)),
-    DocSnippet(number: 12, line: 406, section: "Resources and verification", run: .sync(docSnippet12)),
-    DocSnippet(number: 13, line: 424, section: "Image requests and the caching image manager (PhotoKit's `PHImageManager`)", run: .async(docSnippet13)),
+    DocSnippet(number: 7, line: 259, section: "Photos from bytes (uploads)", run: .sync(docSnippet7)),
+    DocSnippet(number: 8, line: 268, section: "Photos from bytes (uploads)", run: .async(docSnippet8)),
+    DocSnippet(number: 9, line: 305, section: "Fetching photos and albums (PhotoKit's `PHFetchOptions`)", run: .sync(docSnippet9)),
+    DocSnippet(number: 10, line: 353, section: "The change feed (PhotoKit's change observer)", run: .sync(docSnippet10)),
+    DocSnippet(number: 11, line: 365, section: "The change feed (PhotoKit's change observer)", run: .untilCancelled(docSnippet11)),
+    DocSnippet(number: 12, line: 407, section: "Resources and verification", run: .sync(docSnippet12)),
+    DocSnippet(number: 13, line: 425, section: "Image requests and the caching image manager (PhotoKit's `PHImageManager`)", run: .async(docSnippet13)),
 ]
