@@ -261,7 +261,7 @@ final class DocSnippetContext: Sendable {
     let rawID: String
     let jpegData: Data
     /// An upload's body: coffee.heic in 64 KiB chunks.
-    let requestBody: Chunks
+    let requestBody: CreateFromBytesTests.Pieces
     let myRecipeBytes = Data(#"{"brush":"charcoal"}"#.utf8)
     let myRenderer = GreyRenderer()
     let cell = Cell()
@@ -293,29 +293,11 @@ final class DocSnippetContext: Sendable {
             try changes.albumChangeRequest(for: "Holidays").addAssets([ids[0]])
         }
         jpegData = try Data(contentsOf: URL(fileURLWithPath: Paths.sample("rotated-exif.jpg")))
-        requestBody = Chunks(data: try Data(contentsOf: URL(fileURLWithPath: Paths.sample("coffee.heic"))), size: 64 << 10)
+        requestBody = CreateFromBytesTests.Pieces(data: try Data(contentsOf: URL(fileURLWithPath: Paths.sample("coffee.heic"))), size: 64 << 10)
     }
 
     /// The file an absolute path of the page stands for.
     func path(_ absolute: String) -> String { temp.url.path + absolute }
-
-    /// Bytes in chunks, each after a suspension, as a request body arrives.
-    struct Chunks: AsyncSequence, Sendable {
-        typealias Element = Data
-        let data: Data
-        let size: Int
-        struct AsyncIterator: AsyncIteratorProtocol {
-            var rest: Data
-            let size: Int
-            mutating func next() async -> Data? {
-                guard !rest.isEmpty else { return nil }
-                await Task.yield()
-                defer { rest = rest.dropFirst(size) }
-                return Data(rest.prefix(size))
-            }
-        }
-        func makeAsyncIterator() -> AsyncIterator { AsyncIterator(rest: data, size: size) }
-    }
 
     /// Another app's editor: renders its input to an upright grey JPEG.
     struct GreyRenderer: Sendable {
