@@ -37,9 +37,9 @@ func docSnippet2(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:88 (Async code)
+/// docs/library-api.md:89 (Async code)
 func docSnippet3(_ doc: DocSnippetContext) async throws {
-#sourceLocation(file: "docs/library-api.md", line: 89)
+#sourceLocation(file: "docs/library-api.md", line: 90)
     let library = try PhotoLibrary(url: URL(fileURLWithPath: doc.path("/srv/photos")))
 
     // Import on up to `jobs` threads; progress is (completed, total) after each file,
@@ -72,11 +72,11 @@ func docSnippet3(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:157 (Camera RAW and RAW+JPEG pairs)
+/// docs/library-api.md:158 (Camera RAW and RAW+JPEG pairs)
 func docSnippet4(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let rawID = doc.rawID
-#sourceLocation(file: "docs/library-api.md", line: 158)
+#sourceLocation(file: "docs/library-api.md", line: 159)
     // A RAW's development is the `raw` stage of its recipe (docs/raw.md).
     try library.apply(chain: "raw.wb=5200:+10,raw.highlights=blend,exposure=+0.3", to: rawID)
 
@@ -99,13 +99,13 @@ func docSnippet4(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:183 (Editing with your own tool (PhotoKit's content editing))
+/// docs/library-api.md:184 (Editing with your own tool (PhotoKit's content editing))
 func docSnippet5(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
     let myRecipeBytes = doc.myRecipeBytes
     let myRenderer = doc.myRenderer
-#sourceLocation(file: "docs/library-api.md", line: 184)
+#sourceLocation(file: "docs/library-api.md", line: 185)
     let options = ContentEditingInputRequestOptions(canHandleAdjustmentData: { data in
         data.formatIdentifier == "com.example.painter" && data.formatVersion == "3"
     })
@@ -126,11 +126,11 @@ func docSnippet5(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:217 (Change requests)
+/// docs/library-api.md:218 (Change requests)
 func docSnippet6(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 218)
+#sourceLocation(file: "docs/library-api.md", line: 219)
     var album: ObjectPlaceholder!
     var created: ObjectPlaceholder!
     try library.performChanges { changes in
@@ -152,11 +152,11 @@ func docSnippet6(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:259 (Photos from bytes (uploads))
+/// docs/library-api.md:260 (Photos from bytes (uploads))
 func docSnippet7(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let jpegData = doc.jpegData
-#sourceLocation(file: "docs/library-api.md", line: 260)
+#sourceLocation(file: "docs/library-api.md", line: 261)
     // Synchronous, or in a change block with other requests.
     let photo = try library.createAsset(from: jpegData, filename: "IMG_0042.JPG")
     let again = try library.performChanges(returning: { changes in
@@ -166,12 +166,12 @@ func docSnippet7(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:268 (Photos from bytes (uploads))
+/// docs/library-api.md:269 (Photos from bytes (uploads))
 func docSnippet8(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let jpegData = doc.jpegData
     let requestBody = doc.requestBody
-#sourceLocation(file: "docs/library-api.md", line: 269)
+#sourceLocation(file: "docs/library-api.md", line: 270)
     // Async: Data, or a stream of bytes or chunks (an HTTP request body).
     let uploaded = try await library.createAsset(fromChunks: requestBody, filename: "IMG_0043.HEIC")
     let bytes = AsyncStream<UInt8> { continuation in
@@ -183,11 +183,11 @@ func docSnippet8(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:305 (Fetching photos and albums (PhotoKit's `PHFetchOptions`))
+/// docs/library-api.md:306 (Fetching photos and albums (PhotoKit's `PHFetchOptions`))
 func docSnippet9(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 306)
+#sourceLocation(file: "docs/library-api.md", line: 307)
     // Typed: operators on AssetField build an AssetPredicate.
     let options = FetchOptions(
         predicate: .has(.favorite) && AssetField.width >= 3000 && AssetField.created >= "2024-01-01"
@@ -214,10 +214,10 @@ func docSnippet9(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:353 (The change feed (PhotoKit's change observer))
+/// docs/library-api.md:354 (The change feed (PhotoKit's change observer))
 func docSnippet10(_ doc: DocSnippetContext) throws {
     let library = doc.library
-#sourceLocation(file: "docs/library-api.md", line: 354)
+#sourceLocation(file: "docs/library-api.md", line: 355)
     // Past changes: one ChangeSet per commit, oldest first.
     for set in try library.changes(since: 0) {
         for entry in set.entries {                   // seq, date, objectType, identifier, kind, aspects
@@ -229,11 +229,11 @@ func docSnippet10(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:365 (The change feed (PhotoKit's change observer)) — until-cancelled: the live feed never ends by itself; the test runs it in a task, commits a change and cancels the task
+/// docs/library-api.md:366 (The change feed (PhotoKit's change observer)) — until-cancelled: the live feed never ends by itself; the test runs it in a task, commits a change and cancels the task
 func docSnippet11(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 366)
+#sourceLocation(file: "docs/library-api.md", line: 367)
     // Live, from this process and any other; cancelling the task stops the watcher.
     let now = try await library.latestChangeSequence()
     var shown = try await library.fetchAssets(FetchOptions(predicate: .has(.favorite)))
@@ -253,11 +253,11 @@ func docSnippet11(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:407 (Resources and verification)
+/// docs/library-api.md:408 (Resources and verification)
 func docSnippet12(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 408)
+#sourceLocation(file: "docs/library-api.md", line: 409)
     for resource in try library.resources(for: id) {   // the files behind a photo
         print(resource.type, resource.originalFilename, resource.uniformTypeIdentifier, resource.fileSize)
     }
@@ -269,15 +269,45 @@ func docSnippet12(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:425 (Image requests and the caching image manager (PhotoKit's `PHImageManager`))
+/// docs/library-api.md:424 (Resources and verification)
 func docSnippet13(_ doc: DocSnippetContext) async throws {
+    let library = doc.library
+    let id = doc.id
+#sourceLocation(file: "docs/library-api.md", line: 425)
+    let resources = try await library.resources(for: id)
+    if let original = resources.first(where: { $0.type == .photo }) {
+        let data = try await library.requestData(for: original)
+        var sent = 0
+        for try await chunk in data { sent += chunk.count }   // e.g. write each chunk to an HTTP response
+        print(sent == data.byteCount)
+    }
+#sourceLocation()
+}
+
+/// docs/library-api.md:448 (Errors)
+func docSnippet14(_ doc: DocSnippetContext) throws {
+    let library = doc.library
+    let id = doc.id
+#sourceLocation(file: "docs/library-api.md", line: 449)
+    do {
+        try library.performChanges { try $0.changeRequest(for: id).isFavorite = true }
+    } catch PhotoEditError.conflict(_, _, let actual) {
+        print("moved on to revision \(actual): read it again")
+    } catch PhotoEditError.catalog(let failure) where failure.isBusy || failure.isFull {
+        print("try later: SQLite result code \(failure.resultCode)")
+    }
+#sourceLocation()
+}
+
+/// docs/library-api.md:460 (Image requests and the caching image manager (PhotoKit's `PHImageManager`))
+func docSnippet15(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
     let cell = doc.cell
     let sink = doc.sink
     let visibleIDs = doc.visibleIDs
     let scrolledAwayIDs = doc.scrolledAwayIDs
-#sourceLocation(file: "docs/library-api.md", line: 426)
+#sourceLocation(file: "docs/library-api.md", line: 461)
     let manager = ImageManager(library: library)          // one per process is enough; thread-safe
 
     // Opportunistic (the default): a degraded image first when the final one
@@ -318,15 +348,17 @@ func docSnippet13(_ doc: DocSnippetContext) async throws {
 let docSnippets: [DocSnippet] = [
     DocSnippet(number: 1, line: 6, section: "Using photoedit from Swift", run: .none(reason: "two elements of Package.swift's arrays, not statements")),
     DocSnippet(number: 2, line: 23, section: "Using photoedit from Swift", run: .sync(docSnippet2)),
-    DocSnippet(number: 3, line: 88, section: "Async code", run: .async(docSnippet3)),
-    DocSnippet(number: 4, line: 157, section: "Camera RAW and RAW+JPEG pairs", run: .sync(docSnippet4)),
-    DocSnippet(number: 5, line: 183, section: "Editing with your own tool (PhotoKit's content editing)", run: .sync(docSnippet5)),
-    DocSnippet(number: 6, line: 217, section: "Change requests", run: .sync(docSnippet6)),
-    DocSnippet(number: 7, line: 259, section: "Photos from bytes (uploads)", run: .sync(docSnippet7)),
-    DocSnippet(number: 8, line: 268, section: "Photos from bytes (uploads)", run: .async(docSnippet8)),
-    DocSnippet(number: 9, line: 305, section: "Fetching photos and albums (PhotoKit's `PHFetchOptions`)", run: .sync(docSnippet9)),
-    DocSnippet(number: 10, line: 353, section: "The change feed (PhotoKit's change observer)", run: .sync(docSnippet10)),
-    DocSnippet(number: 11, line: 365, section: "The change feed (PhotoKit's change observer)", run: .untilCancelled(docSnippet11)),
-    DocSnippet(number: 12, line: 407, section: "Resources and verification", run: .sync(docSnippet12)),
-    DocSnippet(number: 13, line: 425, section: "Image requests and the caching image manager (PhotoKit's `PHImageManager`)", run: .async(docSnippet13)),
+    DocSnippet(number: 3, line: 89, section: "Async code", run: .async(docSnippet3)),
+    DocSnippet(number: 4, line: 158, section: "Camera RAW and RAW+JPEG pairs", run: .sync(docSnippet4)),
+    DocSnippet(number: 5, line: 184, section: "Editing with your own tool (PhotoKit's content editing)", run: .sync(docSnippet5)),
+    DocSnippet(number: 6, line: 218, section: "Change requests", run: .sync(docSnippet6)),
+    DocSnippet(number: 7, line: 260, section: "Photos from bytes (uploads)", run: .sync(docSnippet7)),
+    DocSnippet(number: 8, line: 269, section: "Photos from bytes (uploads)", run: .async(docSnippet8)),
+    DocSnippet(number: 9, line: 306, section: "Fetching photos and albums (PhotoKit's `PHFetchOptions`)", run: .sync(docSnippet9)),
+    DocSnippet(number: 10, line: 354, section: "The change feed (PhotoKit's change observer)", run: .sync(docSnippet10)),
+    DocSnippet(number: 11, line: 366, section: "The change feed (PhotoKit's change observer)", run: .untilCancelled(docSnippet11)),
+    DocSnippet(number: 12, line: 408, section: "Resources and verification", run: .sync(docSnippet12)),
+    DocSnippet(number: 13, line: 424, section: "Resources and verification", run: .async(docSnippet13)),
+    DocSnippet(number: 14, line: 448, section: "Errors", run: .sync(docSnippet14)),
+    DocSnippet(number: 15, line: 460, section: "Image requests and the caching image manager (PhotoKit's `PHImageManager`)", run: .async(docSnippet15)),
 ]
