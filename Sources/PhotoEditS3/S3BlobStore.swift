@@ -286,7 +286,7 @@ public struct S3BlobStore: BlobStore {
         request.headers.add(name: "authorization", value: signature.authorization)
         if body != nil || method == "PUT" || method == "POST" {
             request.headers.add(name: "content-length", value: String(payload.count))
-            request.body = .bytes(ByteBuffer(data: payload))
+            request.body = .bytes(ByteBuffer(bytes: payload))
         }
         do {
             let seconds = timeout ?? configuration.requestTimeout + Double(payload.count) / 1_000_000

@@ -44,9 +44,13 @@ public struct SigV4Signer: Sendable {
                      payloadHash: String, date: Date) -> Signature {
         let canonicalURI = path.split(separator: "/", omittingEmptySubsequences: false)
             .map { SigV4Signer.encode(String($0)) }.joined(separator: "/")
-        let canonicalQuery = query.map { (SigV4Signer.encode($0.0), SigV4Signer.encode($0.1)) }
-            .sorted { $0.0 == $1.0 ? $0.1 < $1.1 : $0.0 < $1.0 }
-            .map { "\($0.0)=\($0.1)" }.joined(separator: "&")
+        let encodedQuery: [(name: String, value: String)] = query.map { pair in
+            (name: SigV4Signer.encode(pair.0), value: SigV4Signer.encode(pair.1))
+        }
+        let sortedQuery = encodedQuery.sorted { (a: (name: String, value: String), b: (name: String, value: String)) -> Bool in
+            a.name == b.name ? a.value < b.value : a.name < b.name
+        }
+        let canonicalQuery = sortedQuery.map { pair -> String in pair.name + "=" + pair.value }.joined(separator: "&")
         var merged: [String: [String]] = [:]
         for (name, value) in headers {
             merged[name.lowercased(), default: []].append(SigV4Signer.trim(value))

@@ -74,7 +74,9 @@ while !arguments.isEmpty {
     case "--endpoint": endpoint = URL(string: value())
     case "--bucket": bucket = value()
     case "--folder": folder = URL(fileURLWithPath: value())
-    case "--runs": runs = Int(value()).flatMap { (1...100).contains($0) ? $0 : nil } ?? fail("--runs takes 1 to 100")
+    case "--runs":
+        guard let n = Int(value()), (1...100).contains(n) else { fail("--runs takes 1 to 100") }
+        runs = n
     default:
         let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2, FileManager.default.isReadableFile(atPath: parts[1]) else {
