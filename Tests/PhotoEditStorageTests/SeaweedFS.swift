@@ -69,7 +69,7 @@ final class SeaweedFS: Sendable {
         let script = """
         "$0" "$@" >"$WEED_LOG" 2>&1 &
         w=$!
-        stop() { kill $w 2>/dev/null; for i in 1 2 3 4 5 6 7 8; do kill -0 $w 2>/dev/null || break; sleep 0.25; done; kill -9 $w 2>/dev/null; wait $w; exit 0; }
+        stop() { kill $w 2>/dev/null; for i in 1 2 3 4 5 6 7 8; do kill -0 $w 2>/dev/null || break; sleep 0.25; done; kill -9 $w 2>/dev/null; wait $w 2>/dev/null; exit 0; }
         trap stop TERM INT
         while kill -0 "$TEST_PID" 2>/dev/null && kill -0 $w 2>/dev/null; do sleep 0.5; done
         stop
