@@ -65,7 +65,7 @@ struct ColourManagementTests {
                      max, mean, control.max, control.mean))
         #expect(mean < 1.5, "the profile is applied at all (unmanaged it would be ≈ 2.7): mean \(mean)")
         do {
-            #expect(mean <= GoldenTolerance.meanDeltaE && max <= GoldenTolerance.maxDeltaE,
+            #expect(mean <= GoldenTolerance.standard.meanDeltaE && max <= GoldenTolerance.standard.maxDeltaE,
                     "P3 file renders differently from its sRGB source: max ΔE00 \(max), mean \(mean)")
         }
     }

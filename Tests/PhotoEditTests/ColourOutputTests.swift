@@ -47,7 +47,7 @@ struct ColourOutputTests {
         try library.render(id, version: .unadjusted, to: temp.file("back-p3.png"), options: RenderOptions(profile: .displayP3, bitDepth: 16))
         let (max, mean) = try Pixels.deltaE(p3, temp.file("back-p3.png"))
         print(String(format: "P3 → working → P3 (16-bit): max ΔE00 %.3f, mean %.3f", max, mean))
-        #expect(mean <= 0.3 && max <= GoldenTolerance.maxDeltaE)
+        #expect(mean <= 0.3 && max <= GoldenTolerance.standard.maxDeltaE)
         let embedded = try #require(try Pixels.load(temp.file("back-p3.png")).blob("icc-profile-data"))
         #expect(ICCProfile.description(embedded)?.contains("P3") == true || ICCProfile.description(embedded) == "sP3C")
     }

@@ -68,9 +68,10 @@ struct MigrationTests {
             // Record mode, as for goldens: only a case without expected.png.
             try FileManager.default.copyItem(atPath: actual, toPath: expected)
         }
-        let (max, mean, problem) = try GoldenRunner.compare(actual: actual, expected: expected)
-        print(String(format: "frozen %@: max ΔE00 %.3f, mean %.3f", frozen.testDescription, max, mean))
-        #expect(problem == nil, "\(frozen.testDescription): \(problem ?? "")")
+        let failures = Paths.goldenFailures.appendingPathComponent("migrations").appendingPathComponent(frozen.testDescription)
+        let difference = try GoldenRunner.compare(actual: actual, expected: expected, failureFolder: failures)
+        print(String(format: "frozen %@: max ΔE00 %.3f, mean %.3f", frozen.testDescription, difference.maxDeltaE, difference.meanDeltaE))
+        #expect(difference.problem == nil, "\(frozen.testDescription): \(difference.problem ?? ""); actual.png and diff.png are in \(failures.path)")
 
         // A version whose successor renders the same was migrated on load: nothing to upgrade.
         guard legacy.changesRendering else {

@@ -104,7 +104,7 @@ struct RawDevelopmentTests {
             try theirs.save(to: temp.file("theirs\(i).png"), format: "png")
             let ours = try Self.develop(copy, chain, into: temp, name: "ours\(i)")
             let (max, mean) = try Pixels.deltaE(ours, temp.file("theirs\(i).png"))
-            #expect(max <= GoldenTolerance.maxDeltaE && mean <= GoldenTolerance.meanDeltaE, "\(chain): max \(max) mean \(mean)")
+            #expect(max <= GoldenTolerance.standard.maxDeltaE && mean <= GoldenTolerance.standard.meanDeltaE, "\(chain): max \(max) mean \(mean)")
         }
     }
 

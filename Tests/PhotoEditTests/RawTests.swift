@@ -66,7 +66,7 @@ struct RawTests {
         try ours.save(to: temp.file("ours.png"), format: "png")
         let (max, mean) = try Pixels.deltaE(temp.file("ours.png"), temp.file("dcraw.png"))
         print(String(format: "neutral development vs dcraw_emu: max ΔE00 %.3f, mean %.3f", max, mean))
-        #expect(max <= GoldenTolerance.maxDeltaE && mean <= GoldenTolerance.meanDeltaE)
+        #expect(max <= GoldenTolerance.standard.maxDeltaE && mean <= GoldenTolerance.standard.meanDeltaE)
     }
 
     @Test func truncatedRawIsRefusedAndChangesNothing() throws {

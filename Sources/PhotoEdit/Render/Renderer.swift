@@ -166,9 +166,16 @@ public struct Renderer: Sendable {
             image = try image.autorotated()
         }
         if image.hasAlpha {
-            let max = image.formatName == "ushort" ? 65535.0 : 255.0
-            image = try image.call("flatten", [("background", .doubles([max, max, max])), ("max_alpha", .number(max))])
+            image = try image.flattened(onWhite: true)
         }
+        return try Renderer.workingSpace(image)
+    }
+
+    /// An opaque decoded image, colour-managed into the working space:
+    /// through its embedded ICC profile when it is not sRGB, else as sRGB;
+    /// grey becomes three equal bands.
+    static func workingSpace(_ image: Image) throws -> Image {
+        var image = image
         if let profile = image.blob("icc-profile-data"), !ICCProfile.isSRGB(profile) {
             // Through the embedded profile (lcms2) to CIE XYZ, then to linear
             // RGB by matrix: wide-gamut colours stay outside 0…1 instead of

@@ -194,6 +194,21 @@ public final class Image: @unchecked Sendable {
         try call("cast", [("format", .string(format))])
     }
 
+    /// The image composited over white (or black), without its alpha band;
+    /// the alpha's range follows the band format (0…65535 for 16 bits).
+    func flattened(onWhite: Bool) throws -> Image {
+        let max = formatName == "ushort" ? 65535.0 : 255.0
+        let background = onWhite ? max : 0
+        return try call("flatten", [("background", .doubles([background, background, background])), ("max_alpha", .number(max))])
+    }
+
+    /// The image computed once into memory (libvips `vips_image_copy_memory`),
+    /// for pixels read more than once.
+    func inMemory() throws -> Image {
+        guard let p = vips_image_copy_memory(pointer) else { throw Vips.error("copy_memory") }
+        return Image(owning: p)
+    }
+
     /// Mean over all bands and pixels (decodes the whole image).
     public func average() throws -> Double {
         try Vips.number("avg", [("in", .image(self))])

@@ -76,12 +76,6 @@ struct GoldenCase: Sendable, CustomTestStringConvertible, CustomStringConvertibl
     static let all: [GoldenCase] = load()
 }
 
-/// darktable's tolerances for golden images: CIEDE2000 max 2.3, mean 0.77.
-enum GoldenTolerance {
-    static let maxDeltaE = 2.3
-    static let meanDeltaE = 0.77
-}
-
 /// What happened to one golden case.
 enum GoldenOutcome: Equatable {
     case passed(max: Double, mean: Double)
@@ -115,32 +109,21 @@ enum GoldenRunner {
         return (current, unadjusted)
     }
 
-    /// Checks `actual` against `expected`: (max, mean) ΔE2000, or why they
-    /// cannot be compared.
-    static func compare(actual: String, expected: String) throws -> (max: Double, mean: Double, problem: String?) {
-        let a = try Pixels.load(actual), e = try Pixels.load(expected)
-        guard a.width == e.width, a.height == e.height else {
-            return (.infinity, .infinity, "size \(a.width)×\(a.height) differs from expected \(e.width)×\(e.height)")
-        }
-        let (max, mean) = try Pixels.deltaE(a, e)
-        if max > GoldenTolerance.maxDeltaE || mean > GoldenTolerance.meanDeltaE {
-            return (max, mean, String(format: "ΔE2000 max %.3f (limit %.1f), mean %.3f (limit %.2f)", max,
-                                      GoldenTolerance.maxDeltaE, mean, GoldenTolerance.meanDeltaE))
-        }
-        return (max, mean, nil)
-    }
-
-    /// Writes actual.png and the diff image (ΔE00 × 10 as 8-bit grey) to `folder`.
-    static func writeFailure(actual: String, expected: String, to folder: URL) throws {
+    /// Checks `actual` against `expected` with the engine's comparison (the
+    /// one behind `photoedit compare` and PhotoEditTesting); on failure,
+    /// copies actual.png and writes diff.png into `folder`.
+    static func compare(actual: String, expected: String, failureFolder folder: URL) throws -> ImageDifference {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let actualCopy = folder.appendingPathComponent("actual.png").path
-        try? FileManager.default.removeItem(atPath: actualCopy)
-        try FileManager.default.copyItem(atPath: actual, toPath: actualCopy)
-        let a = try Pixels.load(actual), e = try Pixels.load(expected)
-        if a.width == e.width && a.height == e.height {
-            let diff = try a.deltaE2000(e).linear(multiply: [10], add: [0]).cast("uchar")
-            try diff.save(to: folder.appendingPathComponent("diff.png").path, format: "png")
+        let result = try ImageComparison.compare(actual, expected, diffImage: folder.appendingPathComponent("diff.png").path,
+                                                 diffOnlyOnFailure: true)
+        if result.passes {
+            try? FileManager.default.removeItem(at: folder)
+        } else {
+            let actualCopy = folder.appendingPathComponent("actual.png").path
+            try? FileManager.default.removeItem(atPath: actualCopy)
+            try FileManager.default.copyItem(atPath: actual, toPath: actualCopy)
         }
+        return result
     }
 
     /// The outcome of a case, plus, for identity cases, the ΔE2000 of its
@@ -168,11 +151,10 @@ enum GoldenRunner {
             try FileManager.default.copyItem(atPath: actual, toPath: expected)
             return Result(outcome: .recorded, identity: identity)
         }
-        let (max, mean, problem) = try compare(actual: actual, expected: expected)
-        if let problem {
-            try writeFailure(actual: actual, expected: expected, to: failureFolder)
+        let difference = try compare(actual: actual, expected: expected, failureFolder: failureFolder)
+        if let problem = difference.problem {
             return Result(outcome: .failed(problem, folder: failureFolder), identity: identity)
         }
-        return Result(outcome: .passed(max: max, mean: mean), identity: identity)
+        return Result(outcome: .passed(max: difference.maxDeltaE, mean: difference.meanDeltaE), identity: identity)
     }
 }
