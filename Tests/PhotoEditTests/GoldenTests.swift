@@ -45,7 +45,7 @@ struct GoldenTests {
         #expect(cases.count >= 4, "filters/\(id) has \(cases.count) cases")
         let specs = cases.compactMap(\.spec)
         #expect(specs.contains { $0.identity == true }, "filters/\(id) has no neutral (identity) case")
-        let chains = try specs.map { try Chain.parse($0.chain) }
+        let chains = try specs.map { try Chain.parse($0.chain ?? "") }
         #expect(chains.contains { steps in steps.contains { $0.filter == id } && Set(steps.map(\.filter)).count >= 2 },
                 "filters/\(id) has no case combining it with another filter")
         #expect(chains.allSatisfy { steps in steps.contains { $0.filter == id } }, "every case in filters/\(id) uses \(id)")
@@ -60,8 +60,9 @@ struct GoldenTests {
             #expect(parts.count == 2 && parts[0].count == 4 && parts[0].allSatisfy(\.isNumber), "\(golden.id): name is not NNNN-<case>")
             #expect(golden.problem == nil, "\(golden.problem ?? "")")
             guard let spec = golden.spec, let sample = golden.samplePath else { continue }
-            #expect(FileManager.default.fileExists(atPath: sample), "\(golden.id): no sample \(spec.sample)")
-            #expect(throws: Never.self, "\(golden.id): chain '\(spec.chain)'") { try recipe(spec.chain) }
+            #expect(FileManager.default.fileExists(atPath: sample), "\(golden.id): no source \(spec.source)")
+            let chain = try #require(spec.chain, "\(golden.id): the project's cases are chains")
+            #expect(throws: Never.self, "\(golden.id): chain '\(chain)'") { try recipe(chain) }
             if FileManager.default.fileExists(atPath: golden.expected.path) {
                 let image = try Pixels.load(golden.expected.path)
                 #expect(max(image.width, image.height) == spec.size || max(image.width, image.height) < spec.size,
@@ -87,14 +88,14 @@ struct GoldenTests {
         let golden = try #require(cases.first)
         let failures = root.url.appendingPathComponent("failures")
 
-        #expect(try GoldenRunner.run(golden, record: false, failures: failures).outcome == .missingExpected)
+        #expect(try GoldenRunner.run(golden, record: .never, failures: failures).outcome == .missingExpected)
         #expect(!FileManager.default.fileExists(atPath: golden.expected.path))
 
-        #expect(try GoldenRunner.run(golden, record: true, failures: failures).outcome == .recorded)
+        #expect(try GoldenRunner.run(golden, record: .missing, failures: failures).outcome == .recorded)
         let recorded = try Pixels.load(golden.expected.path)
         #expect(recorded.width == 64 && recorded.height == 43)
 
-        guard case let .passed(max, mean) = try GoldenRunner.run(golden, record: false, failures: failures).outcome else {
+        guard case let .passed(max, mean) = try GoldenRunner.run(golden, record: .never, failures: failures).outcome else {
             Issue.record("a freshly recorded case does not pass")
             return
         }
@@ -107,7 +108,7 @@ struct GoldenTests {
         try library.apply(chain: "exposure=-1", to: id)
         try FileManager.default.removeItem(at: golden.expected)
         try library.render(id, to: golden.expected.path, options: RenderOptions(maxWidth: 64, maxHeight: 64))
-        let outcome = try GoldenRunner.run(golden, record: true, failures: failures).outcome
+        let outcome = try GoldenRunner.run(golden, record: .missing, failures: failures).outcome
         guard case let .failed(problem, failureFolder) = outcome else {
             Issue.record("a wrong expected image gave \(outcome)")
             return
@@ -119,5 +120,10 @@ struct GoldenTests {
         let diff = try Pixels.load(failureFolder.appendingPathComponent("diff.png").path)
         #expect(diff.bands == 3 && diff.width == 64 && diff.height == 43)
         #expect(try diff.maximum() > 200, "the diff image marks the pixels over the tolerance")
+        #expect(try Hashing.sha256(failureFolder.appendingPathComponent("expected.png").path) == Hashing.sha256(golden.expected.path))
+
+        // Recording everything replaces the expected image that differs; the case then passes.
+        #expect(try GoldenRunner.run(golden, record: .all, failures: failures).outcome == .recorded)
+        #expect(try GoldenRunner.run(golden, record: .never, failures: failures).outcome == .passed(max: 0, mean: 0))
     }
 }

@@ -2,82 +2,33 @@ import Foundation
 import Testing
 @testable import PhotoEdit
 
-/// One golden case: `filters/<filter-id>/NNNN-<case>/case.json` plus
-/// `expected.png` beside it (darktable's integration tests, as data).
-///
-/// case.json:
-///
-///     {
-///       "sample": "coffee.jpg",     // in samples/, a file in the case folder, or a path from the root
-///       "chain": "exposure=+1",     // applied with PhotoLibrary.apply(chain:)
-///       "size": 256,                // rendered to fit size × size
-///       "identity": true,           // optional: must also equal the unadjusted render
-///       "note": "…"                 // optional: what the case shows
-///     }
-struct GoldenCase: Sendable, CustomTestStringConvertible, CustomStringConvertible {
-    struct Spec: Codable, Sendable {
-        var sample: String
-        var chain: String
-        var size: Int
-        var identity: Bool?
-        var note: String?
-    }
+/// photoedit's own golden suite: `filters/<filter-id>/NNNN-<case>/`
+/// (case.json and expected.png), run by the engine's `GoldenSuite` — the
+/// same code as `photoedit test filters --samples samples --samples .`.
+/// Sources are looked up in the case folder, `filters/`, `samples/`, then
+/// from the package root (e.g. `Tests/Fixtures/raw/coffee.dng`).
+extension GoldenSuite {
+    static let project = GoldenSuite(root: Paths.filters, sourceFolders: [Paths.samples, Paths.root],
+                                     record: GoldenRunner.recordMode, failures: Paths.goldenFailures)
+}
 
-    /// The filter folder name, e.g. "exposure".
-    let filter: String
-    /// The case folder name, e.g. "0002-plus-one".
-    let name: String
-    let folder: URL
-    let spec: Spec?
-    /// Why case.json could not be read, if it could not.
-    let problem: String?
-
-    var id: String { "\(filter)/\(name)" }
-    var testDescription: String { id }
-    var description: String { id }
-    var expected: URL { folder.appendingPathComponent("expected.png") }
-
-    /// The sample photo: a path with a "/" from the package root (e.g. a
-    /// RAW fixture), else a file of that name in the case folder, else in samples/.
-    var samplePath: String? {
-        guard let spec else { return nil }
-        if spec.sample.contains("/") { return Paths.root.appendingPathComponent(spec.sample).path }
-        let local = folder.appendingPathComponent(spec.sample).path
-        return FileManager.default.fileExists(atPath: local) ? local : Paths.sample(spec.sample)
-    }
+extension GoldenCase: CustomTestStringConvertible {
+    public var testDescription: String { id }
+    /// The filter id (the group folder).
+    var filter: String { group }
+    /// The source photo's path, if it exists.
+    var samplePath: String? { GoldenSuite.project.sourcePath(for: self) }
 
     /// Every case under `root` (default: the package's `filters/`), sorted.
     static func load(root: URL = Paths.filters) -> [GoldenCase] {
-        let fm = FileManager.default
-        var cases: [GoldenCase] = []
-        let filters = ((try? fm.contentsOfDirectory(atPath: root.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
-        for filter in filters {
-            let filterFolder = root.appendingPathComponent(filter)
-            guard FileIO.isDirectory(filterFolder.path) else { continue }
-            // `migrations/` holds frozen recipes of earlier filter versions (MigrationTests).
-            let names = ((try? fm.contentsOfDirectory(atPath: filterFolder.path)) ?? [])
-                .filter { !$0.hasPrefix(".") && $0 != "migrations" }.sorted()
-            for name in names {
-                let folder = filterFolder.appendingPathComponent(name)
-                guard FileIO.isDirectory(folder.path) else { continue }
-                let file = folder.appendingPathComponent("case.json")
-                do {
-                    let spec = try JSONDecoder().decode(Spec.self, from: Data(contentsOf: file))
-                    cases.append(GoldenCase(filter: filter, name: name, folder: folder, spec: spec, problem: nil))
-                } catch {
-                    cases.append(GoldenCase(filter: filter, name: name, folder: folder, spec: nil,
-                                            problem: "\(file.path): \(error)"))
-                }
-            }
-        }
-        return cases
+        (try? GoldenSuite(root: root).cases()) ?? []
     }
 
     static let all: [GoldenCase] = load()
 }
 
-/// What happened to one golden case.
-enum GoldenOutcome: Equatable {
+/// What happened to one of photoedit's own golden cases.
+enum GoldenCaseOutcome: Equatable {
     case passed(max: Double, mean: Double)
     case recorded
     case missingExpected
@@ -85,29 +36,11 @@ enum GoldenOutcome: Equatable {
     case failed(String, folder: URL)
 }
 
-/// Renders golden cases through the PhotoLibrary API and compares them.
+/// Runs photoedit's own golden cases through the engine's `GoldenSuite`,
+/// adding the identity checks of neutral cases.
 enum GoldenRunner {
-    /// Is record mode on (`PHOTOEDIT_RECORD_GOLDEN=1`)?
-    static var recordMode: Bool { ProcessInfo.processInfo.environment["PHOTOEDIT_RECORD_GOLDEN"] == "1" }
-
-    /// Renders the case's `current` version (and, for identity cases, the
-    /// `unadjusted` one) into `output` as PNGs; returns their paths.
-    static func render(_ golden: GoldenCase, into output: TemporaryDirectory) throws -> (current: String, unadjusted: String) {
-        guard let spec = golden.spec, let sample = golden.samplePath else {
-            throw CLIError(golden.problem ?? "no case.json")
-        }
-        let library = try PhotoLibrary(url: output.url.appendingPathComponent("library"))
-        let results = try library.importItems([sample])
-        guard results.count == 1, let id = results[0].id else {
-            throw CLIError("cannot import \(sample): \(results.first?.error?.description ?? "no result")")
-        }
-        try library.apply(chain: spec.chain, to: id)
-        let options = RenderOptions(maxWidth: spec.size, maxHeight: spec.size)
-        let current = output.file("actual.png"), unadjusted = output.file("unadjusted.png")
-        try library.render(id, version: .current, to: current, options: options)
-        try library.render(id, version: .unadjusted, to: unadjusted, options: options)
-        return (current, unadjusted)
-    }
+    /// Is record mode on (`PHOTOEDIT_RECORD_GOLDEN=1`, or `all`)?
+    static var recordMode: GoldenRecordMode { GoldenRecordMode(environmentValue: ProcessInfo.processInfo.environment["PHOTOEDIT_RECORD_GOLDEN"]) }
 
     /// Checks `actual` against `expected` with the engine's comparison (the
     /// one behind `photoedit compare` and PhotoEditTesting); on failure,
@@ -131,30 +64,32 @@ enum GoldenRunner {
     /// the current version renders from the recipe, so a neutral edit is the
     /// unadjusted photo.
     struct Result {
-        var outcome: GoldenOutcome
+        var outcome: GoldenCaseOutcome
         var identity: (max: Double, mean: Double)?
     }
 
     /// Runs one case: render, then compare with expected.png (or record it).
-    static func run(_ golden: GoldenCase, record: Bool = recordMode, failures: URL = Paths.goldenFailures) throws -> Result {
-        let failureFolder = failures.appendingPathComponent(golden.filter).appendingPathComponent(golden.name)
-        try? FileManager.default.removeItem(at: failureFolder)
+    static func run(_ golden: GoldenCase, record: GoldenRecordMode = recordMode, failures: URL = Paths.goldenFailures) throws -> Result {
+        let suite = GoldenSuite(root: golden.folder.deletingLastPathComponent().deletingLastPathComponent(),
+                                sourceFolders: GoldenSuite.project.sourceFolders, record: record, failures: failures)
         let temp = TemporaryDirectory("photoedit-golden")
-        let (actual, unadjusted) = try render(golden, into: temp)
+        let render = try suite.render(golden, in: temp.url)
         var identity: (max: Double, mean: Double)?
-        if golden.spec?.identity == true {
-            identity = try Pixels.deltaE(actual, unadjusted)
+        if let spec = golden.spec, spec.identity == true {
+            let unadjusted = temp.file("unadjusted.png")
+            try render.library.render(render.id, version: .unadjusted, to: unadjusted,
+                                      options: RenderOptions(maxWidth: spec.size, maxHeight: spec.size))
+            identity = try Pixels.deltaE(render.actual, unadjusted)
         }
-        let expected = golden.expected.path
-        guard FileManager.default.fileExists(atPath: expected) else {
-            guard record else { return Result(outcome: .missingExpected, identity: identity) }
-            try FileManager.default.copyItem(atPath: actual, toPath: expected)
-            return Result(outcome: .recorded, identity: identity)
+        let result = try suite.check(golden, actual: render.actual)
+        let outcome: GoldenCaseOutcome
+        switch result.outcome {
+        case .passed: outcome = .passed(max: result.difference?.maxDeltaE ?? 0, mean: result.difference?.meanDeltaE ?? 0)
+        case .recorded: outcome = .recorded
+        case .missingExpected: outcome = .missingExpected
+        case .failed: outcome = .failed(result.difference?.problem ?? "differs", folder: result.failureFolder ?? failures)
+        case .error(let message): throw CLIError(message)
         }
-        let difference = try compare(actual: actual, expected: expected, failureFolder: failureFolder)
-        if let problem = difference.problem {
-            return Result(outcome: .failed(problem, folder: failureFolder), identity: identity)
-        }
-        return Result(outcome: .passed(max: difference.maxDeltaE, mean: difference.meanDeltaE), identity: identity)
+        return Result(outcome: outcome, identity: identity)
     }
 }
