@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "PhotoEditPostgres", targets: ["PhotoEditPostgres"]),
         // The S3 blob store (docs/architecture.md, "The storage seam").
         .library(name: "PhotoEditS3", targets: ["PhotoEditS3"]),
+        // Golden-image assertions for Swift Testing and XCTest (docs/testing.md).
+        .library(name: "PhotoEditTesting", targets: ["PhotoEditTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -85,6 +87,9 @@ let package = Package(
             dependencies: ["PhotoEdit", "PhotoEditS3"],
             exclude: ["Fixtures"]
         ),
+        // Golden-image assertions for services' own tests.
+        .target(name: "PhotoEditTesting", dependencies: ["PhotoEdit"]),
+        .testTarget(name: "PhotoEditTestingTests", dependencies: ["PhotoEditTesting", "PhotoEdit"]),
         .testTarget(
             name: "PhotoEditTests",
             dependencies: ["PhotoEdit", "CPhotoEditShim", "photoedit"]

@@ -248,7 +248,8 @@ struct DisplayedImage {
             (onBlack, onWhite, hasAlpha) = (developed, developed, false)
             return
         }
-        var image = try Image.load(path: path, sequential: false)
+        // Outside libvips' cache: golden files are rewritten in place (record mode).
+        var image = try Image.load(path: path, sequential: false, cached: false)
         if (image.int("orientation") ?? 1) != 1 { image = try image.autorotated() }
         if image.hasAlpha {
             onBlack = try Renderer.workingSpace(image.flattened(onWhite: false))

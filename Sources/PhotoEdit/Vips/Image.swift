@@ -49,8 +49,10 @@ public final class Image: @unchecked Sendable {
     ///     filling it in (libvips' default only warns).
     ///   - strict: fail on any decoder warning (`fail_on=warning`): libjpeg's
     ///     "corrupt data" of a file cut short and padded with an end marker.
+    ///   - cached: through libvips' operation cache (keyed by file name);
+    ///     false reads the file as it is now, for files rewritten in place.
     static func load(path: String, sequential: Bool, failOnTruncated: Bool = true, strict: Bool = false,
-                     extra: [(String, Vips.Argument)] = []) throws -> Image {
+                     extra: [(String, Vips.Argument)] = [], cached: Bool = true) throws -> Image {
         try Vips.ensureStarted()
         guard let loader = Vips.loader(for: path) else {
             throw PhotoEditError.unreadableFile(path: path, reason: "not an image libvips can read")
@@ -64,7 +66,7 @@ public final class Image: @unchecked Sendable {
         }
         args += extra
         do {
-            return try Vips.image(loader, args)
+            return try Vips.image(loader, args, cached: cached)
         } catch let PhotoEditError.native(_, _, message) {
             throw PhotoEditError.unreadableFile(path: path, reason: "cannot decode (\(loader)): \(oneLine(message))")
         }

@@ -86,7 +86,10 @@ enum Vips {
     /// Runs one libvips operation through the generic path
     /// (`vips_operation_new` + properties + `vips_cache_operation_build`) and
     /// returns the operation so the caller can read its outputs.
-    static func run(_ name: String, _ arguments: [(String, Argument)], read: (UnsafeMutablePointer<VipsOperation>) throws -> Void) throws {
+    /// `cached: false` builds it outside libvips' operation cache (a file
+    /// read again after it was rewritten under the same name).
+    static func run(_ name: String, _ arguments: [(String, Argument)], cached: Bool = true,
+                    read: (UnsafeMutablePointer<VipsOperation>) throws -> Void) throws {
         try ensureStarted()
         var op: UnsafeMutablePointer<VipsOperation>? = pe_operation_new(name)
         guard op != nil else { throw error(name) }
@@ -106,14 +109,18 @@ enum Vips {
             }
             if status != 0 { throw error(name) }
         }
-        if pe_operation_build(&op) != 0 { throw error(name) }
+        if cached {
+            if pe_operation_build(&op) != 0 { throw error(name) }
+        } else if let built = op, vips_object_build(UnsafeMutableRawPointer(built).assumingMemoryBound(to: VipsObject.self)) != 0 {
+            throw error(name)
+        }
         try read(op!)
     }
 
     /// Runs an operation whose main output is the image `out`.
-    static func image(_ name: String, _ arguments: [(String, Argument)], output: String = "out") throws -> Image {
+    static func image(_ name: String, _ arguments: [(String, Argument)], output: String = "out", cached: Bool = true) throws -> Image {
         var result: Image?
-        try run(name, arguments) { op in
+        try run(name, arguments, cached: cached) { op in
             guard let p = pe_get_image(op, output) else { throw error(name) }
             result = Image(owning: p)
         }
