@@ -286,7 +286,8 @@ static void pe_raw_close_handle(VipsImage *image, void *raw) {
     libraw_close((libraw_data_t *) raw);
 }
 
-int pe_raw_develop(const char *path, const pe_raw_settings *s, VipsImage **out, int *flip) {
+int pe_raw_process(const char *path, const pe_raw_settings *s, void **handle) {
+    *handle = NULL;
     libraw_data_t *raw = libraw_init(0);
     if (!raw) return LIBRAW_UNSUFFICIENT_MEMORY;
     libraw_set_dataerror_handler(raw, pe_raw_quiet, NULL);
@@ -315,6 +316,12 @@ int pe_raw_develop(const char *path, const pe_raw_settings *s, VipsImage **out, 
         libraw_close(raw);
         return r;
     }
+    *handle = raw;
+    return 0;
+}
+
+int pe_raw_wrap(void *handle, VipsImage **out, int *flip) {
+    libraw_data_t *raw = (libraw_data_t *) handle;
     /* libraw's processed image: iwidth x iheight pixels of 4 ushorts, RGB in
      * the first three, not yet turned by the camera's flip. With linear
      * 16-bit output and no auto-brightening, libraw's output curve is the
@@ -332,6 +339,10 @@ int pe_raw_develop(const char *path, const pe_raw_settings *s, VipsImage **out, 
     *out = image;
     *flip = raw->sizes.flip;
     return 0;
+}
+
+void pe_raw_discard(void *handle) {
+    if (handle) libraw_close((libraw_data_t *) handle);
 }
 
 int pe_raw_preview(const char *path, int min_size, int target, VipsImage **out, int *flip) {

@@ -66,7 +66,34 @@ struct RawTests {
         try ours.save(to: temp.file("ours.png"), format: "png")
         let (max, mean) = try Pixels.deltaE(temp.file("ours.png"), temp.file("dcraw.png"))
         print(String(format: "neutral development vs dcraw_emu: max ΔE00 %.3f, mean %.3f", max, mean))
-        #expect(max <= GoldenTolerance.standard.maxDeltaE && mean <= GoldenTolerance.standard.meanDeltaE)
+        // The same libraw call with the same settings: the same pixels (the
+        // renderer's 8-bit sRGB fast path included).
+        #expect(max == 0 && mean == 0, "neutral development differs from dcraw_emu: max ΔE00 \(max), mean \(mean)")
+    }
+
+    /// The neutral development to 8-bit sRGB (the original and unadjusted
+    /// versions of a RAW) skips the float working copy; its pixels are the
+    /// float path's exactly, upright for every flip, with the sRGB profile.
+    @Test func neutralSRGBFastPathEqualsTheFloatPath() throws {
+        let renderer = Renderer(registry: .standard)
+        for name in ["coffee.dng", "rotated.dng", "linear.dng"] {
+            let path = Paths.root.appendingPathComponent("Tests/Fixtures/raw/\(name)").path
+            let fast = try RawDecoder.developSRGB(path)
+            let float = try renderer.outputImage(try RawDecoder.develop(path))
+            #expect(fast.width == float.width && fast.height == float.height && fast.bands == 3, "\(name)")
+            #expect(fast.formatName == "uchar" && fast.int("orientation") == 1, "\(name)")
+            #expect(try Pixels.maxAbsDifference(fast, float) == 0, "\(name): the fast path's pixels differ from the float path's")
+            #expect(fast.blob("icc-profile-data").map(ICCProfile.isSRGB) == true)
+            // The renderer takes it for an empty recipe with the default output only.
+            let rendered = try renderer.render(recipe: .empty, originalPath: path)
+            #expect(try Pixels.maxAbsDifference(rendered, float) == 0)
+        }
+        // Every 16-bit value maps as the float path maps it.
+        let table = try RawDecoder.sRGBTable()
+        #expect(table.width == 65536 && table.height == 1 && table.bands == 1)
+        let values = try table.pixelBytes()
+        #expect(values.first == 0 && values.last == 255)
+        #expect(zip(values, values.dropFirst()).allSatisfy { $0 <= $1 }, "the table only rises")
     }
 
     @Test func truncatedRawIsRefusedAndChangesNothing() throws {

@@ -108,11 +108,18 @@ typedef struct {
  * error code (message via pe_raw_strerror). */
 int pe_raw_identify(const char *path, pe_raw_info *info);
 /* Develops a RAW file to 16-bit linear RGB with sRGB primaries (no gamma, no
- * auto-brightening). *out is a 4-band libvips image over libraw's own buffer
- * (no copy; RGB in bands 0-2), not yet turned: apply *flip (libraw's: bit 4
- * transpose, bit 2 flip rows, bit 1 flip columns, the flips first). The
- * libraw handle is closed when the image closes. */
-int pe_raw_develop(const char *path, const pe_raw_settings *settings, VipsImage **out, int *flip);
+ * auto-brightening), in two steps so libvips can start on another thread
+ * while libraw works: pe_raw_process runs libraw only (no libvips call) and
+ * sets *handle; pe_raw_wrap (libvips started) makes *out, a 4-band libvips
+ * image over libraw's own buffer (no copy; RGB in bands 0-2), not yet turned:
+ * apply *flip (libraw's: bit 4 transpose, bit 2 flip rows, bit 1 flip
+ * columns, the flips first). pe_raw_wrap owns the handle from then on, even
+ * when it fails; it is closed when the image closes. pe_raw_discard closes a
+ * handle that is not wrapped. Both return 0, or a libraw error code (-1 from
+ * pe_raw_wrap: the reason is in libvips' error buffer). */
+int pe_raw_process(const char *path, const pe_raw_settings *settings, void **handle);
+int pe_raw_wrap(void *handle, VipsImage **out, int *flip);
+void pe_raw_discard(void *handle);
 /* The embedded preview of a RAW, when it is a JPEG whose longer side is at
  * least min_size: decoded with libvips, shrunk on load to fit target x target
  * (target 0: full size), in memory. Returns 0 and sets *out and *flip (libraw's

@@ -161,7 +161,52 @@ enum RawDecoder {
     /// Develops a RAW into the working space: linear float RGB (sRGB
     /// primaries), upright. `displayPath` names the file in errors.
     static func develop(_ path: String, settings: RawSettings = .neutral, displayPath: String? = nil) throws -> Image {
-        try Vips.ensureStarted()
+        let (linear, flip) = try developLinear16(path, settings: settings, displayPath: displayPath)
+        let scale = 1.0 / 65535
+        let rgb = try upright(linear.extractBands(0, count: 3), flip: flip)
+        return try rgb.linear(multiply: [scale, scale, scale], add: [0, 0, 0])
+            .call("copy", [("interpretation", .string("scrgb"))])
+    }
+
+    /// The neutral development as 8-bit sRGB, upright, with the sRGB
+    /// profile attached: what `develop` followed by the renderer's default
+    /// output gives, pixel for pixel, without the float working copy. Each
+    /// 16-bit linear value of libraw's output goes through one table
+    /// (`sRGBTable()`) in the same pass that turns it upright and writes it.
+    static func developSRGB(_ path: String, displayPath: String? = nil) throws -> Image {
+        let (linear, flip) = try developLinear16(path, settings: .neutral, displayPath: displayPath)
+        let encoded = try linear.extractBands(0, count: 3).call("maplut", [("lut", .image(try sRGBTable()))])
+        let out = try upright(encoded, flip: flip).call("copy", [("interpretation", .string("srgb"))]).copyForMetadata()
+        out.setBlob("icc-profile-data", try ICCProfile.sRGB())
+        out.setInt("orientation", 1)
+        return out
+    }
+
+    /// 65536 entries: the 8-bit sRGB value of each 16-bit linear value,
+    /// computed once by the very operations of the float path (scale to
+    /// 0…1, libvips' scRGB → sRGB, 8 bits), so both paths agree exactly.
+    static func sRGBTable() throws -> Image { try sRGBTableResult.get() }
+
+    private static let sRGBTableResult: Result<Image, PhotoEditError> = {
+        do {
+            let ramp = try Vips.image("identity", [("ushort", .bool(true))])   // 65536 × 1, value = x
+            let scale = 1.0 / 65535
+            let linear = try ramp.linear(multiply: [scale], add: [0])
+            // Three equal bands of scRGB (one band would be grey to libvips).
+            let rgb = try Vips.image("bandjoin", [("in", .images([linear, linear, linear]))])
+                .call("copy", [("interpretation", .string("scrgb"))])
+            return .success(try rgb.colourspace("srgb").cast("uchar").extractBands(0, count: 1).inMemory())
+        } catch let error as PhotoEditError {
+            return .failure(error)
+        } catch {
+            return .failure(.native(library: "libvips", operation: "identity", message: "\(error)"))
+        }
+    }()
+
+    /// libraw's development of `path`: its 16-bit linear buffer (4 bands,
+    /// RGB in the first three, sRGB primaries), not yet turned by the
+    /// camera's flip, and that flip.
+    private static func developLinear16(_ path: String, settings: RawSettings, displayPath: String?) throws -> (Image, Int) {
         var s = pe_raw_settings()
         s.half_size = settings.halfSize ? 1 : 0
         s.quality = Int32(settings.quality)
@@ -182,18 +227,27 @@ enum RawDecoder {
             }
             set(try multipliers(kelvin: k, tint: tint, info: info))
         }
-        var out: UnsafeMutablePointer<VipsImage>?
-        var flip: Int32 = 0
-        let code = pe_raw_develop(path, &s, &out, &flip)
-        guard code == 0, let out else {
-            if code == -1 { throw Vips.error("new_from_memory") }
+        // libvips starts (loading its modules) on another core while libraw
+        // develops, which uses no libvips.
+        let starting = DispatchGroup()
+        DispatchQueue.global().async(group: starting) { _ = try? Vips.ensureStarted() }
+        var handle: UnsafeMutableRawPointer?
+        let code = pe_raw_process(path, &s, &handle)
+        starting.wait()
+        guard code == 0, let handle else {
             throw PhotoEditError.unreadableFile(path: displayPath ?? path,
                                                 reason: "libraw cannot develop it: \(String(cString: pe_raw_strerror(code)))")
         }
-        let scale = 1.0 / 65535
-        let rgb = try upright(Image(owning: out).extractBands(0, count: 3), flip: Int(flip))
-        return try rgb.linear(multiply: [scale, scale, scale], add: [0, 0, 0])
-            .call("copy", [("interpretation", .string("scrgb"))])
+        do {
+            try Vips.ensureStarted()
+        } catch {
+            pe_raw_discard(handle)
+            throw error
+        }
+        var out: UnsafeMutablePointer<VipsImage>?
+        var flip: Int32 = 0
+        guard pe_raw_wrap(handle, &out, &flip) == 0, let out else { throw Vips.error("new_from_memory") }
+        return (Image(owning: out), Int(flip))
     }
 
     /// Applies libraw's flip as its own image writer does: columns mirrored

@@ -203,6 +203,11 @@ public struct Renderer: Sendable {
     /// ready to save.
     func render(recipe: Recipe, originalPath: String, context: RenderContext = RenderContext(),
                 output: RenderOptions = RenderOptions()) throws -> Image {
+        if recipe.nodes.isEmpty && output.isDefaultColour && Renderer.isRaw(originalPath) {
+            // A RAW's neutral development to 8-bit sRGB: libraw's 16-bit
+            // output through a table, no float working copy (the same pixels).
+            return try RawDecoder.developSRGB(originalPath)
+        }
         let definitions = try recipe.nodes.map { try registry.require($0.filter) }
         let random = zip(definitions, recipe.nodes).contains { $0.needsRandomAccess($1.parameters) }
         let raw = recipe.node(Filters.raw.id).map { RawSettings(parameters: $0.parameters) }
