@@ -69,6 +69,9 @@ struct GoldenSuiteTests {
             "a/0002-chain": #"{"sample": "chelsea.jpg", "chain": "exposure=1", "size": 64}"#,
             "a/0003-unadjusted": #"{"source": "chelsea.jpg", "chain": "exposure=1", "version": "unadjusted", "size": 64}"#,
         ], in: temp)
+        // A folder of photos beside the groups is not a case.
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("photos/raw"), withIntermediateDirectories: true)
+        #expect(try GoldenSuite(root: root).cases().map(\.id) == ["a/0001-recipe", "a/0002-chain", "a/0003-unadjusted"])
         let recorded = GoldenSuite(root: root, record: .missing).run(try GoldenSuite(root: root).cases())
         #expect(recorded.map(\.outcome) == [.recorded, .recorded, .recorded])
         // The recipe and the chain are the same edit; the unadjusted version is the photo.

@@ -227,7 +227,9 @@ public struct GoldenSuite: Sendable {
 
     /// Every case of the suite, sorted by id. A case folder is a folder
     /// holding case.json, one or two levels down (`group/case` or, for a
-    /// suite of one group, `case`).
+    /// suite of one group, `case`); an `NNNN-name` folder in a group is a
+    /// case even without case.json (reported as an error). Other folders
+    /// (of source photos, say) are not cases.
     /// - Throws: when `root` is not a readable folder.
     public func cases() throws -> [GoldenCase] {
         guard FileIO.isDirectory(root.path) else {
@@ -245,12 +247,18 @@ public struct GoldenSuite: Sendable {
                 out.append(GoldenCase(folder: first))
                 continue
             }
-            for second in subfolders(first) {
-                // A folder in a group is a case, even with case.json missing (reported).
+            for second in subfolders(first) where isCase(second) || Self.isCaseName(second.lastPathComponent) {
+                // An NNNN-name folder is a case even with case.json missing (reported).
                 out.append(GoldenCase(folder: second))
             }
         }
         return out
+    }
+
+    /// "NNNN-name": four digits, a hyphen, a name.
+    static func isCaseName(_ name: String) -> Bool {
+        let parts = name.split(separator: "-", maxSplits: 1)
+        return parts.count == 2 && parts[0].count == 4 && parts[0].allSatisfy(\.isASCII) && parts[0].allSatisfy(\.isNumber)
     }
 
     /// Where the case's source photo is: a path relative to the case
