@@ -28,6 +28,9 @@ package protocol CatalogConnection {
     func execute(_ sql: String, _ arguments: [SQLValue]) throws
     /// The rows of a query.
     func rows(_ sql: String, _ arguments: [SQLValue]) throws -> [CatalogRow]
+    /// The first column of every row, as text (NULLs left out): the ids of
+    /// a fetch, so a store may read them without building rows.
+    func texts(_ sql: String, _ arguments: [SQLValue]) throws -> [String]
 }
 
 extension CatalogConnection {
@@ -70,6 +73,11 @@ extension CatalogConnection {
 
     /// The first column of every row, as text (NULLs left out).
     package func texts(_ sql: String, _ arguments: [SQLValue]) throws -> [String] {
+        try rowTexts(sql, arguments)
+    }
+
+    /// `texts` through `rows`.
+    package func rowTexts(_ sql: String, _ arguments: [SQLValue]) throws -> [String] {
         try rows(sql, arguments).compactMap { row -> String? in try row.get(0) }
     }
 
