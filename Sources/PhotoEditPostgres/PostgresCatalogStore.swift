@@ -26,6 +26,11 @@ package final class PostgresCatalogStore: CatalogStore {
     private let logger: Logger
     /// Connections kept open between transactions.
     private static let keptOpen = 8
+    /// Transactions at once (each holds a connection): more callers wait
+    /// for one to end, so a burst of threads never exceeds the server's
+    /// `max_connections` because of one node.
+    private static let concurrentTransactions = 16
+    private let slots = DispatchSemaphore(value: PostgresCatalogStore.concurrentTransactions)
 
     /// A store on a catalog already migrated (see `open`).
     package init(_ location: PostgresCatalogLocation) {
@@ -62,6 +67,8 @@ package final class PostgresCatalogStore: CatalogStore {
     }
 
     private func transaction<T>(_ begin: String, _ body: (any CatalogConnection) throws -> T) throws -> T {
+        slots.wait()
+        defer { slots.signal() }
         let connection = try take()
         let catalog = PostgresCatalogConnection(connection: connection, logger: logger)
         do {
