@@ -193,13 +193,19 @@ struct CatalogStoreTests {
             let start = try lib.latestChangeSequence()
             #expect(start == 2, "one change set per import")
             try lib.performChanges { c in
-                try c.changeRequest(for: f.a).isFavorite = true
-                try c.changeRequest(for: f.b).isHidden = true
+                // The larger id first: touch order, not id order.
+                if f.a > f.b {
+                    try c.changeRequest(for: f.a).isFavorite = true
+                    try c.changeRequest(for: f.b).isHidden = true
+                } else {
+                    try c.changeRequest(for: f.b).isHidden = true
+                    try c.changeRequest(for: f.a).isFavorite = true
+                }
             }
             try lib.apply(chain: "exposure=+0.3", to: f.a)
             let sets = try lib.changes(since: start)
             #expect(sets.map(\.seq) == [start + 1, start + 2])
-            #expect(Set(sets[0].assetIdentifiers) == [f.a, f.b])
+            #expect(sets[0].assetIdentifiers == [max(f.a, f.b), min(f.a, f.b)], "in the order the commit touched them")
             let favorite = try #require(sets[0].changeDetails(forAsset: f.a))
             #expect(favorite.aspects == .favorite && favorite.objectBeforeChanges?.isFavorite == false && favorite.objectAfterChanges?.isFavorite == true)
             #expect(sets[1].changeDetails(forAsset: f.a)?.assetContentChanged == true)

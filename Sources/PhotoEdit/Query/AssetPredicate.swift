@@ -247,10 +247,10 @@ package enum SQLDialect: Sendable, Hashable {
     }
 
     /// The order of a change set's entries: the order the commit touched
-    /// the objects (SQLite's rowid). PostgreSQL has no rowid: there they are
-    /// ordered by their key (type, then id), as PostgresFeed reads them.
+    /// the objects (SQLite's rowid; PostgreSQL has none, its schema numbers
+    /// the entries in an identity column).
     var changeEntryOrder: String {
-        self == .postgres ? "changeEntry.objectType, changeEntry.objectId" : "changeEntry.rowid"
+        self == .postgres ? "changeEntry.entryOrder" : "changeEntry.rowid"
     }
 }
 
