@@ -234,6 +234,8 @@ public final class PostgresCatalog: Sendable {
             case .integer(let i): binds.append(i)
             case .real(let d): binds.append(d)
             case .text(let t): binds.append(t)
+            case .bool(let b): binds.append(b)
+            case .blob(let d): binds.append(ByteBuffer(bytes: d))
             case .timestamp(let t):
                 // A bound at year or month precision ("2024", "2024-06") is the period's first day.
                 binds.append(t.count == 4 ? t + "-01-01" : t.count == 7 ? t + "-01" : t)

@@ -257,5 +257,11 @@ enum PostgresSchema {
             END $$;
             CREATE TRIGGER changeSet_notify AFTER INSERT ON changeSet FOR EACH ROW EXECUTE FUNCTION changeSet_notify();
             """),
+        Migration(name: "pg5: change entries in the order a commit touched them", sql: """
+            -- A change set lists its objects in the order the commit touched
+            -- them; SQLite reads that from its rowid, which PostgreSQL has
+            -- not (SQLDialect.changeEntryOrder).
+            ALTER TABLE changeEntry ADD COLUMN entryOrder bigint GENERATED ALWAYS AS IDENTITY;
+            """),
     ]
 }

@@ -150,7 +150,7 @@ struct ChangeFeedTests {
     @Test func aFailedCommitWritesNoFeedRows() throws {
         let f = try Fixture()
         let start = try f.library.latestChangeSequence()
-        let rows = try f.library.db.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM changeEntry") }
+        let rows = try f.library.read { db in try db.int("SELECT COUNT(*) FROM changeEntry") }
         expectPhotoEditError("purge of a photo not deleted", {
             try f.library.performChanges { c in
                 try c.changeRequest(for: f.a).isFavorite = true
@@ -159,7 +159,7 @@ struct ChangeFeedTests {
             }
         }) { if case .invalidChange = $0 { return true } else { return false } }
         #expect(try f.library.latestChangeSequence() == start)
-        #expect(try f.library.db.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM changeEntry") } == rows)
+        #expect(try f.library.read { db in try db.int("SELECT COUNT(*) FROM changeEntry") } == rows)
         #expect(try f.library.asset(f.a).isFavorite == false)
     }
 
@@ -282,8 +282,8 @@ struct ChangeFeedTests {
     @Test func verifyRepairReportsTheNewRender() throws {
         let f = try Fixture()
         try f.library.apply(chain: "exposure=+0.3", to: f.a)
-        let render = try f.library.db.read { db in
-            try String.fetchOne(db, sql: "SELECT renderPath FROM revision WHERE assetId = ? AND number = 1", arguments: [f.a])
+        let render = try f.library.read { db in
+            try db.value(String.self, "SELECT renderPath FROM revision WHERE assetId = ? AND number = 1", f.a)
         }
         let path = f.library.url.appendingPathComponent(try #require(render)).path
         chmod(path, 0o644)

@@ -223,7 +223,7 @@ struct CatalogLockRaceTests {
             try RevisionRecord(assetId: id, number: 2, createdAt: Date(), kind: Revision.Kind.edit.rawValue,
                                formatIdentifier: ForeignEditor.formatIdentifier, formatVersion: "1", data: Data("other".utf8),
                                renderPath: render, pixelWidth: w, pixelHeight: h, baseRevision: nil, basePath: nil).insert(db)
-            try db.execute(sql: "UPDATE asset SET revision = 2 WHERE id = ?", arguments: [id])
+            try db.execute("UPDATE asset SET revision = 2 WHERE id = ?", id)
         }
         let outcome = try #require(removal).wait()
         let history = try mine.history(id)
@@ -253,7 +253,7 @@ struct CatalogLockRaceTests {
 
         var bad: Background<Void>?, good: Background<[ImportResult]>?
         try mine.write { db in
-            try db.execute(sql: "UPDATE asset SET revision = revision")
+            try db.execute("UPDATE asset SET revision = revision")
             // A block that imports the file, then fails (a purge of a photo that is not deleted).
             bad = Background {
                 try failing.performChanges { c in

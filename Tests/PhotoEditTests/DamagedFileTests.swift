@@ -83,7 +83,7 @@ struct DamagedFileTests {
         chmod(original, 0o644)
         try (jpeg.prefix(jpeg.count / 2) + Data([0xFF, 0xD9])).write(to: URL(fileURLWithPath: original))
         let sha = try FileIO.sha256(of: original)
-        try library.write { db in try db.execute(sql: "UPDATE asset SET sha256 = ? WHERE id = ?", arguments: [sha, id]) }
+        try library.write { db in try db.execute("UPDATE asset SET sha256 = ? WHERE id = ?", sha, id) }
         let report = try library.verify()
         #expect(report.problems.contains { $0.contains("\(id): original") && $0.contains("does not decode") && $0.contains("Corrupt JPEG data") },
                 "\(report.problems)")

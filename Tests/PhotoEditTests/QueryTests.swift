@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Testing
 @testable import PhotoEdit
 
@@ -37,9 +36,9 @@ struct QueryTests {
                 try c.albumChangeRequest(for: "Trip").addAssets([ids["C"]!, ids["A"]!])
             }
             // Camera metadata is read from RAW files only: set it as the importer would.
-            try library.db.write { db in
-                try db.execute(sql: "UPDATE asset SET camera = ? WHERE id = ?", arguments: [
-                    #"{"make":"Canon","model":"EOS R5","iso":400,"fNumber":2.8}"#, ids["C"]!])
+            try library.write { db in
+                try db.execute("UPDATE asset SET camera = ? WHERE id = ?",
+                               #"{"make":"Canon","model":"EOS R5","iso":400,"fNumber":2.8}"#, ids["C"]!)
             }
         }
 
@@ -171,19 +170,19 @@ struct QueryTests {
     @Test func fetchResultsLoadObjectsInPages() throws {
         let f = try Fixture()
         // 250 more rows, cloned in SQL from C (the catalog, not the files, is under test).
-        try f.library.db.write { db in
+        try f.library.write { db in
             for n in 0..<250 {
-                try db.execute(sql: """
+                try db.execute("""
                     INSERT INTO asset (id, originalFilename, sha256, originalPath, fileSize, format, uniformTypeIdentifier, mediaType,
                         originalPixelWidth, originalPixelHeight, orientation, importDate, revision)
                     SELECT printf('%032x', ?), printf('clone-%03d.jpg', ?), printf('%064x', ?), originalPath, fileSize, format,
                         uniformTypeIdentifier, mediaType, originalPixelWidth, originalPixelHeight, orientation, importDate, 0
                     FROM asset WHERE id = ?
-                    """, arguments: [n + 1, n, n + 1, f.ids["C"]!])
-                try db.execute(sql: """
+                    """, n + 1, n, n + 1, f.ids["C"]!)
+                try db.execute("""
                     INSERT INTO revision (assetId, number, createdAt, kind, pixelWidth, pixelHeight)
                     VALUES (printf('%032x', ?), 0, ?, 'import', 1000 + ?, 700)
-                    """, arguments: [n + 1, Date(), n])
+                    """, n + 1, Date(), n)
             }
         }
         let result = try f.library.fetchAssets(FetchOptions(predicate: .compare(.name, .contains, "clone-"), sortDescriptors: [AssetSortDescriptor(.width, ascending: false)]))

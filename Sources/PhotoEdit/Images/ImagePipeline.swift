@@ -48,8 +48,8 @@ extension PhotoLibrary {
         let full = idOrPrefix.count == 32 && idOrPrefix.allSatisfy { $0.isHexDigit && !$0.isUppercase }
         let id = full ? idOrPrefix : try resolve(idOrPrefix)
         let (asset, revision) = try read { db -> (AssetRecord, RevisionRecord?) in
-            guard let a = try AssetRecord.fetchOne(db, key: id) else { throw PhotoEditError.unknownAsset(idOrPrefix) }
-            return (a, try RevisionRecord.fetchOne(db, key: ["assetId": id, "number": a.revision]))
+            guard let a = try AssetRecord.fetch(id, db) else { throw PhotoEditError.unknownAsset(idOrPrefix) }
+            return (a, try RevisionRecord.fetch(id, a.revision, db))
         }
         return ImageSubject(id: id, revision: asset.revision, version: version, format: asset.format,
                             originalPath: layout.absolute(asset.originalPath),

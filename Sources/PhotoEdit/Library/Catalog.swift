@@ -181,60 +181,6 @@ enum Catalog {
     }
 }
 
-struct AssetRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
-    static let databaseTableName = "asset"
-    var id: String
-    var originalFilename: String
-    var sha256: String
-    var originalPath: String
-    var fileSize: Int64
-    var format: String
-    var uniformTypeIdentifier: String
-    var mediaType: String
-    var originalPixelWidth: Int
-    var originalPixelHeight: Int
-    var orientation: Int
-    var creationDate: String?
-    var latitude: Double?
-    var longitude: Double?
-    var importDate: Date
-    var revision: Int
-    var favorite: Bool = false
-    var hidden: Bool = false
-    var trashedDate: Date?
-    var camera: String?
-    var sourceFolder: String?
-    var sourceStem: String?
-    var alternatePath: String?
-    var alternateSha256: String?
-    var alternateFilename: String?
-    var alternateFileSize: Int64?
-    var alternateFormat: String?
-    var alternateUniformTypeIdentifier: String?
-}
-
-struct RevisionRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
-    static let databaseTableName = "revision"
-    var assetId: String
-    var number: Int
-    var createdAt: Date
-    var kind: String
-    var formatIdentifier: String?
-    var formatVersion: String?
-    var data: Data?
-    var renderPath: String?
-    var pixelWidth: Int
-    var pixelHeight: Int
-    var baseRevision: Int?
-    var basePath: String?
-    var sidecarPath: String? = nil
-
-    var adjustmentData: AdjustmentData? {
-        guard let formatIdentifier, let formatVersion, let data else { return nil }
-        return AdjustmentData(formatIdentifier: formatIdentifier, formatVersion: formatVersion, data: data)
-    }
-}
-
 extension PhotoEditError {
     /// A GRDB error as a typed catalog failure (SQLite's result code kept).
     static func catalog(_ error: DatabaseError, _ context: String) -> PhotoEditError {

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// What changed about an object in one committed change.
 public struct ChangedAspects: OptionSet, Sendable, Hashable {
@@ -144,7 +143,7 @@ final class ChangeRecorder {
     /// Remembers the photo as it is now (nil: it does not exist yet), the
     /// first time it is touched. `aspects` are recorded even if the row does
     /// not change (a rebuilt render).
-    func asset(_ id: String, _ db: Database, aspects: ChangedAspects = []) throws {
+    func asset(_ id: String, _ db: any CatalogConnection, aspects: ChangedAspects = []) throws {
         let key = Key(type: .asset, id: id)
         if touched[key] == nil {
             order.append(key)
@@ -155,7 +154,7 @@ final class ChangeRecorder {
     }
 
     /// Remembers the album as it is now, the first time it is touched.
-    func album(_ id: String, _ db: Database) throws {
+    func album(_ id: String, _ db: any CatalogConnection) throws {
         let key = Key(type: .album, id: id)
         if touched[key] == nil {
             order.append(key)
@@ -164,15 +163,15 @@ final class ChangeRecorder {
     }
 
     /// Touches every photo of an album (their `albums` change with it).
-    func members(ofAlbum id: String, _ db: Database) throws {
-        for asset in try String.fetchAll(db, sql: "SELECT assetId FROM albumAsset WHERE albumId = ? ORDER BY position", arguments: [id]) {
+    func members(ofAlbum id: String, _ db: any CatalogConnection) throws {
+        for asset in try db.texts("SELECT assetId FROM albumAsset WHERE albumId = ? ORDER BY position", id) {
             try self.asset(asset, db)
         }
     }
 
     /// Touches every album a photo is in (their contents change with it).
-    func albums(ofAsset id: String, _ db: Database) throws {
-        for album in try String.fetchAll(db, sql: "SELECT albumId FROM albumAsset WHERE assetId = ?", arguments: [id]) {
+    func albums(ofAsset id: String, _ db: any CatalogConnection) throws {
+        for album in try db.texts("SELECT albumId FROM albumAsset WHERE assetId = ?", id) {
             try self.album(album, db)
         }
     }
@@ -180,7 +179,7 @@ final class ChangeRecorder {
     /// Writes the change set and one entry per object that changed; nothing
     /// when nothing did. Returns the sequence number, nil when nothing was written.
     @discardableResult
-    func record(_ db: Database) throws -> Int? {
+    func record(_ db: any CatalogConnection) throws -> Int? {
         var rows: [(Key, ChangeEntry.Kind, ChangedAspects, String?)] = []
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
@@ -201,11 +200,12 @@ final class ChangeRecorder {
             }
         }
         guard !rows.isEmpty else { return nil }
-        try db.execute(sql: "INSERT INTO changeSet (time) VALUES (?)", arguments: [Date()])
-        let seq = Int(db.lastInsertedRowID)
+        guard let seq = try db.int("INSERT INTO changeSet (time) VALUES (?) RETURNING seq", Date()) else {
+            throw PhotoEditError.library("catalog: a new change set has no sequence number")
+        }
         for (key, kind, aspects, before) in rows {
-            try db.execute(sql: "INSERT INTO changeEntry (seq, objectType, objectId, kind, aspects, before) VALUES (?, ?, ?, ?, ?, ?)",
-                           arguments: [seq, key.type.rawValue, key.id, kind.rawValue, aspects.names.joined(separator: ","), before])
+            try db.execute("INSERT INTO changeEntry (seq, objectType, objectId, kind, aspects, before) VALUES (?, ?, ?, ?, ?, ?)",
+                           seq, key.type.rawValue, key.id, kind.rawValue, aspects.names.joined(separator: ","), before)
         }
         return seq
     }
@@ -248,7 +248,7 @@ final class ChangeRecorder {
 extension PhotoLibrary {
     /// The sequence number of the latest committed change (0: none yet).
     public func latestChangeSequence() throws -> Int {
-        try read { db in try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(seq), 0) FROM changeSet") ?? 0 }
+        try read { db in try db.int("SELECT COALESCE(MAX(seq), 0) FROM changeSet") ?? 0 }
     }
 
     /// The change feed's rows after `seq`, oldest first: one per changed
@@ -273,10 +273,10 @@ extension PhotoLibrary {
                     text = .some(nil)
                 } else if let next = nextBefore[key] {
                     text = .some(next)
-                } else if let later = try String?.fetchOne(db, sql: """
+                } else if let later = try db.row("""
                     SELECT before FROM changeEntry WHERE objectId = ? AND objectType = ? AND seq > ? ORDER BY seq LIMIT 1
-                    """, arguments: [row.entry.identifier, row.entry.objectType.rawValue, row.entry.seq]) {
-                    text = .some(later)
+                    """, row.entry.identifier, row.entry.objectType.rawValue, row.entry.seq) {
+                    text = .some(try later.get("before"))
                 } else {
                     text = nil   // no later change: as it is now
                 }
@@ -316,22 +316,23 @@ extension PhotoLibrary {
         }
     }
 
-    private static func entries(since seq: Int, limit: Int?, _ db: Database) throws -> [(entry: ChangeEntry, before: String?)] {
+    private static func entries(since seq: Int, limit: Int?, _ db: any CatalogConnection) throws -> [(entry: ChangeEntry, before: String?)] {
         if let limit, limit <= 0 { return [] }
-        let rows = try Row.fetchAll(db, sql: """
+        // No limit: the largest one (SQLite reads -1 as none, PostgreSQL refuses it).
+        let rows = try db.rows("""
             SELECT changeEntry.seq, changeSet.time, objectType, objectId, kind, aspects, before
             FROM changeEntry JOIN changeSet ON changeSet.seq = changeEntry.seq
             WHERE changeEntry.seq > ? AND changeEntry.seq <= (
-                SELECT COALESCE(MAX(seq), 0) FROM (SELECT seq FROM changeSet WHERE seq > ? ORDER BY seq LIMIT ?))
-            ORDER BY changeEntry.seq, changeEntry.rowid
-            """, arguments: [seq, seq, limit ?? -1])
+                SELECT COALESCE(MAX(seq), 0) FROM (SELECT seq FROM changeSet WHERE seq > ? ORDER BY seq LIMIT ?) AS page)
+            ORDER BY changeEntry.seq, \(db.dialect.changeEntryOrder)
+            """, seq, seq, limit.map(Int64.init) ?? Int64.max)
         return try rows.map { row in
-            let typeText: String = row["objectType"], kindText: String = row["kind"]
+            let typeText = try row.text("objectType"), kindText = try row.text("kind")
             guard let type = ObjectType(rawValue: typeText), let kind = ChangeEntry.Kind(rawValue: kindText) else {
-                throw PhotoEditError.library("catalog: change feed entry \(row["seq"] as Int) has an unknown kind \(typeText)/\(kindText)")
+                throw PhotoEditError.library("catalog: change feed entry \(try row.int("seq")) has an unknown kind \(typeText)/\(kindText)")
             }
-            return (ChangeEntry(seq: row["seq"], date: row["time"], objectType: type, identifier: row["objectId"], kind: kind,
-                                aspects: ChangedAspects(names: row["aspects"])), row["before"])
+            return (ChangeEntry(seq: try row.int("seq"), date: try row.date("time"), objectType: type, identifier: try row.text("objectId"),
+                                kind: kind, aspects: ChangedAspects(names: try row.text("aspects"))), try row.get("before"))
         }
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// A photo or album created in `performChanges`: its identifier is chosen
 /// before the commit and valid once `performChanges` returns.
@@ -221,10 +220,10 @@ public final class PhotoLibraryChanges {
         let id = try library.resolve(idOrPrefix)
         if let r = requests[id] { return r }
         let flags = try library.read { db in
-            try Row.fetchOne(db, sql: "SELECT favorite, hidden FROM asset WHERE id = ?", arguments: [id])
+            try db.row("SELECT favorite, hidden FROM asset WHERE id = ?", id).map { (try $0.bool("favorite"), try $0.bool("hidden")) }
         }
         guard let flags else { throw PhotoEditError.unknownAsset(idOrPrefix) }
-        let r = AssetChangeRequest(assetIdentifier: id, owner: self, isFavorite: flags["favorite"], isHidden: flags["hidden"])
+        let r = AssetChangeRequest(assetIdentifier: id, owner: self, isFavorite: flags.0, isHidden: flags.1)
         requests[id] = r
         return r
     }
@@ -412,29 +411,30 @@ extension PhotoLibrary {
             if !placedOriginals.isEmpty {
                 try? write { db in
                     for path in placedOriginals
-                    where try Int.fetchOne(db, sql: "SELECT 1 FROM asset WHERE originalPath = ? OR alternatePath = ?", arguments: [path, path]) == nil {
+                    where try db.int("SELECT 1 FROM asset WHERE originalPath = ? OR alternatePath = ?", path, path) == nil {
                         unlink(layout.absolute(path))
                     }
                 }
             }
             journal.finish()
-            if let e = error as? DatabaseError { throw PhotoEditError.catalog(e, "catalog") }
             throw error
         }
     }
 
-    private func apply(_ change: PhotoLibraryChanges.Change, index i: Int, db: Database, edits: [Int: PreparedEdit],
+    private func apply(_ change: PhotoLibraryChanges.Change, index i: Int, db: any CatalogConnection, edits: [Int: PreparedEdit],
                        creations: [Int: (record: AssetRecord, revision: RevisionRecord)?], purgedFiles: inout [String],
                        recorder: ChangeRecorder, journal: IntentJournal, placed: inout [String]) throws {
-        // Every object is handed to the recorder before it changes.
+        // Every object is handed to the recorder before it changes. Its row
+        // is read for update: on PostgreSQL a concurrent commit to the same
+        // photo waits for this one, then sees its revision (no lost update).
         func asset(_ id: String) throws -> AssetRecord {
+            guard let a = try AssetRecord.fetch(id, db, locking: true) else { throw PhotoEditError.unknownAsset(id) }
             try recorder.asset(id, db)
-            guard let a = try AssetRecord.fetchOne(db, key: id) else { throw PhotoEditError.unknownAsset(id) }
             return a
         }
         func album(_ id: String) throws {
             try recorder.album(id, db)
-            guard try Int.fetchOne(db, sql: "SELECT 1 FROM album WHERE id = ?", arguments: [id]) != nil else {
+            guard try db.int("SELECT 1 FROM album WHERE id = ?" + db.dialect.forUpdate, id) != nil else {
                 throw PhotoEditError.unknownAlbum(id)
             }
         }
@@ -454,7 +454,7 @@ extension PhotoLibrary {
             placed.append(sidecar)
             revision.sidecarPath = sidecar
             try revision.insert(db)
-            try db.execute(sql: "UPDATE asset SET revision = ? WHERE id = ?", arguments: [a.revision, id])
+            try db.execute("UPDATE asset SET revision = ? WHERE id = ?", a.revision, id)
         }
         switch change {
         case .create:
@@ -491,28 +491,27 @@ extension PhotoLibrary {
                             size: (a.originalPixelWidth, a.originalPixelHeight))
         case let .favorite(id, value):
             _ = try asset(id)
-            try db.execute(sql: "UPDATE asset SET favorite = ? WHERE id = ?", arguments: [value, id])
+            try db.execute("UPDATE asset SET favorite = ? WHERE id = ?", value, id)
         case let .hidden(id, value):
             _ = try asset(id)
-            try db.execute(sql: "UPDATE asset SET hidden = ? WHERE id = ?", arguments: [value, id])
+            try db.execute("UPDATE asset SET hidden = ? WHERE id = ?", value, id)
         case let .creationDate(id, value):
             _ = try asset(id)
-            try db.execute(sql: "UPDATE asset SET creationDate = ? WHERE id = ?", arguments: [value, id])
+            try db.execute("UPDATE asset SET creationDate = ? WHERE id = ?", value, id)
         case let .location(id, value):
             _ = try asset(id)
             if let value, abs(value.latitude) > 90 || abs(value.longitude) > 180 {
                 throw PhotoEditError.invalidChange("location \(value.latitude), \(value.longitude) is out of range")
             }
-            try db.execute(sql: "UPDATE asset SET latitude = ?, longitude = ? WHERE id = ?",
-                           arguments: [value?.latitude, value?.longitude, id])
+            try db.execute("UPDATE asset SET latitude = ?, longitude = ? WHERE id = ?", value?.latitude, value?.longitude, id)
         case .delete(let id):
             let a = try asset(id)
             if a.trashedDate == nil {
-                try db.execute(sql: "UPDATE asset SET trashedDate = ? WHERE id = ?", arguments: [Date(), id])
+                try db.execute("UPDATE asset SET trashedDate = ? WHERE id = ?", Date(), id)
             }
         case .restore(let id):
             _ = try asset(id)
-            try db.execute(sql: "UPDATE asset SET trashedDate = NULL WHERE id = ?", arguments: [id])
+            try db.execute("UPDATE asset SET trashedDate = NULL WHERE id = ?", id)
         case .purge(let id):
             let a = try asset(id)
             guard a.trashedDate != nil else {
@@ -521,38 +520,36 @@ extension PhotoLibrary {
             try recorder.albums(ofAsset: id, db)
             purgedFiles.append(a.originalPath)
             if let alternate = a.alternatePath { purgedFiles.append(alternate) }
-            purgedFiles += try String.fetchAll(db, sql: """
+            purgedFiles += try db.texts("""
                 SELECT renderPath FROM revision WHERE assetId = ? AND renderPath IS NOT NULL
                 UNION ALL SELECT sidecarPath FROM revision WHERE assetId = ? AND sidecarPath IS NOT NULL
-                """, arguments: [id, id])
-            try db.execute(sql: "DELETE FROM asset WHERE id = ?", arguments: [id])
+                """, id, id)
+            try db.execute("DELETE FROM asset WHERE id = ?", id)
         case let .albumCreate(placeholder, title):
             try recorder.album(placeholder.localIdentifier, db)
             let title = try PhotoLibrary.checkedAlbumTitle(title)
-            if try Int.fetchOne(db, sql: "SELECT 1 FROM album WHERE title = ?", arguments: [title]) != nil {
+            if try db.int("SELECT 1 FROM album WHERE title = ?", title) != nil {
                 throw PhotoEditError.invalidChange("an album called '\(title)' already exists")
             }
-            try db.execute(sql: "INSERT INTO album (id, title, createdAt) VALUES (?, ?, ?)",
-                           arguments: [placeholder.localIdentifier, title, Date()])
+            try db.execute("INSERT INTO album (id, title, createdAt) VALUES (?, ?, ?)", placeholder.localIdentifier, title, Date())
         case let .albumAdd(albumID, ids):
             try album(albumID)
             for id in ids {
                 _ = try asset(id)
-                let next = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position), -1) + 1 FROM albumAsset WHERE albumId = ?",
-                                            arguments: [albumID]) ?? 0
-                try db.execute(sql: "INSERT OR IGNORE INTO albumAsset (albumId, assetId, position) VALUES (?, ?, ?)",
-                               arguments: [albumID, id, next])
+                let next = try db.int("SELECT COALESCE(MAX(position), -1) + 1 FROM albumAsset WHERE albumId = ?", albumID) ?? 0
+                try db.execute(db.dialect.insertIgnoringDuplicates("albumAsset (albumId, assetId, position) VALUES (?, ?, ?)"),
+                               albumID, id, next)
             }
         case let .albumRemove(albumID, ids):
             try album(albumID)
             for id in ids {
                 try recorder.asset(id, db)
-                try db.execute(sql: "DELETE FROM albumAsset WHERE albumId = ? AND assetId = ?", arguments: [albumID, id])
+                try db.execute("DELETE FROM albumAsset WHERE albumId = ? AND assetId = ?", albumID, id)
             }
             try renumber(albumID, db)
         case let .albumMove(albumID, id, index):
             try album(albumID)
-            var order = try String.fetchAll(db, sql: "SELECT assetId FROM albumAsset WHERE albumId = ? ORDER BY position", arguments: [albumID])
+            var order = try db.texts("SELECT assetId FROM albumAsset WHERE albumId = ? ORDER BY position", albumID)
             guard let from = order.firstIndex(of: id) else { throw PhotoEditError.invalidChange("photo \(id) is not in the album") }
             guard index >= 0 && index < order.count else {
                 throw PhotoEditError.invalidChange("position \(index) is out of range (0…\(order.count - 1))")
@@ -560,20 +557,20 @@ extension PhotoLibrary {
             order.remove(at: from)
             order.insert(id, at: index)
             for (n, asset) in order.enumerated() {
-                try db.execute(sql: "UPDATE albumAsset SET position = ? WHERE albumId = ? AND assetId = ?", arguments: [n, albumID, asset])
+                try db.execute("UPDATE albumAsset SET position = ? WHERE albumId = ? AND assetId = ?", n, albumID, asset)
             }
         case let .albumRename(albumID, title):
             try album(albumID)
             try recorder.members(ofAlbum: albumID, db)
             let title = try PhotoLibrary.checkedAlbumTitle(title)
-            if try Int.fetchOne(db, sql: "SELECT 1 FROM album WHERE title = ? AND id != ?", arguments: [title, albumID]) != nil {
+            if try db.int("SELECT 1 FROM album WHERE title = ? AND id != ?", title, albumID) != nil {
                 throw PhotoEditError.invalidChange("an album called '\(title)' already exists")
             }
-            try db.execute(sql: "UPDATE album SET title = ? WHERE id = ?", arguments: [title, albumID])
+            try db.execute("UPDATE album SET title = ? WHERE id = ?", title, albumID)
         case .albumDelete(let albumID):
             try album(albumID)
             try recorder.members(ofAlbum: albumID, db)
-            try db.execute(sql: "DELETE FROM album WHERE id = ?", arguments: [albumID])
+            try db.execute("DELETE FROM album WHERE id = ?", albumID)
         }
     }
 
@@ -586,10 +583,10 @@ extension PhotoLibrary {
         try? FileManager.default.removeItem(atPath: layout.cache + "/images/\(id.prefix(2))/\(id)")
     }
 
-    private func renumber(_ albumID: String, _ db: Database) throws {
-        let order = try String.fetchAll(db, sql: "SELECT assetId FROM albumAsset WHERE albumId = ? ORDER BY position", arguments: [albumID])
+    private func renumber(_ albumID: String, _ db: any CatalogConnection) throws {
+        let order = try db.texts("SELECT assetId FROM albumAsset WHERE albumId = ? ORDER BY position", albumID)
         for (n, asset) in order.enumerated() {
-            try db.execute(sql: "UPDATE albumAsset SET position = ? WHERE albumId = ? AND assetId = ?", arguments: [n, albumID, asset])
+            try db.execute("UPDATE albumAsset SET position = ? WHERE albumId = ? AND assetId = ?", n, albumID, asset)
         }
     }
 

@@ -117,8 +117,8 @@ extension PhotoLibrary {
                                            options: ContentEditingInputRequestOptions = ContentEditingInputRequestOptions()) throws -> ContentEditingInput {
         let id = try resolve(idOrPrefix)
         let (record, current) = try read { db -> (AssetRecord, RevisionRecord) in
-            guard let a = try AssetRecord.fetchOne(db, key: id),
-                  let r = try RevisionRecord.fetchOne(db, key: ["assetId": id, "number": a.revision]) else {
+            guard let a = try AssetRecord.fetch(id, db),
+                  let r = try RevisionRecord.fetch(id, a.revision, db) else {
                 throw PhotoEditError.unknownAsset(idOrPrefix)
             }
             return (a, r)

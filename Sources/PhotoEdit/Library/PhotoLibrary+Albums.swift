@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// An album: an ordered list of photos (PhotoKit's `PHAssetCollection`).
 public struct Album: Hashable, Sendable, Codable {
@@ -17,10 +16,10 @@ extension PhotoLibrary {
     /// Resolves an album title, id or unambiguous id prefix to its id.
     public func resolveAlbum(_ titleOrID: String) throws -> String {
         try read { db in
-            if let id = try String.fetchOne(db, sql: "SELECT id FROM album WHERE title = ?", arguments: [titleOrID]) { return id }
+            if let id = try db.value(String.self, "SELECT id FROM album WHERE title = ?", titleOrID) { return id }
             let prefix = titleOrID.lowercased()
             if !prefix.isEmpty, prefix.allSatisfy(\.isHexDigit) {
-                let ids = try String.fetchAll(db, sql: "SELECT id FROM album WHERE id >= ? AND id < ? LIMIT 2", arguments: [prefix, prefix + "g"])
+                let ids = try db.texts("SELECT id FROM album WHERE id >= ? AND id < ? LIMIT 2", prefix, prefix + "g")
                 if ids.count == 1 { return ids[0] }
             }
             throw PhotoEditError.unknownAlbum(titleOrID)
@@ -30,19 +29,19 @@ extension PhotoLibrary {
     /// Every album, by title.
     public func albums() throws -> [Album] {
         try read { db in
-            let ids = try String.fetchAll(db, sql: "SELECT id FROM album ORDER BY title")
+            let ids = try db.texts("SELECT id FROM album ORDER BY \(db.dialect.bytewise("title"))")
             let albums = try Self.albums(ids, db)
             return ids.compactMap { albums[$0] }
         }
     }
 
     /// The albums with these ids, as they are now (missing ids are left out).
-    static func albums(_ ids: [String], _ db: Database) throws -> [String: Album] {
+    static func albums(_ ids: [String], _ db: any CatalogConnection) throws -> [String: Album] {
         var out: [String: Album] = [:]
         for id in ids {
-            guard let row = try Row.fetchOne(db, sql: "SELECT id, title, createdAt FROM album WHERE id = ?", arguments: [id]) else { continue }
-            let assets = try String.fetchAll(db, sql: "SELECT assetId FROM albumAsset WHERE albumId = ? ORDER BY position", arguments: [id])
-            out[id] = Album(id: id, title: row["title"], createdAt: row["createdAt"], assetIdentifiers: assets)
+            guard let row = try db.row("SELECT id, title, createdAt FROM album WHERE id = ?", id) else { continue }
+            let assets = try db.texts("SELECT assetId FROM albumAsset WHERE albumId = ? ORDER BY position", id)
+            out[id] = Album(id: id, title: try row.text("title"), createdAt: try row.date("createdAt"), assetIdentifiers: assets)
         }
         return out
     }

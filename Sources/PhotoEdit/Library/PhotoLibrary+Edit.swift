@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension PhotoLibrary {
     /// Applies a chain (e.g. `"crop,exposure=+0.3"`) to a photo: merges it
@@ -222,7 +221,7 @@ extension PhotoLibrary {
             return try commitRevert(id, expected: nil)
         }
         guard n >= 0, n <= latest else { throw PhotoEditError.unknownRevision(asset: id, revision: n, latest: latest) }
-        guard let old = try read({ db in try RevisionRecord.fetchOne(db, key: ["assetId": id, "number": n]) }) else {
+        guard let old = try read({ db in try RevisionRecord.fetch(id, n, db) }) else {
             throw PhotoEditError.unknownRevision(asset: id, revision: n, latest: latest)
         }
         guard let data = old.adjustmentData else { return try commitRevert(id, expected: latest) }

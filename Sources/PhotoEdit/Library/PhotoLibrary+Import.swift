@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension PhotoLibrary {
     /// Imports files and folders (recursively, in name order). Every file
@@ -81,9 +80,9 @@ extension PhotoLibrary {
     }
 
     /// The photo whose original or alternate file has these bytes.
-    static func assetHolding(sha256: String, _ db: Database) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT id FROM asset WHERE sha256 = ? UNION SELECT id FROM asset WHERE alternateSha256 = ?",
-                            arguments: [sha256, sha256])
+    static func assetHolding(sha256: String, _ db: any CatalogConnection) throws -> String? {
+        try db.value(String.self, "SELECT id FROM asset WHERE sha256 = ? UNION SELECT id FROM asset WHERE alternateSha256 = ?",
+                     sha256, sha256)
     }
 
     /// The folder a file is imported from (absolute, symbolic links resolved).

@@ -62,8 +62,9 @@ extension PhotoLibrary {
                 let queue = try DatabaseQueue(path: built)
                 try Catalog.migrator.migrate(queue)
                 try queue.write { db in
-                    for a in assets { try a.insert(db) }
-                    for r in revisions { try r.insert(db) }
+                    let connection = SQLiteCatalogConnection(db: db)
+                    for a in assets { try a.insert(connection) }
+                    for r in revisions { try r.insert(connection) }
                     try db.execute(sql: "UPDATE asset SET revision = revision")   // fires the current-version triggers
                 }
                 _ = try queue.inDatabase { db in try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
@@ -98,7 +99,7 @@ extension PhotoLibrary {
         // originals) get one now, so a later rebuild finds them as they are.
         let library = try PhotoLibrary(url: layout.root, create: false, registry: registry)
         let unrecorded = try library.read { db in
-            try Row.fetchAll(db, sql: "SELECT assetId, number FROM revision WHERE sidecarPath IS NULL").map { ($0[0] as String, $0[1] as Int) }
+            try db.rows("SELECT assetId, number FROM revision WHERE sidecarPath IS NULL").map { (try $0.text("assetId"), try $0.int("number")) }
         }
         for (id, number) in unrecorded {
             do { _ = try library.replaceSidecar(id, number) } catch let e as PhotoEditError {

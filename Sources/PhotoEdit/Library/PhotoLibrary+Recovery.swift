@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension PhotoLibrary {
     /// Finishes what an interrupted commit left behind. For every intent
@@ -25,7 +24,7 @@ extension PhotoLibrary {
     /// Every file path the catalog references: originals, renders, bases.
     func referencedPaths() throws -> Set<String> {
         try read { db in
-            Set(try String.fetchAll(db, sql: """
+            Set(try db.texts("""
                 SELECT originalPath FROM asset
                 UNION SELECT alternatePath FROM asset WHERE alternatePath IS NOT NULL
                 UNION SELECT renderPath FROM revision WHERE renderPath IS NOT NULL

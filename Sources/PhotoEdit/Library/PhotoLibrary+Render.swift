@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension PhotoLibrary {
     /// Writes a version of a photo to `path`. The format follows
@@ -93,7 +92,7 @@ extension PhotoLibrary {
             try renderer.write(image, to: staged, format: format, options: options)
         case .current:
             let stored = try read { db in
-                try RevisionRecord.fetchOne(db, key: ["assetId": id, "number": a.revision])
+                try RevisionRecord.fetch(id, a.revision, db)
             }
             let ours = a.adjustmentData.map(Recipe.canHandle) ?? true
             let storedFile = stored?.renderPath.map(layout.absolute).flatMap { FileIO.exists($0) ? $0 : nil }

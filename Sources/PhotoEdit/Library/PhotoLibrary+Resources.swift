@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// The kinds of file behind a photo, as PhotoKit's `PHAssetResourceType`.
 public enum AssetResourceType: String, Sendable, CaseIterable {
@@ -38,8 +37,8 @@ extension PhotoLibrary {
     public func resources(for idOrPrefix: String) throws -> [AssetResource] {
         let id = try resolve(idOrPrefix)
         let (a, current) = try read { db -> (AssetRecord, RevisionRecord?) in
-            guard let a = try AssetRecord.fetchOne(db, key: id) else { throw PhotoEditError.unknownAsset(idOrPrefix) }
-            return (a, try RevisionRecord.fetchOne(db, key: ["assetId": id, "number": a.revision]))
+            guard let a = try AssetRecord.fetch(id, db) else { throw PhotoEditError.unknownAsset(idOrPrefix) }
+            return (a, try RevisionRecord.fetch(id, a.revision, db))
         }
         let stem = ((a.originalFilename as NSString).deletingPathExtension)
         var out = [AssetResource(type: .photo, assetIdentifier: id, originalFilename: a.originalFilename,

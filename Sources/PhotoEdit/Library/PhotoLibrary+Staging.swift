@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Staging files in `tmp/` belong to the process that made them (their
 /// names start with its pid). Recovery empties `tmp/` when a process opens
@@ -30,7 +29,7 @@ extension PhotoLibrary {
         let revision: Int?
         do {
             revision = try read { db in
-                try Int.fetchOne(db, sql: "SELECT revision FROM asset WHERE id = ?", arguments: [output.assetIdentifier])
+                try db.int("SELECT revision FROM asset WHERE id = ?", output.assetIdentifier)
             }
         } catch {
             return false   // unknown: keep it; the sweep has the last word

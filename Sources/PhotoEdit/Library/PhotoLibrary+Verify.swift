@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// What `verify` found.
 public struct VerificationReport: Sendable {
@@ -24,10 +23,13 @@ extension PhotoLibrary {
     public func verify(repair: Bool = false, progress: ProgressHandler? = nil) throws -> VerificationReport {
         var report = VerificationReport()
         let (integrity, foreignKeys, assets, revisions) = try read { db in
-            (try String.fetchAll(db, sql: "PRAGMA integrity_check"),
-             try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count,
-             try AssetRecord.fetchAll(db),
-             try RevisionRecord.order(Column("assetId"), Column("number")).fetchAll(db))
+            // SQLite checks its file and foreign keys on request; a
+            // PostgreSQL server enforces foreign keys on every change and
+            // checks its own pages.
+            (db.dialect == .sqlite ? try db.texts("PRAGMA integrity_check") : ["ok"],
+             db.dialect == .sqlite ? try db.rows("PRAGMA foreign_key_check").count : 0,
+             try AssetRecord.fetchAll(db, "SELECT * FROM asset"),
+             try RevisionRecord.fetchAll(db, "SELECT * FROM revision ORDER BY assetId, number"))
         }
         if integrity != ["ok"] { report.problems += integrity.map { "catalog: \($0)" } }
         if foreignKeys > 0 { report.problems.append("catalog: \(foreignKeys) rows break foreign keys") }
@@ -153,12 +155,12 @@ extension PhotoLibrary {
         var placed: String?
         do {
             let old: String? = try write { db in
-                guard let a = try AssetRecord.fetchOne(db, key: id),
-                      let r = try RevisionRecord.fetchOne(db, key: ["assetId": id, "number": number]) else {
+                guard let a = try AssetRecord.fetch(id, db),
+                      let r = try RevisionRecord.fetch(id, number, db) else {
                     throw PhotoEditError.unknownRevision(asset: id, revision: number, latest: -1)
                 }
                 placed = try placeSidecar(a, r, journal: journal)
-                try db.execute(sql: "UPDATE revision SET sidecarPath = ? WHERE assetId = ? AND number = ?", arguments: [placed, id, number])
+                try db.execute("UPDATE revision SET sidecarPath = ? WHERE assetId = ? AND number = ?", placed, id, number)
                 if let old = r.sidecarPath { try journal.record(old) }
                 return r.sidecarPath
             }
@@ -206,17 +208,14 @@ extension PhotoLibrary {
                 // whoever keeps images of it requests them again.
                 let recorder = ChangeRecorder()
                 try recorder.asset(a.id, db, aspects: .content)
-                try db.execute(sql: "UPDATE revision SET renderPath = ? WHERE assetId = ? AND number = ?",
-                               arguments: [relative, a.id, r.number])
+                try db.execute("UPDATE revision SET renderPath = ? WHERE assetId = ? AND number = ?", relative, a.id, r.number)
                 // Its sidecar names the render: written again.
                 var updated = r
                 updated.renderPath = relative
                 // (The current one: verify may have just rewritten it.)
-                oldSidecar = try String.fetchOne(db, sql: "SELECT sidecarPath FROM revision WHERE assetId = ? AND number = ?",
-                                                 arguments: [a.id, r.number])
+                oldSidecar = try db.value(String.self, "SELECT sidecarPath FROM revision WHERE assetId = ? AND number = ?", a.id, r.number)
                 sidecar = try placeSidecar(a, updated, journal: journal)
-                try db.execute(sql: "UPDATE revision SET sidecarPath = ? WHERE assetId = ? AND number = ?",
-                               arguments: [sidecar, a.id, r.number])
+                try db.execute("UPDATE revision SET sidecarPath = ? WHERE assetId = ? AND number = ?", sidecar, a.id, r.number)
                 if let oldSidecar { try journal.record(oldSidecar) }
                 try recorder.record(db)
             }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Synchronization
 
 /// A photo library: one folder holding the catalog, the originals (never
@@ -15,7 +14,8 @@ public final class PhotoLibrary: Sendable {
     /// The filters this library renders with.
     public let registry: FilterRegistry
     let layout: LibraryLayout
-    let db: DatabasePool
+    /// The catalog: SQLite in the library folder, or a store given at opening (PostgreSQL).
+    let catalog: any CatalogStore
     let lock: LibraryLock?
     let renderer: Renderer
     /// Opened without write access (a read-only folder or file system, or
@@ -36,7 +36,19 @@ public final class PhotoLibrary: Sendable {
     /// Opens the library at `url`, creating it when `create` is true.
     /// When no other process has it open, removes what a crashed commit
     /// left behind (see docs/commit-protocol.md).
-    public init(url: URL, create: Bool = true, registry: FilterRegistry = .standard) throws {
+    public convenience init(url: URL, create: Bool = true, registry: FilterRegistry = .standard) throws {
+        try self.init(url: url, create: create, registry: registry, store: nil)
+    }
+
+    /// Opens the library whose files are in the folder at `url` and whose
+    /// catalog is `catalog` (a PostgreSQL catalog, say), creating the
+    /// folder when `create` is true.
+    package convenience init(url: URL, catalog: any CatalogStore, create: Bool = true, registry: FilterRegistry = .standard) throws {
+        try self.init(url: url, create: create, registry: registry, store: catalog)
+    }
+
+    /// `store`: the catalog; nil: the SQLite catalog in the folder.
+    private init(url: URL, create: Bool, registry: FilterRegistry, store: (any CatalogStore)?) throws {
         self.url = url.standardizedFileURL
         self.registry = registry
         self.renderer = Renderer(registry: registry)
@@ -45,12 +57,12 @@ public final class PhotoLibrary: Sendable {
         if !FileIO.isDirectory(layout.root.path) {
             guard create else { throw PhotoEditError.library("no library at \(layout.root.path)") }
         }
-        try Self.refuseMissingCatalog(layout)
+        if store == nil { try Self.refuseMissingCatalog(layout) }
         // Read-only when the folder cannot be written (a read-only mount,
         // another user's library): listing, showing and rendering to files
         // outside the library still work.
         isReadOnly = FileIO.isDirectory(layout.root.path) && access(layout.root.path, W_OK) != 0
-            && FileIO.exists(layout.catalog)
+            && (store != nil || FileIO.exists(layout.catalog))
         if !isReadOnly {
             do {
                 for dir in [layout.root.path, layout.originals, layout.renders, layout.revisions, layout.cache, layout.tmp] {
@@ -62,7 +74,7 @@ public final class PhotoLibrary: Sendable {
         }
         lock = try LibraryLock(path: layout.lock, readOnly: isReadOnly)
         let exclusive = !isReadOnly && lock?.tryExclusive() == true
-        db = try Catalog.open(path: layout.catalog, readOnly: isReadOnly)
+        catalog = try store ?? SQLiteCatalogStore(path: layout.catalog, readOnly: isReadOnly)
         if exclusive { try recover() }
         lock?.shared()
     }
@@ -96,8 +108,7 @@ public final class PhotoLibrary: Sendable {
             throw PhotoEditError.malformedIdentifier(idOrPrefix)
         }
         let matches = try read { db in
-            try String.fetchAll(db, sql: "SELECT id FROM asset WHERE id >= ? AND id < ? ORDER BY id LIMIT 50",
-                                arguments: [prefix, prefix + "g"])
+            try db.texts("SELECT id FROM asset WHERE id >= ? AND id < ? ORDER BY id LIMIT 50", prefix, prefix + "g")
         }
         switch matches.count {
         case 0: throw PhotoEditError.unknownAsset(idOrPrefix)
@@ -112,7 +123,7 @@ public final class PhotoLibrary: Sendable {
     public func asset(_ idOrPrefix: String) throws -> Asset {
         let id = try resolve(idOrPrefix)
         return try read { db in
-            guard let record = try AssetRecord.fetchOne(db, key: id) else { throw PhotoEditError.unknownAsset(idOrPrefix) }
+            guard let record = try AssetRecord.fetch(id, db) else { throw PhotoEditError.unknownAsset(idOrPrefix) }
             return try Self.asset(record, db)
         }
     }
@@ -128,7 +139,7 @@ public final class PhotoLibrary: Sendable {
     public func history(_ idOrPrefix: String) throws -> [Revision] {
         let id = try resolve(idOrPrefix)
         return try read { db in
-            try RevisionRecord.filter(Column("assetId") == id).order(Column("number")).fetchAll(db).map(Self.revision)
+            try RevisionRecord.fetchAll(db, "SELECT * FROM revision WHERE assetId = ? ORDER BY number", [.text(id)]).map(Self.revision)
         }
     }
 
@@ -141,31 +152,31 @@ public final class PhotoLibrary: Sendable {
         return try Recipe(adjustmentData: data, registry: registry)
     }
 
-    static func asset(_ r: AssetRecord, _ db: Database) throws -> Asset {
-        let current = try RevisionRecord.fetchOne(db, key: ["assetId": r.id, "number": r.revision])
-        return asset(r, current: current, albums: try String.fetchAll(db, sql: """
+    static func asset(_ r: AssetRecord, _ db: any CatalogConnection) throws -> Asset {
+        let current = try RevisionRecord.fetch(r.id, r.revision, db)
+        return asset(r, current: current, albums: try db.texts("""
             SELECT album.title FROM album JOIN albumAsset ON albumAsset.albumId = album.id
-            WHERE albumAsset.assetId = ? ORDER BY album.title
-            """, arguments: [r.id]))
+            WHERE albumAsset.assetId = ? ORDER BY \(db.dialect.bytewise("album.title"))
+            """, r.id))
     }
 
     /// The photos with these ids, as they are now (missing ids are left
     /// out), in three queries whatever their number.
-    static func assets(_ ids: [String], _ db: Database) throws -> [String: Asset] {
+    static func assets(_ ids: [String], _ db: any CatalogConnection) throws -> [String: Asset] {
         guard !ids.isEmpty else { return [:] }
-        let marks = databaseQuestionMarks(count: ids.count)
-        let arguments = StatementArguments(ids)
-        let records = try AssetRecord.fetchAll(db, sql: "SELECT * FROM asset WHERE id IN (\(marks))", arguments: arguments)
+        let marks = placeholders(ids.count)
+        let arguments = ids.map(\.sqlValue)
+        let records = try AssetRecord.fetchAll(db, "SELECT * FROM asset WHERE id IN (\(marks))", arguments)
         var current: [String: RevisionRecord] = [:]
-        for r in try RevisionRecord.fetchAll(db, sql: """
+        for r in try RevisionRecord.fetchAll(db, """
             SELECT revision.* FROM asset JOIN revision ON revision.assetId = asset.id AND revision.number = asset.revision
             WHERE asset.id IN (\(marks))
-            """, arguments: arguments) { current[r.assetId] = r }
+            """, arguments) { current[r.assetId] = r }
         var albums: [String: [String]] = [:]
-        for row in try Row.fetchAll(db, sql: """
+        for row in try db.rows("""
             SELECT albumAsset.assetId, album.title FROM albumAsset JOIN album ON album.id = albumAsset.albumId
-            WHERE albumAsset.assetId IN (\(marks)) ORDER BY album.title
-            """, arguments: arguments) { albums[row["assetId"], default: []].append(row["title"]) }
+            WHERE albumAsset.assetId IN (\(marks)) ORDER BY \(db.dialect.bytewise("album.title"))
+            """, arguments) { albums[try row.text("assetId"), default: []].append(try row.text("title")) }
         var out: [String: Asset] = [:]
         for r in records { out[r.id] = asset(r, current: current[r.id], albums: albums[r.id] ?? []) }
         return out
@@ -194,33 +205,27 @@ public final class PhotoLibrary: Sendable {
                  isBasedOnAlternate: r.basePath != nil && r.baseRevision == nil)
     }
 
-    func read<T>(_ body: (Database) throws -> T) throws -> T {
-        do {
-            return try db.read(body)
-        } catch let error as DatabaseError {
-            throw PhotoEditError.catalog(error, "catalog")
-        }
+    /// Runs `body` in a read transaction of the catalog.
+    func read<T>(_ body: (any CatalogConnection) throws -> T) throws -> T {
+        try catalog.read(body)
     }
 
-    func write<T>(_ body: (Database) throws -> T) throws -> T {
+    /// Runs `body` in one all-or-nothing write transaction of the catalog.
+    func write<T>(_ body: (any CatalogConnection) throws -> T) throws -> T {
         try requireWritable()
-        do {
-            return try db.write(body)
-        } catch let error as DatabaseError {
-            throw PhotoEditError.catalog(error, "catalog")
-        }
+        return try catalog.write(body)
     }
 
     /// The absolute path of a pair's alternate file (the RAW), nil for a single file.
     func alternatePath(_ id: String) throws -> String? {
         try read { db in
-            try String.fetchOne(db, sql: "SELECT alternatePath FROM asset WHERE id = ?", arguments: [id]).map(layout.absolute)
+            try db.value(String.self, "SELECT alternatePath FROM asset WHERE id = ?", id).map(layout.absolute)
         }
     }
 
     func originalPath(_ id: String) throws -> String {
         try read { db in
-            guard let path = try String.fetchOne(db, sql: "SELECT originalPath FROM asset WHERE id = ?", arguments: [id]) else {
+            guard let path = try db.value(String.self, "SELECT originalPath FROM asset WHERE id = ?", id) else {
                 throw PhotoEditError.unknownAsset(id)
             }
             return layout.absolute(path)

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// A revision's record on disk, beside the catalog: `revisions/<ab>/<id>/<n>-<nonce>.json`
 /// (docs/library-layout.md). Everything needed to put the revision back in a
@@ -135,14 +134,14 @@ extension PhotoLibrary {
     /// to its files, or to repair them), inside the caller's transaction. The
     /// new files go in `placed`; the ones they replace in `replaced` (removed
     /// once the transaction commits).
-    func rewriteSidecars(of id: String, _ db: Database, journal: IntentJournal,
+    func rewriteSidecars(of id: String, _ db: any CatalogConnection, journal: IntentJournal,
                          placed: inout [String], replaced: inout [String]) throws {
-        guard let a = try AssetRecord.fetchOne(db, key: id) else { return }
-        for r in try RevisionRecord.filter(Column("assetId") == id).fetchAll(db) {
+        guard let a = try AssetRecord.fetch(id, db) else { return }
+        for r in try RevisionRecord.fetchAll(db, "SELECT * FROM revision WHERE assetId = ?", [.text(id)]) {
             let path = try placeSidecar(a, r, journal: journal)
             placed.append(path)
             if let old = r.sidecarPath { replaced.append(old) }
-            try db.execute(sql: "UPDATE revision SET sidecarPath = ? WHERE assetId = ? AND number = ?", arguments: [path, id, r.number])
+            try db.execute("UPDATE revision SET sidecarPath = ? WHERE assetId = ? AND number = ?", path, id, r.number)
         }
     }
 }

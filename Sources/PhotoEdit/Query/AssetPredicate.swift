@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// A property of a photo that queries filter and sort on. The raw value is
 /// its name in the text filter syntax (`photoedit list --where`, see
@@ -225,6 +224,34 @@ package enum SQLDialect: Sendable, Hashable {
         if self == .postgres && !notNull { return expression + (ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST") }
         return expression + (ascending ? " ASC" : " DESC")
     }
+
+    /// An INSERT that does nothing when the row would break a unique key
+    /// (`rest`: `table (columns) VALUES (…)`).
+    func insertIgnoringDuplicates(_ rest: String) -> String {
+        self == .postgres ? "INSERT INTO \(rest) ON CONFLICT DO NOTHING" : "INSERT OR IGNORE INTO \(rest)"
+    }
+
+    /// Appended to a SELECT of rows the transaction is about to change: in
+    /// PostgreSQL it locks them until the transaction ends, so that a
+    /// concurrent writer waits and then reads the new values (optimistic
+    /// concurrency: the revision check sees the other commit). SQLite has
+    /// one writer at a time: nothing to add.
+    var forUpdate: String { self == .postgres ? " FOR UPDATE" : "" }
+
+    /// The placeholder of a JSON value bound as text (PostgreSQL keeps it as jsonb).
+    var jsonPlaceholder: String { self == .postgres ? "?::jsonb" : "?" }
+
+    /// Whether `needle` occurs in `haystack` (both text expressions).
+    func containsText(_ haystack: String, _ needle: String) -> String {
+        self == .postgres ? "strpos(\(haystack), \(needle)) > 0" : "instr(\(haystack), \(needle)) > 0"
+    }
+
+    /// The order of a change set's entries: the order the commit touched
+    /// the objects (SQLite's rowid; PostgreSQL has none, its schema numbers
+    /// the entries in an identity column).
+    var changeEntryOrder: String {
+        self == .postgres ? "changeEntry.entryOrder" : "changeEntry.rowid"
+    }
 }
 
 /// A value bound to a statement, in either dialect.
@@ -235,16 +262,10 @@ package enum SQLValue: Sendable, Hashable {
     case text(String)
     /// A point in time written as UTC text (`YYYY-MM-DD HH:MM[:SS]`); PostgreSQL casts it to a timestamp.
     case timestamp(String)
-
-    /// For GRDB.
-    var databaseValue: DatabaseValue {
-        switch self {
-        case .null: return .null
-        case .integer(let i): return i.databaseValue
-        case .real(let d): return d.databaseValue
-        case .text(let t), .timestamp(let t): return t.databaseValue
-        }
-    }
+    /// SQLite: the integer 0 or 1; PostgreSQL: a boolean.
+    case bool(Bool)
+    /// SQLite: a blob; PostgreSQL: bytea.
+    case blob(Data)
 }
 
 /// SQL text with its bound values (`?` placeholders, in order).
@@ -256,9 +277,6 @@ package struct SQLFragment: Sendable {
         self.sql = sql
         self.arguments = arguments
     }
-
-    /// The arguments for GRDB.
-    var statementArguments: StatementArguments { StatementArguments(arguments.map(\.databaseValue)) }
 }
 
 extension AssetPredicate {

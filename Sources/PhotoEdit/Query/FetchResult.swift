@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// What a fetch returns and in which order (PhotoKit's `PHFetchOptions`).
 public struct FetchOptions: Sendable, Hashable {
@@ -165,25 +164,26 @@ extension PhotoLibrary {
     /// only those whose title contains `titleContains` (ignoring ASCII case).
     public func fetchAlbums(titleContains: String? = nil, newestFirst: Bool = false) throws -> FetchResult<Album> {
         var sql = "SELECT id FROM album"
-        var arguments: [DatabaseValue] = []
+        var arguments: [SQLValue] = []
+        let dialect = catalog.dialect
         if let titleContains {
-            sql += " WHERE instr(lower(title), lower(?)) > 0"
-            arguments.append(titleContains.databaseValue)
+            sql += " WHERE " + dialect.containsText("lower(title)", "lower(?)")
+            arguments.append(.text(titleContains))
         }
-        sql += newestFirst ? " ORDER BY createdAt DESC, id" : " ORDER BY title, id"
-        let ids = try read { db in try String.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)) }
+        sql += newestFirst ? " ORDER BY createdAt DESC, \(dialect.bytewise("id"))" : " ORDER BY \(dialect.bytewise("title")), \(dialect.bytewise("id"))"
+        let ids = try read { db in try db.texts(sql, arguments) }
         return FetchResult(identifiers: ids, objectType: .album, load: { [self] ids in try read { db in try Self.albums(ids, db) } },
                            refetch: { [self] in try fetchAlbums(titleContains: titleContains, newestFirst: newestFirst) })
     }
 
     /// The SQL of a fetch: ids only.
     func fetchSQL(album: String?, _ options: FetchOptions) throws -> SQLFragment {
-        try options.sql(album: album, .sqlite)
+        try options.sql(album: album, catalog.dialect)
     }
 
     private func fetchAssets(album: String?, _ options: FetchOptions) throws -> FetchResult<Asset> {
         let query = try fetchSQL(album: album, options)
-        let ids = try read { db in try String.fetchAll(db, sql: query.sql, arguments: query.statementArguments) }
+        let ids = try read { db in try db.texts(query.sql, query.arguments) }
         return FetchResult(identifiers: ids, objectType: .asset, load: { [self] ids in try read { db in try Self.assets(ids, db) } },
                            refetch: { [self] in try fetchAssets(album: album, options) })
     }

@@ -1,0 +1,83 @@
+import Foundation
+import GRDB
+
+/// The embedded catalog: one SQLite file (WAL) through GRDB, migrated by
+/// `Catalog.migrator`. GRDB's errors leave it as `PhotoEditError.catalog`
+/// with SQLite's result code.
+final class SQLiteCatalogStore: CatalogStore {
+    let pool: DatabasePool
+    var dialect: SQLDialect { .sqlite }
+
+    /// Opens (and migrates, unless `readOnly`) the catalog at `path`.
+    init(path: String, readOnly: Bool) throws {
+        pool = try Catalog.open(path: path, readOnly: readOnly)
+    }
+
+    func read<T>(_ body: (any CatalogConnection) throws -> T) throws -> T {
+        do {
+            return try pool.read { db in try body(SQLiteCatalogConnection(db: db)) }
+        } catch let error as DatabaseError {
+            throw PhotoEditError.catalog(error, "catalog")
+        }
+    }
+
+    func write<T>(_ body: (any CatalogConnection) throws -> T) throws -> T {
+        do {
+            return try pool.write { db in try body(SQLiteCatalogConnection(db: db)) }
+        } catch let error as DatabaseError {
+            throw PhotoEditError.catalog(error, "catalog")
+        }
+    }
+}
+
+/// A GRDB connection inside one of the store's transactions (also used on
+/// the catalog a rebuild writes, see PhotoLibrary+Rebuild.swift).
+struct SQLiteCatalogConnection: CatalogConnection {
+    let db: Database
+    var dialect: SQLDialect { .sqlite }
+
+    func execute(_ sql: String, _ arguments: [SQLValue]) throws {
+        try db.execute(sql: sql, arguments: Self.arguments(arguments))
+    }
+
+    func rows(_ sql: String, _ arguments: [SQLValue]) throws -> [CatalogRow] {
+        let cursor = try Row.fetchCursor(db, sql: sql, arguments: Self.arguments(arguments))
+        var out: [CatalogRow] = []
+        var columns: CatalogColumns?
+        while let row = try cursor.next() {
+            let shared = columns ?? CatalogColumns(Array(row.columnNames))
+            columns = shared
+            out.append(CatalogRow(columns: shared, values: row.databaseValues.map(Self.value)))
+        }
+        return out
+    }
+
+    func texts(_ sql: String, _ arguments: [SQLValue]) throws -> [String] {
+        // GRDB reads the column straight from the statement: no row values
+        // (a fetch of 100 000 ids stays as fast as before the seam).
+        try String?.fetchAll(db, sql: sql, arguments: Self.arguments(arguments)).compactMap { $0 }
+    }
+
+    static func arguments(_ values: [SQLValue]) -> StatementArguments {
+        StatementArguments(values.map { value -> DatabaseValue in
+            switch value {
+            case .null: return .null
+            case .integer(let i): return i.databaseValue
+            case .real(let d): return d.databaseValue
+            case .text(let t), .timestamp(let t): return t.databaseValue
+            case .bool(let b): return b.databaseValue
+            case .blob(let d): return d.databaseValue
+            }
+        })
+    }
+
+    static func value(_ value: DatabaseValue) -> SQLValue {
+        switch value.storage {
+        case .null: return .null
+        case .int64(let i): return .integer(i)
+        case .double(let d): return .real(d)
+        case .string(let s): return .text(s)
+        case .blob(let d): return .blob(d)
+        }
+    }
+}

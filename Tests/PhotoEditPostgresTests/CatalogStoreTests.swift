@@ -1,0 +1,270 @@
+import Foundation
+import PhotoEdit
+@testable import PhotoEditPostgres
+import PhotoEditSampleCatalog
+import Synchronization
+import Testing
+
+/// The same catalog-level tests on both catalog stores: a library whose
+/// catalog is SQLite in its folder (the default), and one whose catalog is
+/// a real PostgreSQL server on loopback (`PostgresCatalogStore`), its files
+/// in a folder. Every test runs once per store and expects the same answers.
+@Suite("Catalog stores", .serialized)
+struct CatalogStoreTests {
+    enum Store: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        case sqlite, postgres
+        var testDescription: String { rawValue }
+    }
+
+    /// A library on `store`, with coffee and chelsea imported (A, B).
+    final class Fixture: Sendable {
+        let folder: URL
+        let library: PhotoLibrary
+        let postgres: PostgresCatalogStore?
+        let a: String
+        let b: String
+
+        init(_ store: Store) async throws {
+            folder = URL(fileURLWithPath: NSTemporaryDirectory() + "photoedit-store-\(store.rawValue)-\(UUID().uuidString.prefix(8))")
+            switch store {
+            case .sqlite:
+                postgres = nil
+                library = try PhotoLibrary(url: folder)
+            case .postgres:
+                let catalog = try await PostgresCatalogStore.open(try LocalPostgresServer.shared.get().newDatabase())
+                postgres = catalog
+                library = try PhotoLibrary(url: folder, catalog: catalog)
+            }
+            let ids = try await library.importItems([Self.sample("coffee.jpg"), Self.sample("chelsea.jpg")]).compactMap(\.id)
+            guard ids.count == 2 else { throw PhotoEditError.library("the samples were not imported") }
+            (a, b) = (ids[0], ids[1])
+        }
+
+        /// Another node: a second library object on the same folder and catalog.
+        func otherNode() throws -> PhotoLibrary {
+            guard let postgres else { return try PhotoLibrary(url: folder) }
+            return try PhotoLibrary(url: folder, catalog: PostgresCatalogStore(postgres.location))
+        }
+
+        deinit {
+            postgres?.close()
+            try? FileManager.default.removeItem(at: folder)
+        }
+
+        static func sample(_ name: String) -> String {
+            var url = URL(fileURLWithPath: #filePath)
+            for _ in 0..<3 { url.deleteLastPathComponent() }
+            return url.appendingPathComponent("samples/\(name)").path
+        }
+
+        /// A content edit of `id` made from its current revision, not yet committed.
+        func output(for id: String, on library: PhotoLibrary? = nil) throws -> ContentEditingOutput {
+            let library = library ?? self.library
+            let input = try library.requestContentEditingInput(for: id, options: ContentEditingInputRequestOptions(displaySize: nil))
+            var output = ContentEditingOutput(contentEditingInput: input)
+            try library.render(id, version: .current, to: output.renderedContentURL.path)
+            output.adjustmentData = AdjustmentData(formatIdentifier: "com.example.other", formatVersion: "1", data: Data("grey".utf8))
+            return output
+        }
+    }
+
+    /// Runs `body` (synchronous: the engine's synchronous API) on a new fixture on `store`.
+    static func on(_ store: Store, _ body: (Fixture) throws -> Void) async throws {
+        try body(try await Fixture(store))
+    }
+
+    @Test(arguments: Store.allCases)
+    func importApplyRevertAndHistory(_ store: Store) async throws {
+        try await Self.on(store) { f in
+            let lib = f.library
+            #expect(try lib.assets().map(\.id) == [f.a, f.b], "import order")
+            let coffee = try lib.asset(f.a)
+            #expect(coffee.originalFilename == "coffee.jpg" && coffee.revision == 0 && coffee.adjustmentData == nil)
+            #expect(abs(coffee.importDate.timeIntervalSinceNow) < 600, "the import time reads back as a time")
+            #expect(try lib.asset(String(f.a.prefix(8))).id == f.a, "an id prefix resolves")
+            #expect(try lib.importItems([Fixture.sample("coffee.jpg")]).first.map { $0.duplicate && $0.id == f.a } == true, "the same bytes again: the same photo")
+
+            try lib.apply(chain: "exposure=+0.5", to: f.a)
+            try lib.apply(chain: "contrast=+10", to: f.a)
+            #expect(try lib.currentRecipe(f.a).nodes.map(\.filter) == ["exposure", "contrast"])
+            _ = try lib.revert(f.a)
+            let history = try lib.history(f.a)
+            #expect(history.map(\.number) == [0, 1, 2, 3])
+            #expect(history.map(\.kind) == [.imported, .edit, .edit, .revert])
+            #expect(history[1].adjustmentData?.data.isEmpty == false && history[3].adjustmentData == nil)
+            #expect(try lib.asset(f.a).revision == 3 && lib.currentRecipe(f.a) == .empty)
+            #expect(try lib.verify().problems.isEmpty)
+        }
+    }
+
+    @Test(arguments: Store.allCases)
+    func flagsTrashAndPurge(_ store: Store) async throws {
+        try await Self.on(store) { f in
+            let lib = f.library
+            try lib.performChanges { c in
+                try c.changeRequest(for: f.a).isFavorite = true
+                try c.changeRequest(for: f.b).isHidden = true
+                try c.changeRequest(for: f.a).setLocation(Location(latitude: 48.85, longitude: 2.35))
+            }
+            let a = try lib.asset(f.a)
+            #expect(a.isFavorite && !a.isHidden && a.location == Location(latitude: 48.85, longitude: 2.35))
+            #expect(try lib.asset(f.b).isHidden)
+            #expect(try lib.assets().map(\.id) == [f.a], "hidden photos are left out")
+            #expect(try lib.assets(includeHidden: true).count == 2)
+
+            try lib.performChanges { try $0.changeRequest(for: f.a).delete() }
+            #expect(try lib.asset(f.a).deletedDate != nil)
+            #expect(try lib.assets(includeHidden: true).map(\.id) == [f.b])
+            #expect(try lib.assets(onlyDeleted: true).map(\.id) == [f.a])
+            try lib.performChanges { try $0.changeRequest(for: f.a).restore() }
+            #expect(try lib.asset(f.a).deletedDate == nil)
+
+            let original = f.folder.appendingPathComponent("originals").path
+            let before = try FileManager.default.subpathsOfDirectory(atPath: original).filter { $0.hasSuffix(".jpg") }.count
+            try lib.performChanges { try $0.changeRequest(for: f.b).delete() }
+            try lib.performChanges { try $0.changeRequest(for: f.b).purge() }
+            #expect(throws: PhotoEditError.self) { _ = try lib.asset(f.b) }
+            #expect(try FileManager.default.subpathsOfDirectory(atPath: original).filter { $0.hasSuffix(".jpg") }.count == before - 1)
+            // Nothing half done: one bad request in a block changes nothing.
+            #expect(throws: PhotoEditError.self) {
+                try lib.performChanges { c in
+                    try c.changeRequest(for: f.a).isHidden = true
+                    try c.changeRequest(for: f.a).purge()   // not deleted: refused
+                }
+            }
+            #expect(try lib.asset(f.a).isHidden == false)
+        }
+    }
+
+    @Test(arguments: Store.allCases)
+    func albums(_ store: Store) async throws {
+        try await Self.on(store) { f in
+            let lib = f.library
+            try lib.performChanges { c in
+                _ = c.createAlbum(title: "Trip")
+                try c.albumChangeRequest(for: "Trip").addAssets([f.a, f.b, f.a])
+            }
+            #expect(try lib.album("Trip").assetIdentifiers == [f.a, f.b])
+            try lib.performChanges { try $0.albumChangeRequest(for: "Trip").moveAsset(f.b, to: 0) }
+            #expect(try lib.fetchAssets(in: "Trip").identifiers == [f.b, f.a], "album order")
+            #expect(try lib.asset(f.a).albums == ["Trip"])
+            #expect(throws: PhotoEditError.self) { try lib.performChanges { _ = $0.createAlbum(title: "Trip") } }
+            try lib.performChanges { c in
+                _ = c.createAlbum(title: "Beach")
+                let trip = try c.albumChangeRequest(for: "Trip")
+                try trip.rename(to: "Road trip")
+                try trip.removeAssets([f.b])
+            }
+            #expect(try lib.albums().map(\.title) == ["Beach", "Road trip"])
+            #expect(try lib.fetchAlbums(titleContains: "TRIP").allObjects().map(\.title) == ["Road trip"])
+            #expect(try lib.album("Road trip").assetIdentifiers == [f.a])
+            try lib.performChanges { try $0.albumChangeRequest(for: "Road trip").delete() }
+            #expect(try lib.albums().map(\.title) == ["Beach"] && lib.asset(f.a).albums.isEmpty)
+        }
+    }
+
+    @Test(arguments: Store.allCases)
+    func queries(_ store: Store) async throws {
+        try await Self.on(store) { f in
+            let lib = f.library
+            try lib.apply(chain: "exposure=+0.3", to: f.b)
+            try lib.performChanges { try $0.changeRequest(for: f.a).isFavorite = true }
+            func ids(_ query: String, _ sort: String = "") throws -> [String] {
+                try lib.fetchAssets(FetchOptions(predicate: query.isEmpty ? nil : try AssetPredicate(parsing: query),
+                                                 sortDescriptors: sort.isEmpty ? [] : try AssetSortDescriptor.parseList(sort))).identifiers
+            }
+            #expect(try ids("") == [f.a, f.b])
+            #expect(try ids("", "-imported") == [f.b, f.a])
+            #expect(try ids("favorite") == [f.a])
+            #expect(try ids("edited") == [f.b] && ids("not edited") == [f.a])
+            #expect(try ids("name~CHEL") == [f.b])
+            #expect(try ids("revision=1") == [f.b])
+            #expect(try ids("", "name") == [f.b, f.a])
+            let width = try lib.asset(f.a).pixelWidth
+            #expect(try ids("width=\(width)").contains(f.a))
+            #expect(try ids("imported>=2000") == [f.a, f.b], "a time bound compares with the stored times")
+        }
+    }
+
+    @Test(arguments: Store.allCases)
+    func theChangeFeed(_ store: Store) async throws {
+        try await Self.on(store) { f in
+            let lib = f.library
+            let start = try lib.latestChangeSequence()
+            #expect(start == 2, "one change set per import")
+            try lib.performChanges { c in
+                // The larger id first: touch order, not id order.
+                if f.a > f.b {
+                    try c.changeRequest(for: f.a).isFavorite = true
+                    try c.changeRequest(for: f.b).isHidden = true
+                } else {
+                    try c.changeRequest(for: f.b).isHidden = true
+                    try c.changeRequest(for: f.a).isFavorite = true
+                }
+            }
+            try lib.apply(chain: "exposure=+0.3", to: f.a)
+            let sets = try lib.changes(since: start)
+            #expect(sets.map(\.seq) == [start + 1, start + 2])
+            #expect(sets[0].assetIdentifiers == [max(f.a, f.b), min(f.a, f.b)], "in the order the commit touched them")
+            let favorite = try #require(sets[0].changeDetails(forAsset: f.a))
+            #expect(favorite.aspects == .favorite && favorite.objectBeforeChanges?.isFavorite == false && favorite.objectAfterChanges?.isFavorite == true)
+            #expect(sets[1].changeDetails(forAsset: f.a)?.assetContentChanged == true)
+            #expect(try lib.changeEntries(since: start, limit: 1).map(\.seq) == [start + 1, start + 1])
+            #expect(try lib.changeEntries(since: 0).count == 5)
+            // A failed commit writes no feed rows.
+            #expect(throws: PhotoEditError.self) {
+                try lib.performChanges { c in
+                    try c.changeRequest(for: f.a).isHidden = true
+                    try c.changeRequest(for: f.b).purge()
+                }
+            }
+            #expect(try lib.latestChangeSequence() == start + 2)
+        }
+    }
+
+    @Test(arguments: Store.allCases)
+    func aStaleEditIsAConflict(_ store: Store) async throws {
+        try await Self.on(store) { f in
+            let lib = f.library
+            let stale = try f.output(for: f.b)
+            try lib.apply(chain: "contrast=+10", to: f.b)
+            do {
+                try lib.performChanges { try $0.changeRequest(for: f.b).contentEditingOutput = stale }
+                Issue.record("a stale edit was committed")
+            } catch PhotoEditError.conflict(_, let expected, let actual) {
+                #expect(expected == 0 && actual == 1)
+            }
+            #expect(try lib.asset(f.b).revision == 1)
+            #expect(try lib.history(f.b).last?.adjustmentData?.formatIdentifier != "com.example.other")
+        }
+    }
+
+    /// Two nodes commit an edit made from the same revision at the same
+    /// moment: exactly one wins, the other gets a conflict, no update is lost.
+    @Test(arguments: Store.allCases)
+    func concurrentEditsOnTwoNodesLoseNothing(_ store: Store) async throws {
+        try await Self.on(store) { f in
+            let node2 = try f.otherNode()
+            let id = f.a
+            for round in 0..<4 {
+                let outputs = [try f.output(for: f.a), try f.output(for: f.a, on: node2)]
+                let libraries = [f.library, node2]
+                let results = Mutex<[Bool]>([])
+                DispatchQueue.concurrentPerform(iterations: 2) { i in
+                    do {
+                        try libraries[i].performChanges { try $0.changeRequest(for: id).contentEditingOutput = outputs[i] }
+                        results.withLock { $0.append(true) }
+                    } catch PhotoEditError.conflict {
+                        results.withLock { $0.append(false) }
+                    } catch {
+                        Issue.record("round \(round): \(error)")
+                    }
+                }
+                let outcome = results.withLock { $0 }
+                #expect(outcome.count == 2 && outcome.filter { $0 }.count == 1, "round \(round): one commit wins, one conflicts (\(outcome))")
+                #expect(try f.library.asset(f.a).revision == round + 1)
+                #expect(try node2.history(f.a).count == round + 2, "the other node sees every revision")
+            }
+        }
+    }
+}
