@@ -9,11 +9,17 @@ let package = Package(
         .executable(name: "photoedit", targets: ["photoedit"]),
         // The PostgreSQL catalog backend (issue 12), for libraries shared by many nodes.
         .library(name: "PhotoEditPostgres", targets: ["PhotoEditPostgres"]),
+        .library(name: "PhotoEditServer", targets: ["PhotoEditServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
+        // The HTTP service (photoedit serve).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // System libraries, each with its Debian provider.
@@ -31,11 +37,26 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        // The HTTP service: API v1, render URLs, the web editor's files. The
+        // engine knows nothing of HTTP; this module adapts it.
+        .target(
+            name: "PhotoEditServer",
+            dependencies: [
+                "PhotoEdit",
+                "CVips",   // GLib's HMAC-SHA256 and SHA-256 (signed URLs, token hashes)
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            resources: [.copy("Resources/web")]
+        ),
         // The command-line tool.
         .executableTarget(
             name: "photoedit",
             dependencies: [
                 "PhotoEdit",
+                "PhotoEditServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -61,6 +82,15 @@ let package = Package(
         .testTarget(
             name: "PhotoEditTests",
             dependencies: ["PhotoEdit", "CPhotoEditShim", "photoedit"]
+        ),
+        .testTarget(
+            name: "PhotoEditServerTests",
+            dependencies: [
+                "PhotoEdit",
+                "PhotoEditServer",
+                "photoedit",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,264 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import PhotoEdit
+import ServiceLifecycle
+import Synchronization
+
+/// How `photoedit serve` runs: address, tokens and the limits every request
+/// is held to.
+public struct ServerConfiguration: Sendable {
+    /// Address to listen on (default loopback only).
+    public var host = "127.0.0.1"
+    /// Port (0: any free port, reported by `onServerRunning`).
+    public var port = 8080
+    /// API tokens (none: no authentication, for a loopback development server).
+    public var tokens = TokenStore()
+    /// Largest upload accepted, in bytes (413 above it).
+    public var maxUploadBytes: Int64 = 256 << 20
+    /// Largest request body of JSON endpoints, in bytes.
+    public var maxJSONBytes = 1 << 20
+    /// Largest render asked for, in pixels (width × height; 422 above it).
+    public var maxRenderPixels = 64_000_000
+    /// Renders run at once (the rest wait in the queue).
+    public var renderConcurrency = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// Renders that may wait; one more is refused with 429 and `Retry-After`.
+    public var renderQueueDepth = 32
+    /// A request taking longer is answered 503 with `Retry-After` (its work is abandoned).
+    public var requestTimeout: Duration = .seconds(120)
+    /// A connection idle this long is closed.
+    public var idleTimeout: Duration = .seconds(75)
+
+    public init() {}
+}
+
+/// The request context of every route: Hummingbird's, plus the request id.
+public struct ServerContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// The request's id (`X-Request-Id` when the client sent a sane one, else a new one).
+    public var requestID: String
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        requestID = ""
+    }
+
+    /// Upload bodies are streamed; other bodies are collected up to 1 MiB.
+    public var maxUploadSize: Int { 1 << 20 }
+}
+
+/// The state every route shares: the library, its image manager, the limits.
+final class ServerState: Sendable {
+    let library: PhotoLibrary
+    let images: ImageManager
+    let configuration: ServerConfiguration
+    let renders: RenderGate
+    let shutdown = ShutdownFlag()
+
+    init(library: PhotoLibrary, configuration: ServerConfiguration) {
+        self.library = library
+        self.images = ImageManager(library: library)
+        self.configuration = configuration
+        self.renders = RenderGate(concurrency: configuration.renderConcurrency, queueDepth: configuration.renderQueueDepth)
+    }
+}
+
+/// Set once the service is told to stop: new requests are refused (503), the
+/// ones running finish.
+final class ShutdownFlag: Sendable {
+    private let state = Mutex(false)
+    var isSet: Bool { state.withLock { $0 } }
+    func set() { state.withLock { $0 = true } }
+}
+
+/// Flips the shutdown flag when the service group begins a graceful
+/// shutdown (SIGTERM/SIGINT), before the HTTP server stops.
+struct ShutdownWatcher: Service {
+    let flag: ShutdownFlag
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        flag.set()
+    }
+}
+
+/// Builds the HTTP service over a library. `run()`/`runService()` it; a
+/// SIGTERM finishes the requests in flight, refuses new ones and returns.
+public func makeServer(library: PhotoLibrary, configuration: ServerConfiguration, logger: Logger,
+                       onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+    let state = ServerState(library: library, configuration: configuration)
+    let router = makeRouter(state: state)
+    return Application(
+        router: router,
+        server: .http1(configuration: .init(idleTimeout: .init(configuration.idleTimeout))),
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "photoedit"),
+        services: [ShutdownWatcher(flag: state.shutdown)],
+        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+        logger: logger
+    )
+}
+
+/// The routes of API v1 (and the health checks, the web editor's files).
+func makeRouter(state: ServerState) -> Router<ServerContext> {
+    let router = Router(context: ServerContext.self)
+    router.add(middleware: RequestIDMiddleware())
+    router.add(middleware: ProblemMiddleware())
+    router.add(middleware: ShutdownMiddleware(flag: state.shutdown))
+    router.add(middleware: TimeoutMiddleware(limit: state.configuration.requestTimeout))
+
+    router.get("/health") { _, _ in
+        jsonResponse(.object(["status": .string("ok")]))
+    }
+    router.get("/ready") { _, _ -> Response in
+        if state.shutdown.isSet {
+            throw Problem(.serviceUnavailable, code: "shutting-down", "the server is shutting down",
+                          headers: [.retryAfter: "5"])
+        }
+        let sequence = try await blocking { try state.library.latestChangeSequence() }
+        return jsonResponse(.object(["status": .string("ready"), "changeSequence": .number(Double(sequence))]))
+    }
+    router.get("/") { _, _ -> Response in
+        guard let url = Bundle.module.url(forResource: "index", withExtension: "html", subdirectory: "web"),
+              let data = try? Data(contentsOf: url)
+        else { throw Problem(.notFound, code: "not-found", "no web editor is installed") }
+        return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    let v1 = router.group("v1").add(middleware: AuthMiddleware(tokens: state.configuration.tokens))
+    addAssetRoutes(v1, state: state)
+    addEditRoutes(v1, state: state)
+    addRenderRoutes(v1, state: state)
+    addAlbumRoutes(v1, state: state)
+    return router
+}
+
+/// A JSON response (sorted keys, as the engine's canonical JSON).
+func jsonResponse(_ value: JSONValue, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+    var headers = headers
+    headers[.contentType] = "application/json"
+    return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: value.canonicalText)))
+}
+
+/// Runs blocking engine work on a Dispatch thread, never on an event loop
+/// or Swift's cooperative pool. If the calling task is cancelled (its
+/// request timed out or its client went away) the call returns at once with
+/// `CancellationError`; the work finishes on its thread and is dropped
+/// (every engine write is all-or-nothing, so nothing is left half done).
+func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    let once = Once<T>()
+    return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            once.set(continuation)
+            DispatchQueue.global(qos: .userInitiated).async {
+                once.resume(with: Result { try work() })
+            }
+        }
+    } onCancel: {
+        once.resume(with: .failure(CancellationError()))
+    }
+}
+
+/// A continuation resumed once, by whichever comes first.
+final class Once<T: Sendable>: Sendable {
+    private let state = Mutex<(continuation: CheckedContinuation<T, any Error>?, early: Result<T, any Error>?)>((nil, nil))
+
+    func set(_ continuation: CheckedContinuation<T, any Error>) {
+        let early: Result<T, any Error>? = state.withLock { state in
+            if let early = state.early { return early }
+            state.continuation = continuation
+            return nil
+        }
+        if let early { continuation.resume(with: early) }
+    }
+
+    func resume(with result: Result<T, any Error>) {
+        let continuation: CheckedContinuation<T, any Error>? = state.withLock { state in
+            if state.early != nil { return nil }
+            state.early = result
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        continuation?.resume(with: result)
+    }
+}
+
+/// Gives each request an id (the client's `X-Request-Id` when it is short
+/// and plain, else a new one), echoes it, and logs the request with it.
+struct RequestIDMiddleware: RouterMiddleware {
+    typealias Context = ServerContext
+
+    func handle(_ request: Request, context: ServerContext, next: (Request, ServerContext) async throws -> Response) async throws -> Response {
+        var context = context
+        let given = request.headers[.requestID] ?? ""
+        let plain = !given.isEmpty && given.count <= 64 && given.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+        context.requestID = plain ? given : UUID().uuidString.lowercased()
+        context.logger[metadataKey: "request_id"] = .string(context.requestID)
+        let started = ContinuousClock.now
+        do {
+            var response = try await next(request, context)
+            response.headers[.requestID] = context.requestID
+            log(request, status: response.status, since: started, context: context)
+            return response
+        } catch let error as HTTPResponseError {
+            // Answer the problem here so the request id goes with it.
+            var response = try error.response(from: request, context: context)
+            response.headers[.requestID] = context.requestID
+            log(request, status: response.status, since: started, context: context)
+            return response
+        }
+    }
+
+    private func log(_ request: Request, status: HTTPResponse.Status, since started: ContinuousClock.Instant, context: ServerContext) {
+        let elapsed = ContinuousClock.now - started
+        let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        context.logger.info("\(request.method) \(request.uri.path) \(status.code) \(String(format: "%.1f", ms)) ms")
+    }
+}
+
+/// After SIGTERM: every new request gets 503 with `Retry-After`.
+struct ShutdownMiddleware: RouterMiddleware {
+    typealias Context = ServerContext
+    let flag: ShutdownFlag
+
+    func handle(_ request: Request, context: ServerContext, next: (Request, ServerContext) async throws -> Response) async throws -> Response {
+        if flag.isSet && request.uri.path != "/health" {
+            throw Problem(.serviceUnavailable, code: "shutting-down", "the server is shutting down", headers: [.retryAfter: "5"])
+        }
+        return try await next(request, context)
+    }
+}
+
+/// A request that takes longer than the limit is answered 503 with
+/// `Retry-After`; its engine work (on a Dispatch thread, see `blocking`)
+/// finishes in the background and its result is dropped.
+struct TimeoutMiddleware: RouterMiddleware {
+    typealias Context = ServerContext
+    let limit: Duration
+
+    func handle(_ request: Request, context: ServerContext, next: (Request, ServerContext) async throws -> Response) async throws -> Response {
+        let limit = self.limit
+        // The task group awaits both children before it returns, so `next`
+        // does not outlive this call.
+        return try await withoutActuallyEscaping(next) { next in
+            nonisolated(unsafe) let next = next
+            return try await withThrowingTaskGroup(of: Response.self) { group in
+                group.addTask { try await next(request, context) }
+                group.addTask {
+                    try await Task.sleep(for: limit)
+                    throw Problem(.serviceUnavailable, code: "timeout", "the request took longer than \(limit.components.seconds) s",
+                                  headers: [.retryAfter: "10"])
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next() else { throw CancellationError() }
+                return first
+            }
+        }
+    }
+}
+
+extension HTTPField.Name {
+    static let requestID = HTTPField.Name("X-Request-Id")!
+}
+
