@@ -92,7 +92,7 @@ struct ServeProcessTests {
             line += chunk
         }
         let text = String(decoding: line, as: UTF8.self)
-        let port = try #require(text.split(separator: ":").last.flatMap { Int($0.prefix { $0.isNumber }) }, "first line: \(text)")
+        let port = try #require(text.components(separatedBy: "127.0.0.1:").last.flatMap { Int($0.prefix { $0.isNumber }) }, "first line: \(text)")
         #expect(text.hasPrefix("listening on http://127.0.0.1:"))
 
         // Half an upload, then SIGTERM, then the rest.
