@@ -1,7 +1,9 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import Logging
+import NIOCore
 import PhotoEdit
 import ServiceLifecycle
 import Synchronization
@@ -27,6 +29,10 @@ public struct ServerConfiguration: Sendable {
     public var renderQueueDepth = 32
     /// A request taking longer is answered 503 with `Retry-After` (its work is abandoned).
     public var requestTimeout: Duration = .seconds(120)
+    /// Change-feed event streams open at once (each watches the library); one more is 503.
+    public var maxEventStreams = 64
+    /// A comment line is sent on an idle event stream this often (keeps proxies from closing it).
+    public var eventStreamHeartbeat: Duration = .seconds(15)
     /// A connection idle this long is closed.
     public var idleTimeout: Duration = .seconds(75)
 
@@ -55,6 +61,8 @@ final class ServerState: Sendable {
     let configuration: ServerConfiguration
     let renders: RenderGate
     let shutdown = ShutdownFlag()
+    /// Event streams open now (bounded by `maxEventStreams`).
+    let eventStreams = Mutex(0)
 
     init(library: PhotoLibrary, configuration: ServerConfiguration) {
         self.library = library
@@ -67,19 +75,73 @@ final class ServerState: Sendable {
 /// Set once the service is told to stop: new requests are refused (503), the
 /// ones running finish.
 final class ShutdownFlag: Sendable {
-    private let state = Mutex(false)
-    var isSet: Bool { state.withLock { $0 } }
-    func set() { state.withLock { $0 = true } }
+    private struct State {
+        var isSet = false
+        var nextID = 0
+        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    }
+    private let state = Mutex(State())
+    var isSet: Bool { state.withLock { $0.isSet } }
+
+    func set() {
+        let waiters = state.withLock { state in
+            state.isSet = true
+            defer { state.waiters = [:] }
+            return state.waiters
+        }
+        for waiter in waiters.values { waiter.resume() }
+    }
+
+    /// Returns once the flag is set or the calling task is cancelled
+    /// (long-lived responses such as the event stream end on it, so a
+    /// graceful shutdown is not held up by them).
+    func wait() async {
+        let id = state.withLock { state in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state in
+                    if state.isSet || Task.isCancelled { return true }
+                    state.waiters[id] = continuation
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+        }
+    }
 }
 
-/// Flips the shutdown flag when the service group begins a graceful
-/// shutdown (SIGTERM/SIGINT), before the HTTP server stops.
-struct ShutdownWatcher: Service {
+/// The HTTP application with the shutdown flag set the moment a graceful
+/// shutdown begins. Hummingbird shuts its own services down in reverse
+/// order, the HTTP server first, so a service added beside it would hear of
+/// the shutdown only after the server had waited for every open response —
+/// an event stream waiting on the flag would hold a SIGTERM up for ever.
+/// Wrapping the whole application sets the flag first: new requests are
+/// refused, event streams end, and the server then drains what is in flight.
+struct GracefulApplication<Inner: ApplicationProtocol>: ApplicationProtocol {
+    typealias Responder = Inner.Responder
+    let inner: Inner
     let flag: ShutdownFlag
 
+    var responder: Responder { get async throws { try await inner.responder } }
+    var server: HTTPServerBuilder { inner.server }
+    var eventLoopGroup: any EventLoopGroup { inner.eventLoopGroup }
+    var configuration: ApplicationConfiguration { inner.configuration }
+    var logger: Logger { inner.logger }
+    var services: [any Service] { inner.services }
+    var processesRunBeforeServerStart: [@Sendable () async throws -> Void] { inner.processesRunBeforeServerStart }
+    @Sendable func onServerRunning(_ channel: any Channel) async { await inner.onServerRunning(channel) }
+
     func run() async throws {
-        try? await gracefulShutdown()
-        flag.set()
+        try await withGracefulShutdownHandler {
+            try await inner.run()
+        } onGracefulShutdown: {
+            flag.set()
+        }
     }
 }
 
@@ -89,14 +151,14 @@ public func makeServer(library: PhotoLibrary, configuration: ServerConfiguration
                        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
     let state = ServerState(library: library, configuration: configuration)
     let router = makeRouter(state: state)
-    return Application(
+    let application = Application(
         router: router,
         server: .http1(configuration: .init(idleTimeout: .init(configuration.idleTimeout))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "photoedit"),
-        services: [ShutdownWatcher(flag: state.shutdown)],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger
     )
+    return GracefulApplication(inner: application, flag: state.shutdown)
 }
 
 /// The routes of API v1 (and the health checks, the web editor's files).
@@ -131,6 +193,7 @@ func makeRouter(state: ServerState) -> Router<ServerContext> {
     addEditRoutes(v1, state: state)
     addRenderRoutes(v1, state: state)
     addAlbumRoutes(v1, state: state)
+    addFeedRoutes(v1, state: state)
     return router
 }
 

@@ -28,7 +28,7 @@ struct ServeProcessTests {
     }
 
     /// A blocking TCP connection to 127.0.0.1:port.
-    final class Connection {
+    final class Connection: @unchecked Sendable {  // one fd, used by one task at a time
         let fd: Int32
 
         init?(port: Int) {
@@ -54,6 +54,20 @@ struct ServeProcessTests {
                     offset += n
                 }
             }
+        }
+
+        /// What arrives until it contains `marker` (or the server closes, or `limit` seconds pass).
+        func receive(until marker: String, limit: Int = 30) -> String {
+            var timeout = timeval(tv_sec: limit, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            var bytes: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while !String(decoding: bytes, as: UTF8.self).contains(marker) {
+                let n = recv(fd, &buffer, buffer.count, 0)
+                if n <= 0 { break }
+                bytes += buffer[0..<n]
+            }
+            return String(decoding: bytes, as: UTF8.self)
         }
 
         /// Everything until the server closes the connection (or `limit` seconds pass).
