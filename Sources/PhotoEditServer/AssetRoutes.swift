@@ -250,9 +250,9 @@ func addAlbumRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
             let id = try library.resolveAlbum(name)
             try library.performChanges { changes in
                 let change = try changes.albumChangeRequest(for: id)
-                if let title { change.rename(to: title) }
-                if !add.isEmpty { change.addAssets(add) }
-                if !remove.isEmpty { change.removeAssets(remove) }
+                if let title { try change.rename(to: title) }
+                if !add.isEmpty { try change.addAssets(add) }
+                if !remove.isEmpty { try change.removeAssets(remove) }
             }
             return try library.album(id)
         }

@@ -71,6 +71,12 @@ public struct Problem: Error, HTTPResponseError, Sendable {
         case .invalidChange: (status, code) = (.conflict, "invalid-change")
         case .unknownAlbum: (status, code) = (.notFound, "unknown-album")
         case .invalidQuery: (status, code) = (.badRequest, "invalid-query")
+        case let .catalog(failure) where failure.isBusy:
+            // Another writer held the catalog for the whole busy timeout.
+            (status, code) = (.serviceUnavailable, "catalog-busy")
+            headers[.retryAfter] = "5"
+        case let .catalog(failure) where failure.isFull: (status, code) = (HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), "storage-full")
+        case .catalog: (status, code) = (.internalServerError, "catalog-failure")
         }
         self.init(status, code: code, error.description, extra: extra, headers: headers)
     }

@@ -125,7 +125,7 @@ struct ServerTests {
             // Health stays open (load balancers have no token).
             try await client.execute(uri: "/health", method: .get) { response in #expect(response.status == .ok) }
         }
-        #expect(try temp.library.asset(id).isFavorite)
+        #expect(try await temp.library.asset(id).isFavorite)
     }
 
     @Test("token files: malformed entries are refused with their entry number, never the hash")
@@ -168,7 +168,7 @@ struct AssetRouteTests {
                 #expect(response.member("code") == .string("unreadable-image"))
             }
         }
-        #expect(try temp.library.assets().count == 1)
+        #expect(try await temp.library.assets().count == 1)
     }
 
     @Test("an upload over the limit is refused with 413 and adds nothing")
@@ -181,7 +181,7 @@ struct AssetRouteTests {
                 #expect(response.member("code") == .string("upload-too-large"))
             }
         }
-        #expect(try temp.library.assets().isEmpty)
+        #expect(try await temp.library.assets().isEmpty)
         let staged = try FileManager.default.contentsOfDirectory(atPath: temp.url.appendingPathComponent("tmp").path)
         #expect(staged.isEmpty, "staging files left: \(staged)")
     }
@@ -262,8 +262,8 @@ struct AssetRouteTests {
             }
         }
         // The stale edit changed nothing.
-        #expect(try temp.library.asset(id).revision == 2)
-        #expect(try temp.library.history(id).count == 3)
+        #expect(try await temp.library.asset(id).revision == 2)
+        #expect(try await temp.library.history(id).count == 3)
     }
 
     @Test("delete, restore and purge; albums")
