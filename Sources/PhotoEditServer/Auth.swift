@@ -136,10 +136,28 @@ enum Crypto {
 /// Checks the bearer token of every request below it against the scope
 /// the route needs: GET/HEAD read, other methods edit, purge admin.
 /// No token → 401 with `WWW-Authenticate`; too small a scope → 403.
+///
+/// A render whose URL carries `sig` is checked against the signing keys
+/// instead (URLSigner): valid and unexpired → served without a token;
+/// otherwise 403, whatever the token.
 struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
     let tokens: TokenStore
+    let signer: URLSigner
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if request.method == .get || request.method == .head, request.uri.queryParameters.get("sig") != nil,
+           URLSigner.isSignable(request.uri.path) {
+            guard !signer.keys.isEmpty else {
+                throw Problem(.forbidden, code: "invalid-signature", "this server has no signing keys; signed URLs are not accepted")
+            }
+            switch signer.check(path: request.uri.path, query: request.uri.query ?? "", now: Date()) {
+            case nil: return try await next(request, context)
+            case .expired: throw Problem(.forbidden, code: "signature-expired", "the signed URL has expired")
+            case .unknownKey: throw Problem(.forbidden, code: "unknown-signing-key", "the signed URL names a key this server does not have")
+            case .malformed: throw Problem(.forbidden, code: "invalid-signature", "a signed URL ends with &exp=SECONDS&kid=KEY&sig=SIGNATURE")
+            case .badSignature: throw Problem(.forbidden, code: "invalid-signature", "the URL's signature does not match it")
+            }
+        }
         if tokens.isEmpty { return try await next(request, context) }
         let needed = Self.scope(for: request)
         guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else {

@@ -14,10 +14,36 @@ import PhotoEdit
 func addRenderRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
     let library = state.library
 
+    // GET /v1/assets/{id}/render-url?<render parameters>&ttl=SECONDS: the
+    // render's URL signed with the first key, valid ttl seconds (default an
+    // hour, at most a year), for a browser or CDN to fetch without a token.
+    v1.get("assets/:id/render-url") { request, context -> Response in
+        let id = try context.parameters.require("id")
+        let query = request.uri.queryParameters
+        let ttl = try integer(query, "ttl", in: 1...31_536_000) ?? 3600
+        let renderKeys: Set = ["w", "h", "fit", "format", "q", "version", "rev"]
+        var kept: [String] = []
+        for pair in (request.uri.query ?? "").split(separator: "&") where !pair.isEmpty {
+            let key = String(pair.split(separator: "=", maxSplits: 1).first ?? "")
+            if key == "ttl" { continue }
+            guard renderKeys.contains(key) else {
+                throw Problem(.badRequest, code: "invalid-parameter", "unknown parameter '\(key)' (w, h, fit, format, q, version, rev, ttl)")
+            }
+            kept.append(String(pair))
+        }
+        let asset = try await blocking { try library.asset(id) }
+        let path = "/v1/assets/\(asset.id)/render" + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&"))
+        let expires = Date().addingTimeInterval(TimeInterval(ttl))
+        guard let url = state.configuration.signer.sign(path, expires: expires) else {
+            throw Problem(.notImplemented, code: "no-signing-keys", "this server has no signing keys (serve --signing-keys FILE)")
+        }
+        return jsonResponse(.object(["url": .string(url), "expires": .string(ISO8601DateFormatter().string(from: expires))]))
+    }
+
     v1.get("assets/:id/render") { request, context -> Response in
         let id = try context.parameters.require("id")
         let query = request.uri.queryParameters
-        let known: Set = ["w", "h", "fit", "format", "q", "version", "rev"]
+        let known: Set = ["w", "h", "fit", "format", "q", "version", "rev", "exp", "kid", "sig"]
         if let unknown = query.map({ String($0.key) }).sorted().first(where: { !known.contains($0) }) {
             throw Problem(.badRequest, code: "invalid-parameter", "unknown parameter '\(unknown)' (w, h, fit, format, q, version, rev)")
         }

@@ -17,6 +17,8 @@ public struct ServerConfiguration: Sendable {
     public var port = 8080
     /// API tokens (none: no authentication, for a loopback development server).
     public var tokens = TokenStore()
+    /// Keys that sign render URLs (fetched without a token); none: signed URLs are refused.
+    public var signer = URLSigner(keys: [])
     /// Largest upload accepted, in bytes (413 above it).
     public var maxUploadBytes: Int64 = 256 << 20
     /// Largest request body of JSON endpoints, in bytes.
@@ -188,7 +190,7 @@ func makeRouter(state: ServerState) -> Router<ServerContext> {
                         body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
-    let v1 = router.group("v1").add(middleware: AuthMiddleware(tokens: state.configuration.tokens))
+    let v1 = router.group("v1").add(middleware: AuthMiddleware(tokens: state.configuration.tokens, signer: state.configuration.signer))
     addAssetRoutes(v1, state: state)
     addEditRoutes(v1, state: state)
     addRenderRoutes(v1, state: state)

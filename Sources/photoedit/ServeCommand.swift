@@ -13,6 +13,9 @@ struct ServeCommand: ParsableCommand {
           sha256:<hex of the token's SHA-256> read|edit|admin [name]
         `photoedit serve --new-token edit NAME` prints a new token and its entry. Without tokens the \
         server only listens on loopback and asks for no authentication.
+        Render URLs signed with a key (GET /v1/assets/ID/render-url) are fetched without a token. \
+        Keys come from --signing-keys FILE or $PHOTOEDIT_SIGNING_KEYS, one `ID:<hex secret>` a line, \
+        the signing key first (`--new-signing-key ID` prints one).
         SIGTERM or SIGINT: requests in flight finish, new ones are refused, exit 0.
         """)
     @OptionGroup var options: LibraryOptions
@@ -25,6 +28,10 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Seconds before a request is answered 503.", valueName: "SECONDS")) var timeout = 120
     @Option(help: ArgumentHelp("Print a new token for SCOPE (read, edit, admin) and its token-file entry, then exit.", valueName: "SCOPE"))
     var newToken: String?
+    @Option(help: ArgumentHelp("Render URL signing keys file (ID:HEX a line; the first signs).", valueName: "FILE"))
+    var signingKeys: String?
+    @Option(help: ArgumentHelp("Print a new signing key entry named ID, then exit.", valueName: "ID"))
+    var newSigningKey: String?
 
     func run() throws {
         if let newToken {
@@ -35,6 +42,15 @@ struct ServeCommand: ParsableCommand {
             let token = TokenStore.newToken()
             Output.line(token)
             Output.line(TokenStore.entry(for: token, scope: scope, name: "\(scope.name)-token"))
+            return
+        }
+        if let newSigningKey {
+            let entry = URLSigner.newKeyEntry(id: newSigningKey)
+            do { _ = try URLSigner(text: entry, source: "--new-signing-key") } catch let error as ServerSetupError {
+                Output.error(error.description)
+                throw ExitCode(1)
+            }
+            Output.line(entry)
             return
         }
         var configuration = ServerConfiguration()
@@ -53,6 +69,14 @@ struct ServeCommand: ParsableCommand {
                 configuration.tokens = try TokenStore(text: text, source: tokens)
             } else if let text = ProcessInfo.processInfo.environment["PHOTOEDIT_TOKENS"] {
                 configuration.tokens = try TokenStore(text: text, source: "PHOTOEDIT_TOKENS")
+            }
+            if let signingKeys {
+                guard let text = try? String(contentsOfFile: signingKeys, encoding: .utf8) else {
+                    throw ServerSetupError("cannot read the signing key file \(signingKeys)")
+                }
+                configuration.signer = try URLSigner(text: text, source: signingKeys)
+            } else if let text = ProcessInfo.processInfo.environment["PHOTOEDIT_SIGNING_KEYS"] {
+                configuration.signer = try URLSigner(text: text, source: "PHOTOEDIT_SIGNING_KEYS")
             }
             if configuration.tokens.isEmpty && !["127.0.0.1", "::1", "localhost"].contains(host) {
                 throw ServerSetupError("listening on \(host) needs API tokens (--tokens FILE or $PHOTOEDIT_TOKENS)")
