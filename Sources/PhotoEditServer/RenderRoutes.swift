@@ -40,6 +40,36 @@ func addRenderRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
         return jsonResponse(.object(["url": .string(url), "expires": .string(ISO8601DateFormatter().string(from: expires))]))
     }
 
+    // GET /v1/assets/{id}/preview?chain=…&w=1024&reset=false&q=85: the chain
+    // on top of the current recipe, rendered small and fast, not committed
+    // (what an editor's sliders call). Always JPEG, never cached.
+    v1.get("assets/:id/preview") { request, context -> Response in
+        let id = try context.parameters.require("id")
+        let query = request.uri.queryParameters
+        let known: Set = ["chain", "w", "reset", "q"]
+        if let unknown = query.map({ String($0.key) }).sorted().first(where: { !known.contains($0) }) {
+            throw Problem(.badRequest, code: "invalid-parameter", "unknown parameter '\(unknown)' (chain, w, reset, q)")
+        }
+        let chain = query.get("chain") ?? ""
+        guard chain.utf8.count <= 16_384 else {
+            throw Problem(.badRequest, code: "invalid-parameter", "a chain is at most 16384 bytes")
+        }
+        let steps = chain.isEmpty ? [] : try Chain.parse(chain)
+        let longEdge = try integer(query, "w", in: 16...4096) ?? 1024
+        let quality = try integer(query, "q", in: 1...100) ?? 85
+        let reset: Bool
+        switch query.get("reset") {
+        case nil, "false": reset = false
+        case "true": reset = true
+        default: throw Problem(.badRequest, code: "invalid-parameter", "reset must be true or false")
+        }
+        let image = try await state.renders.run {
+            try await blocking { try library.preview(id, steps: steps, longEdge: longEdge, reset: reset, presets: .standard(), quality: quality) }
+        }
+        return Response(status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: image.data)))
+    }
+
     v1.get("assets/:id/render") { request, context -> Response in
         let id = try context.parameters.require("id")
         let query = request.uri.queryParameters
