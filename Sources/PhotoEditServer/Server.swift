@@ -19,6 +19,9 @@ public struct ServerConfiguration: Sendable {
     public var tokens = TokenStore()
     /// Keys that sign render URLs (fetched without a token); none: signed URLs are refused.
     public var signer = URLSigner(keys: [])
+    /// Origins (`https://app.example`) browsers may call the API from, or
+    /// `*` for any; empty: no CORS headers.
+    public var corsOrigins: [String] = []
     /// Largest upload accepted, in bytes (413 above it).
     public var maxUploadBytes: Int64 = 256 << 20
     /// Largest request body of JSON endpoints, in bytes.
@@ -167,6 +170,7 @@ public func makeServer(library: PhotoLibrary, configuration: ServerConfiguration
 func makeRouter(state: ServerState) -> Router<ServerContext> {
     let router = Router(context: ServerContext.self)
     router.add(middleware: RequestIDMiddleware())
+    router.add(middleware: CORSMiddleware(origins: state.configuration.corsOrigins))
     router.add(middleware: ProblemMiddleware())
     router.add(middleware: ShutdownMiddleware(flag: state.shutdown))
     router.add(middleware: TimeoutMiddleware(limit: state.configuration.requestTimeout))

@@ -30,6 +30,8 @@ struct ServeCommand: ParsableCommand {
     var newToken: String?
     @Option(help: ArgumentHelp("Render URL signing keys file (ID:HEX a line; the first signs).", valueName: "FILE"))
     var signingKeys: String?
+    @Option(help: ArgumentHelp("An origin browsers may call the API from (https://app.example, or * for any); repeat for several.", valueName: "ORIGIN"))
+    var corsOrigin: [String] = []
     @Option(help: ArgumentHelp("Print a new signing key entry named ID, then exit.", valueName: "ID"))
     var newSigningKey: String?
 
@@ -55,6 +57,7 @@ struct ServeCommand: ParsableCommand {
         }
         var configuration = ServerConfiguration()
         configuration.host = host
+        configuration.corsOrigins = corsOrigin
         configuration.port = port
         configuration.maxUploadBytes = maxUpload
         configuration.maxRenderPixels = maxRenderPixels
