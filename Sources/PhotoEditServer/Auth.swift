@@ -43,18 +43,14 @@ public struct TokenStore: Sendable {
     /// Parses entries; a malformed one is an error naming its line (never the hash).
     public init(text: String, source: String) throws {
         var entries: [Entry] = []
-        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == ";" })
-        for (index, raw) in lines.enumerated() {
-            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)?
-                .trimmingCharacters(in: .whitespaces) ?? ""
-            if line.isEmpty { continue }
+        for (index, line) in Self.entries(text) {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
             guard fields.count >= 2, fields[0].hasPrefix("sha256:"), let hash = Self.hex(String(fields[0].dropFirst(7))), hash.count == 32
-            else { throw ServerSetupError("\(source) entry \(index + 1): expected 'sha256:<64 hex digits> <read|edit|admin> [name]'") }
+            else { throw ServerSetupError("\(source) entry \(index): expected 'sha256:<64 hex digits> <read|edit|admin> [name]'") }
             guard let scope = Scope(name: fields[1]) else {
-                throw ServerSetupError("\(source) entry \(index + 1): unknown scope '\(fields[1])' (read, edit or admin)")
+                throw ServerSetupError("\(source) entry \(index): unknown scope '\(fields[1])' (read, edit or admin)")
             }
-            entries.append(Entry(hash: hash, scope: scope, name: fields.count > 2 ? fields[2...].joined(separator: " ") : "token \(index + 1)"))
+            entries.append(Entry(hash: hash, scope: scope, name: fields.count > 2 ? fields[2...].joined(separator: " ") : "token \(index)"))
         }
         self.entries = entries
     }
@@ -83,6 +79,17 @@ public struct TokenStore: Sendable {
         var found: Entry?
         for entry in entries where Crypto.constantTimeEqual(entry.hash, hash) { found = entry }
         return found.map { ($0.scope, $0.name) }
+    }
+
+    /// The entries of a token or key file (or of a variable, `;` between
+    /// them) with their numbers from 1: comments (`#`) and blank entries left out.
+    static func entries(_ text: String) -> [(number: Int, text: String)] {
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == ";" })
+        return lines.enumerated().compactMap { index, raw in
+            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)?
+                .trimmingCharacters(in: .whitespaces) ?? ""
+            return line.isEmpty ? nil : (index + 1, line)
+        }
     }
 
     static func sha256Hex(_ text: String) -> String { Crypto.sha256Hex(Array(text.utf8)) }

@@ -39,20 +39,16 @@ public struct URLSigner: Sendable {
     /// entry is an error naming its number, never its secret.
     public init(text: String, source: String) throws {
         var keys: [SigningKey] = []
-        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == ";" })
-        for (index, raw) in lines.enumerated() {
-            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)?
-                .trimmingCharacters(in: .whitespaces) ?? ""
-            if line.isEmpty { continue }
+        for (index, line) in TokenStore.entries(text) {
             let parts = line.split(separator: ":", maxSplits: 1).map(String.init)
             guard parts.count == 2, let secret = TokenStore.hex(parts[1]) else {
-                throw ServerSetupError("\(source) entry \(index + 1): expected 'ID:<hex secret>'")
+                throw ServerSetupError("\(source) entry \(index): expected 'ID:<hex secret>'")
             }
             do { keys.append(try SigningKey(id: parts[0], secret: secret)) } catch let error as ServerSetupError {
-                throw ServerSetupError("\(source) entry \(index + 1): \(error.description)")
+                throw ServerSetupError("\(source) entry \(index): \(error.description)")
             }
             if Set(keys.map(\.id)).count != keys.count {
-                throw ServerSetupError("\(source) entry \(index + 1): key id '\(parts[0])' is given twice")
+                throw ServerSetupError("\(source) entry \(index): key id '\(parts[0])' is given twice")
             }
         }
         self.keys = keys
