@@ -139,9 +139,14 @@ func addEditRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
     // POST /v1/assets/{id}/edits with If-Match: "rN" and
     // {"chain": "exposure=+0.3,crop=16:9", "reset": false, "remove": ["vignette"], "fromRAW": null}
     // or {"recipe": {…photoedit recipe…}}. A preset is a chain step (preset=NAME).
+    // A multipart/form-data body is an editor's output instead (commitEditingOutput).
     v1.post("assets/:id/edits") { request, context -> Response in
         let id = try context.parameters.require("id")
         guard let expected = try ifMatch(request, required: true) else { preconditionFailure() }
+        if isMultipart(request.headers[.contentType]) {
+            // An editor's output: adjustment data + rendered JPEG (ContentEditingRoutes.swift).
+            return try await commitEditingOutput(request, id: id, expected: expected, state: state)
+        }
         let body = try await jsonBody(request, state: state)
         guard case let .object(members) = body else {
             throw Problem(.badRequest, code: "invalid-body", "expected an object with \"chain\" or \"recipe\"")

@@ -198,6 +198,8 @@ func makeRouter(state: ServerState) -> Router<ServerContext> {
     addAssetRoutes(v1, state: state)
     addEditRoutes(v1, state: state)
     addRenderRoutes(v1, state: state)
+    addResourceRoutes(v1, state: state)
+    addContentEditingRoutes(v1, state: state)
     addAlbumRoutes(v1, state: state)
     addFeedRoutes(v1, state: state)
     return router

@@ -100,9 +100,11 @@ public struct URLSigner: Sendable {
             .replacingOccurrences(of: "=", with: "")
     }
 
-    /// Whether a path may be fetched with a signature instead of a token: renders only.
+    /// Whether a path may be fetched with a signature instead of a token: renders and resources only.
     static func isSignable(_ path: String) -> Bool {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        return parts.count == 5 && parts[0].isEmpty && parts[1] == "v1" && parts[2] == "assets" && parts[4] == "render"
+        guard parts.count >= 5, parts[0].isEmpty, parts[1] == "v1", parts[2] == "assets" else { return false }
+        // A render, or a resource (an editor's base image).
+        return parts.count == 5 && parts[4] == "render" || parts.count == 6 && parts[4] == "resources"
     }
 }
