@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
+        // Tests only: reads the OpenAPI document to check the server against it.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // System libraries, each with its Debian provider.
@@ -54,7 +56,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
             ],
-            resources: [.copy("Resources/web")]
+            resources: [.copy("Resources/web"), .copy("Resources/openapi.yaml")]
         ),
         // The command-line tool.
         .executableTarget(
@@ -95,6 +97,7 @@ let package = Package(
                 "PhotoEditServer",
                 "photoedit",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
     ],

@@ -186,6 +186,13 @@ func makeRouter(state: ServerState) -> Router<ServerContext> {
         let sequence = try await blocking { try state.library.latestChangeSequence() }
         return jsonResponse(.object(["status": .string("ready"), "changeSequence": .number(Double(sequence))]))
     }
+    // The OpenAPI document of this API (Resources/openapi.yaml), no token needed.
+    router.get("/openapi.yaml") { _, _ -> Response in
+        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml"), let data = try? Data(contentsOf: url)
+        else { throw Problem(.notFound, code: "not-found", "the OpenAPI document is not installed") }
+        return Response(status: .ok, headers: [.contentType: "application/yaml", .cacheControl: "no-cache"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
     router.get("/") { _, _ -> Response in
         guard let url = Bundle.module.url(forResource: "index", withExtension: "html", subdirectory: "web"),
               let data = try? Data(contentsOf: url)
