@@ -22,6 +22,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
+        // /metrics: swift-metrics into a Prometheus registry.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // Tests only: reads the OpenAPI document to check the server against it.
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
@@ -55,6 +58,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             resources: [.copy("Resources/web"), .copy("Resources/openapi.yaml")]
         ),

@@ -184,7 +184,7 @@ struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     static func scope(for request: Request) -> Scope {
-        if request.uri.path.hasSuffix("/purge") || request.uri.path.hasPrefix("/v1/admin") { return .admin }
+        if request.uri.path.hasSuffix("/purge") || request.uri.path.hasPrefix("/v1/admin") || request.uri.path == "/metrics" { return .admin }
         // An editing input only reads (it is a POST for its body).
         if request.method == .post && request.uri.path.hasSuffix("/editing-input") { return .read }
         return request.method == .get || request.method == .head ? .read : .edit

@@ -11,11 +11,15 @@ actor RenderGate {
     private var running = 0
     private var waiting: [(id: Int, continuation: CheckedContinuation<Void, any Error>)] = []
     private var nextID = 0
+    private let metrics: ServerMetrics?
 
-    init(concurrency: Int, queueDepth: Int) {
+    init(concurrency: Int, queueDepth: Int, metrics: ServerMetrics? = nil) {
         self.concurrency = max(1, concurrency)
         self.queueDepth = max(0, queueDepth)
+        self.metrics = metrics
     }
+
+    private func report() { metrics?.renderQueue(running: running, waiting: waiting.count) }
 
     /// Runs `work` when a slot is free.
     func run<T: Sendable>(_ work: @Sendable () async throws -> T) async throws -> T {
@@ -30,9 +34,11 @@ actor RenderGate {
     private func acquire() async throws {
         if running < concurrency {
             running += 1
+            report()
             return
         }
         guard waiting.count < queueDepth else {
+            metrics?.renderRejected()
             throw Problem(.tooManyRequests, code: "render-queue-full",
                           "\(running) renders are running and \(waiting.count) waiting; try again shortly",
                           headers: [.retryAfter: "2"])
@@ -43,6 +49,7 @@ actor RenderGate {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 if Task.isCancelled { continuation.resume(throwing: CancellationError()); return }
                 waiting.append((id, continuation))
+                report()
             }
         } onCancel: {
             Task { await self.cancel(id) }
@@ -52,6 +59,7 @@ actor RenderGate {
     private func cancel(_ id: Int) {
         guard let index = waiting.firstIndex(where: { $0.id == id }) else { return }
         waiting.remove(at: index).continuation.resume(throwing: CancellationError())
+        report()
     }
 
     private func release() {
@@ -61,5 +69,6 @@ actor RenderGate {
             // The slot passes straight to the first waiter.
             waiting.removeFirst().continuation.resume()
         }
+        report()
     }
 }

@@ -124,6 +124,7 @@ func addRenderRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
             for await result in imageRequest where !result.info.isDegraded { final = result }
             guard let final else { throw CancellationError() }
             if let error = final.info.error { throw error }
+            state.metrics.render(fromCache: final.info.isFromCache)
             guard let image = final.image else { throw CancellationError() }
             return try await blocking { try image.encoded(as: encoding, quality: quality, currentQuality: state.images.configuration.quality) }
         }

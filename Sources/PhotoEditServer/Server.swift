@@ -65,6 +65,7 @@ final class ServerState: Sendable {
     let images: ImageManager
     let configuration: ServerConfiguration
     let renders: RenderGate
+    let metrics = ServerMetrics()
     let shutdown = ShutdownFlag()
     /// Event streams open now (bounded by `maxEventStreams`).
     let eventStreams = Mutex(0)
@@ -73,7 +74,7 @@ final class ServerState: Sendable {
         self.library = library
         self.images = ImageManager(library: library)
         self.configuration = configuration
-        self.renders = RenderGate(concurrency: configuration.renderConcurrency, queueDepth: configuration.renderQueueDepth)
+        self.renders = RenderGate(concurrency: configuration.renderConcurrency, queueDepth: configuration.renderQueueDepth, metrics: metrics)
     }
 }
 
@@ -169,12 +170,13 @@ public func makeServer(library: PhotoLibrary, configuration: ServerConfiguration
 /// The routes of API v1 (and the health checks, the web editor's files).
 func makeRouter(state: ServerState) -> Router<ServerContext> {
     let router = Router(context: ServerContext.self)
-    router.add(middleware: RequestIDMiddleware())
+    router.add(middleware: RequestIDMiddleware(metrics: state.metrics))
     router.add(middleware: CORSMiddleware(origins: state.configuration.corsOrigins))
     router.add(middleware: ProblemMiddleware())
     router.add(middleware: ShutdownMiddleware(flag: state.shutdown))
     router.add(middleware: TimeoutMiddleware(limit: state.configuration.requestTimeout))
 
+    addMetricsRoute(router, state: state)
     router.get("/health") { _, _ in
         jsonResponse(.object(["status": .string("ok")]))
     }
@@ -263,9 +265,12 @@ final class Once<T: Sendable>: Sendable {
 }
 
 /// Gives each request an id (the client's `X-Request-Id` when it is short
-/// and plain, else a new one), echoes it, and logs the request with it.
+/// and plain, else a new one), echoes it, logs the request with it (one
+/// structured entry: `request` with request_id, method, path, route, status
+/// and duration_ms as metadata) and counts it in the metrics.
 struct RequestIDMiddleware: RouterMiddleware {
     typealias Context = ServerContext
+    let metrics: ServerMetrics
 
     func handle(_ request: Request, context: ServerContext, next: (Request, ServerContext) async throws -> Response) async throws -> Response {
         var context = context
@@ -291,7 +296,15 @@ struct RequestIDMiddleware: RouterMiddleware {
     private func log(_ request: Request, status: HTTPResponse.Status, since started: ContinuousClock.Instant, context: ServerContext) {
         let elapsed = ContinuousClock.now - started
         let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        context.logger.info("\(request.method) \(request.uri.path) \(status.code) \(String(format: "%.1f", ms)) ms")
+        metrics.request(method: request.method, route: context.endpointPath, status: status.code, duration: elapsed)
+        let level: Logger.Level = status.code >= 500 ? .warning : .info
+        context.logger.log(level: level, "request", metadata: [
+            "method": .string(request.method.rawValue),
+            "path": .string(String(request.uri.path.prefix(256))),
+            "route": .string(context.endpointPath.flatMap { $0 == "NotFound" ? nil : $0 } ?? "unmatched"),
+            "status": .stringConvertible(status.code),
+            "duration_ms": .string(String(format: "%.1f", ms)),
+        ])
     }
 }
 

@@ -34,6 +34,8 @@ struct ServeCommand: ParsableCommand {
     var corsOrigin: [String] = []
     @Option(help: ArgumentHelp("Print a new signing key entry named ID, then exit.", valueName: "ID"))
     var newSigningKey: String?
+    @Option(help: ArgumentHelp("Log lines on stderr: text (key=value metadata) or json (one object a line).", valueName: "FORMAT"))
+    var logFormat = "text"
 
     func run() throws {
         if let newToken {
@@ -92,7 +94,13 @@ struct ServeCommand: ParsableCommand {
             Output.error(error.description)
             throw ExitCode(1)
         }
-        var logger = Logger(label: "photoedit")
+        guard ["text", "json"].contains(logFormat) else {
+            Output.error("--log-format takes text or json (got '\(logFormat)')")
+            throw ExitCode(1)
+        }
+        var logger = logFormat == "json"
+            ? Logger(label: "photoedit") { JSONLogHandler(label: $0) }
+            : Logger(label: "photoedit") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = ProcessInfo.processInfo.environment["PHOTOEDIT_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .info
         let authenticated = !configuration.tokens.isEmpty
         let app = makeServer(library: library, configuration: configuration, logger: logger) { port in

@@ -204,7 +204,7 @@ struct OpenAPITests {
         let registered = Set(router.routes.map { "\($0.method.rawValue) \($0.path.description)" }.filter {
             Self.isAPI(String($0.split(separator: " ")[1]))
         })
-        #expect(registered.count >= 27)
+        #expect(registered.count >= 28)
         let undocumented = registered.subtracting(document.operations).sorted()
         let unregistered = document.operations.subtracting(registered).sorted()
         #expect(undocumented.isEmpty, "routes missing from openapi.yaml: \(undocumented)")
@@ -237,6 +237,7 @@ struct OpenAPITests {
             try await client.call(.get, "/health", expect: .ok)
             try await client.call(.get, "/ready", expect: .ok)
             try await client.call(.get, "/openapi.yaml", expect: .ok)
+            try await client.call(.get, "/metrics", expect: .ok)
 
             // Photos.
             let created = try await client.call(.post, "/v1/assets?filename=coffee.jpg", body: jpeg, expect: .created)
