@@ -177,6 +177,7 @@ func makeRouter(state: ServerState) -> Router<ServerContext> {
     router.add(middleware: TimeoutMiddleware(limit: state.configuration.requestTimeout))
 
     addMetricsRoute(router, state: state)
+    addOpenAPIRoute(router)
     router.get("/health") { _, _ in
         jsonResponse(.object(["status": .string("ok")]))
     }
@@ -187,13 +188,6 @@ func makeRouter(state: ServerState) -> Router<ServerContext> {
         }
         let sequence = try await blocking { try state.library.latestChangeSequence() }
         return jsonResponse(.object(["status": .string("ready"), "changeSequence": .number(Double(sequence))]))
-    }
-    // The OpenAPI document of this API (Resources/openapi.yaml), no token needed.
-    router.get("/openapi.yaml") { _, _ -> Response in
-        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml"), let data = try? Data(contentsOf: url)
-        else { throw Problem(.notFound, code: "not-found", "the OpenAPI document is not installed") }
-        return Response(status: .ok, headers: [.contentType: "application/yaml", .cacheControl: "no-cache"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
     router.get("/") { _, _ -> Response in
         guard let url = Bundle.module.url(forResource: "index", withExtension: "html", subdirectory: "web"),

@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 @testable import PhotoEdit
+@testable import PhotoEditServer
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -23,14 +24,8 @@ final class ServeProcess: @unchecked Sendable {
         process.standardOutput = stdout
         process.standardError = try FileHandle(forWritingTo: errors)
         try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = stdout.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line += chunk
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        guard let port = text.components(separatedBy: "127.0.0.1:").last.flatMap({ Int($0.prefix { $0.isNumber }) }) else {
+        let (text, listening) = ServeProcessTests.firstLine(stdout)
+        guard let port = listening else {
             process.terminate()
             throw ServeProcessTests.TestFailure("serve did not start: \(text)")
         }
@@ -91,7 +86,7 @@ struct RobustnessTests {
         let library = try PhotoLibrary(url: folder)
         let ids = try await library.importItems(["coffee.jpg", "chelsea.jpg", "astronaut.jpg"].map(Paths.sample)).compactMap(\.id)
         #expect(ids.count == 3)
-        let serve = try ServeProcess(library: folder)
+        let serve = try await blocking { try ServeProcess(library: folder) }
         defer { serve.stop() }
 
         enum Outcome: Sendable {
@@ -166,10 +161,10 @@ struct RobustnessTests {
         }
         #expect(editsInHistory == editRevisions.count, "edits answered 200: \(editRevisions.count), in the histories: \(editsInHistory)")
         #expect(editRevisions.count > 0)
-        serve.stop()
+        try await blocking { serve.stop() }
         #expect(serve.process.terminationStatus == 0)
         #expect(!serve.log.contains("internal error"), "\(serve.log.suffix(2000))")
-        let checked = try verify(folder)
+        let checked = try await blocking { try verify(folder) }
         #expect(checked.status == 0, "\(checked.output)")
     }
 
@@ -179,7 +174,7 @@ struct RobustnessTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let library = try PhotoLibrary(url: folder)
         let seeded = try await library.importItems([Paths.sample("coffee.jpg"), Paths.sample("chelsea.jpg")]).compactMap(\.id)
-        let serve = try ServeProcess(library: folder)
+        let serve = try await blocking { try ServeProcess(library: folder) }
         // Every upload is new bytes: the same JPEG with its own comment segment.
         let jpeg = try Data(contentsOf: URL(fileURLWithPath: Paths.sample("astronaut.jpg")))
         @Sendable func variant(_ tag: String) -> Data {
@@ -239,7 +234,7 @@ struct RobustnessTests {
                     try? await Task.sleep(for: .milliseconds(20))
                 }
                 try? await Task.sleep(for: .seconds(seconds))
-                serve.kill9()
+                _ = try? await blocking { serve.kill9() }
             }
         }
         #expect(serve.process.terminationReason == .uncaughtSignal)
@@ -249,7 +244,7 @@ struct RobustnessTests {
         #expect(!edited.isEmpty)
 
         // The library, opened again (recovery runs), is consistent...
-        let checked = try verify(folder)
+        let checked = try await blocking { try verify(folder) }
         #expect(checked.status == 0, "\(checked.output)")
         #expect(checked.output.contains("consistent"))
         // ...and holds every acknowledged write.

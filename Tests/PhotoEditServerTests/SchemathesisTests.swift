@@ -1,4 +1,5 @@
 import Foundation
+@testable import PhotoEditServer
 import Testing
 
 /// schemathesis against the real `photoedit serve` (scripts/schemathesis):
@@ -16,10 +17,21 @@ struct SchemathesisTests {
     @Test("no 5xx and no schema violation on generated requests",
           .enabled(if: installed, "schemathesis is not installed (scripts/install-deps installs it in ~/.cache/photoedit/venv)"),
           .timeLimit(.minutes(5)))
-    func schemathesis() throws {
+    func schemathesis() async throws {
+        // The run takes minutes: on a Dispatch thread, never blocking Swift's
+        // cooperative pool (which the other suites' servers run on).
+        let binary = try ServeProcessTests.binary().path
+        let (status, text) = try await blocking { try Self.run(binary) }
+        // The summary names every failure; its reproductions can be huge.
+        let summary = text.components(separatedBy: "\n").filter { $0.count < 300 }.suffix(60).joined(separator: "\n")
+        #expect(status == 0, "scripts/schemathesis failed:\n\(summary)")
+        #expect(text.contains("passed") && !text.contains("Failures:"), "\(summary)")
+    }
+
+    static func run(_ binary: String) throws -> (Int32, String) {
         let process = Process()
         process.executableURL = Paths.root.appendingPathComponent("scripts/schemathesis")
-        process.arguments = [try ServeProcessTests.binary().path]
+        process.arguments = [binary]
         var environment = ProcessInfo.processInfo.environment
         environment["PHOTOEDIT_VENV"] = Self.venv
         process.environment = environment
@@ -29,9 +41,6 @@ struct SchemathesisTests {
         try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        // The summary names every failure; its reproductions can be huge.
-        let summary = text.components(separatedBy: "\n").filter { $0.count < 300 }.suffix(60).joined(separator: "\n")
-        #expect(process.terminationStatus == 0, "scripts/schemathesis failed:\n\(summary)")
-        #expect(text.contains("passed") && !text.contains("Failures:"), "\(summary)")
+        return (process.terminationStatus, text)
     }
 }

@@ -22,6 +22,18 @@ struct ServeProcessTests {
         throw TestFailure("no photoedit binary beside the tests (looked in \(folders.map(\.path)))")
     }
 
+    /// The first line serve prints, and the port it names.
+    static func firstLine(_ stdout: Pipe) -> (text: String, port: Int?) {
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = stdout.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line += chunk
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        return (text, text.components(separatedBy: "127.0.0.1:").last.flatMap { Int($0.prefix { $0.isNumber }) })
+    }
+
     struct TestFailure: Error, CustomStringConvertible {
         let description: String
         init(_ description: String) { self.description = description }
@@ -99,14 +111,8 @@ struct ServeProcessTests {
         defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
 
         // The first line names the port.
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = stdout.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line += chunk
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        let port = try #require(text.components(separatedBy: "127.0.0.1:").last.flatMap { Int($0.prefix { $0.isNumber }) }, "first line: \(text)")
+        let (text, listening) = Self.firstLine(stdout)
+        let port = try #require(listening, "first line: \(text)")
         #expect(text.hasPrefix("listening on http://127.0.0.1:"))
 
         // Half an upload, then SIGTERM, then the rest.
