@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "PhotoEditS3", targets: ["PhotoEditS3"]),
         // Golden-image assertions for Swift Testing and XCTest (docs/testing.md).
         .library(name: "PhotoEditTesting", targets: ["PhotoEditTesting"]),
+        .library(name: "PhotoEditServer", targets: ["PhotoEditServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -21,6 +22,17 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // The HTTP service (photoedit serve).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
+        // /metrics: swift-metrics into a Prometheus registry.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // Tests only: reads the OpenAPI document to check the server against it.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // System libraries, each with its Debian provider.
@@ -49,11 +61,31 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        // The HTTP service: API v1, render URLs, the web editor's files. The
+        // engine knows nothing of HTTP; this module adapts it.
+        .target(
+            name: "PhotoEditServer",
+            dependencies: [
+                "PhotoEdit",
+                "CVips",   // GLib's HMAC-SHA256 and SHA-256 (signed URLs, token hashes)
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            resources: [.copy("Resources/web"), .copy("Resources/openapi.yaml")]
+        ),
         // The command-line tool.
         .executableTarget(
             name: "photoedit",
             dependencies: [
                 "PhotoEdit",
+                "PhotoEditServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -93,6 +125,16 @@ let package = Package(
         .testTarget(
             name: "PhotoEditTests",
             dependencies: ["PhotoEdit", "CPhotoEditShim", "photoedit"]
+        ),
+        .testTarget(
+            name: "PhotoEditServerTests",
+            dependencies: [
+                "PhotoEdit",
+                "PhotoEditServer",
+                "photoedit",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Yams", package: "Yams"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -149,7 +149,7 @@ struct FiltersCommand: ParsableCommand {
     func run() throws {
         let registry = FilterRegistry.standard
         if json {
-            Output.json(.array(registry.filters.map(FilterHelp.json)))
+            Output.json(.array(registry.filters.map(\.jsonDescription)))
             return
         }
         Output.line(FilterHelp.text(registry))

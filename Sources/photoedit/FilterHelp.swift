@@ -21,22 +21,4 @@ enum FilterHelp {
     static func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text : text.padding(toLength: width, withPad: " ", startingAt: 0)
     }
-
-    static func json(_ f: FilterDefinition) -> JSONValue {
-        .object([
-            "id": .string(f.id), "version": .number(Double(f.version)), "stage": .string(f.stage.name),
-            "summary": .string(f.summary), "colourSpace": .string(f.colourSpace),
-            "forms": .array(f.forms.map { .object(["usage": .string(Chain.usage(f, $0)), "summary": .string($0.summary)]) }),
-            "parameters": .array(f.parameters.map { p in
-                var o: [String: JSONValue] = ["name": .string(p.name), "summary": .string(p.summary), "unit": .string(p.unit),
-                                              "range": .string(p.rangeDescription)]
-                switch p.defaultValue {
-                case .number(let n): o["default"] = .number(n)
-                case .text(let t): o["default"] = .string(t)
-                case .bool(let b): o["default"] = .bool(b)
-                }
-                return .object(o)
-            }),
-        ])
-    }
 }

@@ -40,6 +40,12 @@ extension PhotoLibrary {
     @discardableResult
     public func apply(steps: [ChainStep], to idOrPrefix: String, reset: Bool = false, removing: [String] = [],
                       presets: PresetLibrary? = nil, fromRAW: Bool? = nil) throws -> Revision {
+        try apply(steps: steps, to: idOrPrefix, expected: nil, reset: reset, removing: removing, presets: presets, fromRAW: fromRAW)
+    }
+
+    /// `apply(steps:…)`; with `expected`, only while the photo is at that revision (no merge on a conflict).
+    func apply(steps: [ChainStep], to idOrPrefix: String, expected: Int?, reset: Bool, removing: [String],
+               presets: PresetLibrary?, fromRAW: Bool?) throws -> Revision {
         for name in removing { _ = try registry.require(name) }
         let registry = self.registry
         var fromRAW = fromRAW
@@ -48,7 +54,7 @@ extension PhotoLibrary {
             // Setting the RAW development of a pair edited from its JPEG moves the edit to the RAW.
             fromRAW = true
         }
-        return try edit(idOrPrefix, reset: reset, fromRAW: fromRAW) { recipe in
+        return try edit(idOrPrefix, reset: reset, fromRAW: fromRAW, expected: expected) { recipe in
             var recipe = recipe
             for name in removing { recipe.remove(name) }
             return try Chain.apply(steps, to: recipe, registry: registry, presets: presets)
@@ -94,8 +100,10 @@ extension PhotoLibrary {
     /// (photoedit's own recipes are understood, so the base is the version
     /// before the last edit), transform the recipe, render onto the base,
     /// commit. On a conflict with another writer, read again and redo the
-    /// transform on top of the new revision (up to 20 times).
-    func edit(_ idOrPrefix: String, reset: Bool, fromRAW: Bool? = nil, transform: (Recipe) throws -> Recipe) throws -> Revision {
+    /// transform on top of the new revision (up to 20 times); with
+    /// `expected`, the photo must be at that revision, and a conflict is thrown.
+    func edit(_ idOrPrefix: String, reset: Bool, fromRAW: Bool? = nil, expected: Int? = nil,
+              transform: (Recipe) throws -> Recipe) throws -> Revision {
         let id = try resolve(idOrPrefix)
         let registry = self.registry
         let canHandle: @Sendable (AdjustmentData) -> Bool = { Recipe.canHandle($0) && (try? Recipe(adjustmentData: $0, registry: registry)) != nil }
@@ -115,6 +123,9 @@ extension PhotoLibrary {
                 }
             }
             let input = try requestContentEditingInput(for: id, options: options)
+            if let expected, input.revision != expected {
+                throw PhotoEditError.conflict(asset: id, expected: expected, actual: input.revision)
+            }
             var recipe: Recipe
             if let carried {
                 recipe = carried
@@ -131,7 +142,7 @@ extension PhotoLibrary {
                     return try commitRevert(id, expected: input.revision)
                 }
                 return try commitRendered(recipe, input: input)
-            } catch PhotoEditError.conflict where attempt < 20 {
+            } catch PhotoEditError.conflict where attempt < 20 && expected == nil {
                 // Another writer committed first: merge again on top of its
                 // revision, after a short random pause so racers spread out.
                 attempt += 1
@@ -147,6 +158,11 @@ extension PhotoLibrary {
     /// current render when the latest edit is another tool's).
     @discardableResult
     public func apply(recipe: Recipe, to idOrPrefix: String) throws -> Revision {
+        try apply(recipe: recipe, to: idOrPrefix, expected: nil)
+    }
+
+    /// `apply(recipe:to:)`; with `expected`, only while the photo is at that revision.
+    func apply(recipe: Recipe, to idOrPrefix: String, expected: Int?) throws -> Revision {
         let id = try resolve(idOrPrefix)
         let recipe = try recipe.bindingUnrecorded(registry: registry)
         let input: ContentEditingInput
@@ -159,6 +175,9 @@ extension PhotoLibrary {
         } else {
             let options = ContentEditingInputRequestOptions(startFromOriginal: true, displaySize: nil)
             input = try requestContentEditingInput(for: id, options: recipe.base == .alternate ? options.startingFrom(alternate: true) : options)
+        }
+        if let expected, input.revision != expected {
+            throw PhotoEditError.conflict(asset: id, expected: expected, actual: input.revision)
         }
         if recipe.isEmpty && recipe.base == .original { return try commitRevert(id, expected: input.revision) }
         return try commitRendered(recipe, input: input)
@@ -215,10 +234,18 @@ extension PhotoLibrary {
     /// Nothing is deleted.
     @discardableResult
     public func revert(_ idOrPrefix: String, to revision: Int? = nil) throws -> Revision {
+        try revert(idOrPrefix, to: revision, expected: nil)
+    }
+
+    /// `revert(_:to:)`; with `expected`, only while the photo is at that revision.
+    func revert(_ idOrPrefix: String, to revision: Int?, expected: Int?) throws -> Revision {
         let id = try resolve(idOrPrefix)
         let latest = try asset(id).revision
+        if let expected, latest != expected {
+            throw PhotoEditError.conflict(asset: id, expected: expected, actual: latest)
+        }
         guard let n = revision else {
-            return try commitRevert(id, expected: nil)
+            return try commitRevert(id, expected: expected)
         }
         guard n >= 0, n <= latest else { throw PhotoEditError.unknownRevision(asset: id, revision: n, latest: latest) }
         guard let old = try read({ db in try RevisionRecord.fetch(id, n, db) }) else {

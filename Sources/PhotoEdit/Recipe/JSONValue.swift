@@ -97,6 +97,9 @@ public enum JSONValue: Hashable, Sendable, Codable {
 
     /// The number as the canonical encoding keeps it (6 decimal places).
     public static func canonicalNumber(_ value: Double) -> Double {
+        // Whole numbers are kept as they are: scaling one above 2^53 / 10^6
+        // (about 9·10^9) by 10^6 and back would change it.
+        if value == value.rounded() { return value == 0 ? 0 : value }
         let r = (value * 1_000_000).rounded() / 1_000_000
         return r == 0 ? 0 : r
     }

@@ -165,6 +165,14 @@ public struct Renderer: Sendable {
             if !randomAccess { image = try Image.load(path: path, sequential: false) }
             image = try image.autorotated()
         }
+        return try workingImage(upright: image)
+    }
+
+    /// An upright decoded image (its ICC profile attached, if any) in the
+    /// working space: alpha flattened on white, through its profile to
+    /// linear-light float RGB, three bands.
+    func workingImage(upright image: Image) throws -> Image {
+        var image = image
         if image.hasAlpha {
             image = try image.flattened(onWhite: true)
         }

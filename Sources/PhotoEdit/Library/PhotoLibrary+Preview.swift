@@ -1,0 +1,59 @@
+import Foundation
+
+extension PhotoLibrary {
+    /// A preview of an edit that is not committed: `steps` applied on top of
+    /// the photo's current recipe (on a fresh recipe with `reset`), rendered
+    /// to fit `longEdge` pixels, as a JPEG. What an editor's sliders ask for:
+    /// nothing is written to the library.
+    ///
+    /// Fast: the base is decoded at about the preview's size (libvips'
+    /// thumbnail, which shrinks JPEG and WebP while decoding), and filters
+    /// whose effect has a size in pixels (blur, sharpen, noise, grain,
+    /// resize) follow the preview's scale, so the preview looks like the
+    /// full render made small. A camera RAW is developed at full size first.
+    /// A preview is never larger than the base.
+    public func preview(_ idOrPrefix: String, steps: [ChainStep], longEdge: Int, reset: Bool = false,
+                        presets: PresetLibrary? = nil, quality: Int = 85) throws -> RenderedImage {
+        guard (16...8192).contains(longEdge) else { throw PhotoEditError.invalidOutput("a preview's long edge must be 16…8192 pixels (got \(longEdge))") }
+        guard (1...100).contains(quality) else { throw PhotoEditError.invalidOutput("quality \(quality) is out of range (1…100)") }
+        let id = try resolve(idOrPrefix)
+        let registry = self.registry
+        let canHandle: @Sendable (AdjustmentData) -> Bool = { Recipe.canHandle($0) && (try? Recipe(adjustmentData: $0, registry: registry)) != nil }
+        let input = try requestContentEditingInput(for: id, options: ContentEditingInputRequestOptions(
+            canHandleAdjustmentData: canHandle, startFromOriginal: reset, displaySize: nil))
+        var recipe: Recipe
+        if let data = input.adjustmentData, input.canHandleAdjustmentData, !reset {
+            recipe = try Recipe(adjustmentData: data, registry: registry)
+        } else {
+            recipe = input.base == .original ? .empty : .emptyOnRender
+        }
+        recipe = try Chain.apply(steps, to: recipe.rebased(input.base.recipeBase, registry: registry), registry: registry, presets: presets)
+
+        let path = input.fullSizeImageURL.path
+        let definitions = try recipe.nodes.map { try registry.require($0.filter) }
+        var working: Image
+        let scale: Double
+        if Renderer.isRaw(path) {
+            let raw = recipe.node(Filters.raw.id).map { RawSettings(parameters: $0.parameters) }
+            let full = try renderer.workingImage(path: path, randomAccess: true, raw: raw)
+            scale = min(1, Double(longEdge) / Double(max(full.width, full.height)))
+            working = scale < 1 ? try Vips.image("resize", [("in", .image(full)), ("scale", .number(scale))]) : full
+        } else {
+            let header = try Image.load(path: path, sequential: true)
+            let fullLong = max(header.width, header.height)
+            let thumbnail = try Vips.image("thumbnail", [
+                ("filename", .string(path)), ("width", .number(Double(longEdge))), ("height", .number(Double(longEdge))),
+                ("size", .string("down")), ("fail_on", .string("truncated")),
+            ])
+            scale = Double(max(thumbnail.width, thumbnail.height)) / Double(fullLong)
+            working = try renderer.workingImage(upright: thumbnail)
+        }
+        let context = RenderContext(scale: scale)
+        for (definition, node) in zip(definitions, recipe.nodes) {
+            working = try definition.renderer(for: node.version)(working, node.parameters, context)
+        }
+        let output = try renderer.outputImage(working)
+        let data = try output.encoded(format: "jpeg", options: [("Q", .number(Double(quality)))])
+        return RenderedImage(width: output.width, height: output.height, data: data)
+    }
+}

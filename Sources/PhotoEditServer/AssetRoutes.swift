@@ -1,0 +1,441 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PhotoEdit
+
+/// Photos: list, get, upload, favorite/hide, delete/restore/purge.
+func addAssetRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
+    let library = state.library
+
+    // GET /v1/assets?where=EXPR&sort=KEYS&limit=N&cursor=C&hidden=true&deleted=true&album=A
+    v1.get("assets") { request, _ -> Response in
+        let query = request.uri.queryParameters
+        var predicate = try query.get("where").map { try AssetPredicate(parsing: $0) }
+        let deleted = try flag(query, "deleted")
+        if deleted { predicate = predicate.map { .has(.deleted) && $0 } ?? .has(.deleted) }
+        let sort = try query.get("sort").map { try AssetSortDescriptor.parseList($0) } ?? []
+        let limit = try integer(query, "limit", in: 1...1000) ?? 100
+        let options = FetchOptions(predicate: predicate, sortDescriptors: sort, includeHiddenAssets: try flag(query, "hidden") || deleted,
+                                   includeRecentlyDeleted: deleted)
+        let album = query.get("album")
+        let cursor = try query.get("cursor").map(ListCursor.init(text:))
+        let page = try await blocking { () -> (assets: [Asset], next: ListCursor?) in
+            let result = try album.map { try library.fetchAssets(in: $0, options: options) } ?? library.fetchAssets(options)
+            // The page starts after the last photo of the previous one: by its id
+            // while it is still listed (photos added or removed before it move
+            // nothing), else at the same position.
+            let start = cursor.map { c in result.index(of: c.lastID).map { $0 + 1 } ?? c.offset } ?? 0
+            let end = min(result.count, start + limit)
+            guard start < end else { return ([], nil) }
+            let assets = try result.objects(in: start..<end)
+            return (assets, end < result.count ? ListCursor(offset: end, lastID: assets[assets.count - 1].id) : nil)
+        }
+        var body: [String: JSONValue] = ["assets": .array(try page.assets.map { try assetJSON($0, library: library) })]
+        body["nextCursor"] = page.next.map { .string($0.text) } ?? .null
+        return jsonResponse(.object(body))
+    }
+
+    // GET /v1/assets/{id}: the photo, ETag its revision.
+    v1.get("assets/:id") { request, context -> Response in
+        let id = try context.parameters.require("id")
+        let asset = try await blocking { try library.asset(id) }
+        let etag = ETag.revision(asset.revision)
+        if let match = request.headers[.ifNoneMatch], ETag.matches(match, etag) {
+            return Response(status: .notModified, headers: [.eTag: etag])
+        }
+        return jsonResponse(try assetJSON(asset, library: library), headers: [.eTag: etag])
+    }
+
+    // POST /v1/assets: the body is the image file, streamed to disk.
+    // ?filename=NAME (or Content-Disposition's filename) names it.
+    v1.post("assets") { request, context -> Response in
+        let limit = state.configuration.maxUploadBytes
+        if let length = request.headers[.contentLength].flatMap({ Int64($0) }), length > limit {
+            throw Problem(.contentTooLarge, code: "upload-too-large", "the upload is \(length) bytes; the limit is \(limit)")
+        }
+        let filename = request.uri.queryParameters.get("filename") ?? request.headers[.contentDisposition].flatMap(dispositionFilename)
+        let body = LimitedBody(base: request.body, limit: limit)
+        let placeholder = try await library.createAsset(fromChunks: body, filename: filename)
+        let id = placeholder.localIdentifier
+        let asset = try await blocking { try library.asset(id) }
+        var json = try assetJSON(asset, library: library)
+        if case var .object(members) = json {
+            members["existed"] = .bool(placeholder.existed)
+            json = .object(members)
+        }
+        return jsonResponse(json, status: placeholder.existed ? .ok : .created,
+                            headers: [.location: "/v1/assets/\(id)", .eTag: ETag.revision(asset.revision)])
+    }
+
+    // PATCH /v1/assets/{id} {"favorite": true, "hidden": false}
+    v1.patch("assets/:id") { request, context -> Response in
+        let id = try context.parameters.require("id")
+        let body = try await jsonBody(request, state: state)
+        guard case let .object(members) = body, !members.isEmpty else {
+            throw Problem(.badRequest, code: "invalid-body", "expected an object with \"favorite\" and/or \"hidden\"")
+        }
+        var favorite: Bool?
+        var hidden: Bool?
+        for (key, value) in members {
+            guard case let .bool(flag) = value else {
+                throw Problem(.badRequest, code: "invalid-body", "\"\(key)\" must be true or false")
+            }
+            switch key {
+            case "favorite": favorite = flag
+            case "hidden": hidden = flag
+            default: throw Problem(.badRequest, code: "invalid-body", "unknown member \"\(key)\" (favorite, hidden)")
+            }
+        }
+        let expected = try ifMatch(request, required: false)
+        let (newFavorite, newHidden) = (favorite, hidden)
+        let asset = try await blocking { () -> Asset in
+            try check(library.asset(id), expected: expected)
+            try library.performChanges { changes in
+                let change = try changes.changeRequest(for: id)
+                if let newFavorite { change.isFavorite = newFavorite }
+                if let newHidden { change.isHidden = newHidden }
+            }
+            return try library.asset(id)
+        }
+        return jsonResponse(try assetJSON(asset, library: library), headers: [.eTag: ETag.revision(asset.revision)])
+    }
+
+    // DELETE /v1/assets/{id}: to the recently deleted (restore brings it back).
+    v1.delete("assets/:id") { request, context -> Response in
+        let id = try context.parameters.require("id")
+        let expected = try ifMatch(request, required: false)
+        try await blocking {
+            try check(library.asset(id), expected: expected)
+            try library.performChanges { try $0.changeRequest(for: id).delete() }
+        }
+        return Response(status: .noContent)
+    }
+
+    v1.post("assets/:id/restore") { request, context -> Response in
+        let id = try context.parameters.require("id")
+        let asset = try await blocking { () -> Asset in
+            try library.performChanges { try $0.changeRequest(for: id).restore() }
+            return try library.asset(id)
+        }
+        return jsonResponse(try assetJSON(asset, library: library), headers: [.eTag: ETag.revision(asset.revision)])
+    }
+
+    // POST /v1/assets/{id}/purge: deletes the photo and its files for good (admin scope).
+    v1.post("assets/:id/purge") { request, context -> Response in
+        let id = try context.parameters.require("id")
+        let expected = try ifMatch(request, required: false)
+        try await blocking {
+            try check(library.asset(id), expected: expected)
+            try library.performChanges { try $0.changeRequest(for: id).purge() }
+        }
+        return Response(status: .noContent)
+    }
+}
+
+/// Edits: apply a chain, a recipe or a preset; revert; history.
+func addEditRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
+    let library = state.library
+
+    // POST /v1/assets/{id}/edits with If-Match: "rN" and
+    // {"chain": "exposure=+0.3,crop=16:9", "reset": false, "remove": ["vignette"], "fromRAW": null}
+    // or {"recipe": {…photoedit recipe…}}. A preset is a chain step (preset=NAME).
+    // A multipart/form-data body is an editor's output instead (commitEditingOutput).
+    v1.post("assets/:id/edits") { request, context -> Response in
+        let id = try context.parameters.require("id")
+        guard let expected = try ifMatch(request, required: true) else { preconditionFailure() }
+        if isMultipart(request.headers[.contentType]) {
+            // An editor's output: adjustment data + rendered JPEG (ContentEditingRoutes.swift).
+            return try await commitEditingOutput(request, id: id, expected: expected, state: state)
+        }
+        let body = try await jsonBody(request, state: state)
+        guard case let .object(members) = body else {
+            throw Problem(.badRequest, code: "invalid-body", "expected an object with \"chain\" or \"recipe\"")
+        }
+        let known: Set = ["chain", "recipe", "reset", "remove", "fromRAW"]
+        if let unknown = members.keys.sorted().first(where: { !known.contains($0) }) {
+            throw Problem(.badRequest, code: "invalid-body", "unknown member \"\(unknown)\" (chain, recipe, reset, remove, fromRAW)")
+        }
+        let revision: Revision
+        switch (members["chain"], members["recipe"]) {
+        case let (.string(chain)?, nil):
+            let steps = try Chain.parse(chain)
+            let reset = try optionalBool(members, "reset") ?? false
+            let fromRAW = try optionalBool(members, "fromRAW")
+            var removing: [String] = []
+            if let remove = members["remove"] {
+                guard case let .array(items) = remove, items.count <= 256 else {
+                    throw Problem(.badRequest, code: "invalid-body", "\"remove\" must be an array of filter names")
+                }
+                removing = try items.map {
+                    guard case let .string(name) = $0 else { throw Problem(.badRequest, code: "invalid-body", "\"remove\" must be an array of filter names") }
+                    return name
+                }
+            }
+            let toRemove = removing
+            revision = try await blocking {
+                try library.apply(steps: steps, to: id, ifAt: expected, reset: reset, removing: toRemove,
+                                  presets: .standard(), fromRAW: fromRAW)
+            }
+        case let (nil, recipeJSON?):
+            let recipe = try Recipe(json: recipeJSON, registry: library.registry)
+            revision = try await blocking { try library.apply(recipe: recipe, to: id, ifAt: expected) }
+        default:
+            throw Problem(.badRequest, code: "invalid-body", "give either \"chain\" (a string) or \"recipe\" (an object)")
+        }
+        let asset = try await blocking { try library.asset(id) }
+        return jsonResponse(try assetJSON(asset, library: library), headers: [.eTag: ETag.revision(revision.number)])
+    }
+
+    // POST /v1/assets/{id}/revert with If-Match, body {} (to the original) or {"revision": N}.
+    v1.post("assets/:id/revert") { request, context -> Response in
+        let id = try context.parameters.require("id")
+        guard let expected = try ifMatch(request, required: true) else { preconditionFailure() }
+        let body = try await jsonBody(request, state: state, allowEmpty: true)
+        var target: Int?
+        if case let .object(members) = body, let value = members["revision"] {
+            guard case let .number(n) = value, n >= 0, n == n.rounded(), n < 1e9 else {
+                throw Problem(.badRequest, code: "invalid-body", "\"revision\" must be a revision number")
+            }
+            target = Int(n)
+        }
+        let revision = try await blocking { [target] in try library.revert(id, to: target, ifAt: expected) }
+        let asset = try await blocking { try library.asset(id) }
+        return jsonResponse(try assetJSON(asset, library: library), headers: [.eTag: ETag.revision(revision.number)])
+    }
+
+    v1.get("assets/:id/history") { _, context -> Response in
+        let id = try context.parameters.require("id")
+        let history = try await blocking { try library.history(id) }
+        return jsonResponse(.object(["revisions": .array(history.map { revisionJSON($0, library: library) })]))
+    }
+}
+
+/// Albums: list, create, add/remove photos, rename, delete.
+func addAlbumRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
+    let library = state.library
+
+    v1.get("albums") { _, _ -> Response in
+        let albums = try await blocking { try library.albums() }
+        return jsonResponse(.object(["albums": .array(albums.map(albumJSON))]))
+    }
+    v1.get("albums/:album") { _, context -> Response in
+        let name = try context.parameters.require("album")
+        return jsonResponse(albumJSON(try await blocking { try library.album(name) }))
+    }
+    // POST /v1/albums {"title": "Trip"}
+    v1.post("albums") { request, _ -> Response in
+        let body = try await jsonBody(request, state: state)
+        guard case let .object(members) = body, case let .string(title)? = members["title"], members.count == 1 else {
+            throw Problem(.badRequest, code: "invalid-body", "expected {\"title\": \"…\"}")
+        }
+        let album = try await blocking { () -> Album in
+            var placeholder: ObjectPlaceholder?
+            try library.performChanges { placeholder = $0.createAlbum(title: title) }
+            return try library.album(placeholder!.localIdentifier)
+        }
+        return jsonResponse(albumJSON(album), status: .created, headers: [.location: "/v1/albums/\(album.id)"])
+    }
+    // PATCH /v1/albums/{album} {"title": "New", "add": [ids], "remove": [ids]}
+    v1.patch("albums/:album") { request, context -> Response in
+        let name = try context.parameters.require("album")
+        let body = try await jsonBody(request, state: state)
+        guard case let .object(members) = body else { throw Problem(.badRequest, code: "invalid-body", "expected an object") }
+        var title: String?
+        var add: [String] = []
+        var remove: [String] = []
+        for (key, value) in members {
+            switch (key, value) {
+            case let ("title", .string(text)): title = text
+            case let ("add", .array(items)): add = try strings(items, key)
+            case let ("remove", .array(items)): remove = try strings(items, key)
+            default: throw Problem(.badRequest, code: "invalid-body", "unexpected member \"\(key)\" (title, add, remove)")
+            }
+        }
+        let album = try await blocking { [title, add, remove] () -> Album in
+            let id = try library.resolveAlbum(name)
+            try library.performChanges { changes in
+                let change = try changes.albumChangeRequest(for: id)
+                if let title { try change.rename(to: title) }
+                if !add.isEmpty { try change.addAssets(add) }
+                if !remove.isEmpty { try change.removeAssets(remove) }
+            }
+            return try library.album(id)
+        }
+        return jsonResponse(albumJSON(album))
+    }
+    v1.delete("albums/:album") { _, context -> Response in
+        let name = try context.parameters.require("album")
+        try await blocking { try library.performChanges { try $0.albumChangeRequest(for: name).delete() } }
+        return Response(status: .noContent)
+    }
+}
+
+// MARK: - JSON of engine values
+
+/// A photo as JSON: the engine's fields, its chain and its revision's entity tag.
+func assetJSON(_ asset: Asset, library: PhotoLibrary) throws -> JSONValue {
+    let encoder = JSONEncoder()
+    encoder.dateEncodingStrategy = .iso8601
+    guard case var .object(members) = try JSONValue.parse(try encoder.encode(asset)) else { return .null }
+    let chain = asset.adjustmentData.flatMap { try? Recipe(adjustmentData: $0, registry: library.registry) }
+        .map { Chain.format($0, registry: library.registry) }
+    members["chain"] = chain.map(JSONValue.string) ?? .null
+    members["etag"] = .string(ETag.revision(asset.revision))
+    return .object(members)
+}
+
+func revisionJSON(_ revision: Revision, library: PhotoLibrary) -> JSONValue {
+    let chain = revision.adjustmentData.flatMap { try? Recipe(adjustmentData: $0, registry: library.registry) }
+        .map { Chain.format($0, registry: library.registry) }
+    return .object([
+        "number": .number(Double(revision.number)),
+        "date": .string(ISO8601DateFormatter().string(from: revision.date)),
+        "kind": .string(revision.kind.rawValue),
+        "chain": chain.map(JSONValue.string) ?? .null,
+        "pixelWidth": .number(Double(revision.pixelWidth)),
+        "pixelHeight": .number(Double(revision.pixelHeight)),
+        "baseRevision": revision.baseRevision.map { .number(Double($0)) } ?? .null,
+        "isBasedOnAlternate": .bool(revision.isBasedOnAlternate),
+    ])
+}
+
+func albumJSON(_ album: Album) -> JSONValue {
+    .object([
+        "id": .string(album.id),
+        "title": .string(album.title),
+        "createdAt": .string(ISO8601DateFormatter().string(from: album.createdAt)),
+        "assets": .array(album.assetIdentifiers.map(JSONValue.string)),
+    ])
+}
+
+// MARK: - Request helpers
+
+/// The JSON body of a request (at most `maxJSONBytes`).
+func jsonBody(_ request: Request, state: ServerState, allowEmpty: Bool = false) async throws -> JSONValue {
+    var request = request
+    let buffer: ByteBuffer
+    do {
+        buffer = try await request.collectBody(upTo: state.configuration.maxJSONBytes)
+    } catch let error as HTTPError where error.status == .contentTooLarge {
+        throw Problem(.contentTooLarge, code: "body-too-large", "the body is larger than \(state.configuration.maxJSONBytes) bytes")
+    }
+    if buffer.readableBytes == 0 && allowEmpty { return .object([:]) }
+    do {
+        return try JSONValue.parse(Data(buffer.readableBytesView))
+    } catch {
+        throw Problem(.badRequest, code: "invalid-json", "the body is not valid JSON")
+    }
+}
+
+/// The revision `If-Match` names; a write that needs one and has none gets 428.
+func ifMatch(_ request: Request, required: Bool) throws -> Int? {
+    guard let header = request.headers[.ifMatch] else {
+        if required {
+            throw Problem(.preconditionRequired, code: "if-match-required",
+                          "this write needs If-Match with the revision it was made from (the photo's ETag)")
+        }
+        return nil
+    }
+    guard let revision = ETag.parseRevision(header) else {
+        throw Problem(.badRequest, code: "invalid-if-match", "If-Match must name one revision, e.g. \"r3\"")
+    }
+    return revision
+}
+
+/// Throws the 412 of a stale `If-Match`.
+func check(_ asset: Asset, expected: Int?) throws {
+    if let expected, asset.revision != expected {
+        throw PhotoEditError.conflict(asset: asset.id, expected: expected, actual: asset.revision)
+    }
+}
+
+func flag(_ query: Hummingbird.Parameters, _ name: String) throws -> Bool {
+    guard let text = query.get(name) else { return false }
+    switch text {
+    case "true", "1", "": return true
+    case "false", "0": return false
+    default: throw Problem(.badRequest, code: "invalid-parameter", "\(name) must be true or false")
+    }
+}
+
+func integer(_ query: Hummingbird.Parameters, _ name: String, in range: ClosedRange<Int>) throws -> Int? {
+    guard let text = query.get(name) else { return nil }
+    guard let n = Int(text), range.contains(n) else {
+        throw Problem(.badRequest, code: "invalid-parameter", "\(name) must be a whole number in \(range.lowerBound)…\(range.upperBound)")
+    }
+    return n
+}
+
+func optionalBool(_ members: [String: JSONValue], _ key: String) throws -> Bool? {
+    switch members[key] {
+    case nil, .null?: return nil
+    case let .bool(value)?: return value
+    default: throw Problem(.badRequest, code: "invalid-body", "\"\(key)\" must be true or false")
+    }
+}
+
+func strings(_ items: [JSONValue], _ key: String) throws -> [String] {
+    guard items.count <= 10_000 else { throw Problem(.badRequest, code: "invalid-body", "\"\(key)\" has more than 10000 entries") }
+    return try items.map {
+        guard case let .string(text) = $0 else { throw Problem(.badRequest, code: "invalid-body", "\"\(key)\" must be an array of strings") }
+        return text
+    }
+}
+
+/// `filename="…"` of a Content-Disposition header.
+func dispositionFilename(_ header: String) -> String? {
+    guard let range = header.range(of: "filename=") else { return nil }
+    let value = header[range.upperBound...].split(separator: ";").first.map(String.init) ?? ""
+    let name = value.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
+    return name.isEmpty ? nil : name
+}
+
+/// Where the next page of a listing starts: opaque to clients (base64url of "offset:id").
+struct ListCursor {
+    let offset: Int
+    let lastID: String
+
+    init(offset: Int, lastID: String) {
+        self.offset = offset
+        self.lastID = lastID
+    }
+
+    init(text: String) throws {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        guard text.count <= 200, let data = Data(base64Encoded: base64), let decoded = String(data: data, encoding: .utf8),
+              let colon = decoded.firstIndex(of: ":"), let offset = Int(decoded[..<colon]), offset >= 0
+        else { throw Problem(.badRequest, code: "invalid-cursor", "the cursor is not one this server handed out") }
+        self.offset = offset
+        self.lastID = String(decoded[decoded.index(after: colon)...])
+    }
+
+    var text: String {
+        Data("\(offset):\(lastID)".utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+}
+
+/// An upload body that stops with 413 past the server's limit.
+struct LimitedBody: AsyncSequence, Sendable {
+    typealias Element = [UInt8]
+    let base: RequestBody
+    let limit: Int64
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var base: RequestBody.AsyncIterator
+        let limit: Int64
+        var seen: Int64 = 0
+
+        mutating func next() async throws -> [UInt8]? {
+            guard let buffer = try await base.next() else { return nil }
+            seen += Int64(buffer.readableBytes)
+            if seen > limit {
+                throw Problem(.contentTooLarge, code: "upload-too-large", "the upload is larger than the limit of \(limit) bytes")
+            }
+            return Array(buffer.readableBytesView)
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: base.makeAsyncIterator(), limit: limit) }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PhotoEdit
+
+/// An error answered as `application/problem+json` (RFC 9457): a stable
+/// machine-readable `code`, the status, and one line of text (for engine
+/// errors, the engine's own message). Extra members (such as the current
+/// revision on a 412) go in `extra`.
+public struct Problem: Error, HTTPResponseError, Sendable {
+    /// The HTTP status.
+    public let status: HTTPResponse.Status
+    /// A stable identifier of the kind of problem (`unknown-asset`, `stale-revision`, …).
+    public let code: String
+    /// One line saying what is wrong.
+    public let detail: String
+    /// Extra members of the problem object.
+    public var extra: [String: JSONValue] = [:]
+    /// Extra response headers (`Retry-After`, `WWW-Authenticate`, `ETag`).
+    public var headers: HTTPFields = [:]
+
+    public init(_ status: HTTPResponse.Status, code: String, _ detail: String,
+                extra: [String: JSONValue] = [:], headers: HTTPFields = [:]) {
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.extra = extra
+        self.headers = headers
+    }
+
+    /// The problem object as JSON.
+    public var json: JSONValue {
+        var object = extra
+        object["type"] = .string("https://photoedit.dev/problems/\(code)")
+        object["title"] = .string(status.reasonPhrase)
+        object["status"] = .number(Double(status.code))
+        object["code"] = .string(code)
+        object["detail"] = .string(detail)
+        return .object(object)
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var headers = self.headers
+        headers[.contentType] = "application/problem+json"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: json.canonicalText)))
+    }
+
+    /// The problem for an engine error: its status, its code and its one line.
+    public init(_ error: PhotoEditError) {
+        let (status, code): (HTTPResponse.Status, String)
+        var extra: [String: JSONValue] = [:]
+        var headers: HTTPFields = [:]
+        switch error {
+        case .native: (status, code) = (.unprocessableContent, "native-failure")
+        case .unknownFilter: (status, code) = (.badRequest, "unknown-filter")
+        case .invalidParameter: (status, code) = (.badRequest, "invalid-parameter")
+        case .invalidChain: (status, code) = (.badRequest, "invalid-chain")
+        case .invalidAdjustmentData: (status, code) = (.unprocessableContent, "invalid-adjustment-data")
+        case .unknownAsset: (status, code) = (.notFound, "unknown-asset")
+        case .ambiguousAsset: (status, code) = (.conflict, "ambiguous-asset")
+        case .malformedIdentifier: (status, code) = (.badRequest, "malformed-identifier")
+        case .unreadableFile: (status, code) = (.unprocessableContent, "unreadable-image")
+        case .imageTooLarge: (status, code) = (.unprocessableContent, "image-too-large")
+        case .unknownRevision: (status, code) = (.notFound, "unknown-revision")
+        case let .conflict(_, _, actual):
+            (status, code) = (.preconditionFailed, "stale-revision")
+            extra["currentRevision"] = .number(Double(actual))
+            headers[.eTag] = ETag.revision(actual)
+        case .library: (status, code) = (.serviceUnavailable, "library-unavailable")
+        case .invalidOutput: (status, code) = (.badRequest, "invalid-output")
+        case .invalidChange: (status, code) = (.conflict, "invalid-change")
+        case .unknownAlbum: (status, code) = (.notFound, "unknown-album")
+        case .invalidQuery: (status, code) = (.badRequest, "invalid-query")
+        case let .catalog(failure) where failure.isBusy:
+            // Another writer held the catalog for the whole busy timeout.
+            (status, code) = (.serviceUnavailable, "catalog-busy")
+            headers[.retryAfter] = "5"
+        case let .catalog(failure) where failure.isFull: (status, code) = (HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), "storage-full")
+        case .catalog: (status, code) = (.internalServerError, "catalog-failure")
+        }
+        self.init(status, code: code, error.description, extra: extra, headers: headers)
+    }
+
+    /// Turns any error a handler throws into a problem (engine errors keep
+    /// their message; anything unexpected is a 500 that names no internals).
+    static func from(_ error: any Error) -> any Error {
+        switch error {
+        case let problem as Problem: return problem
+        case let error as PhotoEditError: return Problem(error)
+        case let error as HTTPError:
+            // Hummingbird's own (unknown route, body too large, bad JSON).
+            let code: String
+            switch error.status {
+            case .notFound: code = "not-found"
+            case .contentTooLarge: code = "too-large"
+            case .methodNotAllowed: code = "method-not-allowed"
+            case .unsupportedMediaType: code = "unsupported-media-type"
+            default: code = error.status.code < 500 ? "bad-request" : "internal"
+            }
+            let detail = error.body ?? error.status.reasonPhrase.lowercased()
+            return Problem(error.status, code: code, detail.split(whereSeparator: \.isNewline).joined(separator: " "))
+        case is CancellationError:
+            return Problem(.serviceUnavailable, code: "cancelled", "the request was cancelled (server shutting down or time-out)")
+        default:
+            return Problem(.internalServerError, code: "internal", "internal error")
+        }
+    }
+}
+
+/// Entity tags: a photo's revision is its version, so `"r7"` names revision 7.
+enum ETag {
+    static func revision(_ n: Int) -> String { "\"r\(n)\"" }
+
+    /// Does an `If-None-Match` header (a list, or `*`) name `etag`? Weak tags compare as strong.
+    static func matches(_ header: String, _ etag: String) -> Bool {
+        header.split(separator: ",").contains { item in
+            var tag = item.trimmingCharacters(in: .whitespaces)
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            return tag == etag
+        }
+    }
+
+    /// The revision an `If-Match` header names (`"r7"`, `W/"r7"` or a bare `7`).
+    static func parseRevision(_ header: String) -> Int? {
+        var text = header.trimmingCharacters(in: .whitespaces)
+        if text.hasPrefix("W/") { text.removeFirst(2) }
+        text = text.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        if text.hasPrefix("r") { text.removeFirst() }
+        guard let n = Int(text), n >= 0 else { return nil }
+        return n
+    }
+}
+
+/// Catches every error below it and answers it as problem+json.
+struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            let problem = Problem.from(error)
+            if let problem = problem as? Problem, problem.status.code >= 500, problem.code == "internal" {
+                context.logger.error("internal error: \(String(describing: error))")
+            }
+            throw problem
+        }
+    }
+}

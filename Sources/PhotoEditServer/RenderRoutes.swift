@@ -1,0 +1,141 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PhotoEdit
+
+/// Renders through the caching image manager.
+///
+/// `GET /v1/assets/{id}/render?w=W&h=H&fit=fit|fill&format=jpeg|png|webp|avif&q=Q&version=current|unadjusted&rev=N`
+///
+/// With `rev` (the photo's current revision) the URL names one image for
+/// ever: `Cache-Control: immutable`, a year. Without it the answer is the
+/// current version, revalidated through its ETag. The format follows
+/// `format`, else `Accept` (WebP when accepted, else JPEG): `Vary: Accept`.
+func addRenderRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
+    let library = state.library
+
+    // GET /v1/assets/{id}/render-url?<render parameters>&ttl=SECONDS: the
+    // render's URL signed with the first key, valid ttl seconds (default an
+    // hour, at most a year), for a browser or CDN to fetch without a token.
+    v1.get("assets/:id/render-url") { request, context -> Response in
+        let id = try context.parameters.require("id")
+        let query = request.uri.queryParameters
+        let ttl = try integer(query, "ttl", in: 1...31_536_000) ?? 3600
+        let renderKeys: Set = ["w", "h", "fit", "format", "q", "version", "rev"]
+        var kept: [String] = []
+        for pair in (request.uri.query ?? "").split(separator: "&") where !pair.isEmpty {
+            let key = String(pair.split(separator: "=", maxSplits: 1).first ?? "")
+            if key == "ttl" { continue }
+            guard renderKeys.contains(key) else {
+                throw Problem(.badRequest, code: "invalid-parameter", "unknown parameter '\(key)' (w, h, fit, format, q, version, rev, ttl)")
+            }
+            kept.append(String(pair))
+        }
+        let asset = try await blocking { try library.asset(id) }
+        let path = "/v1/assets/\(asset.id)/render" + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&"))
+        let expires = Date().addingTimeInterval(TimeInterval(ttl))
+        guard let url = state.configuration.signer.sign(path, expires: expires) else {
+            throw Problem(.notImplemented, code: "no-signing-keys", "this server has no signing keys (serve --signing-keys FILE)")
+        }
+        return jsonResponse(.object(["url": .string(url), "expires": .string(ISO8601DateFormatter().string(from: expires))]))
+    }
+
+    // GET /v1/assets/{id}/preview?chain=…&w=1024&reset=false&q=85: the chain
+    // on top of the current recipe, rendered small and fast, not committed
+    // (what an editor's sliders call). Always JPEG, never cached.
+    v1.get("assets/:id/preview") { request, context -> Response in
+        let id = try context.parameters.require("id")
+        let query = request.uri.queryParameters
+        let known: Set = ["chain", "w", "reset", "q"]
+        if let unknown = query.map({ String($0.key) }).sorted().first(where: { !known.contains($0) }) {
+            throw Problem(.badRequest, code: "invalid-parameter", "unknown parameter '\(unknown)' (chain, w, reset, q)")
+        }
+        let chain = query.get("chain") ?? ""
+        guard chain.utf8.count <= 16_384 else {
+            throw Problem(.badRequest, code: "invalid-parameter", "a chain is at most 16384 bytes")
+        }
+        let steps = chain.isEmpty ? [] : try Chain.parse(chain)
+        let longEdge = try integer(query, "w", in: 16...4096) ?? 1024
+        let quality = try integer(query, "q", in: 1...100) ?? 85
+        let reset: Bool
+        switch query.get("reset") {
+        case nil, "false": reset = false
+        case "true": reset = true
+        default: throw Problem(.badRequest, code: "invalid-parameter", "reset must be true or false")
+        }
+        let image = try await state.renders.run {
+            try await blocking { try library.preview(id, steps: steps, longEdge: longEdge, reset: reset, presets: .standard(), quality: quality) }
+        }
+        return Response(status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: image.data)))
+    }
+
+    v1.get("assets/:id/render") { request, context -> Response in
+        let id = try context.parameters.require("id")
+        let query = request.uri.queryParameters
+        let known: Set = ["w", "h", "fit", "format", "q", "version", "rev", "exp", "kid", "sig"]
+        if let unknown = query.map({ String($0.key) }).sorted().first(where: { !known.contains($0) }) {
+            throw Problem(.badRequest, code: "invalid-parameter", "unknown parameter '\(unknown)' (w, h, fit, format, q, version, rev)")
+        }
+        let width = try integer(query, "w", in: 1...65_535)
+        let height = try integer(query, "h", in: 1...65_535)
+        let fit = try query.get("fit").map { text -> ImageContentMode in
+            guard let mode = ImageContentMode(rawValue: text) else { throw Problem(.badRequest, code: "invalid-parameter", "fit must be fit or fill") }
+            return mode
+        } ?? .aspectFit
+        let version = try query.get("version").map { text -> ImageVersion in
+            guard let version = ImageVersion(rawValue: text), version != .original else {
+                throw Problem(.badRequest, code: "invalid-parameter", "version must be current or unadjusted")
+            }
+            return version
+        } ?? .current
+        let encoding = try query.get("format").map { text -> ImageEncoding in
+            guard let encoding = ImageEncoding(rawValue: text) else {
+                throw Problem(.badRequest, code: "invalid-parameter", "format must be one of \(ImageEncoding.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return encoding
+        } ?? negotiated(request.headers[.accept])
+        let quality = try integer(query, "q", in: 1...100) ?? 85
+        let asked = try integer(query, "rev", in: 0...Int(Int32.max))
+
+        let asset = try await blocking { try library.asset(id) }
+        if let asked, asked != asset.revision {
+            throw Problem(.notFound, code: "not-current-revision",
+                          "revision \(asked) is not the photo's current revision (\(asset.revision))",
+                          extra: ["currentRevision": .number(Double(asset.revision))], headers: [.eTag: ETag.revision(asset.revision)])
+        }
+        // The size asked for, bounded by the pixel limit (the full size when none).
+        let target = ImageSize(width: width ?? height ?? asset.pixelWidth, height: height ?? width ?? asset.pixelHeight)
+        let pixels = min(target.width, asset.pixelWidth) * min(target.height, asset.pixelHeight)
+        guard pixels <= state.configuration.maxRenderPixels else {
+            throw Problem(.unprocessableContent, code: "render-too-large",
+                          "a render of \(pixels) pixels is more than the limit of \(state.configuration.maxRenderPixels)")
+        }
+        let etag = "\"r\(asset.revision)-\(version.rawValue)-\(target)-\(fit.rawValue)-\(encoding.rawValue)-q\(quality)\""
+        var headers: HTTPFields = [.eTag: etag, .vary: "Accept"]
+        headers[.cacheControl] = asked != nil ? "public, max-age=31536000, immutable" : "private, no-cache"
+        if let match = request.headers[.ifNoneMatch], ETag.matches(match, etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        let data = try await state.renders.run {
+            let options = ImageRequestOptions(version: version, deliveryMode: .highQuality, resizeMode: .exact)
+            let imageRequest = try state.images.requestImage(for: asset.id, targetSize: target, contentMode: fit, options: options)
+            var final: ImageResult?
+            for await result in imageRequest where !result.info.isDegraded { final = result }
+            guard let final else { throw CancellationError() }
+            if let error = final.info.error { throw error }
+            state.metrics.render(fromCache: final.info.isFromCache)
+            guard let image = final.image else { throw CancellationError() }
+            return try await blocking { try image.encoded(as: encoding, quality: quality, currentQuality: state.images.configuration.quality) }
+        }
+        headers[.contentType] = encoding.mediaType
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+/// The format an `Accept` header prefers among those the server encodes
+/// quickly: WebP when accepted, else JPEG.
+func negotiated(_ accept: String?) -> ImageEncoding {
+    guard let accept else { return .jpeg }
+    return accept.contains("image/webp") ? .webp : .jpeg
+}

@@ -1,0 +1,46 @@
+import Foundation
+@testable import PhotoEditServer
+import Testing
+
+/// schemathesis against the real `photoedit serve` (scripts/schemathesis):
+/// generated requests on every operation of the OpenAPI document, with an
+/// admin token; no 5xx, no answer that breaks the document. Bounded: a few
+/// examples per operation, at most 120 s of generation.
+@Suite("schemathesis against photoedit serve")
+struct SchemathesisTests {
+    static let venv = ProcessInfo.processInfo.environment["PHOTOEDIT_VENV"]
+        ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/photoedit/venv").path
+    /// scripts/install-deps installs it; only a machine where pip could not
+    /// reach PyPI lacks it.
+    static let installed = FileManager.default.isExecutableFile(atPath: venv + "/bin/schemathesis")
+
+    @Test("no 5xx and no schema violation on generated requests",
+          .enabled(if: installed, "schemathesis is not installed (scripts/install-deps installs it in ~/.cache/photoedit/venv)"),
+          .timeLimit(.minutes(5)))
+    func schemathesis() async throws {
+        // The run takes minutes: on a Dispatch thread, never blocking Swift's
+        // cooperative pool (which the other suites' servers run on).
+        let binary = try ServeProcessTests.binary().path
+        let (status, text) = try await blocking { try Self.run(binary) }
+        // The summary names every failure; its reproductions can be huge.
+        let summary = text.components(separatedBy: "\n").filter { $0.count < 300 }.suffix(60).joined(separator: "\n")
+        #expect(status == 0, "scripts/schemathesis failed:\n\(summary)")
+        #expect(text.contains("passed") && !text.contains("Failures:"), "\(summary)")
+    }
+
+    static func run(_ binary: String) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = Paths.root.appendingPathComponent("scripts/schemathesis")
+        process.arguments = [binary]
+        var environment = ProcessInfo.processInfo.environment
+        environment["PHOTOEDIT_VENV"] = Self.venv
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+}

@@ -1,0 +1,370 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+@testable import PhotoEdit
+@testable import PhotoEditServer
+import Testing
+
+/// The package root and its sample photos.
+enum Paths {
+    static let root: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url
+    }()
+
+    static func sample(_ name: String) -> String { root.appendingPathComponent("samples").appendingPathComponent(name).path }
+}
+
+/// A library in a temporary folder, removed afterwards.
+final class TemporaryLibrary: @unchecked Sendable {
+    let url: URL
+    let library: PhotoLibrary
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("photoedit-server-\(UUID().uuidString.prefix(12).lowercased())")
+        library = try PhotoLibrary(url: url)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    func importSample(_ name: String) throws -> String {
+        let results = try library.importItems([Paths.sample(name)])
+        return try #require(results.first?.id)
+    }
+}
+
+extension TestResponse {
+    var json: JSONValue { (try? JSONValue.parse(Data(body.readableBytesView))) ?? .null }
+    func member(_ key: String) -> JSONValue? {
+        if case let .object(members) = json { return members[key] }
+        return nil
+    }
+}
+
+func server(_ library: PhotoLibrary, _ configure: (inout ServerConfiguration) -> Void = { _ in }) -> some ApplicationProtocol {
+    var configuration = ServerConfiguration()
+    configuration.port = 0
+    configure(&configuration)
+    var logger = Logger(label: "test")
+    logger.logLevel = .warning
+    return makeServer(library: library, configuration: configuration, logger: logger)
+}
+
+@Suite("HTTP API v1: server, errors, auth, limits")
+struct ServerTests {
+    @Test("health and ready answer; unknown routes are problem+json with a code and a request id")
+    func healthAndProblems() async throws {
+        let temp = try TemporaryLibrary()
+        try await server(temp.library).test(.router) { client in
+            try await client.execute(uri: "/health", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.member("status") == .string("ok"))
+            }
+            try await client.execute(uri: "/ready", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.member("status") == .string("ready"))
+            }
+            try await client.execute(uri: "/v1/nothing-here", method: .get, headers: [.requestID: "abc-123"]) { response in
+                #expect(response.status == .notFound)
+                #expect(response.headers[.contentType] == "application/problem+json")
+                #expect(response.member("code") == .string("not-found"))
+                #expect(response.member("status") == .number(404))
+                #expect(response.headers[.requestID] == "abc-123")
+            }
+            try await client.execute(uri: "/v1/assets/0123456789abcdef", method: .get) { response in
+                #expect(response.status == .notFound)
+                #expect(response.member("code") == .string("unknown-asset"))
+                // The engine's own one line.
+                #expect(response.member("detail") == .string(PhotoEditError.unknownAsset("0123456789abcdef").description))
+            }
+            try await client.execute(uri: "/v1/assets?where=width%3E%3D", method: .get) { response in
+                #expect(response.status == .badRequest)
+                #expect(response.member("code") == .string("invalid-query"))
+            }
+        }
+    }
+
+    @Test("tokens: none → 401 with WWW-Authenticate, unknown → 401, read token writing → 403, edit token writes")
+    func tokens() async throws {
+        let temp = try TemporaryLibrary()
+        let id = try temp.importSample("coffee.jpg")
+        let readToken = TokenStore.newToken()
+        let editToken = TokenStore.newToken()
+        let text = [TokenStore.entry(for: readToken, scope: .read, name: "viewer"),
+                    TokenStore.entry(for: editToken, scope: .edit, name: "editor")].joined(separator: "\n")
+        let tokens = try TokenStore(text: text, source: "test")
+        #expect(!text.contains(readToken) && !text.contains(editToken))
+        try await server(temp.library) { $0.tokens = tokens }.test(.router) { client in
+            try await client.execute(uri: "/v1/assets", method: .get) { response in
+                #expect(response.status == .unauthorized)
+                #expect(response.headers[.wwwAuthenticate]?.hasPrefix("Bearer") == true)
+                #expect(response.member("code") == .string("unauthenticated"))
+            }
+            try await client.execute(uri: "/v1/assets", method: .get, headers: [.authorization: "Bearer pe_wrong"]) { response in
+                #expect(response.status == .unauthorized)
+                #expect(response.member("code") == .string("invalid-token"))
+            }
+            try await client.execute(uri: "/v1/assets", method: .get, headers: [.authorization: "Bearer \(readToken)"]) { response in
+                #expect(response.status == .ok)
+            }
+            let patch = ByteBuffer(string: #"{"favorite": true}"#)
+            try await client.execute(uri: "/v1/assets/\(id)", method: .patch, headers: [.authorization: "Bearer \(readToken)"], body: patch) { response in
+                #expect(response.status == .forbidden)
+                #expect(response.member("code") == .string("insufficient-scope"))
+            }
+            try await client.execute(uri: "/v1/assets/\(id)", method: .patch, headers: [.authorization: "Bearer \(editToken)"], body: patch) { response in
+                #expect(response.status == .ok)
+                #expect(response.member("isFavorite") == .bool(true))
+            }
+            // Purge needs admin.
+            try await client.execute(uri: "/v1/assets/\(id)/purge", method: .post, headers: [.authorization: "Bearer \(editToken)"]) { response in
+                #expect(response.status == .forbidden)
+            }
+            // Health stays open (load balancers have no token).
+            try await client.execute(uri: "/health", method: .get) { response in #expect(response.status == .ok) }
+        }
+        #expect(try await temp.library.asset(id).isFavorite)
+    }
+
+    @Test("token files: malformed entries are refused with their entry number, never the hash")
+    func tokenFile() throws {
+        #expect(throws: ServerSetupError.self) { try TokenStore(text: "sha256:abcd edit", source: "f") }
+        do {
+            _ = try TokenStore(text: "# comment\nsha256:\(String(repeating: "ab", count: 32)) superuser", source: "tokens.txt")
+            Issue.record("an unknown scope was accepted")
+        } catch let error as ServerSetupError {
+            #expect(error.description == "tokens.txt entry 2: unknown scope 'superuser' (read, edit or admin)")
+        }
+    }
+}
+
+@Suite("HTTP API v1: photos and edits")
+struct AssetRouteTests {
+    @Test("upload streams a photo in (201, Location, ETag); the same bytes again give the existing id (200)")
+    func upload() async throws {
+        let temp = try TemporaryLibrary()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: Paths.sample("coffee.jpg")))
+        try await server(temp.library).test(.router) { client in
+            var id = ""
+            try await client.execute(uri: "/v1/assets?filename=coffee.jpg", method: .post, body: ByteBuffer(bytes: bytes)) { response in
+                #expect(response.status == .created)
+                guard case let .string(text)? = response.member("id") else { Issue.record("no id"); return }
+                id = text
+                #expect(response.headers[.location] == "/v1/assets/\(id)")
+                #expect(response.headers[.eTag] == "\"r0\"")
+                #expect(response.member("originalFilename") == .string("coffee.jpg"))
+                #expect(response.member("existed") == .bool(false))
+            }
+            try await client.execute(uri: "/v1/assets", method: .post, body: ByteBuffer(bytes: bytes)) { response in
+                #expect(response.status == .ok)
+                #expect(response.member("id") == .string(id))
+                #expect(response.member("existed") == .bool(true))
+            }
+            // Not an image: 422 with the engine's line, nothing added.
+            try await client.execute(uri: "/v1/assets?filename=notes.jpg", method: .post, body: ByteBuffer(string: "hello, not a photo")) { response in
+                #expect(response.status == .unprocessableContent)
+                #expect(response.member("code") == .string("unreadable-image"))
+            }
+        }
+        #expect(try await temp.library.assets().count == 1)
+    }
+
+    @Test("an upload over the limit is refused with 413 and adds nothing")
+    func uploadLimit() async throws {
+        let temp = try TemporaryLibrary()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: Paths.sample("coffee.jpg")))
+        try await server(temp.library) { $0.maxUploadBytes = Int64(bytes.count / 2) }.test(.router) { client in
+            try await client.execute(uri: "/v1/assets", method: .post, body: ByteBuffer(bytes: bytes)) { response in
+                #expect(response.status == .contentTooLarge)
+                #expect(response.member("code") == .string("upload-too-large"))
+            }
+        }
+        #expect(try await temp.library.assets().isEmpty)
+        let staged = try FileManager.default.contentsOfDirectory(atPath: temp.url.appendingPathComponent("tmp").path)
+        #expect(staged.isEmpty, "staging files left: \(staged)")
+    }
+
+    @Test("list: where/sort/limit and a cursor that pages through every photo once")
+    func list() async throws {
+        let temp = try TemporaryLibrary()
+        var ids: [String] = []
+        for name in ["coffee.jpg", "chelsea.jpg", "astronaut.jpg", "chart.png"] { ids.append(try temp.importSample(name)) }
+        let imported = ids
+        try await server(temp.library).test(.router) { client in
+            var seen: [String] = []
+            var cursor: String?
+            var pages = 0
+            repeat {
+                let uri = "/v1/assets?limit=3&sort=name" + (cursor.map { "&cursor=\($0)" } ?? "")
+                try await client.execute(uri: uri, method: .get) { response in
+                    #expect(response.status == .ok)
+                    guard case let .array(assets)? = response.member("assets") else { Issue.record("no assets"); return }
+                    for case let .object(asset) in assets { if case let .string(id)? = asset["id"] { seen.append(id) } }
+                    if case let .string(next)? = response.member("nextCursor") { cursor = next } else { cursor = nil }
+                }
+                pages += 1
+            } while cursor != nil && pages < 5
+            #expect(pages == 2)
+            #expect(seen.count == 4 && Set(seen) == Set(imported))
+            try await client.execute(uri: "/v1/assets?where=format%3D%22png%22", method: .get) { response in
+                guard case let .array(assets)? = response.member("assets") else { Issue.record("no assets"); return }
+                #expect(assets.count == 1)
+            }
+            try await client.execute(uri: "/v1/assets?limit=0", method: .get) { response in
+                #expect(response.status == .badRequest)
+            }
+            try await client.execute(uri: "/v1/assets?cursor=%%%", method: .get) { response in
+                #expect(response.member("code") == .string("invalid-cursor"))
+            }
+        }
+    }
+
+    @Test("edits need If-Match: none → 428, stale → 412 with the current revision, right → new revision and ETag")
+    func conditionalEdits() async throws {
+        let temp = try TemporaryLibrary()
+        let id = try temp.importSample("coffee.jpg")
+        try await server(temp.library).test(.router) { client in
+            let edit = ByteBuffer(string: #"{"chain": "exposure=+0.5"}"#)
+            try await client.execute(uri: "/v1/assets/\(id)/edits", method: .post, body: edit) { response in
+                #expect(response.status == .preconditionRequired)
+            }
+            try await client.execute(uri: "/v1/assets/\(id)/edits", method: .post, headers: [.ifMatch: "\"r0\""], body: edit) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.eTag] == "\"r1\"")
+                #expect(response.member("chain") == .string("exposure=+0.5"))
+            }
+            // A second client still holding r0 is refused and told the current revision.
+            let other = ByteBuffer(string: #"{"chain": "saturation=-1"}"#)
+            try await client.execute(uri: "/v1/assets/\(id)/edits", method: .post, headers: [.ifMatch: "\"r0\""], body: other) { response in
+                #expect(response.status == .preconditionFailed)
+                #expect(response.member("code") == .string("stale-revision"))
+                #expect(response.member("currentRevision") == .number(1))
+                #expect(response.headers[.eTag] == "\"r1\"")
+            }
+            try await client.execute(uri: "/v1/assets/\(id)", method: .get, headers: [.ifNoneMatch: "\"r1\""]) { response in
+                #expect(response.status == .notModified)
+            }
+            try await client.execute(uri: "/v1/assets/\(id)/revert", method: .post, headers: [.ifMatch: "\"r1\""]) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.eTag] == "\"r2\"")
+                #expect(response.member("chain") == .null)
+            }
+            try await client.execute(uri: "/v1/assets/\(id)/history", method: .get) { response in
+                guard case let .array(revisions)? = response.member("revisions") else { Issue.record("no history"); return }
+                #expect(revisions.count == 3)
+            }
+            try await client.execute(uri: "/v1/assets/\(id)/edits", method: .post, headers: [.ifMatch: "\"r2\""],
+                                     body: ByteBuffer(string: #"{"chain": "nosuchfilter=1"}"#)) { response in
+                #expect(response.status == .badRequest)
+                #expect(response.member("code") == .string("unknown-filter"))
+            }
+        }
+        // The stale edit changed nothing.
+        #expect(try await temp.library.asset(id).revision == 2)
+        #expect(try await temp.library.history(id).count == 3)
+    }
+
+    @Test("delete, restore and purge; albums")
+    func lifecycleAndAlbums() async throws {
+        let temp = try TemporaryLibrary()
+        let id = try temp.importSample("coffee.jpg")
+        try await server(temp.library).test(.router) { client in
+            try await client.execute(uri: "/v1/albums", method: .post, body: ByteBuffer(string: #"{"title": "Trip"}"#)) { response in
+                #expect(response.status == .created)
+            }
+            try await client.execute(uri: "/v1/albums/Trip", method: .patch, body: ByteBuffer(string: #"{"add": ["\#(id)"]}"#)) { response in
+                #expect(response.status == .ok)
+                #expect(response.member("assets") == .array([.string(id)]))
+            }
+            try await client.execute(uri: "/v1/assets/\(id)", method: .delete) { response in #expect(response.status == .noContent) }
+            try await client.execute(uri: "/v1/assets?deleted=true", method: .get) { response in
+                guard case let .array(assets)? = response.member("assets") else { Issue.record("no assets"); return }
+                #expect(assets.count == 1)
+            }
+            try await client.execute(uri: "/v1/assets/\(id)/restore", method: .post) { response in
+                #expect(response.status == .ok)
+                #expect(response.member("deletedDate") == nil || response.member("deletedDate") == .null)
+            }
+            try await client.execute(uri: "/v1/assets/\(id)/purge", method: .post, headers: [.ifMatch: "\"r5\""]) { response in
+                #expect(response.status == .preconditionFailed)
+            }
+            // Purge is only from the recently deleted, as in Photos.
+            try await client.execute(uri: "/v1/assets/\(id)/purge", method: .post) { response in
+                #expect(response.status == .conflict)
+                #expect(response.member("code") == .string("invalid-change"))
+            }
+            try await client.execute(uri: "/v1/assets/\(id)", method: .delete) { response in #expect(response.status == .noContent) }
+            try await client.execute(uri: "/v1/assets/\(id)/purge", method: .post) { response in #expect(response.status == .noContent) }
+            try await client.execute(uri: "/v1/assets/\(id)", method: .get) { response in #expect(response.status == .notFound) }
+        }
+    }
+}
+
+@Suite("HTTP API v1: renders")
+struct RenderRouteTests {
+    @Test("renders: size, format by Accept with Vary, immutable revision URLs, 304, stale revision, pixel limit")
+    func render() async throws {
+        let temp = try TemporaryLibrary()
+        let id = try temp.importSample("coffee.jpg")
+        // coffee.jpg is 600×400: its full size is past a 100 000-pixel limit.
+        try await server(temp.library) { $0.maxRenderPixels = 100_000 }.test(.router) { client in
+            var etag = ""
+            try await client.execute(uri: "/v1/assets/\(id)/render?w=200&h=200", method: .get, headers: [.accept: "image/webp,*/*"]) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "image/webp")
+                #expect(response.headers[.vary] == "Accept")
+                #expect(response.headers[.cacheControl] == "private, no-cache")
+                etag = response.headers[.eTag] ?? ""
+                let bytes = Array(response.body.readableBytesView)
+                #expect(bytes.count > 100 && Array(bytes[8..<12]) == Array("WEBP".utf8))
+                let image = try PhotoEdit.Image.load(data: Data(bytes))
+                #expect(max(image.width, image.height) == 200)
+            }
+            try await client.execute(uri: "/v1/assets/\(id)/render?w=200&h=200", method: .get,
+                                     headers: [.accept: "image/webp", .ifNoneMatch: etag]) { response in
+                #expect(response.status == .notModified)
+            }
+            try await client.execute(uri: "/v1/assets/\(id)/render?w=64&rev=0&format=png", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "image/png")
+                #expect(response.headers[.cacheControl]?.contains("immutable") == true)
+            }
+            try await client.execute(uri: "/v1/assets/\(id)/render?w=64&rev=3", method: .get) { response in
+                #expect(response.status == .notFound)
+                #expect(response.member("code") == .string("not-current-revision"))
+                #expect(response.member("currentRevision") == .number(0))
+            }
+            try await client.execute(uri: "/v1/assets/\(id)/render", method: .get) { response in
+                #expect(response.status == .unprocessableContent)
+                #expect(response.member("code") == .string("render-too-large"))
+            }
+            try await client.execute(uri: "/v1/assets/\(id)/render?w=64&colour=red", method: .get) { response in
+                #expect(response.status == .badRequest)
+            }
+        }
+    }
+
+    @Test("the render queue: past its depth a render is refused with 429 and Retry-After; cancelled waiters leave it")
+    func renderQueue() async throws {
+        let gate = RenderGate(concurrency: 1, queueDepth: 1)
+        let release = AsyncStream<Void>.makeStream()
+        let running = Task { try await gate.run { for await _ in release.stream { break } } }
+        while await gate.load.running == 0 { await Task.yield() }
+        let waiting = Task { try await gate.run { 1 } }
+        while await gate.load.waiting == 0 { await Task.yield() }
+        do {
+            _ = try await gate.run { 2 }
+            Issue.record("a render past the queue was accepted")
+        } catch let problem as Problem {
+            #expect(problem.status == .tooManyRequests)
+            #expect(problem.headers[.retryAfter] == "2")
+        }
+        release.continuation.yield()
+        release.continuation.finish()
+        try await running.value
+        #expect(try await waiting.value == 1)
+        #expect(await gate.load == (0, 0))
+    }
+}
