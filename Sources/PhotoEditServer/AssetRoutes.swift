@@ -138,7 +138,7 @@ func addEditRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
 
     // POST /v1/assets/{id}/edits with If-Match: "rN" and
     // {"chain": "exposure=+0.3,crop=16:9", "reset": false, "remove": ["vignette"], "fromRAW": null}
-    // or {"recipe": {…photoedit recipe…}}. A preset is a chain step (preset=NAME).
+    // or {"recipe": {…photoedit recipe…}}. A preset is a chain step (preset:NAME).
     // A multipart/form-data body is an editor's output instead (commitEditingOutput).
     v1.post("assets/:id/edits") { request, context -> Response in
         let id = try context.parameters.require("id")

@@ -189,13 +189,7 @@ func makeRouter(state: ServerState) -> Router<ServerContext> {
         let sequence = try await blocking { try state.library.latestChangeSequence() }
         return jsonResponse(.object(["status": .string("ready"), "changeSequence": .number(Double(sequence))]))
     }
-    router.get("/") { _, _ -> Response in
-        guard let url = Bundle.module.url(forResource: "index", withExtension: "html", subdirectory: "web"),
-              let data = try? Data(contentsOf: url)
-        else { throw Problem(.notFound, code: "not-found", "no web editor is installed") }
-        return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
-    }
+    addWebRoutes(router)
 
     let v1 = router.group("v1").add(middleware: AuthMiddleware(tokens: state.configuration.tokens, signer: state.configuration.signer))
     addAssetRoutes(v1, state: state)
@@ -205,6 +199,7 @@ func makeRouter(state: ServerState) -> Router<ServerContext> {
     addContentEditingRoutes(v1, state: state)
     addAlbumRoutes(v1, state: state)
     addFeedRoutes(v1, state: state)
+    addPresetRoutes(v1, state: state)
     return router
 }
 

@@ -305,6 +305,7 @@ struct OpenAPITests {
 
             // Filters and the feed.
             try await client.call(.get, "/v1/filters", expect: .ok)
+            try await client.call(.get, "/v1/presets", expect: .ok)
             try await client.call(.get, "/v1/changes?since=0&limit=5", expect: .ok)
             try await client.call(.get, "/v1/changes?limit=0", expect: .badRequest)
             try await client.call(.get, "/v1/changes/stream", headers: [.lastEventID: "yesterday"], expect: .badRequest)

@@ -1,0 +1,711 @@
+// The photoedit web editor: the library as a grid, a photo page whose
+// sliders are generated from the filter declarations (/v1/filters), live
+// previews of unsaved edits, history, uploads, and live updates from the
+// change feed. Plain modules, no build step; every request goes through api.js.
+
+import { api, ApiError, describe } from "./api.js";
+import { paramsFromFilters, chainValue, stepOf } from "./filters.js";
+
+const $ = (id) => document.getElementById(id);
+const el = (tag, props = {}, ...children) => {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key in node && typeof value !== "string") node[key] = value;
+    else node.setAttribute(key, value);
+  }
+  for (const child of children) if (child != null) node.append(child);
+  return node;
+};
+
+const PAGE = 60;
+const THUMB = { w: "360", h: "360", fit: "fill", format: "webp", q: "80" };
+
+const state = {
+  filters: [],            // declarations, pipeline order
+  presets: [],
+  list: { where: "", sort: "", hidden: false, cursor: null, loading: false, ids: [] },
+  photo: null,            // the photo shown (API JSON)
+  base: {},               // filter id → params of the current recipe
+  values: {},             // filter id → params as the sliders say
+  pendingPreset: "",
+  writing: false,         // a save, revert or go-to is in flight
+  previewSeq: 0, shownSeq: 0, previewAbort: null, previewTimer: 0, previewURL: null,
+};
+
+// --- Messages --------------------------------------------------------------
+
+function showError(error) {
+  $("alert-text").textContent = typeof error === "string" ? error : describe(error);
+  $("alert").hidden = false;
+}
+$("alert-close").addEventListener("click", () => { $("alert").hidden = true; });
+
+let toastTimer = 0;
+function toast(text) {
+  const node = $("toast");
+  node.textContent = text;
+  node.classList.add("shown");
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => node.classList.remove("shown"), 4000);
+}
+
+// The top bar is sticky and grows with its alert: what sticks below it
+// (the photo, the panel) and scrolled-to elements keep clear of it.
+new ResizeObserver(([entry]) => {
+  document.documentElement.style.setProperty("--bar-h", `${Math.ceil(entry.target.getBoundingClientRect().height)}px`);
+}).observe(document.querySelector("header.bar"));
+
+// --- Token -----------------------------------------------------------------
+
+api.askToken = (message) => new Promise((resolve, reject) => {
+  const dialog = $("login");
+  const error = $("login-error");
+  error.textContent = message;
+  error.hidden = !message;
+  $("token").value = "";
+  const form = $("login-form");
+  const done = (event) => {
+    event.preventDefault();
+    const token = $("token").value.trim();
+    if (!token) return;
+    form.removeEventListener("submit", done);
+    dialog.removeEventListener("cancel", cancel);
+    api.setToken(token);
+    $("sign-out").hidden = false;
+    dialog.close();
+    resolve();
+  };
+  const cancel = () => {
+    form.removeEventListener("submit", done);
+    dialog.removeEventListener("cancel", cancel);
+    reject(new ApiError(401, "unauthenticated", "no API token given"));
+  };
+  form.addEventListener("submit", done);
+  dialog.addEventListener("cancel", cancel);
+  if (!dialog.open) dialog.showModal();
+  $("token").focus();
+});
+$("sign-out").hidden = !api.token;
+$("sign-out").addEventListener("click", () => { api.setToken(null); location.reload(); });
+
+// --- Library ---------------------------------------------------------------
+
+function listQuery() {
+  const query = new URLSearchParams({ limit: String(PAGE) });
+  if (state.list.where) query.set("where", state.list.where);
+  if (state.list.sort) query.set("sort", state.list.sort);
+  if (state.list.hidden) query.set("hidden", "true");
+  if (state.list.cursor) query.set("cursor", state.list.cursor);
+  return query;
+}
+
+async function loadLibrary(reset) {
+  if (state.list.loading) return;
+  if (reset) {
+    state.list.cursor = null;
+    state.list.ids = [];
+    $("grid").replaceChildren();
+  }
+  state.list.loading = true;
+  $("load-more").disabled = true;
+  try {
+    const page = await api.get(`/v1/assets?${listQuery()}`);
+    for (const asset of page.assets) $("grid").append(tile(asset));
+    state.list.ids.push(...page.assets.map((a) => a.id));
+    state.list.cursor = page.nextCursor;
+    $("load-more").hidden = !page.nextCursor;
+    updateSummary();
+  } catch (error) {
+    showError(error);
+    $("library-summary").textContent = "The photos could not be listed (the message above says why).";
+  } finally {
+    state.list.loading = false;
+    $("load-more").disabled = false;
+  }
+}
+
+function tile(asset) {
+  const img = el("img", { alt: asset.originalFilename || "photo", loading: "lazy", decoding: "async",
+                          width: "180", height: "180" });
+  const link = el("a", { href: `#/photo/${asset.id}`, class: "tile-link" }, img,
+                  el("span", { class: "tile-name", text: asset.originalFilename || asset.id.slice(0, 8) }));
+  const node = el("li", { class: "tile", "data-id": asset.id, "data-rev": String(asset.revision) }, link);
+  if (asset.isFavorite) node.classList.add("favorite");
+  if (asset.isHidden) node.classList.add("hidden-photo");
+  link.setAttribute("aria-label", `${asset.originalFilename || "photo"}${asset.isFavorite ? ", favorite" : ""}${asset.isHidden ? ", hidden" : ""}`);
+  setThumb(img, asset);
+  return node;
+}
+
+async function setThumb(img, asset) {
+  try {
+    img.src = await api.renderURL(asset.id, { ...THUMB, rev: String(asset.revision) });
+    img.onerror = async () => {
+      // An expired signature or a revision that moved on: fetch the photo again.
+      img.onerror = null;
+      api.forget(asset.id);
+      try { setThumb(img, await api.get(`/v1/assets/${asset.id}`)); } catch { /* gone */ }
+    };
+  } catch (error) {
+    img.alt = `${asset.originalFilename}: ${describe(error)}`;
+  }
+}
+
+/** Brings one tile up to date (after a change from anyone). */
+async function refreshTile(id, kind) {
+  const find = () => document.querySelector(`.tile[data-id="${CSS.escape(id)}"]`);
+  const drop = () => {
+    find()?.remove();
+    state.list.ids = state.list.ids.filter((x) => x !== id);
+    updateSummary();
+  };
+  if (kind === "delete") { drop(); return; }
+  let asset;
+  try { asset = await api.get(`/v1/assets/${id}`); } catch { drop(); return; }
+  if (asset.deletedDate || (asset.isHidden && !state.list.hidden)) { drop(); return; }
+  // Looked up after the request: an upload and the change feed can both
+  // announce the same new photo.
+  const existing = find();
+  if (existing) {
+    if (existing.dataset.rev !== String(asset.revision) || kind !== "insert") {
+      api.forget(id);
+      existing.replaceWith(tile(asset));
+    }
+  } else if (kind === "insert" && !state.list.where && !state.list.sort && !state.list.cursor) {
+    // Import order: a new photo goes last, once the last page is shown.
+    $("grid").append(tile(asset));
+    state.list.ids.push(id);
+    updateSummary();
+  }
+}
+
+function updateSummary() {
+  const count = state.list.ids.length;
+  $("library-summary").textContent = count === 0
+    ? (state.list.where ? "No photo matches this search." : "No photos yet: drop some here or use Upload.")
+    : `${count} photo${count === 1 ? "" : "s"}${state.list.cursor ? " shown, more below" : ""}`;
+}
+
+$("search").addEventListener("submit", (event) => {
+  event.preventDefault();
+  state.list.where = $("where").value.trim();
+  state.list.sort = $("sort").value;
+  state.list.hidden = $("show-hidden").checked;
+  if (location.hash !== "#/" && location.hash !== "") location.hash = "#/";
+  else loadLibrary(true);
+});
+$("load-more").addEventListener("click", () => loadLibrary(false));
+new IntersectionObserver((entries) => {
+  if (entries.some((e) => e.isIntersecting) && state.list.cursor && !$("library").hidden) loadLibrary(false);
+}, { rootMargin: "600px" }).observe($("load-more"));
+
+// --- Uploads ---------------------------------------------------------------
+
+async function uploadFiles(files) {
+  const list = $("upload-list");
+  $("uploads").hidden = false;
+  const queue = [...files].map((file) => {
+    const bar = el("progress", { max: 1, value: 0, "aria-label": `Upload of ${file.name}` });
+    const status = el("span", { class: "upload-status", text: "waiting" });
+    const row = el("li", { class: "upload" }, el("span", { class: "upload-name", text: file.name }), bar, status);
+    list.prepend(row);
+    return { file, bar, status, row };
+  });
+  // Two at a time: enough to keep the link busy, few enough for the server's queue.
+  const worker = async () => {
+    for (let item = queue.shift(); item; item = queue.shift()) {
+      item.status.textContent = "uploading";
+      try {
+        const { asset, existed } = await api.upload(item.file, (f) => { item.bar.value = f; });
+        item.bar.value = 1;
+        item.row.classList.add(existed ? "duplicate" : "done");
+        item.status.replaceChildren(existed ? "already in the library: " : "uploaded: ",
+          el("a", { href: `#/photo/${asset.id}`, text: "open" }));
+        if (!existed) await refreshTile(asset.id, "insert");
+      } catch (error) {
+        item.row.classList.add("failed");
+        item.status.textContent = describe(error);
+      }
+    }
+  };
+  await Promise.all([worker(), worker()]);
+}
+
+$("clear-uploads").addEventListener("click", () => {
+  for (const row of document.querySelectorAll(".upload.done, .upload.duplicate, .upload.failed")) row.remove();
+  $("uploads").hidden = !$("upload-list").children.length;
+});
+$("file-picker").addEventListener("change", (event) => {
+  if (event.target.files.length) uploadFiles(event.target.files);
+  event.target.value = "";
+});
+let dragDepth = 0;
+document.addEventListener("dragenter", (event) => {
+  if (!event.dataTransfer?.types.includes("Files")) return;
+  dragDepth++;
+  $("drop-hint").hidden = false;
+});
+document.addEventListener("dragleave", () => { if (--dragDepth <= 0) { dragDepth = 0; $("drop-hint").hidden = true; } });
+document.addEventListener("dragover", (event) => { if (event.dataTransfer?.types.includes("Files")) event.preventDefault(); });
+document.addEventListener("drop", (event) => {
+  if (!event.dataTransfer?.files.length) return;
+  event.preventDefault();
+  dragDepth = 0;
+  $("drop-hint").hidden = true;
+  uploadFiles(event.dataTransfer.files);
+});
+
+// --- Photo page: sliders -------------------------------------------------
+
+/** The current recipe's parameters by filter, when it is one of ours. */
+function recipeParams(asset) {
+  const data = asset.adjustmentData;
+  if (!data || data.formatIdentifier !== "org.photoedit.recipe") return {};
+  try {
+    const recipe = JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(data.data), (c) => c.charCodeAt(0))));
+    const out = {};
+    for (const filter of recipe.filters || []) out[filter.id] = { ...filter.params };
+    return out;
+  } catch { return {}; }
+}
+
+function valueOf(filterID, param) {
+  const v = state.values[filterID]?.[param.name];
+  return v === undefined ? param.default : v;
+}
+
+function baseOf(filterID, param) {
+  const v = state.base[filterID]?.[param.name];
+  return v === undefined ? param.default : v;
+}
+
+function same(a, b) { return typeof a === "number" && typeof b === "number" ? Math.abs(a - b) < 1e-9 : a === b; }
+
+/** What differs from the saved recipe: {chain, remove, changed}. */
+function pendingEdit() {
+  const steps = [];
+  const remove = [];
+  let changed = false;
+  for (const filter of state.filters) {
+    const diffs = filter.params.filter((p) => !same(valueOf(filter.id, p), baseOf(filter.id, p)));
+    if (!diffs.length) continue;
+    changed = true;
+    const neutral = filter.params.every((p) => same(valueOf(filter.id, p), p.default));
+    if (neutral && state.base[filter.id]) remove.push(filter.id);
+    for (const p of diffs) steps.push(`${filter.id}.${p.name}=${chainValue(p, valueOf(filter.id, p))}`);
+  }
+  if (state.pendingPreset) { steps.unshift(`preset:${state.pendingPreset}`); changed = true; }
+  return { chain: steps.join(","), remove, changed };
+}
+
+function buildSliders() {
+  const root = $("sliders");
+  root.replaceChildren();
+  const stages = new Map();
+  for (const filter of state.filters) {
+    if (!stages.has(filter.stage)) stages.set(filter.stage, []);
+    stages.get(filter.stage).push(filter);
+  }
+  const openStages = new Set(["white balance", "exposure", "tone", "colour"]);
+  const raw = state.photo && (state.photo.format === "raw" || state.photo.alternate);
+  for (const [stage, filters] of stages) {
+    // RAW development applies to camera RAW data only.
+    if (!raw && filters.every((f) => f.id === "raw")) continue;
+    const group = el("details", { class: "stage-group" }, el("summary", { text: stage }));
+    if (openStages.has(stage)) group.open = true;
+    for (const filter of filters) group.append(filterControls(filter));
+    root.append(group);
+  }
+}
+
+function filterControls(filter) {
+  // One parameter: a single row named after the filter. Several: a group
+  // (collapsed when long) with a row per parameter.
+  const single = filter.params.length === 1;
+  const long = filter.params.length > 4;
+  const box = el(single ? "div" : long ? "details" : "fieldset", { class: single ? "filter single" : "filter", "data-filter": filter.id });
+  const reset = el("button", { type: "button", class: "reset", text: "↺", title: `Reset ${filter.id}`, "aria-label": `Reset ${filter.id}`,
+    onclick: (event) => {
+      event.preventDefault();
+      for (const p of filter.params) setValue(filter.id, p, p.default);
+      syncControls(box, filter);
+      schedulePreview();
+    } });
+  if (!single) {
+    box.append(el(long ? "summary" : "legend", { title: filter.summary }, el("span", { class: "filter-name", text: filter.id }), reset));
+  }
+  for (const param of filter.params) box.append(paramControl(filter, param, single ? reset : null));
+  return box;
+}
+
+function paramControl(filter, param, reset) {
+  const id = `p-${filter.id}-${param.name}`;
+  const name = reset ? filter.id : param.name.replaceAll("_", " ");
+  const labelText = name.charAt(0).toUpperCase() + name.slice(1);
+  const help = `${param.summary}${param.unit ? ` (${param.unit})` : ""}; ${param.range}, default ${param.default}`;
+  const row = el("div", { class: `param param-${param.kind}`, title: help });
+  const label = el("label", { for: id, text: labelText + (param.unit && param.kind === "number" ? ` (${param.unit})` : "") });
+  const helpID = `${id}-help`;
+  const helpNode = el("span", { id: helpID, class: "visually-hidden", text: help });
+  const value = valueOf(filter.id, param);
+  if (param.kind === "number") {
+    const slider = el("input", { id, type: "range", min: String(param.min), max: String(param.max), step: String(stepOf(param)),
+                                  "aria-describedby": helpID, "data-param": param.name });
+    slider.value = String(value);
+    const number = el("input", { type: "number", min: String(param.min), max: String(param.max), step: param.declaredStep ? String(param.declaredStep) : "any",
+                                 class: "number", "aria-label": `${labelText} value`, "data-param": param.name });
+    number.value = String(value);
+    slider.addEventListener("input", () => { number.value = slider.value; setValue(filter.id, param, Number(slider.value)); schedulePreview(); });
+    number.addEventListener("change", () => {
+      const n = Math.min(param.max, Math.max(param.min, Number(number.value)));
+      if (!Number.isFinite(n)) { number.value = slider.value; return; }
+      number.value = String(n); slider.value = String(n); setValue(filter.id, param, n); schedulePreview();
+    });
+    slider.addEventListener("dblclick", () => {
+      slider.value = number.value = String(param.default); setValue(filter.id, param, param.default); schedulePreview();
+    });
+    row.append(label, slider, number, reset || el("span"), helpNode);
+  } else if (param.kind === "bool") {
+    const box = el("input", { id, type: "checkbox", "aria-describedby": helpID, "data-param": param.name });
+    box.checked = value === true;
+    box.addEventListener("change", () => { setValue(filter.id, param, box.checked); schedulePreview(); });
+    row.append(box, label, reset || el("span"), helpNode);
+  } else if (param.kind === "choice") {
+    const select = el("select", { id, "aria-describedby": helpID, "data-param": param.name },
+                      ...param.choices.map((c) => el("option", { value: c, text: c })));
+    select.value = String(value);
+    select.addEventListener("change", () => { setValue(filter.id, param, select.value); schedulePreview(); });
+    row.append(label, select, reset || el("span"), helpNode);
+  } else {
+    const input = el("input", { id, type: "text", "aria-describedby": helpID, "data-param": param.name, spellcheck: "false" });
+    input.value = String(value);
+    input.addEventListener("change", () => { setValue(filter.id, param, input.value); schedulePreview(); });
+    row.append(label, input, reset || el("span"), helpNode);
+  }
+  return row;
+}
+
+function setValue(filterID, param, value) {
+  state.values[filterID] = { ...(state.values[filterID] || {}), [param.name]: value };
+  const box = document.querySelector(`[data-filter="${filterID}"]`);
+  const filter = state.filters.find((f) => f.id === filterID);
+  if (box && filter) box.classList.toggle("edited", filter.params.some((p) => !same(valueOf(filterID, p), baseOf(filterID, p))));
+  updateEditState();
+}
+
+/** Puts every control of a filter back to the values in state. */
+function syncControls(box, filter) {
+  for (const param of filter.params) {
+    const value = valueOf(filter.id, param);
+    for (const input of box.querySelectorAll(`[data-param="${CSS.escape(param.name)}"]`)) {
+      if (input.type === "checkbox") input.checked = value === true; else input.value = String(value);
+    }
+  }
+  box.classList.toggle("edited", filter.params.some((p) => !same(valueOf(filter.id, p), baseOf(filter.id, p))));
+}
+
+function updateEditState() {
+  const { changed } = pendingEdit();
+  $("save").disabled = !changed;
+  $("discard").disabled = !changed;
+  $("edit-state").textContent = changed ? "Unsaved changes" : "";
+  $("pending-preset").hidden = !state.pendingPreset;
+  $("pending-preset").textContent = state.pendingPreset ? `${state.pendingPreset} (unsaved)` : "";
+}
+
+// --- Photo page: previews ------------------------------------------------
+
+function viewWidth() {
+  const box = $("viewer").getBoundingClientRect();
+  return Math.max(256, Math.min(2048, Math.round(Math.max(box.width, box.height) * (window.devicePixelRatio || 1))));
+}
+
+function schedulePreview() {
+  clearTimeout(state.previewTimer);
+  state.previewTimer = setTimeout(runPreview, 120);
+}
+
+/** Renders the unsaved edit; an answer older than one already shown is dropped. */
+async function runPreview() {
+  const photo = state.photo;
+  if (!photo) return;
+  const { chain, changed } = pendingEdit();
+  $("edit-error").hidden = true;
+  if (!changed) { showCurrent(); return; }
+  const seq = ++state.previewSeq;
+  state.previewAbort?.abort();
+  const controller = new AbortController();
+  state.previewAbort = controller;
+  $("preview-state").hidden = false;
+  $("preview-state").textContent = "Rendering…";
+  $("viewer").setAttribute("aria-busy", "true");
+  try {
+    const blob = await api.preview(photo.id, chain, viewWidth(), controller.signal);
+    if (seq < state.shownSeq || state.photo !== photo) return;   // a newer preview is already shown
+    state.shownSeq = seq;
+    const url = URL.createObjectURL(blob);
+    const img = $("view");
+    await new Promise((resolve) => { img.onload = resolve; img.onerror = resolve; img.src = url; });
+    if (state.previewURL) URL.revokeObjectURL(state.previewURL);
+    state.previewURL = url;
+    img.dataset.preview = String(seq);
+    img.dataset.chain = chain;   // what is shown (for tests and for the curious)
+    if (seq === state.previewSeq) $("preview-state").textContent = "Preview (unsaved)";
+  } catch (error) {
+    if (error.name === "AbortError") return;
+    if (seq === state.previewSeq) {
+      $("edit-error").textContent = describe(error);
+      $("edit-error").hidden = false;
+      $("preview-state").textContent = "Preview failed";
+    }
+  } finally {
+    if (seq === state.previewSeq) $("viewer").removeAttribute("aria-busy");
+  }
+}
+
+async function showCurrent() {
+  const photo = state.photo;
+  state.previewAbort?.abort();
+  state.shownSeq = ++state.previewSeq;
+  $("preview-state").hidden = true;
+  $("viewer").removeAttribute("aria-busy");
+  const w = String(viewWidth());
+  try {
+    const url = await api.renderURL(photo.id, { w, h: w, format: "webp", q: "90", rev: String(photo.revision) });
+    if (state.photo !== photo) return;
+    $("view").src = url;
+    delete $("view").dataset.preview;
+    delete $("view").dataset.chain;
+    // The unadjusted version is the same at every revision: no rev, so a
+    // revision that moves on meanwhile cannot make it a 404.
+    $("before").src = await api.renderURL(photo.id, { w, h: w, format: "webp", q: "90", version: "unadjusted" });
+  } catch (error) { showError(error); }
+}
+
+// --- Photo page: before/after ---------------------------------------------
+
+function showBefore(on) {
+  $("before").hidden = !on;
+  $("before-label").hidden = !on;
+  $("compare").setAttribute("aria-pressed", on ? "true" : "false");
+}
+const compare = $("compare");
+compare.addEventListener("pointerdown", (e) => { compare.setPointerCapture(e.pointerId); showBefore(true); });
+compare.addEventListener("pointerup", () => showBefore(false));
+compare.addEventListener("pointercancel", () => showBefore(false));
+compare.addEventListener("keydown", (e) => { if (e.key === " " || e.key === "Enter") { e.preventDefault(); showBefore(true); } });
+compare.addEventListener("keyup", (e) => { if (e.key === " " || e.key === "Enter") showBefore(false); });
+document.addEventListener("keydown", (e) => {
+  if ((e.key === "b" || e.key === "B") && !$("photo").hidden && !e.repeat && !isTyping(e.target)) showBefore(true);
+});
+document.addEventListener("keyup", (e) => { if (e.key === "b" || e.key === "B") showBefore(false); });
+function isTyping(node) { return node && (node.tagName === "INPUT" && node.type !== "range" && node.type !== "checkbox" || node.tagName === "SELECT" || node.tagName === "TEXTAREA"); }
+
+// --- Photo page: load, save, history, flags ---------------------------------
+
+async function openPhoto(id) {
+  const photo = await api.get(`/v1/assets/${id}`);
+  setPhoto(photo);
+}
+
+function setPhoto(photo) {
+  const samePhoto = state.photo && state.photo.id === photo.id;
+  state.photo = photo;
+  state.base = recipeParams(photo);
+  state.values = structuredClone(state.base);
+  state.pendingPreset = "";
+  $("preset").value = "";
+  $("photo-title").textContent = photo.originalFilename || photo.id;
+  $("photo-rev").textContent = `revision ${photo.revision}${photo.chain ? ` · ${photo.chain}` : ""}`;
+  showFlags(photo);
+  $("view").alt = `${photo.originalFilename}, revision ${photo.revision}`;
+  $("edit-error").hidden = true;
+  if (!samePhoto) buildSliders();
+  else for (const box of document.querySelectorAll("[data-filter]")) syncControls(box, state.filters.find((f) => f.id === box.dataset.filter));
+  for (const box of document.querySelectorAll("[data-filter]")) box.classList.remove("edited");
+  updateEditState();
+  showCurrent();
+  loadHistory();
+}
+
+async function loadHistory() {
+  const photo = state.photo;
+  try {
+    const { revisions } = await api.get(`/v1/assets/${photo.id}/history`);
+    if (state.photo !== photo) return;
+    const list = $("history");
+    list.replaceChildren();
+    for (const r of [...revisions].reverse()) {
+      const current = r.number === photo.revision;
+      const when = new Date(r.date).toLocaleString();
+      const item = el("li", { class: current ? "current" : "", value: String(r.number), "data-revision": String(r.number) },
+        el("span", { class: "rev-number", text: `r${r.number}` }),
+        el("span", { class: "rev-kind", text: r.kind }),
+        el("span", { class: "rev-chain", text: r.chain || (r.number === 0 ? "as imported" : "no adjustments") }),
+        el("time", { datetime: r.date, text: when }));
+      if (current) item.append(el("span", { class: "rev-current", text: "current" }));
+      else item.append(el("button", { type: "button", text: "Go to", "aria-label": `Go to revision ${r.number}`,
+                                       onclick: () => revert(r.number) }));
+      list.append(item);
+    }
+  } catch (error) { showError(error); }
+}
+
+/** A write that names the revision it was made from; 412 reloads. */
+async function write(action, path, body) {
+  const photo = state.photo;
+  state.writing = true;
+  try {
+    const { body: updated } = await api.json("POST", path, { body, headers: { "If-Match": photo.etag } });
+    api.forget(photo.id);
+    setPhoto(updated);
+    toast(`${action}: revision ${updated.revision}`);
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 412) {
+      showError(`This photo was changed elsewhere (now revision ${error.problem.currentRevision ?? "?"}): reloaded it. Your unsaved changes were not applied.`);
+      api.forget(photo.id);
+      await openPhoto(photo.id).catch(showError);
+    } else {
+      $("edit-error").textContent = describe(error);
+      $("edit-error").hidden = false;
+    }
+    return false;
+  } finally {
+    state.writing = false;
+  }
+}
+
+async function save() {
+  const { chain, remove, changed } = pendingEdit();
+  if (!changed) return;
+  $("save").disabled = true;
+  const body = { chain };
+  if (remove.length) body.remove = remove;
+  // Filters brought back to neutral are removed, not saved at zero.
+  if (remove.length) body.chain = chain.split(",").filter((s) => !remove.includes(s.split(/[.=]/)[0])).join(",");
+  await write("Saved", `/v1/assets/${state.photo.id}/edits`, body);
+  updateEditState();
+}
+
+function revert(revision) {
+  const body = revision === undefined ? {} : { revision };
+  return write(revision === undefined ? "Reverted to the original" : `Went to revision ${revision}`,
+               `/v1/assets/${state.photo.id}/revert`, body);
+}
+
+async function setFlag(name, value) {
+  const photo = state.photo;
+  try {
+    const { body } = await api.json("PATCH", `/v1/assets/${photo.id}`, { body: { [name]: value } });
+    if (state.photo && state.photo.id === photo.id) showFlags(body);
+    toast(name === "favorite" ? (value ? "Marked as favorite" : "No longer a favorite") : (value ? "Hidden" : "Shown"));
+  } catch (error) { showError(error); }
+}
+
+/** Favorite and hidden, from a fresher copy of the same revision (the edit in progress stays). */
+function showFlags(fresh) {
+  Object.assign(state.photo, { isFavorite: fresh.isFavorite, isHidden: fresh.isHidden });
+  $("favorite").setAttribute("aria-pressed", String(fresh.isFavorite));
+  $("favorite").textContent = fresh.isFavorite ? "★ Favorite" : "☆ Favorite";
+  $("hide").setAttribute("aria-pressed", String(fresh.isHidden));
+  $("hide").textContent = fresh.isHidden ? "Hidden — show" : "Hide";
+}
+
+$("save").addEventListener("click", save);
+$("discard").addEventListener("click", () => setPhoto(state.photo));
+$("revert-original").addEventListener("click", () => revert(undefined));
+$("favorite").addEventListener("click", () => setFlag("favorite", !state.photo.isFavorite));
+$("hide").addEventListener("click", () => setFlag("hidden", !state.photo.isHidden));
+$("preset").addEventListener("change", () => { state.pendingPreset = $("preset").value; updateEditState(); schedulePreview(); });
+window.addEventListener("beforeunload", (event) => {
+  if (state.photo && !$("photo").hidden && pendingEdit().changed) event.preventDefault();
+});
+document.addEventListener("keydown", (e) => {
+  if ((e.ctrlKey || e.metaKey) && e.key === "s" && !$("photo").hidden) { e.preventDefault(); save(); }
+});
+
+// --- Live updates ------------------------------------------------------------
+
+// Change sets are handled one after another, so a photo fetched for a later
+// change is never overwritten by one fetched, more slowly, for an earlier one.
+let changes = Promise.resolve();
+function onChange(set) {
+  changes = changes.then(() => applyChange(set)).catch((error) => console.error(error));
+}
+
+async function applyChange(set) {
+  for (const entry of set.entries) {
+    if (entry.type !== "asset") continue;
+    if (!$("library").hidden || !state.photo || state.photo.id !== entry.id) await refreshTile(entry.id, entry.kind);
+    // While this page's own write is in flight its change is announced
+    // too; the write's answer brings it.
+    if (state.photo && state.photo.id === entry.id && !$("photo").hidden && !state.writing) {
+      if (entry.kind === "delete") { showError("This photo was deleted elsewhere."); location.hash = "#/"; continue; }
+      try {
+        const fresh = await api.get(`/v1/assets/${entry.id}`);
+        if (state.writing || !state.photo || state.photo.id !== fresh.id) continue;
+        if (fresh.revision === state.photo.revision) { showFlags(fresh); continue; }
+        api.forget(entry.id);
+        if (pendingEdit().changed) {
+          showError(`This photo was changed elsewhere (now revision ${fresh.revision}); saving your changes will be refused. Discard them to see it.`);
+        } else {
+          setPhoto(fresh);
+          toast(`Updated elsewhere: revision ${fresh.revision}`);
+        }
+      } catch (error) { showError(error); }
+    }
+  }
+}
+
+function setLive(text) {
+  const node = $("live");
+  node.textContent = text;
+  node.dataset.state = text;
+}
+
+// --- Routing -----------------------------------------------------------------
+
+async function route() {
+  const match = location.hash.match(/^#\/photo\/([0-9a-f]{6,64})$/);
+  if (match) {
+    $("library").hidden = true;
+    $("photo").hidden = false;
+    try {
+      if (!state.photo || state.photo.id !== match[1]) state.photo = null;
+      await openPhoto(match[1]);
+      $("photo-title").focus?.();
+    } catch (error) { showError(error); location.hash = "#/"; }
+  } else {
+    const wasPhoto = !$("photo").hidden;
+    $("photo").hidden = true;
+    $("library").hidden = false;
+    const current = state.photo;
+    state.photo = null;
+    state.previewAbort?.abort();
+    if (!state.list.ids.length || !wasPhoto) loadLibrary(true);
+    else if (current) refreshTile(current.id, "update");
+  }
+}
+
+async function start() {
+  try {
+    const [{ filters }, { presets }] = await Promise.all([api.get("/v1/filters"), api.get("/v1/presets")]);
+    state.filters = paramsFromFilters(filters);
+    state.presets = presets;
+    for (const p of presets) $("preset").append(el("option", { value: p.name, text: `${p.name} — ${p.summary}` }));
+  } catch (error) {
+    showError(error);
+    if (error instanceof ApiError && error.status === 401) return;
+  }
+  $("sign-out").hidden = !api.token;
+  window.addEventListener("hashchange", route);
+  await route();
+  api.follow(onChange, (s) => setLive(s === "live" ? "live" : s));
+  document.body.dataset.ready = "true";
+}
+
+start();
