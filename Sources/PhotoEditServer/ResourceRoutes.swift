@@ -187,7 +187,3 @@ enum ByteRange: Equatable {
         }
     }
 }
-
-extension HTTPField.Name {
-    static let xContentTypeOptions = HTTPField.Name("X-Content-Type-Options")!
-}
