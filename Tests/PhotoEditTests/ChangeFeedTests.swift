@@ -233,7 +233,8 @@ struct ChangeFeedTests {
 
     @Test func theSequenceStartsWithPastChangesAndCancellingStopsTheWatcher() async throws {
         let f = try Fixture()
-        let baseline = CatalogWatcher.live
+        let folder = f.library.url.path
+        #expect(CatalogWatcher.live(watching: folder) == 0)
         let stream = try f.library.changeSets(since: 1)   // the second import is after 1
         let received = Locked<[Int]>([])
         let task = Task { () -> [Int] in
@@ -245,11 +246,12 @@ struct ChangeFeedTests {
         let deadline = Date().addingTimeInterval(60)
         while received.value.count < 2 && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
         try await Task.sleep(for: .milliseconds(100))   // nothing more is coming
+        #expect(CatalogWatcher.live(watching: folder) == 1, "the stream watches this library's folder")
         task.cancel()
         let seen = try await task.value
         #expect(seen == [2, 3])
-        while CatalogWatcher.live > baseline && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(CatalogWatcher.live == baseline, "the watcher thread ended")
+        while CatalogWatcher.live(watching: folder) > 0 && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(CatalogWatcher.live(watching: folder) == 0, "the watcher thread ended")
     }
 
     @Test func changesAndWatchCommands() throws {

@@ -13,22 +13,30 @@ final class CatalogWatcher: @unchecked Sendable {
     private let lock = NSLock()
     private var stopped = false
 
-    /// How many watchers exist (tests check that cancelling ends them).
-    static var live: Int { counter.value }
+    /// How many watchers of `folder` exist (tests check that cancelling ends
+    /// them; counted per folder, since other tests' watchers come and go).
+    static func live(watching folder: String) -> Int { counter.value(folder) }
     private static let counter = Counter()
+    private let folder: String
 
     private final class Counter: @unchecked Sendable {
         private let lock = NSLock()
-        private var count = 0
-        var value: Int { lock.lock(); defer { lock.unlock() }; return count }
-        func add(_ n: Int) { lock.lock(); count += n; lock.unlock() }
+        private var counts: [String: Int] = [:]
+        func value(_ folder: String) -> Int { lock.lock(); defer { lock.unlock() }; return counts[folder] ?? 0 }
+        func add(_ n: Int, _ folder: String) {
+            lock.lock()
+            counts[folder, default: 0] += n
+            if counts[folder] == 0 { counts[folder] = nil }
+            lock.unlock()
+        }
     }
 
     /// Whether change notifications are available (else the caller must poll often).
     var notifies: Bool { inotify >= 0 }
 
     init(folder: String) {
-        Self.counter.add(1)
+        self.folder = folder
+        Self.counter.add(1, folder)
         #if canImport(Glibc)
         inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         if inotify >= 0 {
@@ -50,7 +58,7 @@ final class CatalogWatcher: @unchecked Sendable {
     }
 
     deinit {
-        Self.counter.add(-1)
+        Self.counter.add(-1, folder)
         for fd in [inotify, wake.read, wake.write] where fd >= 0 { close(fd) }
     }
 
