@@ -117,6 +117,12 @@ func addRenderRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
         if let match = request.headers[.ifNoneMatch], ETag.matches(match, etag) {
             return Response(status: .notModified, headers: headers)
         }
+        headers[.contentType] = encoding.mediaType
+        let answerKey = "\(asset.id)/\(etag)"
+        if let data = state.renderAnswers.get(answerKey) {
+            state.metrics.render(fromCache: true)
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        }
         let data = try await state.renders.run {
             let options = ImageRequestOptions(version: version, deliveryMode: .highQuality, resizeMode: .exact)
             let imageRequest = try state.images.requestImage(for: asset.id, targetSize: target, contentMode: fit, options: options)
@@ -128,7 +134,7 @@ func addRenderRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
             guard let image = final.image else { throw CancellationError() }
             return try await blocking { try image.encoded(as: encoding, quality: quality, currentQuality: state.images.configuration.quality) }
         }
-        headers[.contentType] = encoding.mediaType
+        state.renderAnswers.put(answerKey, data)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

@@ -32,6 +32,9 @@ public struct ServerConfiguration: Sendable {
     public var renderConcurrency = max(1, ProcessInfo.processInfo.activeProcessorCount)
     /// Renders that may wait; one more is refused with 429 and `Retry-After`.
     public var renderQueueDepth = 32
+    /// Bytes of encoded render answers kept in memory, so repeated requests
+    /// skip the render queue (0: none).
+    public var renderAnswerCacheBytes = 64 << 20
     /// A request taking longer is answered 503 with `Retry-After` (its work is abandoned).
     public var requestTimeout: Duration = .seconds(120)
     /// Change-feed event streams open at once (each watches the library); one more is 503.
@@ -65,6 +68,8 @@ final class ServerState: Sendable {
     let images: ImageManager
     let configuration: ServerConfiguration
     let renders: RenderGate
+    /// Recent render answers, served before the render queue.
+    let renderAnswers: EncodedRenderCache
     let metrics = ServerMetrics()
     let shutdown = ShutdownFlag()
     /// Event streams open now (bounded by `maxEventStreams`).
@@ -75,6 +80,7 @@ final class ServerState: Sendable {
         self.images = ImageManager(library: library)
         self.configuration = configuration
         self.renders = RenderGate(concurrency: configuration.renderConcurrency, queueDepth: configuration.renderQueueDepth, metrics: metrics)
+        self.renderAnswers = EncodedRenderCache(limit: configuration.renderAnswerCacheBytes)
     }
 }
 
