@@ -121,7 +121,10 @@ public final class PhotoLibrary: Sendable {
 
     /// The photo with this id (or unambiguous prefix).
     public func asset(_ idOrPrefix: String) throws -> Asset {
-        let id = try resolve(idOrPrefix)
+        // A whole id needs no prefix search: one read instead of two (a
+        // server looks a photo up on every request).
+        let whole = idOrPrefix.utf8.count == 32 && idOrPrefix.allSatisfy(\.isHexDigit)
+        let id = whole ? idOrPrefix.lowercased() : try resolve(idOrPrefix)
         return try read { db in
             guard let record = try AssetRecord.fetch(id, db) else { throw PhotoEditError.unknownAsset(idOrPrefix) }
             return try Self.asset(record, db)

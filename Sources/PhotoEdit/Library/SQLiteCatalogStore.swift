@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// The embedded catalog: one SQLite file (WAL) through GRDB, migrated by
 /// `Catalog.migrator`. GRDB's errors leave it as `PhotoEditError.catalog`
@@ -41,7 +42,7 @@ struct SQLiteCatalogConnection: CatalogConnection {
     }
 
     func rows(_ sql: String, _ arguments: [SQLValue]) throws -> [CatalogRow] {
-        let cursor = try Row.fetchCursor(db, sql: sql, arguments: Self.arguments(arguments))
+        let cursor = try Row.fetchCursor(try statement(sql), arguments: Self.arguments(arguments))
         var out: [CatalogRow] = []
         var columns: CatalogColumns?
         while let row = try cursor.next() {
@@ -55,8 +56,28 @@ struct SQLiteCatalogConnection: CatalogConnection {
     func texts(_ sql: String, _ arguments: [SQLValue]) throws -> [String] {
         // GRDB reads the column straight from the statement: no row values
         // (a fetch of 100 000 ids stays as fast as before the seam).
-        try String?.fetchAll(db, sql: sql, arguments: Self.arguments(arguments)).compactMap { $0 }
+        try String?.fetchAll(try statement(sql), arguments: Self.arguments(arguments)).compactMap { $0 }
     }
+
+    /// The compiled statement for `sql`. The engine runs the same few
+    /// statements again and again (a photo's lookup is four of them): those
+    /// are compiled once per connection and kept. Only the first
+    /// `reusableLimit` distinct texts are kept, so queries built from
+    /// requests (a new text for each predicate's shape) cannot grow the
+    /// cache without bound; past it they are compiled for one use.
+    private func statement(_ sql: String) throws -> Statement {
+        let reusable = Self.reusable.withLock { known in
+            if known.contains(sql) { return true }
+            guard known.count < Self.reusableLimit else { return false }
+            known.insert(sql)
+            return true
+        }
+        return reusable ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
+    }
+
+    /// Statement texts compiled once and kept by every connection.
+    static let reusableLimit = 512
+    private static let reusable = Mutex<Set<String>>([])
 
     static func arguments(_ values: [SQLValue]) -> StatementArguments {
         StatementArguments(values.map { value -> DatabaseValue in
