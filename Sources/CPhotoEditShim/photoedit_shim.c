@@ -341,6 +341,43 @@ int pe_raw_wrap(void *handle, VipsImage **out, int *flip) {
     return 0;
 }
 
+void pe_raw_size(void *handle, int *width, int *height, int *flip) {
+    libraw_data_t *raw = (libraw_data_t *) handle;
+    *width = raw->sizes.iwidth;
+    *height = raw->sizes.iheight;
+    *flip = raw->sizes.flip;
+}
+
+void pe_raw_lut8_rows(void *handle, const unsigned char *lut, unsigned char *dst, int row0, int row1) {
+    libraw_data_t *raw = (libraw_data_t *) handle;
+    size_t width = (size_t) raw->sizes.iwidth;
+    for (int y = row0; y < row1; y++) {
+        const unsigned short (*in)[4] = (const unsigned short (*)[4]) raw->image + (size_t) y * width;
+        unsigned char *out = dst + (size_t) y * width * 3;
+        for (size_t x = 0; x < width; x++) {
+            out[0] = lut[in[x][0]];
+            out[1] = lut[in[x][1]];
+            out[2] = lut[in[x][2]];
+            out += 3;
+        }
+    }
+}
+
+static void pe_free_buffer(VipsImage *image, void *buffer) {
+    (void) image;
+    g_free(buffer);
+}
+
+VipsImage *pe_image_from_rgb8(unsigned char *buffer, int width, int height) {
+    VipsImage *image = vips_image_new_from_memory(buffer, (size_t) width * height * 3, width, height, 3, VIPS_FORMAT_UCHAR);
+    if (!image) {
+        g_free(buffer);
+        return NULL;
+    }
+    g_signal_connect(image, "postclose", G_CALLBACK(pe_free_buffer), buffer);
+    return image;
+}
+
 void pe_raw_discard(void *handle) {
     if (handle) libraw_close((libraw_data_t *) handle);
 }

@@ -174,9 +174,32 @@ enum RawDecoder {
     /// 16-bit linear value of libraw's output goes through one table
     /// (`sRGBTable()`) in the same pass that turns it upright and writes it.
     static func developSRGB(_ path: String, displayPath: String? = nil) throws -> Image {
-        let (linear, flip) = try developLinear16(path, settings: .neutral, displayPath: displayPath)
-        let encoded = try linear.extractBands(0, count: 3).call("maplut", [("lut", .image(try sRGBTable()))])
-        let out = try upright(encoded, flip: flip).call("copy", [("interpretation", .string("srgb"))]).copyForMetadata()
+        let table = try sRGBTableBytes.get()
+        let handle = try libraw(path, settings: .neutral, displayPath: displayPath)
+        defer { pe_raw_discard(handle) }
+        // libraw's 16-bit buffer through the table into an 8-bit one, rows
+        // split between the cores, as libraw's own writer applies its curve;
+        // the 16-bit buffer is freed as soon as that is done.
+        var width: Int32 = 0, height: Int32 = 0, flip: Int32 = 0
+        pe_raw_size(handle, &width, &height, &flip)
+        guard let buffer = g_malloc(gsize(Int(width) * Int(height) * 3))?.assumingMemoryBound(to: UInt8.self) else {
+            throw PhotoEditError.native(library: "glib", operation: "g_malloc", message: "out of memory")
+        }
+        let rows = Int(height), chunks = max(1, min(rows, ProcessInfo.processInfo.activeProcessorCount * 4))
+        table.withUnsafeBufferPointer { lut in
+            // Each chunk writes its own rows of `buffer` and only reads the rest.
+            struct Rows: @unchecked Sendable {
+                let handle: UnsafeMutableRawPointer, lut: UnsafePointer<UInt8>?, buffer: UnsafeMutablePointer<UInt8>
+            }
+            let job = Rows(handle: handle, lut: lut.baseAddress, buffer: buffer)
+            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                pe_raw_lut8_rows(job.handle, job.lut, job.buffer, Int32(rows * chunk / chunks), Int32(rows * (chunk + 1) / chunks))
+            }
+        }
+        try Vips.ensureStarted()
+        guard let wrapped = pe_image_from_rgb8(buffer, width, height) else { throw Vips.error("new_from_memory") }
+        let encoded = Image(owning: wrapped)
+        let out = try upright(encoded, flip: Int(flip)).call("copy", [("interpretation", .string("srgb"))]).copyForMetadata()
         out.setBlob("icc-profile-data", try ICCProfile.sRGB())
         out.setInt("orientation", 1)
         return out
@@ -186,6 +209,17 @@ enum RawDecoder {
     /// computed once by the very operations of the float path (scale to
     /// 0…1, libvips' scRGB → sRGB, 8 bits), so both paths agree exactly.
     static func sRGBTable() throws -> Image { try sRGBTableResult.get() }
+
+    /// `sRGBTable()`'s 65536 bytes.
+    private static let sRGBTableBytes: Result<[UInt8], PhotoEditError> = {
+        do {
+            return .success([UInt8](try sRGBTable().pixelBytes()))
+        } catch let error as PhotoEditError {
+            return .failure(error)
+        } catch {
+            return .failure(.native(library: "libvips", operation: "identity", message: "\(error)"))
+        }
+    }()
 
     private static let sRGBTableResult: Result<Image, PhotoEditError> = {
         do {
@@ -203,10 +237,9 @@ enum RawDecoder {
         }
     }()
 
-    /// libraw's development of `path`: its 16-bit linear buffer (4 bands,
-    /// RGB in the first three, sRGB primaries), not yet turned by the
-    /// camera's flip, and that flip.
-    private static func developLinear16(_ path: String, settings: RawSettings, displayPath: String?) throws -> (Image, Int) {
+    /// libraw's development of `path` with `settings`: a handle on its
+    /// processed 16-bit buffer, to wrap or discard (libvips is started too).
+    private static func libraw(_ path: String, settings: RawSettings, displayPath: String?) throws -> UnsafeMutableRawPointer {
         var s = pe_raw_settings()
         s.half_size = settings.halfSize ? 1 : 0
         s.quality = Int32(settings.quality)
@@ -238,6 +271,14 @@ enum RawDecoder {
             throw PhotoEditError.unreadableFile(path: displayPath ?? path,
                                                 reason: "libraw cannot develop it: \(String(cString: pe_raw_strerror(code)))")
         }
+        return handle
+    }
+
+    /// libraw's development of `path`: its 16-bit linear buffer (4 bands,
+    /// RGB in the first three, sRGB primaries), not yet turned by the
+    /// camera's flip, and that flip.
+    private static func developLinear16(_ path: String, settings: RawSettings, displayPath: String?) throws -> (Image, Int) {
+        let handle = try libraw(path, settings: settings, displayPath: displayPath)
         do {
             try Vips.ensureStarted()
         } catch {
