@@ -554,12 +554,16 @@ async function loadHistory() {
   } catch (error) { showError(error); }
 }
 
-/** A write that names the revision it was made from; 412 reloads. */
+/**
+ * A write that names the revision it was made from ("rN", not the whole
+ * ETag: a favorite set elsewhere meanwhile does not conflict with an edit);
+ * 412 reloads.
+ */
 async function write(action, path, body) {
   const photo = state.photo;
   state.writing = true;
   try {
-    const { body: updated } = await api.json("POST", path, { body, headers: { "If-Match": photo.etag } });
+    const { body: updated } = await api.json("POST", path, { body, headers: { "If-Match": `"r${photo.revision}"` } });
     api.forget(photo.id);
     setPhoto(updated);
     toast(`${action}: revision ${updated.revision}`);
