@@ -345,7 +345,7 @@ function paramControl(filter, param, reset) {
   const id = `p-${filter.id}-${param.name}`;
   const name = reset ? filter.id : param.name.replaceAll("_", " ");
   const labelText = name.charAt(0).toUpperCase() + name.slice(1);
-  const help = `${param.summary}${param.unit ? ` (${param.unit})` : ""}; ${param.range}, default ${param.default}`;
+  const help = `${param.description}${param.unit ? ` (${param.unit})` : ""}; ${param.range}, default ${param.default}`;
   const row = el("div", { class: `param param-${param.kind}`, title: help });
   const label = el("label", { for: id, text: labelText + (param.unit && param.kind === "number" ? ` (${param.unit})` : "") });
   const helpID = `${id}-help`;
