@@ -8,6 +8,8 @@ func addAssetRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
     let library = state.library
 
     // GET /v1/assets?where=EXPR&sort=KEYS&limit=N&cursor=C&hidden=true&deleted=true&album=A
+    // [&thumbnail=SIZE&thumbnailFit=fill|fit&thumbnailFormat=F]: with thumbnail,
+    // each photo also has its thumbnail's URL, signed (Thumbnails.swift).
     v1.get("assets") { request, _ -> Response in
         let query = request.uri.queryParameters
         var predicate = try query.get("where").map { try AssetPredicate(parsing: $0) }
@@ -19,6 +21,7 @@ func addAssetRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
                                    includeRecentlyDeleted: deleted)
         let album = query.get("album")
         let cursor = try query.get("cursor").map(ListCursor.init(text:))
+        let thumbnails = try ThumbnailRequest(query)
         let page = try await blocking { () -> (assets: [Asset], next: ListCursor?) in
             let result = try album.map { try library.fetchAssets(in: $0, options: options) } ?? library.fetchAssets(options)
             // The page starts after the last photo of the previous one: by its id
@@ -30,7 +33,13 @@ func addAssetRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
             let assets = try result.objects(in: start..<end)
             return (assets, end < result.count ? ListCursor(offset: end, lastID: assets[assets.count - 1].id) : nil)
         }
-        var body: [String: JSONValue] = ["assets": .array(try page.assets.map { try assetJSON($0, library: library) })]
+        let now = Date()
+        var body: [String: JSONValue] = ["assets": .array(try page.assets.map { asset in
+            let json = try assetJSON(asset, library: library)
+            guard let thumbnails, case var .object(members) = json else { return json }
+            members.merge(thumbnails.members(for: asset, signer: state.configuration.signer, now: now)) { $1 }
+            return .object(members)
+        })]
         body["nextCursor"] = page.next.map { .string($0.text) } ?? .null
         return jsonResponse(.object(body))
     }

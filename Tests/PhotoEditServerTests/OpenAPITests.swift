@@ -245,6 +245,8 @@ struct OpenAPITests {
             try await client.call(.post, "/v1/assets?filename=again.jpg", body: jpeg, expect: .ok)
             try await client.call(.post, "/v1/assets?filename=x.jpg", body: ByteBuffer(string: "not an image"), expect: .unprocessableContent)
             try await client.call(.get, "/v1/assets?limit=1&sort=-created", expect: .ok)
+            try await client.call(.get, "/v1/assets?limit=5&thumbnail=64&thumbnailFormat=jpeg", expect: .ok)
+            try await client.call(.get, "/v1/assets?thumbnail=4096", expect: .badRequest)
             try await client.call(.get, "/v1/assets?where=width%3E%3D", expect: .badRequest)
             let got = try await client.call(.get, "/v1/assets/\(id)", expect: .ok)
             try await client.call(.get, "/v1/assets/\(id)", headers: [.ifNoneMatch: got.headers[.eTag] ?? ""], expect: .notModified)

@@ -21,7 +21,7 @@ const el = (tag, props = {}, ...children) => {
 };
 
 const PAGE = 60;
-const THUMB = { w: "360", h: "360", fit: "fill", format: "webp", q: "80" };
+const THUMB = { w: "360", h: "360", fit: "fill", format: "webp" };
 
 const state = {
   filters: [],            // declarations, pipeline order
@@ -94,7 +94,8 @@ $("sign-out").addEventListener("click", () => { api.setToken(null); location.rel
 // --- Library ---------------------------------------------------------------
 
 function listQuery() {
-  const query = new URLSearchParams({ limit: String(PAGE) });
+  // Each photo comes with its thumbnail's URL (signed when the server has keys): one request a page.
+  const query = new URLSearchParams({ limit: String(PAGE), thumbnail: THUMB.w, thumbnailFormat: THUMB.format });
   if (state.list.where) query.set("where", state.list.where);
   if (state.list.sort) query.set("sort", state.list.sort);
   if (state.list.hidden) query.set("hidden", "true");
@@ -141,6 +142,14 @@ function tile(asset) {
 }
 
 async function setThumb(img, asset) {
+  // The listing's URL when it opens here: signed and not about to expire,
+  // or plain on a server that needs no token.
+  const expires = asset.thumbnailURLExpires ? Date.parse(asset.thumbnailURLExpires) : null;
+  if (asset.thumbnailURL && (expires ? expires > Date.now() + 60_000 : !api.token && !api.needsToken)) {
+    img.src = asset.thumbnailURL;
+    img.onerror = () => { img.onerror = null; setThumb(img, { ...asset, thumbnailURL: null }); };
+    return;
+  }
   try {
     img.src = await api.renderURL(asset.id, { ...THUMB, rev: String(asset.revision) });
     img.onerror = async () => {
