@@ -11,7 +11,7 @@ a photo, moves the exposure slider with the keyboard and sees the preview get
 brighter (pixels of the <img>), saves and sees revision 1 in the history,
 reverts, sees another client's edit arrive live (over the change feed),
 gets "changed elsewhere" when saving on a stale revision, marks a favorite,
-crops with the crop tool (a handle dragged with the pointer, the frame moved
+raises the curve's middle on its canvas (a brighter preview), crops with the crop tool (a handle dragged with the pointer, the frame moved
 with the keyboard, the 1:1 preset, a straighten angle) and saves a square
 render, creates an album with the photo and adds/removes it from another,
 filters the grid by album (thumbnails signed in the listing, no render-url
@@ -400,6 +400,28 @@ def main():
               "discard shows the saved photo again")
         check(driver.find_element(By.ID, "pending-preset").get_attribute("hidden") is not None and
               abs(js(MEAN, "view") - plain) < 3, "discard drops the preset")
+
+        # --- The curve tool: a point added and dragged on the canvas ---------
+        curve = driver.find_element(By.CSS_SELECTOR, '[data-filter="curve"] canvas')
+        js("arguments[0].scrollIntoView({block: 'center'})", curve)
+        flat = js(MEAN, "view")
+        size = curve.size["width"]
+        # Press on the middle of the diagonal (adds a point there) and drag it up by a quarter.
+        webdriver.ActionChains(driver).move_to_element(curve).click_and_hold().move_by_offset(0, -size // 8) \
+            .move_by_offset(0, -size // 8).release().perform()
+        until(lambda: "curve.n=3" in (js("return document.getElementById('view').dataset.chain") or "")
+              and js("return document.getElementById('view').complete && !document.getElementById('viewer').getAttribute('aria-busy')"),
+              "dragging on the curve previews a three-point curve")
+        y2 = float(driver.find_element(By.ID, "p-curve-y2").get_attribute("value"))
+        x2 = float(driver.find_element(By.ID, "p-curve-x2").get_attribute("value"))
+        check(abs(x2 - 0.5) < 0.05 and y2 > 0.65, f"the new point is at x {x2}, raised to y {y2} (its number fields follow)")
+        lifted = js(MEAN, "view")
+        check(lifted > flat + 8, f"raising the curve's middle brightens the preview (mean {flat:.1f} → {lifted:.1f})")
+        shot("17-curve")
+        driver.find_element(By.ID, "discard").click()
+        until(lambda: js("return document.getElementById('view').dataset.preview === undefined && document.getElementById('view').complete"),
+              "discard drops the curve")
+        check(driver.find_element(By.ID, "p-curve-n").get_attribute("value") == "2", "discard puts the curve back to two points")
 
         # --- Crop and straighten --------------------------------------------
         status, asset = server.api("GET", f"/v1/assets/{coffee_id}")

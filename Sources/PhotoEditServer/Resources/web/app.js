@@ -6,6 +6,7 @@
 import { api, ApiError, describe } from "./api.js";
 import { paramsFromFilters, chainValue, stepOf } from "./filters.js";
 import { CropTool, ASPECTS, rounded, fitted } from "./crop.js";
+import { CurveEditor } from "./curve.js";
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, props = {}, ...children) => {
@@ -336,22 +337,60 @@ function buildSliders() {
 }
 
 function filterControls(filter) {
+  if (filter.id === "curve" && filter.params.some((p) => p.name === "x1")) return curveControls(filter);
   // One parameter: a single row named after the filter. Several: a group
   // (collapsed when long) with a row per parameter.
   const single = filter.params.length === 1;
   const long = filter.params.length > 4;
   const box = el(single ? "div" : long ? "details" : "fieldset", { class: single ? "filter single" : "filter", "data-filter": filter.id });
-  const reset = el("button", { type: "button", class: "reset", text: "↺", title: `Reset ${filter.id}`, "aria-label": `Reset ${filter.id}`,
+  const reset = resetButton(filter, box);
+  if (!single) {
+    box.append(el(long ? "summary" : "legend", { title: filter.summary }, el("span", { class: "filter-name", text: filter.id }), reset));
+  }
+  for (const param of filter.params) box.append(paramControl(filter, param, single ? reset : null));
+  return box;
+}
+
+function resetButton(filter, box) {
+  return el("button", { type: "button", class: "reset", text: "↺", title: `Reset ${filter.id}`, "aria-label": `Reset ${filter.id}`,
     onclick: (event) => {
       event.preventDefault();
       for (const p of filter.params) setValue(filter.id, p, p.default);
       syncControls(box, filter);
       schedulePreview();
     } });
-  if (!single) {
-    box.append(el(long ? "summary" : "legend", { title: filter.summary }, el("span", { class: "filter-name", text: filter.id }), reset));
-  }
-  for (const param of filter.params) box.append(paramControl(filter, param, single ? reset : null));
+}
+
+/**
+ * The curve filter: its points on a canvas (curve.js) instead of sixteen
+ * sliders; the channel menu above it, and every value as a number field in
+ * "Point values" below (the keyboard's way in).
+ */
+function curveControls(filter) {
+  const box = el("fieldset", { class: "filter curve", "data-filter": filter.id });
+  box.append(el("legend", { title: filter.summary }, el("span", { class: "filter-name", text: filter.id }), resetButton(filter, box)));
+  const param = (name) => filter.params.find((p) => p.name === name);
+  if (param("channel")) box.append(paramControl(filter, param("channel"), null));
+  const max = param("n")?.max ?? 8;
+  const canvas = el("canvas", { class: "curve-canvas", width: "256", height: "256", role: "img",
+    "aria-label": "Tone curve: drag a point to move it, press elsewhere to add one, double-click a point to remove it. Point values below take the keyboard." });
+  const points = () => Array.from({ length: valueOf("curve", param("n")) }, (_, i) =>
+    ({ x: valueOf("curve", param(`x${i + 1}`)), y: valueOf("curve", param(`y${i + 1}`)) }));
+  const change = (next) => {
+    setValue("curve", param("n"), next.length);
+    for (let i = 1; i <= max; i++) {
+      const p = next[i - 1];
+      setValue("curve", param(`x${i}`), p ? p.x : param(`x${i}`).default);
+      setValue("curve", param(`y${i}`), p ? p.y : param(`y${i}`).default);
+    }
+    syncControls(box, filter);
+    schedulePreview();
+  };
+  box.curveEditor = new CurveEditor(canvas, points, change, max);
+  box.append(el("div", { class: "curve-box" }, canvas));
+  const values = el("details", { class: "curve-values" }, el("summary", { text: "Point values" }));
+  for (const p of filter.params) if (p.name !== "channel") values.append(paramControl(filter, p, null));
+  box.append(values);
   return box;
 }
 
@@ -407,6 +446,7 @@ function setValue(filterID, param, value) {
   const box = document.querySelector(`[data-filter="${filterID}"]`);
   const filter = state.filters.find((f) => f.id === filterID);
   if (box && filter) box.classList.toggle("edited", filter.params.some((p) => !same(valueOf(filterID, p), baseOf(filterID, p))));
+  box?.curveEditor?.draw();
   updateEditState();
 }
 
@@ -419,6 +459,7 @@ function syncControls(box, filter) {
     }
   }
   box.classList.toggle("edited", filter.params.some((p) => !same(valueOf(filter.id, p), baseOf(filter.id, p))));
+  box.curveEditor?.draw();
 }
 
 function updateEditState() {
