@@ -8,6 +8,8 @@ func addAssetRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
     let library = state.library
 
     // GET /v1/assets?where=EXPR&sort=KEYS&limit=N&cursor=C&hidden=true&deleted=true&album=A
+    // [&thumbnail=SIZE&thumbnailFit=fill|fit&thumbnailFormat=F]: with thumbnail,
+    // each photo also has its thumbnail's URL, signed (Thumbnails.swift).
     v1.get("assets") { request, _ -> Response in
         let query = request.uri.queryParameters
         var predicate = try query.get("where").map { try AssetPredicate(parsing: $0) }
@@ -19,6 +21,7 @@ func addAssetRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
                                    includeRecentlyDeleted: deleted)
         let album = query.get("album")
         let cursor = try query.get("cursor").map(ListCursor.init(text:))
+        let thumbnails = try ThumbnailRequest(query)
         let page = try await blocking { () -> (assets: [Asset], next: ListCursor?) in
             let result = try album.map { try library.fetchAssets(in: $0, options: options) } ?? library.fetchAssets(options)
             // The page starts after the last photo of the previous one: by its id
@@ -30,20 +33,27 @@ func addAssetRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
             let assets = try result.objects(in: start..<end)
             return (assets, end < result.count ? ListCursor(offset: end, lastID: assets[assets.count - 1].id) : nil)
         }
-        var body: [String: JSONValue] = ["assets": .array(try page.assets.map { try assetJSON($0, library: library) })]
+        let now = Date()
+        var body: [String: JSONValue] = ["assets": .array(try page.assets.map { asset in
+            let json = try assetJSON(asset, library: library)
+            guard let thumbnails, case var .object(members) = json else { return json }
+            members.merge(thumbnails.members(for: asset, signer: state.configuration.signer, now: now)) { $1 }
+            return .object(members)
+        })]
         body["nextCursor"] = page.next.map { .string($0.text) } ?? .null
         return jsonResponse(.object(body))
     }
 
-    // GET /v1/assets/{id}: the photo, ETag its revision.
+    // GET /v1/assets/{id}: the photo, ETag "rN.HASH" (its revision and its metadata).
     v1.get("assets/:id") { request, context -> Response in
         let id = try context.parameters.require("id")
         let asset = try await blocking { try library.asset(id) }
-        let etag = ETag.revision(asset.revision)
+        let json = try assetJSON(asset, library: library)
+        let etag = json.etag
         if let match = request.headers[.ifNoneMatch], ETag.matches(match, etag) {
             return Response(status: .notModified, headers: [.eTag: etag])
         }
-        return jsonResponse(try assetJSON(asset, library: library), headers: [.eTag: etag])
+        return jsonResponse(json, headers: [.eTag: etag])
     }
 
     // POST /v1/assets: the body is the image file, streamed to disk.
@@ -59,12 +69,13 @@ func addAssetRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
         let id = placeholder.localIdentifier
         let asset = try await blocking { try library.asset(id) }
         var json = try assetJSON(asset, library: library)
+        let etag = json.etag
         if case var .object(members) = json {
             members["existed"] = .bool(placeholder.existed)
             json = .object(members)
         }
         return jsonResponse(json, status: placeholder.existed ? .ok : .created,
-                            headers: [.location: "/v1/assets/\(id)", .eTag: ETag.revision(asset.revision)])
+                            headers: [.location: "/v1/assets/\(id)", .eTag: etag])
     }
 
     // PATCH /v1/assets/{id} {"favorite": true, "hidden": false}
@@ -89,7 +100,7 @@ func addAssetRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
         let expected = try ifMatch(request, required: false)
         let (newFavorite, newHidden) = (favorite, hidden)
         let asset = try await blocking { () -> Asset in
-            try check(library.asset(id), expected: expected)
+            try check(library.asset(id), expected: expected, library: library)
             try library.performChanges { changes in
                 let change = try changes.changeRequest(for: id)
                 if let newFavorite { change.isFavorite = newFavorite }
@@ -97,7 +108,7 @@ func addAssetRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
             }
             return try library.asset(id)
         }
-        return jsonResponse(try assetJSON(asset, library: library), headers: [.eTag: ETag.revision(asset.revision)])
+        return assetResponse(try assetJSON(asset, library: library))
     }
 
     // DELETE /v1/assets/{id}: to the recently deleted (restore brings it back).
@@ -105,7 +116,7 @@ func addAssetRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
         let id = try context.parameters.require("id")
         let expected = try ifMatch(request, required: false)
         try await blocking {
-            try check(library.asset(id), expected: expected)
+            try check(library.asset(id), expected: expected, library: library)
             try library.performChanges { try $0.changeRequest(for: id).delete() }
         }
         return Response(status: .noContent)
@@ -117,7 +128,7 @@ func addAssetRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
             try library.performChanges { try $0.changeRequest(for: id).restore() }
             return try library.asset(id)
         }
-        return jsonResponse(try assetJSON(asset, library: library), headers: [.eTag: ETag.revision(asset.revision)])
+        return assetResponse(try assetJSON(asset, library: library))
     }
 
     // POST /v1/assets/{id}/purge: deletes the photo and its files for good (admin scope).
@@ -125,7 +136,7 @@ func addAssetRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
         let id = try context.parameters.require("id")
         let expected = try ifMatch(request, required: false)
         try await blocking {
-            try check(library.asset(id), expected: expected)
+            try check(library.asset(id), expected: expected, library: library)
             try library.performChanges { try $0.changeRequest(for: id).purge() }
         }
         return Response(status: .noContent)
@@ -155,7 +166,6 @@ func addEditRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
         if let unknown = members.keys.sorted().first(where: { !known.contains($0) }) {
             throw Problem(.badRequest, code: "invalid-body", "unknown member \"\(unknown)\" (chain, recipe, reset, remove, fromRAW)")
         }
-        let revision: Revision
         switch (members["chain"], members["recipe"]) {
         case let (.string(chain)?, nil):
             let steps = try Chain.parse(chain)
@@ -172,18 +182,20 @@ func addEditRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
                 }
             }
             let toRemove = removing
-            revision = try await blocking {
-                try library.apply(steps: steps, to: id, ifAt: expected, reset: reset, removing: toRemove,
+            _ = try await write(id, expected: expected, library: library) {
+                try library.apply(steps: steps, to: id, ifAt: expected.revision, reset: reset, removing: toRemove,
                                   presets: .standard(), fromRAW: fromRAW)
             }
         case let (nil, recipeJSON?):
             let recipe = try Recipe(json: recipeJSON, registry: library.registry)
-            revision = try await blocking { try library.apply(recipe: recipe, to: id, ifAt: expected) }
+            _ = try await write(id, expected: expected, library: library) {
+                try library.apply(recipe: recipe, to: id, ifAt: expected.revision)
+            }
         default:
             throw Problem(.badRequest, code: "invalid-body", "give either \"chain\" (a string) or \"recipe\" (an object)")
         }
         let asset = try await blocking { try library.asset(id) }
-        return jsonResponse(try assetJSON(asset, library: library), headers: [.eTag: ETag.revision(revision.number)])
+        return assetResponse(try assetJSON(asset, library: library))
     }
 
     // POST /v1/assets/{id}/revert with If-Match, body {} (to the original) or {"revision": N}.
@@ -198,9 +210,11 @@ func addEditRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
             }
             target = Int(n)
         }
-        let revision = try await blocking { [target] in try library.revert(id, to: target, ifAt: expected) }
+        _ = try await write(id, expected: expected, library: library) { [target] in
+            try library.revert(id, to: target, ifAt: expected.revision)
+        }
         let asset = try await blocking { try library.asset(id) }
-        return jsonResponse(try assetJSON(asset, library: library), headers: [.eTag: ETag.revision(revision.number)])
+        return assetResponse(try assetJSON(asset, library: library))
     }
 
     v1.get("assets/:id/history") { _, context -> Response in
@@ -272,7 +286,9 @@ func addAlbumRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
 
 // MARK: - JSON of engine values
 
-/// A photo as JSON: the engine's fields, its chain and its revision's entity tag.
+/// A photo as JSON: the engine's fields, its chain and its entity tag
+/// (`"rN.HASH"`: the revision and a hash of all the other members, so
+/// metadata changes that make no revision change it too).
 func assetJSON(_ asset: Asset, library: PhotoLibrary) throws -> JSONValue {
     let encoder = JSONEncoder()
     encoder.dateEncodingStrategy = .iso8601
@@ -280,8 +296,21 @@ func assetJSON(_ asset: Asset, library: PhotoLibrary) throws -> JSONValue {
     let chain = asset.adjustmentData.flatMap { try? Recipe(adjustmentData: $0, registry: library.registry) }
         .map { Chain.format($0, registry: library.registry) }
     members["chain"] = chain.map(JSONValue.string) ?? .null
-    members["etag"] = .string(ETag.revision(asset.revision))
+    members["etag"] = .string(ETag.asset(revision: asset.revision, json: .object(members)))
     return .object(members)
+}
+
+extension JSONValue {
+    /// The `etag` member of a photo's JSON (`assetJSON`).
+    var etag: String {
+        if case let .object(members) = self, case let .string(tag)? = members["etag"] { return tag }
+        return ""
+    }
+}
+
+/// 200 with a photo's JSON and its entity tag.
+func assetResponse(_ json: JSONValue) -> Response {
+    jsonResponse(json, headers: [.eTag: json.etag])
 }
 
 func revisionJSON(_ revision: Revision, library: PhotoLibrary) -> JSONValue {
@@ -327,8 +356,9 @@ func jsonBody(_ request: Request, state: ServerState, allowEmpty: Bool = false) 
     }
 }
 
-/// The revision `If-Match` names; a write that needs one and has none gets 428.
-func ifMatch(_ request: Request, required: Bool) throws -> Int? {
+/// What `If-Match` asks (a revision, or a photo's whole tag); a write that
+/// needs one and has none gets 428.
+func ifMatch(_ request: Request, required: Bool) throws -> Precondition? {
     guard let header = request.headers[.ifMatch] else {
         if required {
             throw Problem(.preconditionRequired, code: "if-match-required",
@@ -336,16 +366,48 @@ func ifMatch(_ request: Request, required: Bool) throws -> Int? {
         }
         return nil
     }
-    guard let revision = ETag.parseRevision(header) else {
-        throw Problem(.badRequest, code: "invalid-if-match", "If-Match must name one revision, e.g. \"r3\"")
+    guard let precondition = ETag.parsePrecondition(header) else {
+        throw Problem(.badRequest, code: "invalid-if-match",
+                      "If-Match must name one revision (\"r3\") or be the photo's ETag (\"r3.0123456789ab\")")
     }
-    return revision
+    return precondition
 }
 
-/// Throws the 412 of a stale `If-Match`.
-func check(_ asset: Asset, expected: Int?) throws {
-    if let expected, asset.revision != expected {
-        throw PhotoEditError.conflict(asset: asset.id, expected: expected, actual: asset.revision)
+/// Throws the 412 of a stale `If-Match`: the photo is at another revision
+/// (`stale-revision`), or, for a whole tag, its metadata changed since
+/// (`stale-metadata`). Both carry the current revision and the whole ETag.
+func check(_ asset: Asset, expected: Precondition?, library: PhotoLibrary) throws {
+    guard let expected else { return }
+    let current = try assetJSON(asset, library: library).etag
+    if asset.revision != expected.revision {
+        var problem = Problem(PhotoEditError.conflict(asset: asset.id, expected: expected.revision, actual: asset.revision))
+        problem.headers[.eTag] = current
+        throw problem
+    }
+    if let tag = expected.tag, tag != current {
+        throw Problem(.preconditionFailed, code: "stale-metadata",
+                      "photo \(asset.id): revision \(asset.revision) is current, but its metadata changed since \(tag) (now \(current))",
+                      extra: ["currentRevision": .number(Double(asset.revision))], headers: [.eTag: current])
+    }
+}
+
+/// An edit's engine call under `If-Match`: a whole tag is checked first
+/// (`check`); the revision is checked by the engine atomically with the
+/// commit, and its 412 carries the photo's current whole ETag.
+func write<T: Sendable>(_ id: String, expected: Precondition, library: PhotoLibrary,
+                        _ work: @escaping @Sendable () throws -> T) async throws -> T {
+    do {
+        return try await blocking {
+            if expected.tag != nil { try check(library.asset(id), expected: expected, library: library) }
+            return try work()
+        }
+    } catch let error as PhotoEditError {
+        guard case .conflict = error else { throw error }
+        var problem = Problem(error)
+        if let asset = try? await blocking({ try library.asset(id) }), let json = try? assetJSON(asset, library: library) {
+            problem.headers[.eTag] = json.etag
+        }
+        throw problem
     }
 }
 

@@ -65,14 +65,15 @@ func addContentEditingRoutes(_ v1: RouterGroup<ServerContext>, state: ServerStat
 /// `POST /v1/assets/{id}/edits` with a multipart body: commits an editor's
 /// output (adjustment data + rendered JPEG). Called by the edits route
 /// when the body is `multipart/form-data`.
-func commitEditingOutput(_ request: Request, id: String, expected: Int, state: ServerState) async throws -> Response {
+func commitEditingOutput(_ request: Request, id: String, expected precondition: Precondition, state: ServerState) async throws -> Response {
     let library = state.library
     guard let boundary = multipartBoundary(request.headers[.contentType]) else {
         throw Problem(.badRequest, code: "invalid-multipart", "multipart/form-data needs a boundary of 1 to 70 characters")
     }
     // Refused before the body is read when the photo is unknown or has moved on.
     let asset = try await blocking { try library.asset(id) }
-    try check(asset, expected: expected)
+    try check(asset, expected: precondition, library: library)
+    let expected = precondition.revision
     if let length = request.headers[.contentLength].flatMap({ Int64($0) }), length > state.configuration.maxUploadBytes {
         throw Problem(.contentTooLarge, code: "upload-too-large",
                       "the upload is \(length) bytes; the limit is \(state.configuration.maxUploadBytes)")
@@ -95,7 +96,7 @@ func commitEditingOutput(_ request: Request, id: String, expected: Int, state: S
     let data = try adjustmentData(parts.adjustmentData)
     let base = try ContentEditingBase(token: parts.base)
     let renderPath = upload.renderPath
-    let revision = try await blocking { () -> Int in
+    _ = try await write(asset.id, expected: Precondition(revision: expected, tag: nil), library: library) { () -> Int in
         var options = ContentEditingInputRequestOptions(displaySize: nil)
         switch base {
         case .original: options.startFromOriginal = true
@@ -131,7 +132,7 @@ func commitEditingOutput(_ request: Request, id: String, expected: Int, state: S
         return try library.asset(asset.id).revision
     }
     let after = try await blocking { try library.asset(asset.id) }
-    return jsonResponse(try assetJSON(after, library: library), headers: [.eTag: ETag.revision(revision)])
+    return assetResponse(try assetJSON(after, library: library))
 }
 
 /// What an editor asks of `editing-input`.

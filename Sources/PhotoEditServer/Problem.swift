@@ -107,9 +107,20 @@ public struct Problem: Error, HTTPResponseError, Sendable {
     }
 }
 
-/// Entity tags: a photo's revision is its version, so `"r7"` names revision 7.
+/// Entity tags. A photo's answer (`GET /v1/assets/{id}` and every write that
+/// answers the photo) is tagged `"rN.HASH"`: its revision N and the first 12
+/// hex digits of the SHA-256 of the photo's JSON, so a change that makes no
+/// new revision (favorite, hidden, albums, trash, location) changes the tag
+/// too. `"rN"` alone names a revision (the form `If-Match` has always taken,
+/// and editing inputs give); renders and resources keep their own tags.
 enum ETag {
+    /// The revision form, `"r7"`.
     static func revision(_ n: Int) -> String { "\"r\(n)\"" }
+
+    /// The whole tag of a photo whose JSON (without `etag`) is `json`.
+    static func asset(revision: Int, json: JSONValue) -> String {
+        "\"r\(revision).\(Crypto.sha256Hex(Array(json.canonicalText.utf8)).prefix(12))\""
+    }
 
     /// Does an `If-None-Match` header (a list, or `*`) name `etag`? Weak tags compare as strong.
     static func matches(_ header: String, _ etag: String) -> Bool {
@@ -121,15 +132,31 @@ enum ETag {
         }
     }
 
-    /// The revision an `If-Match` header names (`"r7"`, `W/"r7"` or a bare `7`).
-    static func parseRevision(_ header: String) -> Int? {
+    /// What an `If-Match` header asks: `"r7"`, `W/"r7"` or a bare `7` name
+    /// revision 7; a whole tag `"r7.0123456789ab"` names revision 7 with
+    /// that metadata. Nil when it is neither.
+    static func parsePrecondition(_ header: String) -> Precondition? {
         var text = header.trimmingCharacters(in: .whitespaces)
         if text.hasPrefix("W/") { text.removeFirst(2) }
         text = text.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
         if text.hasPrefix("r") { text.removeFirst() }
-        guard let n = Int(text), n >= 0 else { return nil }
-        return n
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let first = parts.first, let n = Int(first), n >= 0 else { return nil }
+        guard parts.count == 2 else { return Precondition(revision: n, tag: nil) }
+        let hash = parts[1]
+        guard hash.count == 12, hash.allSatisfy(\.isHexDigit) else { return nil }
+        return Precondition(revision: n, tag: "\"r\(n).\(hash.lowercased())\"")
     }
+}
+
+/// The precondition of a write (`If-Match`): the revision it was made from
+/// and, when the client sent a photo's whole tag, that tag.
+struct Precondition: Sendable, Equatable {
+    /// The revision the write was made from.
+    let revision: Int
+    /// The whole tag (`"rN.HASH"`) when the client sent one: then the photo's
+    /// metadata must not have changed either.
+    let tag: String?
 }
 
 /// Catches every error below it and answers it as problem+json.

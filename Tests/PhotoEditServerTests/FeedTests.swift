@@ -28,6 +28,66 @@ struct FeedTests {
         }
     }
 
+    @Test("/v1/filters gives every parameter as data: type, min/max/step, choices, default, unit, description, from its declaration")
+    func filterParametersAsData() async throws {
+        let temp = try TemporaryLibrary()
+        let registry = temp.library.registry
+        try await server(temp.library).test(.router) { client in
+            try await client.execute(uri: "/v1/filters", method: .get) { response in
+                guard case let .array(filters)? = response.member("filters") else { Issue.record("no filters"); return }
+                var kinds: Set<String> = []
+                for case let .object(filter) in filters {
+                    guard case let .string(id)? = filter["id"], let definition = registry.filters.first(where: { $0.id == id }),
+                          case let .array(parameters)? = filter["parameters"] else { Issue.record("bad filter \(filter)"); continue }
+                    #expect(parameters.count == definition.parameters.count, "\(id)")
+                    for (spec, json) in zip(definition.parameters, parameters) {
+                        let name = "\(id).\(spec.name)"
+                        guard case let .object(p) = json else { Issue.record("\(name): not an object"); continue }
+                        #expect(p["name"] == .string(spec.name), "\(name)")
+                        #expect(p["description"] == .string(spec.summary) && !spec.summary.isEmpty, "\(name)")
+                        #expect(p["unit"] == .string(spec.unit), "\(name)")
+                        #expect(p["range"] == .string(spec.rangeDescription), "\(name): the human text stays")
+                        switch spec.kind {
+                        case let .number(range, step):
+                            kinds.insert("number")
+                            #expect(p["type"] == .string("number"), "\(name)")
+                            #expect(p["min"] == .number(range.lowerBound) && p["max"] == .number(range.upperBound), "\(name)")
+                            #expect(p["step"] == (step.map(JSONValue.number) ?? .null), "\(name)")
+                            guard case let .number(d)? = p["default"] else { Issue.record("\(name): default is not a number"); continue }
+                            #expect(range.contains(d), "\(name): default \(d) outside \(range)")
+                        case let .choice(choices):
+                            kinds.insert("choice")
+                            #expect(p["type"] == .string("choice"), "\(name)")
+                            #expect(p["choices"] == .array(choices.map(JSONValue.string)), "\(name)")
+                            guard case let .string(d)? = p["default"] else { Issue.record("\(name): default is not a string"); continue }
+                            #expect(choices.contains(d), "\(name)")
+                            #expect(p["min"] == nil && p["step"] == nil, "\(name): no number fields on a choice")
+                        case .text:
+                            kinds.insert("text")
+                            #expect(p["type"] == .string("text"), "\(name)")
+                            #expect(p["maxLength"] == .number(Double(ParameterSpec.maxTextLength)), "\(name)")
+                        case .bool:
+                            kinds.insert("bool")
+                            #expect(p["type"] == .string("bool"), "\(name)")
+                            #expect(p["default"] == .bool(spec.defaultValue == .bool(true)), "\(name)")
+                        }
+                    }
+                }
+                // The declarations use every kind, so each branch above ran.
+                #expect(kinds == ["number", "choice", "text", "bool"])
+                // Two known ones, by value.
+                let exposure = filters.first { $0["id"] == .string("exposure") }?["parameters"]
+                guard case let .array(exposureParameters)? = exposure, case let .object(ev)? = exposureParameters.first else {
+                    Issue.record("no exposure"); return
+                }
+                #expect(ev["type"] == .string("number") && ev["default"] == .number(0))
+                let crop = filters.first { $0["id"] == .string("crop") }?["parameters"]
+                guard case let .array(cropParameters)? = crop, case let .object(mode)? = cropParameters.first else { Issue.record("no crop"); return }
+                #expect(mode["choices"] == .array([.string("rect"), .string("aspect"), .string("trim")]))
+            }
+        }
+    }
+
     @Test("/v1/changes pages the feed after a sequence number: entries, next, latest, more")
     func changesPage() async throws {
         let temp = try TemporaryLibrary()

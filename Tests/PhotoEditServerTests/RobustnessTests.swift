@@ -124,7 +124,7 @@ struct RobustnessTests {
                                                                 body: ByteBuffer(string: #"{"chain": "contrast=\#(i % 50)"}"#))
                             } while response.status == .preconditionFailed && attempt < 3
                         }
-                        let revision = response.headers[.eTag].flatMap { Int($0.trimmingCharacters(in: CharacterSet(charactersIn: "\"r"))) }
+                        let revision = revision(ofETag: response.headers[.eTag])
                         return .answered(kind: kind, status: Int(response.status.code), retryAfter: response.headers[.retryAfter] != nil,
                                          revision: kind == "edit" && response.status == .ok ? revision : nil)
                     } catch {
@@ -221,7 +221,7 @@ struct RobustnessTests {
                                                                    headers: [.ifMatch: etag, .contentType: "application/json"],
                                                                    body: ByteBuffer(string: #"{"chain": "\#(chain)"}"#), timeout: .seconds(30)),
                               response.status == .ok,
-                              let revision = response.headers[.eTag].flatMap({ Int($0.trimmingCharacters(in: CharacterSet(charactersIn: "\"r"))) })
+                              let revision = revision(ofETag: response.headers[.eTag])
                         else { if !serve.process.isRunning { return }; continue }
                         await acknowledged.edit(id, revision, chain)
                     }

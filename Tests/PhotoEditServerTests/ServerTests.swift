@@ -35,6 +35,19 @@ final class TemporaryLibrary: @unchecked Sendable {
     }
 }
 
+/// The revision of a photo's entity tag (`"r3"` or `"r3.0123456789ab"`).
+func revision(ofETag etag: String?) -> Int? {
+    guard let etag, etag.hasPrefix("\"r"), etag.hasSuffix("\""), etag.count > 3 else { return nil }
+    return Int(etag.dropFirst(2).dropLast().prefix { $0 != "." })
+}
+
+extension JSONValue {
+    var stringValue: String? {
+        if case let .string(text) = self { return text }
+        return nil
+    }
+}
+
 extension TestResponse {
     var json: JSONValue { (try? JSONValue.parse(Data(body.readableBytesView))) ?? .null }
     func member(_ key: String) -> JSONValue? {
@@ -153,7 +166,7 @@ struct AssetRouteTests {
                 guard case let .string(text)? = response.member("id") else { Issue.record("no id"); return }
                 id = text
                 #expect(response.headers[.location] == "/v1/assets/\(id)")
-                #expect(response.headers[.eTag] == "\"r0\"")
+                #expect(revision(ofETag: response.headers[.eTag]) == 0)
                 #expect(response.member("originalFilename") == .string("coffee.jpg"))
                 #expect(response.member("existed") == .bool(false))
             }
@@ -232,7 +245,8 @@ struct AssetRouteTests {
             }
             try await client.execute(uri: "/v1/assets/\(id)/edits", method: .post, headers: [.ifMatch: "\"r0\""], body: edit) { response in
                 #expect(response.status == .ok)
-                #expect(response.headers[.eTag] == "\"r1\"")
+                #expect(revision(ofETag: response.headers[.eTag]) == 1)
+                #expect(response.headers[.eTag] == response.member("etag")?.stringValue)
                 #expect(response.member("chain") == .string("exposure=+0.5"))
             }
             // A second client still holding r0 is refused and told the current revision.
@@ -241,14 +255,16 @@ struct AssetRouteTests {
                 #expect(response.status == .preconditionFailed)
                 #expect(response.member("code") == .string("stale-revision"))
                 #expect(response.member("currentRevision") == .number(1))
-                #expect(response.headers[.eTag] == "\"r1\"")
+                #expect(revision(ofETag: response.headers[.eTag]) == 1)
             }
-            try await client.execute(uri: "/v1/assets/\(id)", method: .get, headers: [.ifNoneMatch: "\"r1\""]) { response in
+            var current = ""
+            try await client.execute(uri: "/v1/assets/\(id)", method: .get) { response in current = response.headers[.eTag] ?? "" }
+            try await client.execute(uri: "/v1/assets/\(id)", method: .get, headers: [.ifNoneMatch: current]) { response in
                 #expect(response.status == .notModified)
             }
             try await client.execute(uri: "/v1/assets/\(id)/revert", method: .post, headers: [.ifMatch: "\"r1\""]) { response in
                 #expect(response.status == .ok)
-                #expect(response.headers[.eTag] == "\"r2\"")
+                #expect(revision(ofETag: response.headers[.eTag]) == 2)
                 #expect(response.member("chain") == .null)
             }
             try await client.execute(uri: "/v1/assets/\(id)/history", method: .get) { response in
@@ -264,6 +280,122 @@ struct AssetRouteTests {
         // The stale edit changed nothing.
         #expect(try await temp.library.asset(id).revision == 2)
         #expect(try await temp.library.history(id).count == 3)
+    }
+
+    @Test("a photo's ETag covers its metadata: favorite, hidden, albums, trash each give a new tag, so If-None-Match never answers a stale 304")
+    func etagCoversMetadata() async throws {
+        let temp = try TemporaryLibrary()
+        let id = try temp.importSample("coffee.jpg")
+        try await server(temp.library).test(.router) { client in
+            var etag = ""
+            func get(_ expectNew: Bool, _ what: Comment) async throws {
+                // Revalidating with the tag held so far: a change must answer 200 with the new body.
+                try await client.execute(uri: "/v1/assets/\(id)", method: .get, headers: etag.isEmpty ? [:] : [.ifNoneMatch: etag]) { response in
+                    if expectNew {
+                        #expect(response.status == .ok, what)
+                        let tag = response.headers[.eTag] ?? ""
+                        #expect(revision(ofETag: tag) == 0, what)
+                        #expect(response.member("etag")?.stringValue == tag, what)
+                        #expect(tag != etag, "\(what): the tag did not change")
+                        etag = tag
+                    } else {
+                        #expect(response.status == .notModified, what)
+                        #expect(response.headers[.eTag] == etag, what)
+                    }
+                }
+            }
+            try await get(true, "first")
+            try await get(false, "unchanged")
+            let patch: (String) async throws -> Void = { body in
+                try await client.execute(uri: "/v1/assets/\(id)", method: .patch, body: ByteBuffer(string: body)) { response in
+                    #expect(response.status == .ok)
+                    #expect(response.headers[.eTag] == response.member("etag")?.stringValue)
+                }
+            }
+            try await patch(#"{"favorite": true}"#)
+            try await client.execute(uri: "/v1/assets/\(id)", method: .get, headers: [.ifNoneMatch: etag]) { response in
+                #expect(response.status == .ok, "favorite changed: not a 304")
+                #expect(response.member("isFavorite") == .bool(true))
+            }
+            try await get(true, "favorite")
+            try await patch(#"{"hidden": true}"#)
+            try await get(true, "hidden")
+            try await client.execute(uri: "/v1/albums", method: .post, body: ByteBuffer(string: #"{"title": "Trip"}"#)) { _ in }
+            try await client.execute(uri: "/v1/albums/Trip", method: .patch, body: ByteBuffer(string: #"{"add": ["\#(id)"]}"#)) { _ in }
+            try await get(true, "album")
+            let inAlbum = etag
+            try await client.execute(uri: "/v1/assets/\(id)", method: .delete) { #expect($0.status == .noContent) }
+            try await get(true, "deleted")
+            try await client.execute(uri: "/v1/assets/\(id)/restore", method: .post) { #expect($0.status == .ok) }
+            try await get(true, "restored")
+            // The tag is a function of what the photo says: restored, it is the one before the delete.
+            #expect(etag == inAlbum)
+            try await get(false, "unchanged again")
+        }
+    }
+
+    @Test("If-Match takes the revision (\"rN\", N) or the whole ETag; a whole ETag is refused (412 stale-metadata) once the metadata changed, the revision is not")
+    func ifMatchForms() async throws {
+        let temp = try TemporaryLibrary()
+        let id = try temp.importSample("coffee.jpg")
+        try await server(temp.library).test(.router) { client in
+            var etag = ""
+            try await client.execute(uri: "/v1/assets/\(id)", method: .get) { etag = $0.headers[.eTag] ?? "" }
+            #expect(etag.range(of: #"^"r0\.[0-9a-f]{12}"$"#, options: .regularExpression) != nil, "\(etag)")
+            // The whole tag of GET is a valid If-Match.
+            try await client.execute(uri: "/v1/assets/\(id)/edits", method: .post, headers: [.ifMatch: etag],
+                                     body: ByteBuffer(string: #"{"chain": "exposure=+0.5"}"#)) { response in
+                #expect(response.status == .ok)
+                etag = response.headers[.eTag] ?? ""
+                #expect(revision(ofETag: etag) == 1)
+            }
+            // Another client favorites the photo: no new revision, a new tag.
+            try await client.execute(uri: "/v1/assets/\(id)", method: .patch, body: ByteBuffer(string: #"{"favorite": true}"#)) { response in
+                #expect(response.status == .ok)
+                #expect(revision(ofETag: response.headers[.eTag]) == 1)
+                #expect(response.headers[.eTag] != etag)
+            }
+            // The whole old tag: 412 stale-metadata with the current tag; nothing changes.
+            try await client.execute(uri: "/v1/assets/\(id)/edits", method: .post, headers: [.ifMatch: etag],
+                                     body: ByteBuffer(string: #"{"chain": "contrast=10"}"#)) { response in
+                #expect(response.status == .preconditionFailed)
+                #expect(response.member("code") == .string("stale-metadata"))
+                #expect(response.member("currentRevision") == .number(1))
+                #expect(revision(ofETag: response.headers[.eTag]) == 1 && response.headers[.eTag] != etag)
+            }
+            try await client.execute(uri: "/v1/assets/\(id)", method: .patch, headers: [.ifMatch: etag],
+                                     body: ByteBuffer(string: #"{"hidden": true}"#)) { response in
+                #expect(response.status == .preconditionFailed)
+                #expect(response.member("code") == .string("stale-metadata"))
+            }
+            // The revision it was edited from still works (an editor's form), quoted or bare.
+            try await client.execute(uri: "/v1/assets/\(id)/edits", method: .post, headers: [.ifMatch: "\"r1\""],
+                                     body: ByteBuffer(string: #"{"chain": "contrast=10"}"#)) { response in
+                #expect(response.status == .ok)
+                #expect(revision(ofETag: response.headers[.eTag]) == 2)
+            }
+            try await client.execute(uri: "/v1/assets/\(id)/revert", method: .post, headers: [.ifMatch: "2"]) { response in
+                #expect(response.status == .ok)
+                #expect(revision(ofETag: response.headers[.eTag]) == 3)
+            }
+            // A stale revision in a whole tag: 412 stale-revision, with the current whole tag.
+            try await client.execute(uri: "/v1/assets/\(id)/edits", method: .post, headers: [.ifMatch: etag],
+                                     body: ByteBuffer(string: #"{"chain": "contrast=20"}"#)) { response in
+                #expect(response.status == .preconditionFailed)
+                #expect(response.member("code") == .string("stale-revision"))
+                #expect(revision(ofETag: response.headers[.eTag]) == 3)
+                #expect(response.headers[.eTag]?.contains(".") == true)
+            }
+            for bad in ["\"r1.xyz\"", "\"r1.0123456789abcdef\"", "r", "\"abc\""] {
+                try await client.execute(uri: "/v1/assets/\(id)/edits", method: .post, headers: [.ifMatch: bad],
+                                         body: ByteBuffer(string: #"{"chain": "contrast=20"}"#)) { response in
+                    #expect(response.status == .badRequest, "\(bad)")
+                    #expect(response.member("code") == .string("invalid-if-match"))
+                }
+            }
+        }
+        #expect(try await temp.library.asset(id).revision == 3)
+        #expect(try await temp.library.asset(id).isHidden == false)
     }
 
     @Test("delete, restore and purge; albums")

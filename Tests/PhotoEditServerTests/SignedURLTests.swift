@@ -98,4 +98,81 @@ struct SignedURLTests {
         let entry = URLSigner.newKeyEntry(id: "k1")
         #expect(try URLSigner(text: entry, source: "new").keys.map(\.id) == ["k1"])
     }
+
+    @Test("a listing with thumbnail=SIZE gives every photo a signed, revision-addressed thumbnail URL that opens without a token")
+    func thumbnailsInListing() async throws {
+        let temp = try TemporaryLibrary()
+        var ids: [String] = []
+        for name in ["coffee.jpg", "chelsea.jpg", "chart.png"] { ids.append(try temp.importSample(name)) }
+        let imported = Set(ids)
+        let token = TokenStore.newToken()
+        let tokens = try TokenStore(text: TokenStore.entry(for: token, scope: .read, name: "reader"), source: "test")
+        let signer = try URLSigner(text: Self.newKey, source: "test")
+        let auth: HTTPFields = [.authorization: "Bearer \(token)"]
+        try await server(temp.library) { $0.tokens = tokens; $0.signer = signer }.test(.router) { client in
+            var urls: [String: String] = [:]
+            try await client.execute(uri: "/v1/assets?limit=10&thumbnail=96", method: .get, headers: auth) { response in
+                #expect(response.status == .ok)
+                guard case let .array(assets)? = response.member("assets") else { Issue.record("no assets"); return }
+                #expect(assets.count == 3)
+                for case let .object(asset) in assets {
+                    guard case let .string(id)? = asset["id"], case let .string(url)? = asset["thumbnailURL"],
+                          case let .string(expires)? = asset["thumbnailURLExpires"] else { Issue.record("no thumbnail: \(asset)"); continue }
+                    #expect(url.hasPrefix("/v1/assets/\(id)/render?w=96&h=96&fit=fill&format=webp&rev=0&exp="))
+                    #expect(url.contains("&kid=new&sig="))
+                    // At least a day, at most two, and the same all day.
+                    let date = try #require(ISO8601DateFormatter().date(from: expires))
+                    #expect(date.timeIntervalSinceNow > 86_000 && date.timeIntervalSinceNow <= 2 * 86_400)
+                    urls[id] = url
+                }
+            }
+            #expect(Set(urls.keys) == imported)
+            // Each opens with no token: a WebP whose short side is 96.
+            for (_, url) in urls {
+                try await client.execute(uri: url, method: .get) { response in
+                    #expect(response.status == .ok)
+                    #expect(response.headers[.contentType] == "image/webp")
+                    #expect(response.headers[.cacheControl]?.contains("immutable") == true)
+                    let image = try PhotoEdit.Image.load(data: Data(response.body.readableBytesView))
+                    #expect(min(image.width, image.height) == 96)
+                }
+            }
+            // The same listing again: the same URLs (browsers and CDNs keep them).
+            try await client.execute(uri: "/v1/assets?limit=10&thumbnail=96", method: .get, headers: auth) { response in
+                guard case let .array(assets)? = response.member("assets") else { Issue.record("no assets"); return }
+                for case let .object(asset) in assets {
+                    if case let .string(id)? = asset["id"] { #expect(asset["thumbnailURL"] == .string(urls[id] ?? "")) }
+                }
+            }
+            // fit and format; no thumbnails without the parameter.
+            try await client.execute(uri: "/v1/assets?limit=1&thumbnail=64&thumbnailFit=fit&thumbnailFormat=jpeg", method: .get,
+                                     headers: auth) { response in
+                guard case let .array(assets)? = response.member("assets"), case let .object(asset)? = assets.first,
+                      case let .string(url)? = asset["thumbnailURL"] else { Issue.record("no thumbnail"); return }
+                #expect(url.contains("w=64&h=64&fit=fit&format=jpeg&rev="))
+            }
+            try await client.execute(uri: "/v1/assets?limit=1", method: .get, headers: auth) { response in
+                guard case let .array(assets)? = response.member("assets"), case let .object(asset)? = assets.first else { return }
+                #expect(asset["thumbnailURL"] == nil)
+            }
+            // Bounded sizes and checked values.
+            for bad in ["thumbnail=8", "thumbnail=4096", "thumbnail=big", "thumbnail=64&thumbnailFit=stretch",
+                        "thumbnail=64&thumbnailFormat=gif", "thumbnailFormat=webp"] {
+                try await client.execute(uri: "/v1/assets?\(bad)", method: .get, headers: auth) { response in
+                    #expect(response.status == .badRequest, "\(bad)")
+                    #expect(response.member("code") == .string("invalid-parameter"), "\(bad)")
+                }
+            }
+        }
+        // Without signing keys: plain revision-addressed URLs (for a server that needs no token).
+        try await server(temp.library).test(.router) { client in
+            try await client.execute(uri: "/v1/assets?limit=1&thumbnail=128", method: .get) { response in
+                guard case let .array(assets)? = response.member("assets"), case let .object(asset)? = assets.first,
+                      case let .string(url)? = asset["thumbnailURL"] else { Issue.record("no thumbnail"); return }
+                #expect(!url.contains("sig=") && url.hasSuffix("&rev=0"))
+                #expect(asset["thumbnailURLExpires"] == .null)
+            }
+        }
+    }
+
 }

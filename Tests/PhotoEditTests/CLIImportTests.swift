@@ -266,5 +266,9 @@ struct CLIImportTests {
         }
         let json = try #require(try CLI.run(["filters", "--json"]).json().array?.compactMap(\.object))
         #expect(json.compactMap { $0["id"]?.string } == FilterRegistry.standard.ids)
+        // Parameters as data, the same JSON as the HTTP API's /v1/filters.
+        let exposure = try #require(json.first { $0["id"]?.string == "exposure" }?["parameters"]?.array?.first?.object)
+        #expect(exposure["type"]?.string == "number" && exposure["min"] == .number(-5) && exposure["max"] == .number(5))
+        #expect(exposure["step"] == .null && exposure["description"]?.string == exposure["summary"]?.string)
     }
 }

@@ -11,8 +11,13 @@ a photo, moves the exposure slider with the keyboard and sees the preview get
 brighter (pixels of the <img>), saves and sees revision 1 in the history,
 reverts, sees another client's edit arrive live (over the change feed),
 gets "changed elsewhere" when saving on a stale revision, marks a favorite,
-searches (and sees a bad query's problem+json message), and takes
-screenshots at 1280 px and at a phone's width. Exit status 0 when every
+raises the curve's middle on its canvas (a brighter preview), crops with the crop tool (a handle dragged with the pointer, the frame moved
+with the keyboard, the 1:1 preset, a straighten angle) and saves a square
+render, creates an album with the photo and adds/removes it from another,
+filters the grid by album (thumbnails signed in the listing, no render-url
+call), hides a photo and sees it leave the default grid, searches (and sees
+a bad query's problem+json message), and takes screenshots at 1280 px and at
+a phone's width. Exit status 0 when every
 check passed; each check prints one line. Leaves nothing running: the
 browser, chromedriver and the server are stopped in `finally`.
 """
@@ -396,6 +401,112 @@ def main():
         check(driver.find_element(By.ID, "pending-preset").get_attribute("hidden") is not None and
               abs(js(MEAN, "view") - plain) < 3, "discard drops the preset")
 
+        # --- The curve tool: a point added and dragged on the canvas ---------
+        curve = driver.find_element(By.CSS_SELECTOR, '[data-filter="curve"] canvas')
+        js("arguments[0].scrollIntoView({block: 'center'})", curve)
+        flat = js(MEAN, "view")
+        size = curve.size["width"]
+        # Press on the middle of the diagonal (adds a point there) and drag it up by a quarter.
+        webdriver.ActionChains(driver).move_to_element(curve).click_and_hold().move_by_offset(0, -size // 8) \
+            .move_by_offset(0, -size // 8).release().perform()
+        until(lambda: "curve.n=3" in (js("return document.getElementById('view').dataset.chain") or "")
+              and js("return document.getElementById('view').complete && !document.getElementById('viewer').getAttribute('aria-busy')"),
+              "dragging on the curve previews a three-point curve")
+        y2 = float(driver.find_element(By.ID, "p-curve-y2").get_attribute("value"))
+        x2 = float(driver.find_element(By.ID, "p-curve-x2").get_attribute("value"))
+        check(abs(x2 - 0.5) < 0.05 and y2 > 0.65, f"the new point is at x {x2}, raised to y {y2} (its number fields follow)")
+        lifted = js(MEAN, "view")
+        check(lifted > flat + 8, f"raising the curve's middle brightens the preview (mean {flat:.1f} → {lifted:.1f})")
+        shot("17-curve")
+        driver.find_element(By.ID, "discard").click()
+        until(lambda: js("return document.getElementById('view').dataset.preview === undefined && document.getElementById('view').complete"),
+              "discard drops the curve")
+        check(driver.find_element(By.ID, "p-curve-n").get_attribute("value") == "2", "discard puts the curve back to two points")
+
+        # --- Crop and straighten --------------------------------------------
+        status, asset = server.api("GET", f"/v1/assets/{coffee_id}")
+        revision = asset["revision"]
+        press(driver.find_element(By.ID, "crop-open"))
+        until(lambda: js("return !document.getElementById('crop-panel').hidden && "
+                         "(document.getElementById('view').dataset.chain || '').includes('crop.w=1') && "
+                         "document.getElementById('view').complete && "
+                         "getComputedStyle(document.querySelector('.crop-overlay')).display !== 'none'"),
+              "the crop tool shows the uncropped photo with the frame")
+        frame = lambda: js("const r = document.querySelector('.crop-rect').getBoundingClientRect(); return [r.width, r.height];")
+        whole = frame()
+        check(driver.find_element(By.ID, "crop-w").get_attribute("value") == "100", "the frame starts as the whole photo (W 100 %)")
+        # Drag the bottom-right handle up and left with the pointer.
+        handle = driver.find_element(By.CSS_SELECTOR, ".crop-se")
+        webdriver.ActionChains(driver).click_and_hold(handle).move_by_offset(-40, -20).move_by_offset(-80, -40).release().perform()
+        dragged = frame()
+        w_after = float(driver.find_element(By.ID, "crop-w").get_attribute("value"))
+        check(dragged[0] < whole[0] - 100 and dragged[1] < whole[1] - 50 and w_after < 90,
+              f"dragging the corner handle shrinks the frame ({whole[0]:.0f}×{whole[1]:.0f} → {dragged[0]:.0f}×{dragged[1]:.0f}, W {w_after} %)")
+        # The keyboard moves it.
+        x_before = float(driver.find_element(By.ID, "crop-x").get_attribute("value"))
+        box = driver.find_element(By.CSS_SELECTOR, ".crop-rect")
+        for _ in range(3):
+            box.send_keys(Keys.ARROW_RIGHT)
+        x_after = float(driver.find_element(By.ID, "crop-x").get_attribute("value"))
+        check(abs(x_after - x_before - 3) < 0.15, f"arrow keys move the frame (X {x_before} → {x_after} %)")
+        # A square, and a straightened horizon.
+        Select(driver.find_element(By.ID, "crop-aspect")).select_by_value("1:1")
+        square = frame()
+        check(abs(square[0] - square[1]) <= 2, f"the 1:1 preset makes the frame square on screen ({square[0]:.0f}×{square[1]:.0f})")
+        angle = driver.find_element(By.ID, "crop-angle-value")
+        angle.clear()
+        angle.send_keys("3", Keys.TAB)
+        until(lambda: "straighten.angle=3" in (js("return document.getElementById('view').dataset.chain") or "")
+              and js("return document.getElementById('view').complete"), "the straightened photo is shown under the frame")
+        shot("12-crop-tool")
+        driver.find_element(By.ID, "crop-done").click()
+        until(lambda: js("const c = document.getElementById('view').dataset.chain || ''; "
+                         "return c.includes('crop.w=') && !c.includes('crop.w=1,') && c.includes('straighten.angle=3')")
+              and js("return document.getElementById('view').complete && !document.querySelector('#view').closest('.viewer').getAttribute('aria-busy')"),
+              "Done previews the crop")
+        until(lambda: js("const i = document.getElementById('view'); return i.complete && i.naturalWidth > 0 && "
+                         "Math.abs(i.naturalWidth / i.naturalHeight - 1) < 0.02"), "the cropped preview is square")
+        check(js("return document.getElementById('crop-panel').hidden"), "Done closes the crop tool")
+        check(js("return document.querySelector('[data-filter=\"crop\"]').classList.contains('edited')"),
+              "the crop filter's controls show the unsaved crop")
+        driver.find_element(By.ID, "save").click()
+        until(lambda: f"revision {revision + 1}" in driver.find_element(By.ID, "photo-rev").text, "saving the crop makes a revision")
+        status, asset = server.api("GET", f"/v1/assets/{coffee_id}")
+        check(abs(asset["pixelWidth"] - asset["pixelHeight"]) <= 1 and asset["pixelWidth"] < asset["originalPixelHeight"],
+              f"the saved photo is square ({asset['pixelWidth']}×{asset['pixelHeight']}, chain {asset['chain']})")
+        check("crop=" in asset["chain"] and "straighten=+3" in asset["chain"], f"the recipe has the crop and the angle ({asset['chain']})")
+        until(lambda: js(f"const i = document.getElementById('view'); return i.src.includes('rev={revision + 1}') && i.complete && "
+                         "i.naturalWidth > 0 && Math.abs(i.naturalWidth - i.naturalHeight) <= 2"),
+              "the saved render shown is square")
+        fits = js("const i = document.getElementById('view'), v = document.getElementById('viewer').getBoundingClientRect(), "
+                  "r = i.getBoundingClientRect(); return r.height <= v.height + 1 && r.width <= v.width + 1")
+        check(fits, "a square photo is letterboxed inside the viewer, not cut off")
+        shot("13-cropped")
+
+        # --- Albums: create one with the photo in it ------------------------
+        title = driver.find_element(By.ID, "album-title")
+        js("arguments[0].scrollIntoView({block: 'center'})", title)
+        title.send_keys("Trip", Keys.ENTER)
+        until(lambda: js("return [...document.querySelectorAll('#photo-albums .album-chip span')].map(s => s.textContent)") == ["Trip"],
+              "the new album is shown on the photo")
+        status, albums = server.api("GET", "/v1/albums")
+        trip = next((a for a in albums["albums"] if a["title"] == "Trip"), None)
+        check(trip is not None and trip["assets"] == [coffee_id], "'Create and add' makes the album Trip with the photo in it")
+        # Another album, from the menu, then out again.
+        server.api("POST", "/v1/albums", {"title": "Later"})
+        driver.refresh()
+        until(lambda: js("return document.body.dataset.ready === 'true' && !document.getElementById('photo').hidden"), "the photo page reloads")
+        until(lambda: js("return document.querySelectorAll('#album-add option').length") == 2, "the other album is offered")
+        Select(driver.find_element(By.ID, "album-add")).select_by_visible_text("Later")
+        press(driver.find_element(By.ID, "album-add-button"))
+        until(lambda: js("return document.querySelectorAll('#photo-albums .album-chip').length") == 2, "added to a second album")
+        shot("14-albums")
+        press(driver.find_element(By.CSS_SELECTOR, '#photo-albums .album-chip button[aria-label="Remove from Later"]'))
+        until(lambda: js("return [...document.querySelectorAll('#photo-albums .album-chip span')].map(s => s.textContent)") == ["Trip"],
+              "removed from the second album")
+        status, albums = server.api("GET", "/v1/albums")
+        check([a["assets"] for a in albums["albums"] if a["title"] == "Later"] == [[]], "the server agrees: Later is empty again")
+
         # --- A phone's width -----------------------------------------------
         driver.set_window_size(390, 844)
         time.sleep(0.3)
@@ -431,6 +542,43 @@ def main():
               "could not be listed" in driver.find_element(By.ID, "library-summary").text,
               "after a bad query the grid is empty and the summary says the listing failed")
         shot("10-query-error")
+
+        # --- The grid by album, from one listing with its thumbnails ---------
+        where.clear()
+        mints = "return performance.getEntriesByType('resource').filter(e => e.name.includes('/render-url?')).length"
+        minted = js(mints)
+        Select(driver.find_element(By.ID, "album-filter")).select_by_visible_text("Trip (1)")
+        until(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#grid .tile")) == 1, "the album filter shows one photo")
+        check(driver.find_element(By.CSS_SELECTOR, "#grid .tile").get_attribute("data-id") == coffee_id, "the album Trip's grid is its photo")
+        Select(driver.find_element(By.ID, "album-filter")).select_by_value("")
+        until(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#grid .tile")) == 2, "all photos again")
+        until(lambda: js("return [...document.querySelectorAll('#grid img')].every(i => i.complete && i.naturalWidth > 0)"),
+              "the listed thumbnails load")
+        sources = js("return [...document.querySelectorAll('#grid img')].map(i => i.getAttribute('src'))")
+        check(js(mints) == minted and all("sig=" in s and "rev=" in s for s in sources),
+              "listed thumbnails come signed with the listing (no render-url request)")
+        shot("15-album-filter")
+
+        # --- Hide: a hidden photo leaves the default grid --------------------
+        chelsea_id = next(t.get_attribute("data-id") for t in driver.find_elements(By.CSS_SELECTOR, "#grid .tile")
+                          if t.get_attribute("data-id") != coffee_id)
+        driver.find_element(By.CSS_SELECTOR, f'.tile[data-id="{chelsea_id}"] a').click()
+        until(lambda: js("return !document.getElementById('photo').hidden"), "the second photo opens")
+        driver.find_element(By.ID, "hide").click()
+        until(lambda: driver.find_element(By.ID, "hide").get_attribute("aria-pressed") == "true", "Hide is pressed")
+        status, asset = server.api("GET", f"/v1/assets/{chelsea_id}")
+        check(asset["isHidden"] is True, "hide is saved on the server")
+        driver.find_element(By.ID, "back").click()
+        until(lambda: js("return !document.getElementById('library').hidden") and
+              len(driver.find_elements(By.CSS_SELECTOR, "#grid .tile")) == 1, "the hidden photo leaves the grid")
+        check(not driver.find_elements(By.CSS_SELECTOR, f'.tile[data-id="{chelsea_id}"]'), "a hidden photo is not in the default grid")
+        driver.find_element(By.ID, "show-hidden").click()
+        driver.find_element(By.ID, "where").send_keys(Keys.ENTER)
+        until(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#grid .tile")) == 2, "'Hidden' shows it again")
+        check(js("return document.getElementById('alert').hidden"), "a new search clears the last search's error")
+        check(driver.find_element(By.CSS_SELECTOR, f'.tile[data-id="{chelsea_id}"]').get_attribute("class").find("hidden-photo") >= 0,
+              "with 'Hidden' the hidden photo is listed, marked as hidden")
+        shot("16-hidden")
 
         # --- The default server: no tokens, no signing keys ----------------
         # (photoedit serve as the README starts it): no token asked for,

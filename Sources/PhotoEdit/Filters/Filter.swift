@@ -61,7 +61,10 @@ public struct ParameterSpec: Sendable {
         ParameterSpec(name: name, kind: .choice(choices), defaultValue: .text(value), unit: "", summary: summary)
     }
 
-    /// A text parameter (one line, at most 1024 characters).
+    /// The longest value of a text parameter, in characters.
+    public static let maxTextLength = 1024
+
+    /// A text parameter (one line, at most `maxTextLength` characters).
     public static func text(_ name: String, default value: String, _ summary: String) -> ParameterSpec {
         ParameterSpec(name: name, kind: .text, defaultValue: .text(value), unit: "", summary: summary)
     }
@@ -128,8 +131,8 @@ public struct ParameterSpec: Sendable {
         case (.bool, .bool):
             return value
         case let (.text, .text(t)):
-            guard t.count <= 1024, !t.contains(where: { $0.isNewline || $0 == "\0" }) else {
-                throw PhotoEditError.invalidParameter(filter: filter, parameter: name, problem: "must be one line of at most 1024 characters")
+            guard t.count <= Self.maxTextLength, !t.contains(where: { $0.isNewline || $0 == "\0" }) else {
+                throw PhotoEditError.invalidParameter(filter: filter, parameter: name, problem: "must be one line of at most \(Self.maxTextLength) characters")
             }
             return value
         default:

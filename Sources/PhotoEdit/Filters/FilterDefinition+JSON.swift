@@ -3,22 +3,48 @@ import Foundation
 extension FilterDefinition {
     /// The declaration as JSON (what `photoedit filters --json` prints and
     /// the HTTP API's `/v1/filters` serves): id, version, stage, summary,
-    /// colour space, chain forms, and every parameter with its range and default.
+    /// colour space, chain forms, and every parameter as structured data
+    /// (`ParameterSpec.jsonDescription`).
     public var jsonDescription: JSONValue {
         .object([
             "id": .string(id), "version": .number(Double(version)), "stage": .string(stage.name),
             "summary": .string(summary), "colourSpace": .string(colourSpace),
             "forms": .array(forms.map { .object(["usage": .string(Chain.usage(self, $0)), "summary": .string($0.summary)]) }),
-            "parameters": .array(parameters.map { p in
-                var o: [String: JSONValue] = ["name": .string(p.name), "summary": .string(p.summary), "unit": .string(p.unit),
-                                              "range": .string(p.rangeDescription)]
-                switch p.defaultValue {
-                case .number(let n): o["default"] = .number(n)
-                case .text(let t): o["default"] = .string(t)
-                case .bool(let b): o["default"] = .bool(b)
-                }
-                return .object(o)
-            }),
+            "parameters": .array(parameters.map(\.jsonDescription)),
         ])
+    }
+}
+
+extension ParameterSpec {
+    /// The parameter as data, so an editor builds its control without
+    /// parsing text: `name`, `type` (`number`, `choice`, `text`, `bool`),
+    /// `default`, `unit`, `description` (and `summary`, the same line), the
+    /// human `range` text, and by type: `min`, `max`, `step` (numbers; `step`
+    /// null when any value in the range is valid), `choices` (a choice),
+    /// `maxLength` (text).
+    public var jsonDescription: JSONValue {
+        var o: [String: JSONValue] = ["name": .string(name), "summary": .string(summary), "description": .string(summary),
+                                      "unit": .string(unit), "range": .string(rangeDescription)]
+        switch kind {
+        case let .number(range, step):
+            o["type"] = .string("number")
+            o["min"] = .number(range.lowerBound)
+            o["max"] = .number(range.upperBound)
+            o["step"] = step.map(JSONValue.number) ?? .null
+        case let .choice(choices):
+            o["type"] = .string("choice")
+            o["choices"] = .array(choices.map(JSONValue.string))
+        case .text:
+            o["type"] = .string("text")
+            o["maxLength"] = .number(Double(Self.maxTextLength))
+        case .bool:
+            o["type"] = .string("bool")
+        }
+        switch defaultValue {
+        case .number(let n): o["default"] = .number(n)
+        case .text(let t): o["default"] = .string(t)
+        case .bool(let b): o["default"] = .bool(b)
+        }
+        return .object(o)
     }
 }

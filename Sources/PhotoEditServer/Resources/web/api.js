@@ -80,10 +80,9 @@ export const api = {
 
   /** A JSON request; errors throw ApiError. Returns {body, response}. */
   async json(method, path, { body, headers = {}, signal } = {}) {
-    // Never from the HTTP cache: a photo's ETag is its revision, and its
-    // favorite/hidden flags change without a new revision, so a revalidated
-    // copy (304) could bring back flags that are no longer true.
-    const init = { method, headers: { Accept: "application/json", ...headers }, signal, cache: "no-store" };
+    // Always revalidated: a photo's ETag covers its revision and its
+    // metadata (favorite, hidden, albums), so a 304 is never stale.
+    const init = { method, headers: { Accept: "application/json", ...headers }, signal, cache: "no-cache" };
     if (body !== undefined) {
       init.body = JSON.stringify(body);
       init.headers["Content-Type"] = "application/json";

@@ -5,6 +5,8 @@
 
 import { api, ApiError, describe } from "./api.js";
 import { paramsFromFilters, chainValue, stepOf } from "./filters.js";
+import { CropTool, ASPECTS, rounded, fitted } from "./crop.js";
+import { CurveEditor } from "./curve.js";
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, props = {}, ...children) => {
@@ -21,12 +23,13 @@ const el = (tag, props = {}, ...children) => {
 };
 
 const PAGE = 60;
-const THUMB = { w: "360", h: "360", fit: "fill", format: "webp", q: "80" };
+const THUMB = { w: "360", h: "360", fit: "fill", format: "webp" };
 
 const state = {
   filters: [],            // declarations, pipeline order
   presets: [],
-  list: { where: "", sort: "", hidden: false, cursor: null, loading: false, ids: [] },
+  list: { where: "", sort: "", hidden: false, album: "", cursor: null, loading: false, ids: [] },
+  albums: [],             // every album: {id, title, assets}
   photo: null,            // the photo shown (API JSON)
   base: {},               // filter id → params of the current recipe
   values: {},             // filter id → params as the sliders say
@@ -94,10 +97,12 @@ $("sign-out").addEventListener("click", () => { api.setToken(null); location.rel
 // --- Library ---------------------------------------------------------------
 
 function listQuery() {
-  const query = new URLSearchParams({ limit: String(PAGE) });
+  // Each photo comes with its thumbnail's URL (signed when the server has keys): one request a page.
+  const query = new URLSearchParams({ limit: String(PAGE), thumbnail: THUMB.w, thumbnailFormat: THUMB.format });
   if (state.list.where) query.set("where", state.list.where);
   if (state.list.sort) query.set("sort", state.list.sort);
   if (state.list.hidden) query.set("hidden", "true");
+  if (state.list.album) query.set("album", state.list.album);
   if (state.list.cursor) query.set("cursor", state.list.cursor);
   return query;
 }
@@ -141,6 +146,14 @@ function tile(asset) {
 }
 
 async function setThumb(img, asset) {
+  // The listing's URL when it opens here: signed and not about to expire,
+  // or plain on a server that needs no token.
+  const expires = asset.thumbnailURLExpires ? Date.parse(asset.thumbnailURLExpires) : null;
+  if (asset.thumbnailURL && (expires ? expires > Date.now() + 60_000 : !api.token && !api.needsToken)) {
+    img.src = asset.thumbnailURL;
+    img.onerror = () => { img.onerror = null; setThumb(img, { ...asset, thumbnailURL: null }); };
+    return;
+  }
   try {
     img.src = await api.renderURL(asset.id, { ...THUMB, rev: String(asset.revision) });
     img.onerror = async () => {
@@ -185,15 +198,17 @@ async function refreshTile(id, kind) {
 function updateSummary() {
   const count = state.list.ids.length;
   $("library-summary").textContent = count === 0
-    ? (state.list.where ? "No photo matches this search." : "No photos yet: drop some here or use Upload.")
+    ? (state.list.where || state.list.album ? "No photo matches this search." : "No photos yet: drop some here or use Upload.")
     : `${count} photo${count === 1 ? "" : "s"}${state.list.cursor ? " shown, more below" : ""}`;
 }
 
 $("search").addEventListener("submit", (event) => {
   event.preventDefault();
+  $("alert").hidden = true;   // a new search: the last one's error is old news
   state.list.where = $("where").value.trim();
   state.list.sort = $("sort").value;
   state.list.hidden = $("show-hidden").checked;
+  state.list.album = $("album-filter").value;
   if (location.hash !== "#/" && location.hash !== "") location.hash = "#/";
   else loadLibrary(true);
 });
@@ -322,18 +337,13 @@ function buildSliders() {
 }
 
 function filterControls(filter) {
+  if (filter.id === "curve" && filter.params.some((p) => p.name === "x1")) return curveControls(filter);
   // One parameter: a single row named after the filter. Several: a group
   // (collapsed when long) with a row per parameter.
   const single = filter.params.length === 1;
   const long = filter.params.length > 4;
   const box = el(single ? "div" : long ? "details" : "fieldset", { class: single ? "filter single" : "filter", "data-filter": filter.id });
-  const reset = el("button", { type: "button", class: "reset", text: "↺", title: `Reset ${filter.id}`, "aria-label": `Reset ${filter.id}`,
-    onclick: (event) => {
-      event.preventDefault();
-      for (const p of filter.params) setValue(filter.id, p, p.default);
-      syncControls(box, filter);
-      schedulePreview();
-    } });
+  const reset = resetButton(filter, box);
   if (!single) {
     box.append(el(long ? "summary" : "legend", { title: filter.summary }, el("span", { class: "filter-name", text: filter.id }), reset));
   }
@@ -341,11 +351,54 @@ function filterControls(filter) {
   return box;
 }
 
+function resetButton(filter, box) {
+  return el("button", { type: "button", class: "reset", text: "↺", title: `Reset ${filter.id}`, "aria-label": `Reset ${filter.id}`,
+    onclick: (event) => {
+      event.preventDefault();
+      for (const p of filter.params) setValue(filter.id, p, p.default);
+      syncControls(box, filter);
+      schedulePreview();
+    } });
+}
+
+/**
+ * The curve filter: its points on a canvas (curve.js) instead of sixteen
+ * sliders; the channel menu above it, and every value as a number field in
+ * "Point values" below (the keyboard's way in).
+ */
+function curveControls(filter) {
+  const box = el("fieldset", { class: "filter curve", "data-filter": filter.id });
+  box.append(el("legend", { title: filter.summary }, el("span", { class: "filter-name", text: filter.id }), resetButton(filter, box)));
+  const param = (name) => filter.params.find((p) => p.name === name);
+  if (param("channel")) box.append(paramControl(filter, param("channel"), null));
+  const max = param("n")?.max ?? 8;
+  const canvas = el("canvas", { class: "curve-canvas", width: "256", height: "256", role: "img",
+    "aria-label": "Tone curve: drag a point to move it, press elsewhere to add one, double-click a point to remove it. Point values below take the keyboard." });
+  const points = () => Array.from({ length: valueOf("curve", param("n")) }, (_, i) =>
+    ({ x: valueOf("curve", param(`x${i + 1}`)), y: valueOf("curve", param(`y${i + 1}`)) }));
+  const change = (next) => {
+    setValue("curve", param("n"), next.length);
+    for (let i = 1; i <= max; i++) {
+      const p = next[i - 1];
+      setValue("curve", param(`x${i}`), p ? p.x : param(`x${i}`).default);
+      setValue("curve", param(`y${i}`), p ? p.y : param(`y${i}`).default);
+    }
+    syncControls(box, filter);
+    schedulePreview();
+  };
+  box.curveEditor = new CurveEditor(canvas, points, change, max);
+  box.append(el("div", { class: "curve-box" }, canvas));
+  const values = el("details", { class: "curve-values" }, el("summary", { text: "Point values" }));
+  for (const p of filter.params) if (p.name !== "channel") values.append(paramControl(filter, p, null));
+  box.append(values);
+  return box;
+}
+
 function paramControl(filter, param, reset) {
   const id = `p-${filter.id}-${param.name}`;
   const name = reset ? filter.id : param.name.replaceAll("_", " ");
   const labelText = name.charAt(0).toUpperCase() + name.slice(1);
-  const help = `${param.summary}${param.unit ? ` (${param.unit})` : ""}; ${param.range}, default ${param.default}`;
+  const help = `${param.description}${param.unit ? ` (${param.unit})` : ""}; ${param.range}, default ${param.default}`;
   const row = el("div", { class: `param param-${param.kind}`, title: help });
   const label = el("label", { for: id, text: labelText + (param.unit && param.kind === "number" ? ` (${param.unit})` : "") });
   const helpID = `${id}-help`;
@@ -393,6 +446,7 @@ function setValue(filterID, param, value) {
   const box = document.querySelector(`[data-filter="${filterID}"]`);
   const filter = state.filters.find((f) => f.id === filterID);
   if (box && filter) box.classList.toggle("edited", filter.params.some((p) => !same(valueOf(filterID, p), baseOf(filterID, p))));
+  box?.curveEditor?.draw();
   updateEditState();
 }
 
@@ -405,6 +459,7 @@ function syncControls(box, filter) {
     }
   }
   box.classList.toggle("edited", filter.params.some((p) => !same(valueOf(filter.id, p), baseOf(filter.id, p))));
+  box.curveEditor?.draw();
 }
 
 function updateEditState() {
@@ -432,7 +487,7 @@ function schedulePreview() {
 async function runPreview() {
   const photo = state.photo;
   if (!photo) return;
-  const { chain, changed } = pendingEdit();
+  const { chain, changed } = crop.open ? cropEdit() : pendingEdit();
   $("edit-error").hidden = true;
   if (!changed) { showCurrent(); return; }
   const seq = ++state.previewSeq;
@@ -453,7 +508,8 @@ async function runPreview() {
     state.previewURL = url;
     img.dataset.preview = String(seq);
     img.dataset.chain = chain;   // what is shown (for tests and for the curious)
-    if (seq === state.previewSeq) $("preview-state").textContent = "Preview (unsaved)";
+    if (seq === state.previewSeq) $("preview-state").textContent = crop.open ? "Uncropped: drag the frame" : "Preview (unsaved)";
+    if (crop.open) cropShown();
   } catch (error) {
     if (error.name === "AbortError") return;
     if (seq === state.previewSeq) {
@@ -518,6 +574,7 @@ function setPhoto(photo) {
   state.values = structuredClone(state.base);
   state.pendingPreset = "";
   $("preset").value = "";
+  if (crop.open) closeCrop();
   $("photo-title").textContent = photo.originalFilename || photo.id;
   $("photo-rev").textContent = `revision ${photo.revision}${photo.chain ? ` · ${photo.chain}` : ""}`;
   showFlags(photo);
@@ -529,6 +586,7 @@ function setPhoto(photo) {
   updateEditState();
   showCurrent();
   loadHistory();
+  showAlbums();
 }
 
 async function loadHistory() {
@@ -554,12 +612,16 @@ async function loadHistory() {
   } catch (error) { showError(error); }
 }
 
-/** A write that names the revision it was made from; 412 reloads. */
+/**
+ * A write that names the revision it was made from ("rN", not the whole
+ * ETag: a favorite set elsewhere meanwhile does not conflict with an edit);
+ * 412 reloads.
+ */
 async function write(action, path, body) {
   const photo = state.photo;
   state.writing = true;
   try {
-    const { body: updated } = await api.json("POST", path, { body, headers: { "If-Match": photo.etag } });
+    const { body: updated } = await api.json("POST", path, { body, headers: { "If-Match": `"r${photo.revision}"` } });
     api.forget(photo.id);
     setPhoto(updated);
     toast(`${action}: revision ${updated.revision}`);
@@ -580,6 +642,7 @@ async function write(action, path, body) {
 }
 
 async function save() {
+  if (crop.open) finishCrop(true);
   const { chain, remove, changed } = pendingEdit();
   if (!changed) return;
   $("save").disabled = true;
@@ -606,9 +669,9 @@ async function setFlag(name, value) {
   } catch (error) { showError(error); }
 }
 
-/** Favorite and hidden, from a fresher copy of the same revision (the edit in progress stays). */
+/** Favorite, hidden and albums, from a fresher copy of the same revision (the edit in progress stays). */
 function showFlags(fresh) {
-  Object.assign(state.photo, { isFavorite: fresh.isFavorite, isHidden: fresh.isHidden });
+  Object.assign(state.photo, { isFavorite: fresh.isFavorite, isHidden: fresh.isHidden, albums: fresh.albums, etag: fresh.etag });
   $("favorite").setAttribute("aria-pressed", String(fresh.isFavorite));
   $("favorite").textContent = fresh.isFavorite ? "★ Favorite" : "☆ Favorite";
   $("hide").setAttribute("aria-pressed", String(fresh.isHidden));
@@ -627,6 +690,227 @@ window.addEventListener("beforeunload", (event) => {
 document.addEventListener("keydown", (e) => {
   if ((e.ctrlKey || e.metaKey) && e.key === "s" && !$("photo").hidden) { e.preventDefault(); save(); }
 });
+
+// --- Photo page: crop and straighten -----------------------------------------
+
+// While the tool is open the viewer shows the photo uncropped (the pending
+// edit with crop set to the whole frame and the tool's straighten angle),
+// with the frame over it; Done writes the frame into the crop filter's
+// rect parameters and the angle into straighten, as unsaved changes.
+const crop = { tool: null, open: false, angle: 0, swap: false, initial: null, pending: null };
+
+const cropParam = (name) => state.filters.find((f) => f.id === "crop")?.params.find((p) => p.name === name);
+const angleParam = () => state.filters.find((f) => f.id === "straighten")?.params.find((p) => p.name === "angle");
+
+function setUpCrop() {
+  if (!cropParam("x")) { $("crop-open").hidden = true; return; }
+  crop.tool = new CropTool($("viewer"), $("view"), showCropValues);
+  for (const [value, label] of ASPECTS) $("crop-aspect").append(el("option", { value, text: label }));
+  const angle = angleParam();
+  if (angle) {
+    for (const input of [$("crop-angle"), $("crop-angle-value")]) {
+      input.min = String(angle.min); input.max = String(angle.max);
+      input.step = String(angle.step ?? 0.1);
+    }
+  } else {
+    for (const node of [$("crop-angle"), $("crop-angle-value"), $("crop-angle-unit"), document.querySelector('label[for="crop-angle"]')]) node.hidden = true;
+  }
+}
+
+/** The preview's chain while cropping: every pending change but the crop, the whole frame, the tool's angle. */
+function cropEdit() {
+  const { chain } = pendingEdit();
+  const steps = chain.split(",").filter((s) => s && !/^(crop|straighten)\./.test(s));
+  if (angleParam()) steps.push(`straighten.angle=${chainValue(angleParam(), crop.angle)}`);
+  steps.push("crop.mode=rect", "crop.x=0", "crop.y=0", "crop.w=1", "crop.h=1");
+  return { chain: steps.join(","), changed: true };
+}
+
+function openCrop() {
+  if (!state.photo || crop.open || !crop.tool) return;
+  crop.open = true;
+  crop.initial = { crop: structuredClone(state.values.crop), straighten: structuredClone(state.values.straighten) };
+  const mode = valueOf("crop", cropParam("mode"));
+  const v = (name) => valueOf("crop", cropParam(name));
+  // A rect crop comes back as it is; an aspect crop as its centred frame, once the size is known.
+  crop.pending = mode === "rect" ? { x: v("x"), y: v("y"), w: v("w"), h: v("h") } : { aspect: v("aw") / v("ah") };
+  crop.angle = angleParam() ? valueOf("straighten", angleParam()) : 0;
+  $("crop-angle").value = $("crop-angle-value").value = String(crop.angle);
+  crop.swap = false;
+  $("crop-swap").setAttribute("aria-pressed", "false");
+  $("crop-aspect").value = "free";
+  crop.tool.ratio = null;
+  $("crop-panel").hidden = false;
+  $("crop-open").setAttribute("aria-pressed", "true");
+  document.querySelector(".stage").classList.add("cropping");
+  runPreview();
+}
+
+/** The uncropped preview is shown: place the frame (the first time) or keep it. */
+function cropShown() {
+  if (!crop.pending) { crop.tool.layout(); return; }
+  const pending = crop.pending;
+  crop.pending = null;
+  const rect = pending.aspect ? fitted(pending.aspect, crop.tool.imageRatio) : pending;
+  crop.tool.open(rect);
+  showCropValues(rounded(rect));
+  crop.tool.box.focus({ preventScroll: true });
+}
+
+function showCropValues(rect) {
+  for (const side of ["x", "y", "w", "h"]) {
+    const input = $(`crop-${side}`);
+    if (document.activeElement !== input) input.value = String(Math.round(rect[side] * 1000) / 10);
+  }
+}
+
+function closeCrop() {
+  crop.open = false;
+  crop.pending = null;
+  crop.tool?.close();
+  $("crop-panel").hidden = true;
+  $("crop-open").setAttribute("aria-pressed", "false");
+  document.querySelector(".stage").classList.remove("cropping");
+}
+
+function finishCrop(apply) {
+  if (!crop.open) return;
+  if (apply) {
+    const r = crop.pending ? null : rounded(crop.tool.rect);
+    if (r) {
+      const whole = r.x === 0 && r.y === 0 && r.w === 1 && r.h === 1;
+      const mode = cropParam("mode");
+      // The whole frame is no crop: the parameters go back to their defaults.
+      if (whole) for (const p of state.filters.find((f) => f.id === "crop").params) setValue("crop", p, p.default);
+      else {
+        if (mode) setValue("crop", mode, "rect");
+        for (const side of ["x", "y", "w", "h"]) setValue("crop", cropParam(side), r[side]);
+      }
+    }
+    if (angleParam()) setValue("straighten", angleParam(), crop.angle);
+  } else {
+    state.values.crop = crop.initial.crop;
+    state.values.straighten = crop.initial.straighten;
+    if (!state.values.crop) delete state.values.crop;
+    if (!state.values.straighten) delete state.values.straighten;
+  }
+  for (const id of ["crop", "straighten"]) {
+    const box = document.querySelector(`[data-filter="${id}"]`);
+    const filter = state.filters.find((f) => f.id === id);
+    if (box && filter) syncControls(box, filter);
+  }
+  updateEditState();
+  closeCrop();
+  $("crop-open").focus({ preventScroll: true });
+  schedulePreview();
+}
+
+function aspectRatio() {
+  const choice = ASPECTS.find(([value]) => value === $("crop-aspect").value);
+  if (!choice || choice[2] === null) return null;
+  const ratio = choice[2] === "original" ? crop.tool.imageRatio : choice[2];
+  return crop.swap ? 1 / ratio : ratio;
+}
+
+$("crop-open").addEventListener("click", () => (crop.open ? finishCrop(true) : openCrop()));
+$("crop-done").addEventListener("click", () => finishCrop(true));
+$("crop-cancel").addEventListener("click", () => finishCrop(false));
+$("crop-reset").addEventListener("click", () => {
+  $("crop-aspect").value = "free";
+  crop.tool.ratio = null;
+  crop.angle = 0;
+  $("crop-angle").value = $("crop-angle-value").value = "0";
+  crop.tool.set({ x: 0, y: 0, w: 1, h: 1 });
+  schedulePreview();
+});
+$("crop-aspect").addEventListener("change", () => crop.tool.setAspect(aspectRatio()));
+$("crop-swap").addEventListener("click", () => {
+  crop.swap = !crop.swap;
+  $("crop-swap").setAttribute("aria-pressed", String(crop.swap));
+  if (aspectRatio()) crop.tool.setAspect(aspectRatio());
+});
+for (const input of [$("crop-angle"), $("crop-angle-value")]) {
+  input.addEventListener(input.type === "range" ? "input" : "change", () => {
+    const n = Number(input.value);
+    if (!Number.isFinite(n)) return;
+    const param = angleParam();
+    crop.angle = Math.min(param.max, Math.max(param.min, n));
+    $("crop-angle").value = $("crop-angle-value").value = String(crop.angle);
+    schedulePreview();
+  });
+}
+for (const side of ["x", "y", "w", "h"]) {
+  $(`crop-${side}`).addEventListener("change", (event) => {
+    const n = Number(event.target.value);
+    if (Number.isFinite(n)) crop.tool.set({ [side]: Math.min(100, Math.max(0, n)) / 100 });
+    showCropValues(rounded(crop.tool.rect));
+  });
+}
+$("crop-panel").addEventListener("keydown", (event) => {
+  if (event.key === "Escape") { event.preventDefault(); finishCrop(false); }
+});
+$("viewer").addEventListener("keydown", (event) => {
+  if (!crop.open) return;
+  if (event.key === "Escape") { event.preventDefault(); finishCrop(false); }
+  if (event.key === "Enter") { event.preventDefault(); finishCrop(true); }
+});
+
+// --- Albums --------------------------------------------------------------------
+
+async function loadAlbums() {
+  try {
+    const { albums } = await api.get("/v1/albums");
+    state.albums = albums;
+  } catch (error) { showError(error); return; }
+  const byTitle = [...state.albums].sort((a, b) => a.title.localeCompare(b.title));
+  const filter = $("album-filter");
+  const chosen = filter.value;
+  filter.replaceChildren(el("option", { value: "", text: "All photos" }),
+    ...byTitle.map((a) => el("option", { value: a.id, text: `${a.title} (${a.assets.length})` })));
+  filter.value = byTitle.some((a) => a.id === chosen) ? chosen : "";
+  if (state.photo) showAlbums();
+}
+
+/** The open photo's albums as chips, and the others in the "Add to album" menu. */
+function showAlbums() {
+  const photo = state.photo;
+  if (!photo) return;
+  const isIn = (album) => album.assets.includes(photo.id);
+  const chips = state.albums.filter(isIn).sort((a, b) => a.title.localeCompare(b.title)).map((album) =>
+    el("li", { class: "album-chip", "data-album": album.id }, el("span", { text: album.title }),
+       el("button", { type: "button", class: "album-remove", text: "×", "aria-label": `Remove from ${album.title}`,
+                      onclick: () => changeAlbum(album, "remove") })));
+  $("photo-albums").replaceChildren(...(chips.length ? chips : [el("li", { class: "hint", text: "In no album" })]));
+  const others = state.albums.filter((a) => !isIn(a)).sort((a, b) => a.title.localeCompare(b.title));
+  $("album-add").replaceChildren(el("option", { value: "", text: others.length ? "Add to album…" : "No other album" }),
+    ...others.map((a) => el("option", { value: a.id, text: a.title })));
+  $("album-add-button").disabled = !others.length;
+}
+
+async function changeAlbum(album, action) {
+  const photo = state.photo;
+  try {
+    await api.json("PATCH", `/v1/albums/${encodeURIComponent(album.id)}`, { body: { [action]: [photo.id] } });
+    toast(action === "add" ? `Added to ${album.title}` : `Removed from ${album.title}`);
+  } catch (error) { showError(error); }
+  await loadAlbums();
+}
+
+$("album-add-button").addEventListener("click", () => {
+  const album = state.albums.find((a) => a.id === $("album-add").value);
+  if (album) changeAlbum(album, "add");
+});
+$("album-new").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const title = $("album-title").value.trim();
+  if (!title || !state.photo) return;
+  try {
+    const { body: album } = await api.json("POST", "/v1/albums", { body: { title } });
+    $("album-title").value = "";
+    await changeAlbum(album, "add");
+  } catch (error) { showError(error); }
+});
+$("album-filter").addEventListener("change", () => $("search").requestSubmit());
 
 // --- Live updates ------------------------------------------------------------
 
@@ -686,6 +970,7 @@ async function route() {
     const current = state.photo;
     state.photo = null;
     state.previewAbort?.abort();
+    if (crop.open) closeCrop();
     if (!state.list.ids.length || !wasPhoto) loadLibrary(true);
     else if (current) refreshTile(current.id, "update");
   }
@@ -697,6 +982,8 @@ async function start() {
     state.filters = paramsFromFilters(filters);
     state.presets = presets;
     for (const p of presets) $("preset").append(el("option", { value: p.name, text: `${p.name} — ${p.summary}` }));
+    setUpCrop();
+    await loadAlbums();
   } catch (error) {
     showError(error);
     if (error instanceof ApiError && error.status === 401) return;

@@ -1,9 +1,9 @@
 // Filter declarations (/v1/filters) as the editor's controls need them.
-// A parameter's `range` is the engine's text for its kind
-// (ParameterSpec.rangeDescription): "MIN…MAX[ UNIT][, in steps of S]" for
-// numbers, "a|b|c" for a choice, "true|false" for a switch, "text".
+// Every parameter comes as data (ParameterSpec.jsonDescription): `type`
+// (number, choice, text, bool), `default`, `unit`, `description`, and
+// `min`, `max`, `step` for numbers, `choices` for a choice.
 
-/** Each filter with its parameters typed: kind, min, max, step, choices. */
+/** Each filter with its parameters typed: kind, min, max, declaredStep, choices. */
 export function paramsFromFilters(filters) {
   return filters.map((filter) => ({
     ...filter,
@@ -11,17 +11,13 @@ export function paramsFromFilters(filters) {
   }));
 }
 
-const NUMBER = /^(-?[0-9.]+(?:e-?\d+)?)…(-?[0-9.]+(?:e-?\d+)?)(?: [^,]*)?(?:, in steps of ([0-9.]+))?$/;
-
 export function kindOf(param) {
-  const range = String(param.range);
-  if (typeof param.default === "boolean") return { kind: "bool" };
-  const number = range.match(NUMBER);
-  if (number && typeof param.default === "number") {
-    return { kind: "number", min: Number(number[1]), max: Number(number[2]), declaredStep: number[3] ? Number(number[3]) : null };
+  switch (param.type) {
+    case "number": return { kind: "number", min: param.min, max: param.max, declaredStep: param.step ?? null };
+    case "choice": return { kind: "choice", choices: param.choices };
+    case "bool": return { kind: "bool" };
+    default: return { kind: "text" };
   }
-  if (range === "text") return { kind: "text" };
-  return { kind: "choice", choices: range.split("|") };
 }
 
 /** A slider's step: the declared one, else 1 for ranges of 20…400, else about a two-hundredth of the range, rounded to 1, 2 or 5. */
