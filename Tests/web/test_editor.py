@@ -513,6 +513,18 @@ def main():
         overflow = js("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
         check(overflow <= 1, f"the photo page fits a phone's width (overflow {overflow} px)")
         shot("08-phone-photo")
+        press(driver.find_element(By.ID, "crop-open"))
+        until(lambda: js("return !document.getElementById('crop-panel').hidden && "
+                         "getComputedStyle(document.querySelector('.crop-overlay')).display !== 'none' && "
+                         "document.querySelector('.crop-rect').getBoundingClientRect().width > 50"),
+              "the crop tool opens at a phone's width")
+        overflow = js("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        check(overflow <= 1, f"the crop tool fits a phone's width (overflow {overflow} px)")
+        js("document.getElementById('crop-panel').scrollIntoView({block: 'end'})")
+        shot("08b-phone-crop")
+        press(driver.find_element(By.ID, "crop-cancel"))
+        until(lambda: js("return document.getElementById('crop-panel').hidden && document.getElementById('save').disabled"),
+              "Cancel closes the crop tool and leaves nothing to save")
         driver.find_element(By.ID, "back").click()
         until(lambda: js("return !document.getElementById('library').hidden && document.querySelectorAll('#grid .tile').length === 2"),
               "back to the library")
