@@ -506,6 +506,11 @@ def main():
               "removed from the second album")
         status, albums = server.api("GET", "/v1/albums")
         check([a["assets"] for a in albums["albums"] if a["title"] == "Later"] == [[]], "the server agrees: Later is empty again")
+        # Another client puts it back: the chips follow live (the change feed).
+        status, _ = server.api("PATCH", "/v1/albums/Later", {"add": [coffee_id]})
+        until(lambda: js("return [...document.querySelectorAll('#photo-albums .album-chip span')].map(s => s.textContent)") == ["Later", "Trip"],
+              "another client's album change arrives live")
+        check(status == 200, "another client's album change is shown on the photo page live")
 
         # --- A phone's width -----------------------------------------------
         driver.set_window_size(390, 844)

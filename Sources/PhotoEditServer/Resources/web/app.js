@@ -924,6 +924,8 @@ function onChange(set) {
 }
 
 async function applyChange(set) {
+  // An album changed (here or by another client): the menus and the open photo's chips follow.
+  if (set.entries.some((entry) => entry.type === "album")) await loadAlbums();
   for (const entry of set.entries) {
     if (entry.type !== "asset") continue;
     if (!$("library").hidden || !state.photo || state.photo.id !== entry.id) await refreshTile(entry.id, entry.kind);
