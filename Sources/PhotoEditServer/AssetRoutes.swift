@@ -182,13 +182,13 @@ func addEditRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
                 }
             }
             let toRemove = removing
-            _ = try await write(id, expected: expected, library: library) {
+            _ = try await conditionalWrite(id, expected: expected, library: library) {
                 try library.apply(steps: steps, to: id, ifAt: expected.revision, reset: reset, removing: toRemove,
                                   presets: .standard(), fromRAW: fromRAW)
             }
         case let (nil, recipeJSON?):
             let recipe = try Recipe(json: recipeJSON, registry: library.registry)
-            _ = try await write(id, expected: expected, library: library) {
+            _ = try await conditionalWrite(id, expected: expected, library: library) {
                 try library.apply(recipe: recipe, to: id, ifAt: expected.revision)
             }
         default:
@@ -210,7 +210,7 @@ func addEditRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
             }
             target = Int(n)
         }
-        _ = try await write(id, expected: expected, library: library) { [target] in
+        _ = try await conditionalWrite(id, expected: expected, library: library) { [target] in
             try library.revert(id, to: target, ifAt: expected.revision)
         }
         let asset = try await blocking { try library.asset(id) }
@@ -394,8 +394,8 @@ func check(_ asset: Asset, expected: Precondition?, library: PhotoLibrary) throw
 /// An edit's engine call under `If-Match`: a whole tag is checked first
 /// (`check`); the revision is checked by the engine atomically with the
 /// commit, and its 412 carries the photo's current whole ETag.
-func write<T: Sendable>(_ id: String, expected: Precondition, library: PhotoLibrary,
-                        _ work: @escaping @Sendable () throws -> T) async throws -> T {
+func conditionalWrite<T: Sendable>(_ id: String, expected: Precondition, library: PhotoLibrary,
+                                  _ work: @escaping @Sendable () throws -> T) async throws -> T {
     do {
         return try await blocking {
             if expected.tag != nil { try check(library.asset(id), expected: expected, library: library) }

@@ -96,7 +96,7 @@ func commitEditingOutput(_ request: Request, id: String, expected precondition: 
     let data = try adjustmentData(parts.adjustmentData)
     let base = try ContentEditingBase(token: parts.base)
     let renderPath = upload.renderPath
-    _ = try await write(asset.id, expected: Precondition(revision: expected, tag: nil), library: library) { () -> Int in
+    _ = try await conditionalWrite(asset.id, expected: Precondition(revision: expected, tag: nil), library: library) { () -> Int in
         var options = ContentEditingInputRequestOptions(displaySize: nil)
         switch base {
         case .original: options.startFromOriginal = true

@@ -506,6 +506,11 @@ def main():
               "removed from the second album")
         status, albums = server.api("GET", "/v1/albums")
         check([a["assets"] for a in albums["albums"] if a["title"] == "Later"] == [[]], "the server agrees: Later is empty again")
+        # Another client puts it back: the chips follow live (the change feed).
+        status, _ = server.api("PATCH", "/v1/albums/Later", {"add": [coffee_id]})
+        until(lambda: js("return [...document.querySelectorAll('#photo-albums .album-chip span')].map(s => s.textContent)") == ["Later", "Trip"],
+              "another client's album change arrives live")
+        check(status == 200, "another client's album change is shown on the photo page live")
 
         # --- A phone's width -----------------------------------------------
         driver.set_window_size(390, 844)
@@ -513,6 +518,18 @@ def main():
         overflow = js("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
         check(overflow <= 1, f"the photo page fits a phone's width (overflow {overflow} px)")
         shot("08-phone-photo")
+        press(driver.find_element(By.ID, "crop-open"))
+        until(lambda: js("return !document.getElementById('crop-panel').hidden && "
+                         "getComputedStyle(document.querySelector('.crop-overlay')).display !== 'none' && "
+                         "document.querySelector('.crop-rect').getBoundingClientRect().width > 50"),
+              "the crop tool opens at a phone's width")
+        overflow = js("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        check(overflow <= 1, f"the crop tool fits a phone's width (overflow {overflow} px)")
+        js("document.getElementById('crop-panel').scrollIntoView({block: 'end'})")
+        shot("08b-phone-crop")
+        press(driver.find_element(By.ID, "crop-cancel"))
+        until(lambda: js("return document.getElementById('crop-panel').hidden && document.getElementById('save').disabled"),
+              "Cancel closes the crop tool and leaves nothing to save")
         driver.find_element(By.ID, "back").click()
         until(lambda: js("return !document.getElementById('library').hidden && document.querySelectorAll('#grid .tile').length === 2"),
               "back to the library")

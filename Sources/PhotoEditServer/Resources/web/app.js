@@ -732,8 +732,10 @@ function openCrop() {
   crop.initial = { crop: structuredClone(state.values.crop), straighten: structuredClone(state.values.straighten) };
   const mode = valueOf("crop", cropParam("mode"));
   const v = (name) => valueOf("crop", cropParam(name));
-  // A rect crop comes back as it is; an aspect crop as its centred frame, once the size is known.
-  crop.pending = mode === "rect" ? { x: v("x"), y: v("y"), w: v("w"), h: v("h") } : { aspect: v("aw") / v("ah") };
+  // A rect crop comes back as it is; an aspect crop as its centred frame, once
+  // the size is known; a trim (found by the engine) as the whole frame.
+  crop.pending = mode === "rect" ? { x: v("x"), y: v("y"), w: v("w"), h: v("h") }
+    : mode === "aspect" ? { aspect: v("aw") / v("ah") } : { x: 0, y: 0, w: 1, h: 1 };
   crop.angle = angleParam() ? valueOf("straighten", angleParam()) : 0;
   $("crop-angle").value = $("crop-angle-value").value = String(crop.angle);
   crop.swap = false;
@@ -922,6 +924,8 @@ function onChange(set) {
 }
 
 async function applyChange(set) {
+  // An album changed (here or by another client): the menus and the open photo's chips follow.
+  if (set.entries.some((entry) => entry.type === "album")) await loadAlbums();
   for (const entry of set.entries) {
     if (entry.type !== "asset") continue;
     if (!$("library").hidden || !state.photo || state.photo.id !== entry.id) await refreshTile(entry.id, entry.kind);
