@@ -9,15 +9,15 @@ import Glibc
 /// process on random free ports in a temporary folder, with an S3 identity for
 /// the tests. It runs under a small watchdog shell that stops it when the test
 /// process ends however it ends; a normal exit also stops and reaps it (atexit).
-final class SeaweedFS: Sendable {
-    static let accessKey = "photoedit-test"
-    static let secretKey = "photoedit-test-secret-0123456789"
-    static let bucket = "photoedit-tests"
+package final class SeaweedFS: Sendable {
+    package static let accessKey = "photoedit-test"
+    package static let secretKey = "photoedit-test-secret-0123456789"
+    package static let bucket = "photoedit-tests"
 
     /// The one server of this test run.
-    static let shared = Task<SeaweedFS, any Error> { try await SeaweedFS.start() }
+    package static let shared = Task<SeaweedFS, any Error> { try await SeaweedFS.start() }
 
-    let endpoint: URL
+    package let endpoint: URL
     let folder: URL
 
     private init(endpoint: URL, folder: URL) {
@@ -26,14 +26,14 @@ final class SeaweedFS: Sendable {
     }
 
     /// A store under a fresh key prefix of the shared bucket.
-    func store(partSize: Int = 5 << 20, secret: String = SeaweedFS.secretKey, bucket: String = SeaweedFS.bucket) throws -> S3BlobStore {
+    package func store(partSize: Int = 5 << 20, secret: String = SeaweedFS.secretKey, bucket: String = SeaweedFS.bucket) throws -> S3BlobStore {
         try S3BlobStore(configuration: S3Configuration(
             endpoint: endpoint, bucket: bucket, keyPrefix: "t-\(UUID().uuidString.lowercased())/",
             credentials: S3Credentials(accessKeyID: SeaweedFS.accessKey, secretAccessKey: secret), partSize: partSize))
     }
 
     /// Where `weed` is: `$PHOTOEDIT_WEED`, `PATH`, pip's user bin, or the venv scripts/install-deps makes.
-    static func weedPath() -> String? {
+    package static func weedPath() -> String? {
         let environment = ProcessInfo.processInfo.environment
         var candidates: [String] = []
         if let explicit = environment["PHOTOEDIT_WEED"] { candidates.append(explicit) }
