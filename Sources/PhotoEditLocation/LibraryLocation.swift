@@ -72,7 +72,8 @@ public enum LibraryLocation: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    static func bad(_ why: String) -> PhotoEditError { .library("library: \(why)") }
+    /// `PhotoEditError.library` prints as `library: WHY`.
+    static func bad(_ why: String) -> PhotoEditError { .library(why) }
 
     /// At most 80 characters of user text, control characters escaped.
     static func excerpt(_ text: String) -> String {
@@ -120,8 +121,12 @@ public enum BlobsLocation: Sendable, Equatable, CustomStringConvertible {
             }
             var endpointURL: URL?
             if let endpoint {
-                guard let e = URLComponents(string: endpoint), ["http", "https"].contains(e.scheme?.lowercased() ?? ""),
-                      let host = e.host, !host.isEmpty, e.user == nil, e.password == nil, e.query == nil, let parsed = e.url else {
+                let e = URLComponents(string: endpoint)
+                guard e?.user == nil, e?.password == nil, !endpoint.contains("@") else {
+                    throw bad("credentials do not go in the endpoint: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
+                }
+                guard let e, ["http", "https"].contains(e.scheme?.lowercased() ?? ""),
+                      let host = e.host, !host.isEmpty, e.query == nil, let parsed = e.url else {
                     throw bad("endpoint \(LibraryLocation.excerpt(endpoint)) is not an http(s)://HOST[:PORT] URL")
                 }
                 endpointURL = parsed
