@@ -14,6 +14,8 @@ let package = Package(
         // Golden-image assertions for Swift Testing and XCTest (docs/testing.md).
         .library(name: "PhotoEditTesting", targets: ["PhotoEditTesting"]),
         .library(name: "PhotoEditServer", targets: ["PhotoEditServer"]),
+        // Opens a library by name: a folder, a postgres://…?blobs=s3://… URL, a config file.
+        .library(name: "PhotoEditLocation", targets: ["PhotoEditLocation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -80,12 +82,16 @@ let package = Package(
             ],
             resources: [.copy("Resources/web"), .copy("Resources/openapi.yaml")]
         ),
+        // What `--library` names and how it opens (the CLI's and the server's):
+        // a folder, or PostgreSQL + a blob store. The engine stays free of NIO.
+        .target(name: "PhotoEditLocation", dependencies: ["PhotoEdit", "PhotoEditPostgres", "PhotoEditS3"]),
         // The command-line tool.
         .executableTarget(
             name: "photoedit",
             dependencies: [
                 "PhotoEdit",
                 "PhotoEditServer",
+                "PhotoEditLocation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -113,11 +119,19 @@ let package = Package(
             name: "photoedit-storage-bench",
             dependencies: ["PhotoEdit", "PhotoEditS3"]
         ),
+        // A real SeaweedFS on loopback for the tests (S3 endpoint); not a product.
+        .target(name: "PhotoEditTestServers", dependencies: ["PhotoEdit", "PhotoEditS3"]),
         // One blob-store suite run against every BlobStore (folder, S3 on a real SeaweedFS).
         .testTarget(
             name: "PhotoEditStorageTests",
-            dependencies: ["PhotoEdit", "PhotoEditS3"],
+            dependencies: ["PhotoEdit", "PhotoEditS3", "PhotoEditTestServers"],
             exclude: ["Fixtures"]
+        ),
+        // Library locations and the distributed library (PostgreSQL + SeaweedFS S3) on real servers.
+        .testTarget(
+            name: "PhotoEditLocationTests",
+            dependencies: ["PhotoEditLocation", "PhotoEdit", "PhotoEditPostgres", "PhotoEditS3", "PhotoEditSampleCatalog",
+                           "PhotoEditTestServers", "photoedit"]
         ),
         // Golden-image assertions for services' own tests.
         .target(name: "PhotoEditTesting", dependencies: ["PhotoEdit"]),

@@ -254,19 +254,25 @@ struct VerifyCommand: ParsableCommand {
     @OptionGroup var options: LibraryOptions
     @Flag(help: "Rebuild missing or damaged renders from adjustment data, remove unreferenced renders.") var repair = false
     @Flag(help: "Rebuild the catalog from the files on disk (no other process may have the library open).") var rebuildCatalog = false
+    @Option(help: ArgumentHelp("In a library shared by many nodes (S3), unreferenced blobs younger than this are left alone (another node's commit may be in flight): 90s, 30m, 1h, 2d.",
+                               valueName: "DURATION"))
+    var grace: String = "1h"
 
     func run() throws {
         try PhotoEdit_run {
             if rebuildCatalog {
-                let rebuilt = try PhotoLibrary.rebuildCatalog(url: options.url)
+                let rebuilt = try PhotoLibrary.rebuildCatalog(url: options.folder(for: "--rebuild-catalog"))
                 if let kept = rebuilt.previousCatalog { Output.note("the previous catalog is kept as \(kept)") }
                 Output.note("rebuilt the catalog: \(rebuilt.photos) photos (\(rebuilt.photosFromRecords) from revision records, "
                             + "\(rebuilt.photosWithoutRecords) from originals alone), \(rebuilt.revisions) revisions, \(rebuilt.renders) renders")
                 for line in rebuilt.problems { Output.line("not recovered: \(Output.field(line))") }
                 for line in rebuilt.notes { Output.note(line) }
             }
+            guard let gracePeriod = Self.seconds(grace) else {
+                throw PhotoEditError.library("--grace takes a duration such as 90s, 30m, 1h or 2d, at most 365d (got '\(Output.field(grace))')")
+            }
             let bar = ProgressBar("verifying")
-            let report = try options.open().verify(repair: repair, progress: bar.handler)
+            let report = try options.open().verify(repair: repair, gracePeriod: gracePeriod, progress: bar.handler)
             bar.finish()
             for line in report.repaired { Output.line("repaired: \(Output.field(line))") }
             for line in report.problems { Output.line("problem: \(Output.field(line))") }
@@ -277,5 +283,20 @@ struct VerifyCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
+    }
+
+    /// `90s`, `30m`, `1h`, `2d`, or seconds alone; nil when malformed or over a year.
+    static func seconds(_ text: String) -> TimeInterval? {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
+        var number = Substring(text)
+        var factor = 1.0
+        if let last = text.last, let unit = units[last] {
+            number = text.dropLast()
+            factor = unit
+        }
+        guard !number.isEmpty, number.count <= 9, number.allSatisfy(\.isASCII), number.allSatisfy(\.isNumber),
+              let value = Double(number) else { return nil }
+        let seconds = value * factor
+        return seconds <= 365 * 86400 ? seconds : nil
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PhotoEdit
+import PhotoEditLocation
 
 @main
 struct PhotoEditCommand: ParsableCommand {
@@ -9,7 +10,10 @@ struct PhotoEditCommand: ParsableCommand {
         abstract: "Non-destructive photo editing: originals are never touched, every edit is kept.",
         discussion: """
         A library is a folder (default: $PHOTOEDIT_LIBRARY, else $XDG_DATA_HOME/photoedit, \
-        else ~/.local/share/photoedit). Ids can be shortened to any unambiguous prefix.
+        else ~/.local/share/photoedit), or a library many machines share: \
+        postgres://USER@HOST/DB?blobs=s3://BUCKET/PREFIX (credentials from PGPASSWORD, \
+        AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY), or a JSON file naming one (docs/cli.md). \
+        Ids can be shortened to any unambiguous prefix.
 
         Example:
           photoedit import ~/Pictures/trip
@@ -31,18 +35,27 @@ struct PhotoEditCommand: ParsableCommand {
 
 /// Options every command takes.
 struct LibraryOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Library folder.", valueName: "DIR"))
+    @Option(name: .long, help: ArgumentHelp("Library: a folder, postgres://USER@HOST/DB?blobs=s3://BUCKET/PREFIX, or a config file (docs/cli.md).",
+                                            valueName: "LIBRARY"))
     var library: String?
 
     @Option(name: .customLong("luts"), help: ArgumentHelp("Also look for .cube LUTs in this folder, first (repeatable; also $PHOTOEDIT_LUTS; then the preset folders).", valueName: "DIR"))
     var luts: [String] = []
 
-    /// The library folder named (or the default one).
-    var url: URL { library.map { URL(fileURLWithPath: $0) } ?? PhotoLibrary.defaultURL() }
+    /// The library named (or the default folder).
+    func location() throws -> LibraryLocation { try LibraryLocation.named(library) }
+
+    /// The library folder named (or the default one); a distributed library has none.
+    func folder(for what: String) throws -> URL {
+        guard case let .folder(url) = try location() else {
+            throw PhotoEditError.library("\(what) works on a library folder, not on \(try location())")
+        }
+        return url
+    }
 
     func open() throws -> PhotoLibrary {
         LUTFolders.add(luts)
-        return try PhotoLibrary(url: url)
+        return try location().open()
     }
 }
 

@@ -52,13 +52,13 @@ extension PhotoLibrary {
             return (a, try RevisionRecord.fetch(id, a.revision, db))
         }
         return ImageSubject(id: id, revision: asset.revision, version: version, format: asset.format,
-                            originalPath: layout.absolute(asset.originalPath),
+                            originalPath: readablePath(asset.originalPath),
                             originalWidth: asset.originalPixelWidth, originalHeight: asset.originalPixelHeight,
-                            adjustmentData: revision?.adjustmentData, renderPath: revision?.renderPath.map(layout.absolute),
-                            basePath: revision?.basePath.map(layout.absolute),
+                            adjustmentData: revision?.adjustmentData, renderPath: revision?.renderPath.map(readablePath),
+                            basePath: revision?.basePath.map(readablePath),
                             currentWidth: revision?.pixelWidth ?? asset.originalPixelWidth,
                             currentHeight: revision?.pixelHeight ?? asset.originalPixelHeight,
-                            alternatePath: asset.alternatePath.map(layout.absolute))
+                            alternatePath: asset.alternatePath.map(readablePath))
     }
 }
 

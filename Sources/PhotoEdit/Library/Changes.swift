@@ -384,6 +384,9 @@ extension PhotoLibrary {
                               recorder: recorder, journal: journal, placed: &placedRenders)
                 }
                 try recorder.record(db)
+                // Every file of the change is in place (put, in a blob
+                // store), the transaction not yet committed.
+                CrashPoint.reach("before-commit")
                 // Journal first: the files of purged photos are named in the
                 // intent journal before the transaction commits, so a crash
                 // after it (before they are removed) leaves a journal whose
@@ -397,7 +400,11 @@ extension PhotoLibrary {
             }
             // 3. After the commit: files of purged photos go, then the journal.
             if !purgedFiles.isEmpty { CrashPoint.reach("purge-committed") }
-            for file in purgedFiles { unlink(layout.absolute(file)) }
+            // A shared store's originals are content addressed: another
+            // node may be importing the same bytes right now and have found
+            // this one in place. They go through `verify --repair` instead,
+            // once unreferenced for the grace period.
+            for file in purgedFiles where !(files.isShared && file.hasPrefix("originals/")) { files.remove(file) }
             committed = true
             journal.finish()
             for id in purgedAssets { removeCachedImages(of: id) }
@@ -407,12 +414,15 @@ extension PhotoLibrary {
             // is removed inside a write transaction, and only if no row
             // references it (a writer that committed meanwhile keeps it; one
             // about to commit finds it gone, see `.create` below).
-            for file in placedRenders { unlink(layout.absolute(file)) }
-            if !placedOriginals.isEmpty {
+            for file in placedRenders { files.remove(file) }
+            // In a shared store another node may have found the original in
+            // place and be about to commit it: it stays, and
+            // `verify --repair` removes it after the grace period if unreferenced.
+            if !placedOriginals.isEmpty, !files.isShared {
                 try? write { db in
                     for path in placedOriginals
                     where try db.int("SELECT 1 FROM asset WHERE originalPath = ? OR alternatePath = ?", path, path) == nil {
-                        unlink(layout.absolute(path))
+                        files.remove(path)
                     }
                 }
             }
@@ -461,7 +471,7 @@ extension PhotoLibrary {
             if let created = creations[i] ?? nil {
                 if let existing = try PhotoLibrary.assetHolding(sha256: created.record.sha256, db) {
                     if case let .create(placeholder, _) = change { placeholder.set(existing) }
-                } else if !FileIO.exists(layout.absolute(created.record.originalPath)) {
+                } else if !(try files.exists(created.record.originalPath)) {
                     // Another writer placed this original, then failed and
                     // removed it before we committed.
                     throw PhotoEditError.library("\(created.record.originalPath) was removed by a failed concurrent import of the same file; import it again")
@@ -620,7 +630,7 @@ extension PhotoLibrary {
         relative = String(relative.dropLast(3)) + ext
         try FileIO.flush(path)
         try journal.record(relative)
-        try FileIO.moveIntoPlace(from: path, to: layout.absolute(relative), readOnly: true)
+        try files.publish(path, as: relative)
         return (relative, probe.width, probe.height)
     }
 }

@@ -151,8 +151,7 @@ extension PhotoLibrary {
             base = .render(revision: current.number)
             baseRelative = path
         }
-        let file = layout.absolute(baseRelative ?? record.originalPath)
-        guard FileIO.exists(file) else {
+        guard let file = files.existingLocalPath(baseRelative ?? record.originalPath) else {
             throw PhotoEditError.library("\(baseRelative ?? record.originalPath) is missing; run photoedit verify")
         }
         var display: URL?

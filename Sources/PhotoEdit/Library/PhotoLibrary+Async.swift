@@ -85,9 +85,10 @@ extension PhotoLibrary {
         try await offload { try self.render(idOrPrefix, version: version, to: path, options: options) }
     }
 
-    /// `verify(repair:progress:)`, off the caller's thread.
-    public func verify(repair: Bool = false, progress: ProgressHandler? = nil) async throws -> VerificationReport {
-        try await offload { try self.verify(repair: repair, progress: progress) }
+    /// `verify(repair:gracePeriod:progress:)`, off the caller's thread.
+    public func verify(repair: Bool = false, gracePeriod: TimeInterval = PhotoLibrary.defaultGracePeriod,
+                       progress: ProgressHandler? = nil) async throws -> VerificationReport {
+        try await offload { try self.verify(repair: repair, gracePeriod: gracePeriod, progress: progress) }
     }
 
     /// `resolve(_:)`, off the caller's thread.

@@ -257,15 +257,15 @@ extension PhotoLibrary {
                                           stagingDirectory: URL(fileURLWithPath: layout.tmp), baseRelativePath: old.basePath)
         defer { unlink(output.renderedContentURL.path) }
         if Recipe.canHandle(data), let recipe = try? Recipe(adjustmentData: data, registry: registry) {
-            let basePath = try old.basePath.map(layout.absolute) ?? originalPath(id)
+            let basePath = try old.basePath.map(files.localPath) ?? originalPath(id)
             let image = try renderer.render(recipe: recipe, originalPath: basePath)
             try Renderer.save(image, to: output.renderedContentURL.path, format: .jpeg, quality: Renderer.renderQuality)
             output.renderedByEngine = true
         } else {
-            guard let render = old.renderPath, FileIO.exists(layout.absolute(render)) else {
+            guard let render = old.renderPath.flatMap(files.existingLocalPath) else {
                 throw PhotoEditError.library("revision \(n) of \(id) is in format '\(data.formatIdentifier)' and its render is missing; it cannot be restored")
             }
-            _ = try FileIO.copyHashing(from: layout.absolute(render), to: output.renderedContentURL.path)
+            _ = try FileIO.copyHashing(from: render, to: output.renderedContentURL.path)
         }
         output.adjustmentData = data
         output.kind = .revert

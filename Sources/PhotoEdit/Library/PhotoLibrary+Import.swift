@@ -162,17 +162,16 @@ extension PhotoLibrary {
         let probe = try Importer.probe(path: staged, displayPath: displayPath)
         let relative = LibraryLayout.originalPath(sha256: sha, extension: Importer.fileExtension(forLoader: probe.loader, format: probe.format,
                                                                                                  raw: probe.rawExtension))
-        let destination = layout.absolute(relative)
         var placed = false
-        if FileIO.exists(destination) {
+        if try files.exists(relative) {
             // Left by an import that crashed before its commit, or being
             // committed by another process right now: same bytes either way.
-            guard (try? FileIO.sha256(of: destination)) == sha else {
+            guard (try? FileIO.sha256(of: try files.localPath(relative))) == sha else {
                 throw PhotoEditError.library("\(relative) exists with other content; run photoedit verify")
             }
         } else {
             try journal.record(relative)
-            try FileIO.moveIntoPlace(from: staged, to: destination, readOnly: true)
+            try files.publish(staged, as: relative)
             placed = true
         }
         let now = importDate ?? Date()

@@ -10,10 +10,14 @@ extension PhotoLibrary {
     /// to a commit still in flight.
     func recover() throws {
         let (_, pending) = IntentJournal.pendingPaths(in: layout.tmp)
-        if !pending.isEmpty {
+        // In a shared store another node may be committing a file of the
+        // same name right now (an original's content address): only the
+        // local work folder is cleaned; `verify --repair` removes what is
+        // unreferenced after its grace period.
+        if !pending.isEmpty, !files.isShared {
             let referenced = try referencedPaths()
             for path in pending where !referenced.contains(path) {
-                unlink(layout.absolute(path))
+                files.remove(path)
             }
         }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: layout.tmp)) ?? [] {

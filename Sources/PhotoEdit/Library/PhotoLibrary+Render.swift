@@ -95,7 +95,7 @@ extension PhotoLibrary {
                 try RevisionRecord.fetch(id, a.revision, db)
             }
             let ours = a.adjustmentData.map(Recipe.canHandle) ?? true
-            let storedFile = stored?.renderPath.map(layout.absolute).flatMap { FileIO.exists($0) ? $0 : nil }
+            let storedFile = stored?.renderPath.flatMap(files.existingLocalPath)
             // The stored render is a JPEG at the render quality: it serves
             // exactly that file. Any other output of our own recipe (another
             // format, quality, size, depth or profile) renders from the recipe,
@@ -121,7 +121,7 @@ extension PhotoLibrary {
                     throw PhotoEditError.library("the render of photo \(id) revision \(a.revision) is missing and its adjustment data ('\(data.formatIdentifier)') is not photoedit's; it cannot be rebuilt")
                 }
                 let recipe = try a.adjustmentData.map { try Recipe(adjustmentData: $0, registry: registry) } ?? .empty
-                let base = stored?.basePath.map(layout.absolute) ?? original
+                let base = try stored?.basePath.map(files.localPath) ?? original
                 let image = try renderer.render(recipe: recipe, originalPath: base, output: options)
                 try renderer.write(image, to: staged, format: format, options: options)
             }

@@ -50,7 +50,7 @@ extension PhotoLibrary {
                                      fileSize: a.alternateFileSize ?? 0, relativePath: alternate, inlineData: nil))
         }
         func file(_ type: AssetResourceType, _ relative: String, name: String) {
-            let size = (try? FileManager.default.attributesOfItem(atPath: layout.absolute(relative))[.size] as? NSNumber)?.int64Value ?? 0
+            let size = files.size(relative) ?? 0
             let ext = (relative as NSString).pathExtension
             out.append(AssetResource(type: type, assetIdentifier: id, originalFilename: "\(name).\(ext)",
                                      uniformTypeIdentifier: Importer.uniformType(forExtension: ext), fileSize: size,
@@ -84,7 +84,7 @@ extension PhotoLibrary {
             return
         }
         guard let relative = resource.relativePath else { return }
-        try FileIO.copyFile(from: layout.absolute(relative), to: path)
+        try FileIO.copyFile(from: try files.localPath(relative), to: path)
     }
 }
 
@@ -125,7 +125,7 @@ extension PhotoLibrary {
             return ResourceData(resource: resource, byteCount: 0, reader: ChunkReader(data: Data()))
         }
         do {
-            let reader = try ChunkReader(path: layout.absolute(relative))
+            let reader = try ChunkReader(path: try files.localPath(relative))
             return ResourceData(resource: resource, byteCount: reader.byteCount, reader: reader)
         } catch {
             throw PhotoEditError.unreadableFile(path: resource.originalFilename,

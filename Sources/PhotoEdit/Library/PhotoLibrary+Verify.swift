@@ -17,10 +17,18 @@ extension PhotoLibrary {
     /// against its hash and decoded whole, every revision's adjustment data, render and base,
     /// and files that no catalog row references. With `repair`, rebuilds
     /// missing or damaged renders from adjustment data this engine reads and
-    /// removes unreferenced files; it never touches an original.
+    /// removes unreferenced files; in a folder library it never touches an original.
+    ///
+    /// In a library whose files are in a shared blob store (S3), a crash
+    /// leaves at worst blobs no row references (every blob is put before
+    /// the catalog transaction that references it). Those younger than
+    /// `gracePeriod` may be another node's commit in flight: they are
+    /// counted in a note and never removed. Older ones are problems, which
+    /// `repair` removes — originals included, since no row ever referenced them.
     ///
     /// - Parameter progress: called after each photo with (done, total).
-    public func verify(repair: Bool = false, progress: ProgressHandler? = nil) throws -> VerificationReport {
+    public func verify(repair: Bool = false, gracePeriod: TimeInterval = PhotoLibrary.defaultGracePeriod,
+                       progress: ProgressHandler? = nil) throws -> VerificationReport {
         var report = VerificationReport()
         let (integrity, foreignKeys, assets, revisions) = try read { db in
             // SQLite checks its file and foreign keys on request; a
@@ -39,7 +47,7 @@ extension PhotoLibrary {
         for (n, a) in assets.enumerated() {
             defer { progress?(n + 1, assets.count) }
             referenced.insert(a.originalPath)
-            let path = layout.absolute(a.originalPath)
+            let path = readablePath(a.originalPath)
             if !FileIO.exists(path) {
                 report.problems.append("\(a.id): original \(a.originalPath) is missing")
             } else if (try? FileIO.sha256(of: path)) != a.sha256 {
@@ -51,7 +59,7 @@ extension PhotoLibrary {
             }
             if let alternate = a.alternatePath {
                 referenced.insert(alternate)
-                let path = layout.absolute(alternate)
+                let path = readablePath(alternate)
                 if !FileIO.exists(path) {
                     report.problems.append("\(a.id): alternate \(alternate) is missing")
                 } else if (try? FileIO.sha256(of: path)) != a.alternateSha256 {
@@ -85,7 +93,7 @@ extension PhotoLibrary {
                 }
                 if let base = r.basePath {
                     referenced.insert(base)
-                    if !FileIO.exists(layout.absolute(base)) { report.problems.append("\(label): base image \(base) is missing") }
+                    if (try? files.exists(base)) != true { report.problems.append("\(label): base image \(base) is missing") }
                 }
                 guard let render = r.renderPath else {
                     if r.adjustmentData != nil { report.problems.append("\(label): has adjustments but no render") }
@@ -110,19 +118,30 @@ extension PhotoLibrary {
         // journals, then the catalog. A file in place but not yet committed
         // was named by its journal before it was moved, and its journal is
         // removed only after its transaction committed.
-        var present: [String] = []
-        for folder in ["originals", "renders", "revisions"] {
-            let base = layout.absolute(folder)
-            present += Self.filesInFolder(base).map { folder + "/" + String($0.dropFirst(base.count + 1)) }
-        }
+        var present: [LibraryFileInfo] = []
+        for folder in ["originals", "renders", "revisions"] { present += try files.list(folder) }
         let (_, inFlight) = IntentJournal.pendingPaths(in: layout.tmp)
         let referencedNow = try referencedPaths().union(referenced)
-        for relative in present where !referencedNow.contains(relative) && !inFlight.contains(relative) {
-            if repair, relative.hasPrefix("renders/") {
-                unlink(layout.absolute(relative))
+        let now = Date()
+        var young = 0
+        for file in present where !referencedNow.contains(file.relative) && !inFlight.contains(file.relative) {
+            let relative = file.relative
+            if files.isShared {
+                // Another node's commit may be in flight: its blobs are put
+                // before its transaction. Only old leftovers are problems.
+                if let modified = file.modified, now.timeIntervalSince(modified) < gracePeriod {
+                    young += 1
+                } else if repair {
+                    files.remove(relative)
+                    report.repaired.append("\(relative): unreferenced blob removed (older than the \(Self.durationText(gracePeriod)) grace period)")
+                } else {
+                    report.problems.append("\(relative): blob not referenced by the catalog (left by an interrupted commit; `verify --repair` removes it)")
+                }
+            } else if repair, relative.hasPrefix("renders/") {
+                files.remove(relative)
                 report.repaired.append("\(relative): unreferenced render removed")
             } else if repair, relative.hasPrefix("revisions/") {
-                unlink(layout.absolute(relative))
+                files.remove(relative)
                 report.repaired.append("\(relative): unreferenced revision record removed")
             } else if relative.hasPrefix("originals/") {
                 report.problems.append("\(relative): original not referenced by the catalog (import it again to keep it)")
@@ -130,14 +149,28 @@ extension PhotoLibrary {
                 report.problems.append("\(relative): file not referenced by the catalog")
             }
         }
+        if young > 0 {
+            report.notes.append("\(young) unreferenced blob(s) younger than the \(Self.durationText(gracePeriod)) grace period left alone "
+                                + "(possibly a commit in flight on another node)")
+        }
         return report
+    }
+
+    /// How long an unreferenced blob of a shared store is left alone by
+    /// `verify --repair`: longer than any commit takes.
+    public static let defaultGracePeriod: TimeInterval = 3600
+
+    static func durationText(_ seconds: TimeInterval) -> String {
+        if seconds >= 3600, seconds.truncatingRemainder(dividingBy: 3600) == 0 { return "\(Int(seconds / 3600)) h" }
+        if seconds >= 60, seconds.truncatingRemainder(dividingBy: 60) == 0 { return "\(Int(seconds / 60)) min" }
+        return "\(Int(seconds)) s"
     }
 
     /// What is wrong with a revision's sidecar, nil when it describes the
     /// revision as the catalog has it.
     private func sidecarProblem(_ a: AssetRecord, _ r: RevisionRecord) -> String? {
         guard let relative = r.sidecarPath else { return "no revision record" }
-        switch RevisionSidecar.read(layout.absolute(relative)) {
+        switch RevisionSidecar.read(readablePath(relative)) {
         case .failure(.unreadableFile(_, let reason)) where reason == "missing":
             return "revision record \(relative) is missing"
         case .failure(let error):
@@ -164,16 +197,16 @@ extension PhotoLibrary {
                 if let old = r.sidecarPath { try journal.record(old) }
                 return r.sidecarPath
             }
-            if let old { unlink(layout.absolute(old)) }
+            if let old { files.remove(old) }
         } catch {
-            if let placed { unlink(layout.absolute(placed)) }
+            if let placed { files.remove(placed) }
             throw error
         }
         return placed!
     }
 
     private func renderProblem(_ relative: String) -> String? {
-        let path = layout.absolute(relative)
+        let path = readablePath(relative)
         guard FileIO.exists(path) else { return "render \(relative) is missing" }
         do {
             try Image.load(path: path, sequential: true).decodeEveryPixel()
@@ -189,7 +222,7 @@ extension PhotoLibrary {
     private func rebuildRender(_ a: AssetRecord, _ r: RevisionRecord) throws -> String {
         guard let data = r.adjustmentData, Recipe.canHandle(data) else { throw PhotoEditError.invalidAdjustmentData("foreign") }
         let recipe = try Recipe(adjustmentData: data, registry: registry)
-        let base = layout.absolute(r.basePath ?? a.originalPath)
+        let base = readablePath(r.basePath ?? a.originalPath)
         let image = try renderer.render(recipe: recipe, originalPath: base)
         let staged = layout.temporary(".jpg")
         defer { unlink(staged) }
@@ -199,7 +232,7 @@ extension PhotoLibrary {
         let journal = IntentJournal(layout: layout)
         try journal.record(relative)
         defer { journal.finish() }
-        try FileIO.moveIntoPlace(from: staged, to: layout.absolute(relative), readOnly: true)
+        try files.publish(staged, as: relative)
         var sidecar: String?
         var oldSidecar: String?
         do {
@@ -220,12 +253,12 @@ extension PhotoLibrary {
                 try recorder.record(db)
             }
         } catch {
-            unlink(layout.absolute(relative))
-            if let sidecar { unlink(layout.absolute(sidecar)) }
+            files.remove(relative)
+            if let sidecar { files.remove(sidecar) }
             throw error
         }
-        if let old = r.renderPath { unlink(layout.absolute(old)) }
-        if let oldSidecar { unlink(layout.absolute(oldSidecar)) }
+        if let old = r.renderPath { files.remove(old) }
+        if let oldSidecar { files.remove(oldSidecar) }
         return relative
     }
 }

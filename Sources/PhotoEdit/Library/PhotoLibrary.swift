@@ -16,6 +16,10 @@ public final class PhotoLibrary: Sendable {
     let layout: LibraryLayout
     /// The catalog: SQLite in the library folder, or a store given at opening (PostgreSQL).
     let catalog: any CatalogStore
+    /// The originals, renders and revision records: the library folder, or
+    /// a blob store given at opening (S3). `layout` then holds only the
+    /// local parts: staging, the derivative cache, the lock.
+    let files: any LibraryFiles
     let lock: LibraryLock?
     let renderer: Renderer
     /// Opened without write access (a read-only folder or file system, or
@@ -47,12 +51,34 @@ public final class PhotoLibrary: Sendable {
         try self.init(url: url, create: create, registry: registry, store: catalog)
     }
 
+    /// Opens a distributed library: its catalog is `catalog` (PostgreSQL),
+    /// its files are in `blobs` (S3, a shared folder); its local parts
+    /// (staging, the read-through cache of at most `cacheCapacity` bytes of
+    /// blobs, the derivative cache, the lock) are in `workDirectory`, which
+    /// is created. Recovery on opening touches only `workDirectory`: files in
+    /// the shared store that no row references are left to `verify --repair`.
+    package convenience init(workDirectory: URL, catalog: any CatalogStore, blobs: any BlobStore, cacheCapacity: Int64,
+                             registry: FilterRegistry = .standard) throws {
+        let layout = LibraryLayout(root: workDirectory.standardizedFileURL)
+        do {
+            try FileManager.default.createDirectory(atPath: layout.cache, withIntermediateDirectories: true)
+        } catch {
+            throw PhotoEditError.library("cannot create the work folder \(layout.root.path): \(error.localizedDescription)")
+        }
+        let files = try BlobLibraryFiles(store: blobs, cacheFolder: URL(fileURLWithPath: layout.cache + "/blobs"), cacheCapacity: cacheCapacity)
+        try self.init(url: workDirectory, create: true, registry: registry, store: catalog, files: files)
+    }
+
     /// `store`: the catalog; nil: the SQLite catalog in the folder.
-    private init(url: URL, create: Bool, registry: FilterRegistry, store: (any CatalogStore)?) throws {
+    /// `files`: where the files are; nil: the folder.
+    private init(url: URL, create: Bool, registry: FilterRegistry, store: (any CatalogStore)?,
+                 files: (any LibraryFiles)? = nil) throws {
         self.url = url.standardizedFileURL
         self.registry = registry
         self.renderer = Renderer(registry: registry)
         layout = LibraryLayout(root: self.url)
+        let files = files ?? FolderLibraryFiles(layout: layout)
+        self.files = files
         let fm = FileManager.default
         if !FileIO.isDirectory(layout.root.path) {
             guard create else { throw PhotoEditError.library("no library at \(layout.root.path)") }
@@ -65,7 +91,8 @@ public final class PhotoLibrary: Sendable {
             && (store != nil || FileIO.exists(layout.catalog))
         if !isReadOnly {
             do {
-                for dir in [layout.root.path, layout.originals, layout.renders, layout.revisions, layout.cache, layout.tmp] {
+                let folders = files is FolderLibraryFiles ? [layout.originals, layout.renders, layout.revisions] : []
+                for dir in [layout.root.path] + folders + [layout.cache, layout.tmp] {
                     try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
                 }
             } catch {
@@ -219,19 +246,27 @@ public final class PhotoLibrary: Sendable {
         return try catalog.write(body)
     }
 
+    /// A local file for `relative` (see `LibraryFiles.localPath`); when a
+    /// blob store cannot provide it, the path where a folder library would
+    /// have it, which does not exist: the caller reports it missing, as for
+    /// a missing file in a folder.
+    func readablePath(_ relative: String) -> String {
+        (try? files.localPath(relative)) ?? layout.absolute(relative)
+    }
+
     /// The absolute path of a pair's alternate file (the RAW), nil for a single file.
     func alternatePath(_ id: String) throws -> String? {
         try read { db in
-            try db.value(String.self, "SELECT alternatePath FROM asset WHERE id = ?", id).map(layout.absolute)
-        }
+            try db.value(String.self, "SELECT alternatePath FROM asset WHERE id = ?", id)
+        }.map(files.localPath)
     }
 
     func originalPath(_ id: String) throws -> String {
-        try read { db in
+        try files.localPath(try read { db in
             guard let path = try db.value(String.self, "SELECT originalPath FROM asset WHERE id = ?", id) else {
                 throw PhotoEditError.unknownAsset(id)
             }
-            return layout.absolute(path)
-        }
+            return path
+        })
     }
 }

