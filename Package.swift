@@ -108,7 +108,7 @@ let package = Package(
         // Generated catalogs for the benchmarks and the backend comparison tests; not a product.
         .target(
             name: "PhotoEditSampleCatalog",
-            dependencies: ["PhotoEdit", "PhotoEditPostgres", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["PhotoEdit", "PhotoEditPostgres", "PhotoEditLoopback", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "PhotoEditPostgresTests",
@@ -120,7 +120,9 @@ let package = Package(
             dependencies: ["PhotoEdit", "PhotoEditS3"]
         ),
         // A real SeaweedFS on loopback for the tests (S3 endpoint); not a product.
-        .target(name: "PhotoEditTestServers", dependencies: ["PhotoEdit", "PhotoEditS3"]),
+        .target(name: "PhotoEditTestServers", dependencies: ["PhotoEdit", "PhotoEditS3", "PhotoEditLoopback"]),
+        // Free loopback ports for the real servers tests start; not a product.
+        .target(name: "PhotoEditLoopback"),
         // One blob-store suite run against every BlobStore (folder, S3 on a real SeaweedFS).
         .testTarget(
             name: "PhotoEditStorageTests",

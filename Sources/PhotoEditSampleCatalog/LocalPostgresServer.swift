@@ -1,4 +1,5 @@
 import Foundation
+import PhotoEditLoopback
 import PhotoEditPostgres
 
 /// A real PostgreSQL server for the tests and benchmarks, on loopback: a new
@@ -73,18 +74,7 @@ package final class LocalPostgresServer: Sendable {
     }
 
     static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw Problem.failed("no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        do { return try LoopbackPorts.free(1)[0] } catch { throw Problem.failed("\(error)") }
     }
 
     /// `sh -c command`, started, its output discarded.

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoEditLoopback
 import PhotoEdit
 import PhotoEditS3
 #if canImport(Glibc)
@@ -76,7 +77,8 @@ package final class SeaweedFS: Sendable {
           "actions":["Admin","Read","List","Tagging","Write"]}]}
         """
         try Data(config.utf8).write(to: folder.appendingPathComponent("s3.json"))
-        let ports = try freePorts(8)
+        let ports: [Int]
+        do { ports = try LoopbackPorts.free(8) } catch { throw BlobStoreError.configuration("\(error)") }
         let arguments = [
             "server", "-dir=\(folder.path)/data", "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
             "-master.port=\(ports[0])", "-master.port.grpc=\(ports[1])", "-master.volumeSizeLimitMB=64",
@@ -147,29 +149,6 @@ package final class SeaweedFS: Sendable {
     static func fatalLines(_ log: String) -> String {
         let lines = log.split(separator: "\n").filter { $0.hasPrefix("F") || $0.hasPrefix("E") }
         return lines.isEmpty ? String(log.suffix(600)) : lines.suffix(5).joined(separator: " | ")
-    }
-
-    /// `count` distinct free loopback ports (bound to port 0 together, then released).
-    private static func freePorts(_ count: Int) throws -> [Int] {
-        var sockets: [Int32] = []
-        defer { sockets.forEach { close($0) } }
-        var ports: [Int] = []
-        for _ in 0..<count {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { throw BlobStoreError.configuration("socket: \(String(cString: strerror(errno)))") }
-            sockets.append(fd)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = 0
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-            }
-            guard bound else { throw BlobStoreError.configuration("bind: \(String(cString: strerror(errno)))") }
-            ports.append(Int(UInt16(bigEndian: address.sin_port)))
-        }
-        return ports
     }
 }
 
