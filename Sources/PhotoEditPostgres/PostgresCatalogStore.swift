@@ -31,31 +31,43 @@ package final class PostgresCatalogStore: CatalogStore {
     /// `max_connections` because of one node.
     private static let concurrentTransactions = 16
     private let slots = DispatchSemaphore(value: PostgresCatalogStore.concurrentTransactions)
+    /// The NOTIFYs that wake this store's change feed readers (one LISTEN connection).
+    let changes: PostgresChangeListener
 
-    /// A store on a catalog already migrated (see `open`).
-    package init(_ location: PostgresCatalogLocation) {
+    /// A store on a catalog already migrated (see `open`). A change feed
+    /// reader (`PhotoLibrary.changeSets`) is woken by every node's commits
+    /// (LISTEN/NOTIFY) and looks anyway every `changePoll`.
+    package init(_ location: PostgresCatalogLocation, changePoll: Duration = .seconds(5)) {
         self.location = location
         var logger = Logger(label: "photoedit.catalog.postgres")
         logger.logLevel = .error
         self.logger = logger
+        changes = PostgresChangeListener(location: location, poll: changePoll, logger: logger)
     }
 
     /// Connects, brings the schema up to date (`PostgresCatalog.open`) and
     /// returns the store.
-    package static func open(_ location: PostgresCatalogLocation) async throws -> PostgresCatalogStore {
+    package static func open(_ location: PostgresCatalogLocation, changePoll: Duration = .seconds(5)) async throws -> PostgresCatalogStore {
         let catalog = try await PostgresCatalog.open(location)
         await catalog.close()
-        return PostgresCatalogStore(location)
+        return PostgresCatalogStore(location, changePoll: changePoll)
     }
 
     deinit {
         for connection in idle.withLock({ $0 }) { Self.discard(connection) }
     }
 
-    /// Closes the connections kept open (a later transaction opens new ones).
+    /// Closes the connections kept open (a later transaction opens new
+    /// ones) and the change feed's LISTEN connection (its readers poll).
     package func close() {
         let connections = idle.withLock { all in defer { all = [] }; return all }
         for connection in connections { try? connection.close().wait() }
+        changes.close()
+    }
+
+    /// A wake-up for one change feed reader: every node's commits NOTIFY it.
+    package func changeSignal() -> (any CatalogChangeSignal)? {
+        changes.subscribe()
     }
 
     package func read<T>(_ body: (any CatalogConnection) throws -> T) throws -> T {

@@ -18,6 +18,15 @@ package protocol CatalogStore: Sendable {
     /// Runs `body` in one write transaction: committed when it returns,
     /// rolled back when it throws (all-or-nothing).
     func write<T>(_ body: (any CatalogConnection) throws -> T) throws -> T
+    /// A new wake-up for one change feed reader, or nil when the library
+    /// folder's files tell of commits (SQLite: inotify). A shared catalog
+    /// returns one woken by every node's commits.
+    func changeSignal() -> (any CatalogChangeSignal)?
+}
+
+extension CatalogStore {
+    /// The library folder is watched (the SQLite catalog is a file in it).
+    package func changeSignal() -> (any CatalogChangeSignal)? { nil }
 }
 
 /// A connection inside one of a store's transactions.

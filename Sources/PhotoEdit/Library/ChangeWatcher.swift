@@ -3,11 +3,28 @@ import Foundation
 import Glibc
 #endif
 
+/// What wakes a change feed's reader (`PhotoLibrary.changeSets`) when a
+/// commit may have added changes: the library folder's inotify for the
+/// SQLite catalog (`CatalogWatcher`), the catalog's own notifications for a
+/// shared one (PostgreSQL's LISTEN/NOTIFY, in PhotoEditPostgres). The feed
+/// table stays the truth: a wake-up only says "look now", and `next`
+/// returns after a while even without one (a missed wake-up costs a delay,
+/// never a change).
+package protocol CatalogChangeSignal: AnyObject, Sendable {
+    /// Blocks the reader's thread (never a task's) until a commit may have
+    /// added changes, the signal's safety poll runs out, or `stop()`.
+    func next()
+    /// Makes `next` return at once, now and from now on.
+    func stop()
+    /// Whether `stop()` was called.
+    var isStopped: Bool { get }
+}
+
 /// Wakes a waiting thread when the catalog's files change, in this process
 /// or another: inotify on the library folder (a commit writes
 /// `catalog.sqlite-wal`; a checkpoint writes `catalog.sqlite`). Without
 /// inotify, `wait` simply times out and the caller polls.
-final class CatalogWatcher: @unchecked Sendable {
+final class CatalogWatcher: CatalogChangeSignal, @unchecked Sendable {
     private var inotify: Int32 = -1
     private var wake: (read: Int32, write: Int32) = (-1, -1)
     private let lock = NSLock()
@@ -78,6 +95,18 @@ final class CatalogWatcher: @unchecked Sendable {
         }
     }
 
+    /// Until when `next` looks again every 5 ms (used by the reader's thread only).
+    private var burstUntil: UInt64 = 0
+
+    /// A commit's WAL write wakes us before the commit is visible (fsync,
+    /// then the WAL index): look again every 5 ms for a while after a
+    /// wake-up, then wait for the next one (with a slow poll as a safety net).
+    func next() {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let timeout: Int32 = !notifies ? 15 : (now < burstUntil ? 5 : 250)
+        if wait(milliseconds: timeout) { burstUntil = now + 200_000_000 }
+    }
+
     /// Waits up to `milliseconds` for a change of the library folder's files
     /// or `stop()`. Returns true when files changed.
     func wait(milliseconds: Int32) -> Bool {
@@ -99,16 +128,17 @@ extension PhotoLibrary {
     /// by this process or any other (PhotoKit's change observer). Changes
     /// already committed after `seq` come first. A commit by another process
     /// arrives within milliseconds: the library folder is watched with
-    /// inotify (polled every 15 ms where inotify is missing). Cancelling the
+    /// inotify (polled every 15 ms where inotify is missing); a shared
+    /// catalog (PostgreSQL) wakes the reader when any node commits
+    /// (LISTEN/NOTIFY, with a slow poll as a safety net). Cancelling the
     /// consuming task (or dropping the sequence) stops the watcher.
     public func changeSets(since seq: Int? = nil) throws -> AsyncThrowingStream<ChangeSet, Error> {
         let start = try seq ?? latestChangeSequence()
-        let watcher = CatalogWatcher(folder: layout.root.path)
+        let watcher: any CatalogChangeSignal = catalog.changeSignal() ?? CatalogWatcher(folder: layout.root.path)
         let (stream, continuation) = AsyncThrowingStream<ChangeSet, Error>.makeStream()
         continuation.onTermination = { _ in watcher.stop() }
         let thread = Thread { [self] in
             var last = start
-            var burstUntil: UInt64 = 0
             while !watcher.isStopped {
                 do {
                     let sets = try changes(since: last, limit: 100)
@@ -121,13 +151,7 @@ extension PhotoLibrary {
                     continuation.finish(throwing: error)
                     return
                 }
-                // A commit's WAL write wakes us before the commit is visible
-                // (fsync, then the WAL index): look again every 5 ms for a
-                // while after a wake-up, then wait for the next one (with a
-                // slow poll as a safety net).
-                let now = DispatchTime.now().uptimeNanoseconds
-                let timeout: Int32 = !watcher.notifies ? 15 : (now < burstUntil ? 5 : 250)
-                if watcher.wait(milliseconds: timeout) { burstUntil = now + 200_000_000 }
+                watcher.next()
             }
             continuation.finish()
         }

@@ -1,0 +1,91 @@
+import Foundation
+@testable import PhotoEdit
+@testable import PhotoEditPostgres
+import PhotoEditSampleCatalog
+import Synchronization
+import Testing
+
+/// The change feed across nodes: two library handles ("nodes", each with
+/// its own folder, so no inotify can help) on one real PostgreSQL; a
+/// commit through one reaches the other's `changeSets` stream through
+/// LISTEN/NOTIFY, in well under the safety poll (set to a minute here).
+@Suite("Change feed across nodes (LISTEN/NOTIFY)", .serialized)
+struct ChangeNotifyTests {
+    static let poll = Duration.seconds(60)
+
+    /// What a node's stream delivered: the change sets' numbers, with when each arrived.
+    final class Received: Sendable {
+        private let sets = Mutex<[(seq: Int, at: ContinuousClock.Instant)]>([])
+        func add(_ seq: Int) { sets.withLock { $0.append((seq, .now)) } }
+        var seqs: [Int] { sets.withLock { $0.map(\.seq) } }
+        /// Waits (up to `limit`) until `seq` arrived; returns when it did.
+        func wait(for seq: Int, limit: Duration = .seconds(30)) async throws -> ContinuousClock.Instant? {
+            let deadline = ContinuousClock.now + limit
+            while ContinuousClock.now < deadline {
+                if let hit = sets.withLock({ $0.first { $0.seq == seq }?.at }) { return hit }
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            return nil
+        }
+    }
+
+    static func until(_ limit: Duration = .seconds(30), _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + limit
+        while !condition() && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+    }
+
+    @Test func anotherNodesCommitWakesTheFeedAtOnce() async throws {
+        let location = try LocalPostgresServer.shared.get().newDatabase()
+        let temp = URL(fileURLWithPath: NSTemporaryDirectory() + "photoedit-notify-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: temp) }
+        let storeA = try await PostgresCatalogStore.open(location, changePoll: Self.poll)
+        let storeB = PostgresCatalogStore(location, changePoll: Self.poll)
+        defer { storeA.close(); storeB.close() }
+        let nodeA = try PhotoLibrary(url: temp.appendingPathComponent("a"), catalog: storeA)
+        let nodeB = try PhotoLibrary(url: temp.appendingPathComponent("b"), catalog: storeB)
+        let id = try #require(try await nodeA.importItems([CatalogStoreTests.Fixture.sample("coffee.jpg")]).first?.id)
+        let start = try await nodeB.latestChangeSequence()
+
+        let stream = try nodeB.changeSets(since: start)
+        let received = Received()
+        let reader = Task {
+            for try await set in stream { received.add(set.seq) }
+        }
+        // The reader's LISTEN connection is up; then it waits on it (a minute's poll).
+        try await Self.until { storeB.changes.isListening }
+        #expect(storeB.changes.isListening && storeB.changes.readerCount == 1)
+        try await Task.sleep(for: .milliseconds(200))
+
+        var latencies: [Duration] = []
+        for round in 1...3 {
+            let sent = ContinuousClock.now
+            try await nodeA.performChanges { try $0.changeRequest(for: id).isFavorite = round % 2 == 1 }
+            let arrived = try await received.wait(for: start + round)
+            let latency = try #require(arrived.map { sent.duration(to: $0) }, "round \(round): the change never arrived")
+            latencies.append(latency)
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(latencies.allSatisfy { $0 < .seconds(3) }, "woken by NOTIFY, not the \(Self.poll) poll: \(latencies)")
+
+        // The LISTEN connection is killed: the reader polls (every 250 ms)
+        // and reconnects; nothing is lost meanwhile.
+        try storeA.write { db in
+            try db.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query = 'SELECT 1' AND pid <> pg_backend_pid()", [])
+        }
+        try await nodeA.performChanges { try $0.changeRequest(for: id).isHidden = true }
+        #expect(try await received.wait(for: start + 4, limit: .seconds(10)) != nil, "a change made while the listener was down arrives (by the poll or after reconnecting)")
+        try await Self.until { storeB.changes.isListening }
+        #expect(storeB.changes.isListening, "the LISTEN connection is made again")
+        try await Task.sleep(for: .milliseconds(300))
+        let sent = ContinuousClock.now
+        try await nodeA.performChanges { try $0.changeRequest(for: id).isHidden = false }
+        let arrived = try #require(try await received.wait(for: start + 5))
+        #expect(sent.duration(to: arrived) < .seconds(3), "woken by NOTIFY again")
+        #expect(received.seqs == Array(start + 1...start + 5), "every change once, in order")
+
+        reader.cancel()
+        _ = await reader.result
+        try await Self.until { storeB.changes.readerCount == 0 }
+        #expect(storeB.changes.readerCount == 0, "cancelling the stream stops its reader")
+    }
+}
