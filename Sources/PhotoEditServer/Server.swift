@@ -43,6 +43,10 @@ public struct ServerConfiguration: Sendable {
     public var eventStreamHeartbeat: Duration = .seconds(15)
     /// A connection idle this long is closed.
     public var idleTimeout: Duration = .seconds(75)
+    /// The library's job table (`GET /v1/jobs/{batch}`), for a library
+    /// shared through PostgreSQL; nil: a folder library, whose batch work
+    /// runs in the process that asks for it.
+    public var jobs: (any BatchJobService)?
 
     public init() {}
 }
@@ -206,6 +210,7 @@ func makeRouter(state: ServerState) -> Router<ServerContext> {
     addAlbumRoutes(v1, state: state)
     addFeedRoutes(v1, state: state)
     addPresetRoutes(v1, state: state)
+    addJobRoutes(v1, state: state)
     return router
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PhotoEdit
+import PhotoEditLocation
 
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -167,9 +168,12 @@ struct ApplyCommand: ParsableCommand {
         Filters always run in the canonical pipeline order (see `photoedit filters`).
         Examples: crop,exposure=+0.3   crop=16:9   crop=0.1:0.1:0.8:0.8   rotate=-90,flip
         With --recipe, the photo's recipe is replaced by the recipe file (docs/recipe-format.md).
+        --where EXPR adds every photo matching the filter. On a library shared through PostgreSQL, --as-job \
+        enqueues the work for every node's worker and prints the batch id (`photoedit jobs status BATCH`).
         """
     )
     @OptionGroup var options: LibraryOptions
+    @OptionGroup var batch: BatchOptions
     @Flag(help: "Start from the original instead of the current recipe.") var reset = false
     @Option(help: ArgumentHelp("For a RAW+JPEG pair, the file to edit from: raw or jpeg (the filters carry over). Default: the current edit's; the JPEG for a photo never edited, unless the chain sets the raw stage.", valueName: "raw|jpeg"))
     var base: String?
@@ -184,14 +188,17 @@ struct ApplyCommand: ParsableCommand {
 
     func validate() throws {
         if recipe != nil && preset != nil { throw ValidationError("use either --recipe or --preset") }
-        if recipe == nil && preset == nil && arguments.count < 2 { throw ValidationError("give a chain and at least one photo id") }
-        if (recipe != nil || preset != nil) && arguments.isEmpty { throw ValidationError("give at least one photo id") }
+        let ids = batch.filter == nil ? 1 : 0
+        if recipe == nil && preset == nil && arguments.count < 1 + ids { throw ValidationError("give a chain and at least one photo id (or --where)") }
+        if (recipe != nil || preset != nil) && arguments.count < ids { throw ValidationError("give at least one photo id (or --where)") }
+        if batch.asJob && recipe != nil { throw ValidationError("--as-job takes a chain or --preset, not --recipe") }
         if let base, !["raw", "jpeg"].contains(base.lowercased()) { throw ValidationError("--base is raw or jpeg, not '\(base)'") }
         if base != nil && recipe != nil { throw ValidationError("--base does not go with --recipe (the recipe's own \"base\" says it)") }
     }
 
     func run() throws {
         try PhotoEdit_run {
+            if batch.asJob { _ = try JobsCommand.distributed(options, for: "--as-job") }
             let library = try options.open()
             // Check everything before changing anything.
             var steps: [ChainStep] = []
@@ -211,7 +218,15 @@ struct ApplyCommand: ParsableCommand {
                 _ = try Chain.apply(steps, to: .empty, registry: library.registry, presets: presetOptions.library)
             }
             for name in remove { _ = try library.registry.require(name) }
-            let resolved = try ids.map { try library.resolve($0) }
+            let resolved = try batch.photos(ids, in: library)
+            if resolved.isEmpty { throw PhotoEditError.invalidQuery("no photo matches --where") }
+            if batch.asJob {
+                let edit = BatchEdit(chain: try BatchEdit.expanding(steps.map(\.description).joined(separator: ","), presets: presetOptions.library),
+                                     reset: reset, remove: remove, base: base?.lowercased())
+                let perJob = batch.photosPerJob
+                try batch.enqueue(options, library: library) { try await $0.enqueueApply(edit, to: resolved, photosPerJob: perJob) }
+                return
+            }
             let bar = ProgressBar("applying")
             defer { bar.finish() }
             for (i, id) in resolved.enumerated() {
@@ -352,18 +367,30 @@ struct UpgradeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "upgrade",
         abstract: "Bring recipes written by older filter versions to the current versions (re-rendered, as a new revision).",
-        discussion: "Without it, a recipe keeps rendering exactly as the filter version that wrote it did. Prints ID<TAB>REVISION<TAB>filter old→new, or ID<TAB>up to date.")
+        discussion: """
+        Without it, a recipe keeps rendering exactly as the filter version that wrote it did. Prints \
+        ID<TAB>REVISION<TAB>filter old→new, or ID<TAB>up to date. --where EXPR adds every photo matching the filter; \
+        --as-job (a library shared through PostgreSQL) enqueues the work for every node's worker and prints the batch id.
+        """)
     @OptionGroup var options: LibraryOptions
-    @Argument(help: "Photo ids or unambiguous prefixes.") var ids: [String]
+    @OptionGroup var batch: BatchOptions
+    @Argument(help: "Photo ids or unambiguous prefixes.") var ids: [String] = []
 
     func validate() throws {
-        if ids.isEmpty { throw ValidationError("give at least one photo id") }
+        if ids.isEmpty && batch.filter == nil { throw ValidationError("give at least one photo id (or --where)") }
     }
 
     func run() throws {
         try PhotoEdit_run {
+            if batch.asJob { _ = try JobsCommand.distributed(options, for: "--as-job") }
             let library = try options.open()
-            let resolved = try ids.map { try library.resolve($0) }
+            let resolved = try batch.photos(ids, in: library)
+            if resolved.isEmpty { throw PhotoEditError.invalidQuery("no photo matches --where") }
+            if batch.asJob {
+                let perJob = batch.photosPerJob
+                try batch.enqueue(options, library: library) { try await $0.enqueueUpgrade(resolved, photosPerJob: perJob) }
+                return
+            }
             let bar = ProgressBar("upgrading")
             defer { bar.finish() }
             for (i, id) in resolved.enumerated() {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import PhotoEdit
+import PhotoEditLocation
 import PhotoEditServer
 
 struct ServeCommand: ParsableCommand {
@@ -16,6 +17,8 @@ struct ServeCommand: ParsableCommand {
         Render URLs signed with a key (GET /v1/assets/ID/render-url) are fetched without a token. \
         Keys come from --signing-keys FILE or $PHOTOEDIT_SIGNING_KEYS, one `ID:<hex secret>` a line, \
         the signing key first (`--new-signing-key ID` prints one).
+        On a library shared through PostgreSQL the server also runs a job worker (batch work enqueued by \
+        `photoedit apply|upgrade --as-job` on any node; progress at GET /v1/jobs/BATCH).
         SIGTERM or SIGINT: requests in flight finish, new ones are refused, exit 0.
         """)
     @OptionGroup var options: LibraryOptions
@@ -36,6 +39,9 @@ struct ServeCommand: ParsableCommand {
     var newSigningKey: String?
     @Option(help: ArgumentHelp("Log lines on stderr: text (key=value metadata) or json (one object a line).", valueName: "FORMAT"))
     var logFormat = "text"
+    @Option(help: ArgumentHelp("On a library shared through PostgreSQL: seconds a job claim lasts without renewal (0: run no worker).",
+                               valueName: "SECONDS"))
+    var jobLease: Double = 30
 
     func run() throws {
         if let newToken {
@@ -66,6 +72,7 @@ struct ServeCommand: ParsableCommand {
         configuration.renderQueueDepth = renderQueue
         configuration.requestTimeout = .seconds(timeout)
         let library: PhotoLibrary
+        var jobs: LibraryJobs?
         do {
             if let tokens {
                 guard let text = try? String(contentsOfFile: tokens, encoding: .utf8) else {
@@ -86,7 +93,13 @@ struct ServeCommand: ParsableCommand {
             if configuration.tokens.isEmpty && !["127.0.0.1", "::1", "localhost"].contains(host) {
                 throw ServerSetupError("listening on \(host) needs API tokens (--tokens FILE or $PHOTOEDIT_TOKENS)")
             }
+            guard jobLease == 0 || (1...3600).contains(jobLease) else { throw ServerSetupError("--job-lease is 0 or 1 to 3600 seconds") }
             library = try options.open()
+            if case let .distributed(location) = try options.location() {
+                let opened = try blockingWait { try await LibraryJobs.open(location, library: library) }
+                configuration.jobs = ServedJobs(jobs: opened)
+                jobs = opened
+            }
         } catch let error as ServerSetupError {
             Output.error(error.description)
             throw ExitCode(1)
@@ -110,14 +123,38 @@ struct ServeCommand: ParsableCommand {
         }
         let outcome = Outcome()
         let done = DispatchSemaphore(value: 0)
+        let lease = Duration.milliseconds(Int(jobLease * 1000))
+        let workerLogger = logger
+        let worker = jobLease == 0 ? nil : jobs.map { jobs in Task { await Self.runJobs(jobs, lease: lease, logger: workerLogger) } }
         Task {
             do { try await app.runService() } catch { outcome.set(error) }
             done.signal()
         }
         done.wait()
+        // A job this node was running is taken over by another node when its lease ends.
+        worker?.cancel()
         if let error = outcome.error {
             Output.error("serve: \(error)")
             throw ExitCode(1)
+        }
+    }
+}
+
+extension ServeCommand {
+    /// Runs the library's jobs until cancelled; a failure of the job table
+    /// (the catalog unreachable) is logged and the worker starts again.
+    static func runJobs(_ jobs: LibraryJobs, lease: Duration, logger: Logger) async {
+        let worker = jobs.worker(lease: lease)
+        logger.info("job worker running", metadata: ["worker": .string(worker.name)])
+        while !Task.isCancelled {
+            do {
+                try await worker.run()
+            } catch is CancellationError {
+                return
+            } catch {
+                logger.error("job worker: \(error)")
+                try? await Task.sleep(for: .seconds(5))
+            }
         }
     }
 }

@@ -293,15 +293,19 @@ struct DistributedLibraryTests {
         let stderr: String
     }
 
-    /// Runs the built `photoedit` beside this test bundle.
-    static func photoedit(_ arguments: [String], _ environment: [String: String], removing: [String] = []) throws -> Run {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var folder = binary.deletingLastPathComponent()
+    /// The built `photoedit` beside this test bundle.
+    static var binary: URL {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         while !FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("photoedit").path), folder.path != "/" {
             folder.deleteLastPathComponent()
         }
+        return folder.appendingPathComponent("photoedit")
+    }
+
+    /// Runs the built `photoedit` beside this test bundle.
+    static func photoedit(_ arguments: [String], _ environment: [String: String], removing: [String] = []) throws -> Run {
         let process = Process()
-        process.executableURL = folder.appendingPathComponent("photoedit")
+        process.executableURL = binary
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "PHOTOEDIT_LIBRARY")

@@ -312,6 +312,11 @@ struct OpenAPITests {
             try await client.call(.get, "/v1/changes?limit=0", expect: .badRequest)
             try await client.call(.get, "/v1/changes/stream", headers: [.lastEventID: "yesterday"], expect: .badRequest)
 
+            // Jobs: a folder library has no job table (PhotoEditLocationTests' BatchJobTests serve a real one).
+            try await client.call(.get, "/v1/jobs/b-1", expect: .notFound)
+            try await client.call(.delete, "/v1/jobs/b-1", expect: .notFound)
+            try await client.call(.get, "/v1/jobs/b%20c", expect: .badRequest)
+
             // Delete, restore, purge.
             try await client.call(.post, "/v1/assets/\(id)/purge", expect: .conflict)
             try await client.call(.delete, "/v1/assets/\(id)", expect: .noContent)

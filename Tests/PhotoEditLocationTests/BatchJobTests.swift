@@ -1,0 +1,190 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+@testable import PhotoEdit
+import PhotoEditLocation
+import PhotoEditPostgres
+import PhotoEditTestServers
+import Testing
+
+/// Batch work as jobs on a real PostgreSQL + SeaweedFS library: enqueued by
+/// the CLI (`apply --where … --as-job`), run by two workers — a
+/// `photoedit jobs work` killed with SIGKILL in the middle of a job, and a
+/// `photoedit serve` node, whose worker takes the dead one's job over when
+/// its lease ends. Every photo is edited exactly once; the progress (CLI and
+/// `GET /v1/jobs/{batch}`) reaches the total; a batch can be cancelled.
+@Suite("Batch jobs across nodes", .serialized)
+struct BatchJobTests {
+    typealias Fixture = DistributedLibraryTests.Fixture
+
+    /// `count` distinct JPEGs (coffee.jpg, each with its own comment segment).
+    static func photos(_ count: Int, in folder: URL) throws -> [String] {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: DistributedLibraryTests.sample("coffee.jpg")))
+        return try (0..<count).map { n in
+            let note = Array("photo \(n)".utf8)
+            var data = Data(jpeg.prefix(2))   // SOI
+            data += [0xFF, 0xFE, UInt8((note.count + 2) >> 8), UInt8((note.count + 2) & 0xFF)] + note   // COM
+            data += jpeg.dropFirst(2)
+            let path = folder.appendingPathComponent("p\(n).jpg").path
+            try data.write(to: URL(fileURLWithPath: path))
+            return path
+        }
+    }
+
+    @Test func twoWorkersOneKilledEveryPhotoEditedOnce() async throws {
+        let f = try await Fixture(.distributed)
+        let library = try await f.libraryArgument
+        let count = 16
+        let files = try Self.photos(count, in: f.temp.appendingPathComponent("in"))
+        let ids = try await f.library.importItems(files).compactMap(\.id)
+        try #require(ids.count == count)
+        guard case let .distributed(location) = try LibraryLocation(parsing: library, environment: f.environment) else {
+            Issue.record("not a distributed library: \(library)")
+            return
+        }
+        let jobs = try await LibraryJobs.open(location, library: f.library)
+
+        // Planned by the CLI: every photo named p*, four a job.
+        let enqueued = try DistributedLibraryTests.photoedit(
+            ["apply", "--library", library, "--where", "name~p", "--as-job", "--photos-per-job", "4", "exposure=+0.3"], f.environment)
+        #expect(enqueued.status == 0, "\(enqueued.stderr)")
+        let batch = enqueued.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try await jobs.progress(batch).jobs == count / 4)
+
+        // Worker 1, killed once it is in the middle of a job.
+        let doomed = try Child(["jobs", "work", "--library", library, "--lease", "2", "--name", "doomed"], f.environment)
+        let deadline = ContinuousClock.now + .seconds(120)
+        var midJob = false
+        while ContinuousClock.now < deadline {
+            let running = try await jobs.catalog.jobs(inBatch: batch).filter { $0.worker == "doomed" && $0.state == .running }
+            if running.contains(where: { $0.done >= 1 && $0.done < 4 }) { midJob = true; break }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        doomed.kill()
+        #expect(midJob, "worker 1 was seen in the middle of a job")
+
+        // Worker 2: a serve node; it takes the dead worker's job over when its lease ends.
+        let served = try Child(["serve", "--library", library, "--port", "0", "--job-lease", "2"], f.environment)
+        defer { served.kill() }
+        let listening = try #require(try served.waitForLine(containing: "listening on http://127.0.0.1:"))
+        let port = try #require(Int(listening.components(separatedBy: "127.0.0.1:")[1].prefix { $0.isNumber }))
+        var progress = try await jobs.progress(batch)
+        while !progress.isFinished && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+            progress = try await jobs.progress(batch)
+        }
+        #expect(progress.isFinished && progress.done == count / 4 && progress.failed == 0, "\(progress)")
+        #expect(progress.itemsDone == Int64(count) && progress.itemsTotal == Int64(count), "progress reaches the total")
+        let claims = try await jobs.catalog.jobs(inBatch: batch)
+        #expect(claims.contains { $0.attempts >= 2 && $0.worker != "doomed" }, "the killed worker's job was taken over: \(claims)")
+
+        // Exactly once: one edit per photo, the batch's.
+        for id in ids {
+            let history = try await f.library.history(id)
+            #expect(history.map(\.number) == [0, 1], "\(id): \(history.map(\.number))")
+            #expect(try await f.library.currentRecipe(id).nodes.map(\.filter) == ["exposure"])
+        }
+
+        // The progress through the CLI and the API.
+        let status = try DistributedLibraryTests.photoedit(["jobs", "status", "--library", library, batch], f.environment)
+        #expect(status.status == 0 && status.stdout.hasPrefix("\(batch)\tdone\t\(count)/\(count) photos"), "\(status.stdout)\(status.stderr)")
+        let (body, code) = try await Self.get("http://127.0.0.1:\(port)/v1/jobs/\(batch)")
+        #expect(code == 200)
+        let json = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+        #expect(json["state"] as? String == "done")
+        #expect((json["photos"] as? [String: Any])?["done"] as? Int == count)
+        #expect(try await Self.get("http://127.0.0.1:\(port)/v1/jobs/no-such-batch").1 == 404)
+        served.kill()
+
+        // A batch cancelled before any worker ran it changes nothing.
+        let upgrade = try DistributedLibraryTests.photoedit(["upgrade", "--library", library, "--as-job", ids[0], ids[1]], f.environment)
+        #expect(upgrade.status == 0, "\(upgrade.stderr)")
+        let second = upgrade.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let cancelled = try DistributedLibraryTests.photoedit(["jobs", "cancel", "--library", library, second], f.environment)
+        #expect(cancelled.status == 0 && cancelled.stdout.contains("\tcancelled\t0/2 photos"), "\(cancelled.stdout)\(cancelled.stderr)")
+        let drained = try DistributedLibraryTests.photoedit(["jobs", "work", "--library", library, "--drain"], f.environment)
+        #expect(drained.status == 0, "\(drained.stderr)")
+        #expect(try await f.library.history(ids[0]).count == 2)
+        #expect(try await jobs.progress(second).cancelled == 1)
+
+        // A folder library has no jobs: one line, non-zero exit.
+        let folder = f.temp.appendingPathComponent("folder").path
+        let refused = try DistributedLibraryTests.photoedit(["apply", "--library", folder, "--as-job", "exposure=1", "abc"], [:])
+        #expect(refused.status != 0 && refused.stderr.contains("needs a library shared through PostgreSQL"))
+        #expect(refused.stderr.split(separator: "\n").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: folder), "refused before the folder library is created")
+
+        #expect(try await f.library.verify().isClean)
+        await jobs.close()
+    }
+
+    /// The body and status of a GET.
+    static func get(_ url: String) async throws -> (Data, Int) {
+        try await withCheckedThrowingContinuation { continuation in
+            URLSession.shared.dataTask(with: URL(string: url)!) { data, response, error in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else {
+                    continuation.resume(returning: (data ?? Data(), (response as? HTTPURLResponse)?.statusCode ?? 0))
+                }
+            }.resume()
+        }
+    }
+
+    /// A long-running `photoedit` child, its stdout read line by line.
+    final class Child: @unchecked Sendable {
+        let process = Process()
+        private let output = Pipe()
+        private let lines = NSCondition()
+        private var seen: [String] = []
+        private var ended = false
+
+        init(_ arguments: [String], _ environment: [String: String]) throws {
+            process.executableURL = DistributedLibraryTests.binary
+            process.arguments = arguments
+            var env = ProcessInfo.processInfo.environment
+            env.removeValue(forKey: "PHOTOEDIT_LIBRARY")
+            for (k, v) in environment { env[k] = v }
+            process.environment = env
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            let handle = output.fileHandleForReading
+            Thread.detachNewThread { [self] in
+                var buffer = Data()
+                while true {
+                    let chunk = handle.availableData
+                    lines.lock()
+                    if chunk.isEmpty { ended = true; lines.broadcast(); lines.unlock(); return }
+                    buffer += chunk
+                    while let newline = buffer.firstIndex(of: 0x0A) {
+                        seen.append(String(decoding: buffer[..<newline], as: UTF8.self))
+                        buffer = Data(buffer[(newline + 1)...])
+                    }
+                    lines.broadcast()
+                    lines.unlock()
+                }
+            }
+        }
+
+        /// The first line holding `text` (within 60 s), nil if the child ended first.
+        func waitForLine(containing text: String) throws -> String? {
+            let deadline = Date(timeIntervalSinceNow: 60)
+            lines.lock()
+            defer { lines.unlock() }
+            while true {
+                if let line = seen.first(where: { $0.contains(text) }) { return line }
+                if ended || !lines.wait(until: deadline) { return nil }
+            }
+        }
+
+        /// SIGKILL, then waits for the end.
+        func kill() {
+            if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+    }
+}
