@@ -28,7 +28,7 @@ struct PhotoEditCommand: ParsableCommand {
             DeleteCommand.self, RestoreCommand.self, PurgeCommand.self,
             AlbumCommand.self, ExportCommand.self, VerifyCommand.self, UpgradeCommand.self,
             PresetsCommand.self, CopyRecipeCommand.self, ThumbsCommand.self, ChangesCommand.self, WatchCommand.self,
-            BenchRequestsCommand.self, CompareCommand.self, TestCommand.self, ServeCommand.self, JobsCommand.self,
+            BenchRequestsCommand.self, CompareCommand.self, TestCommand.self, ServeCommand.self, JobsCommand.self, LibraryCommand.self,
         ]
     )
 }
