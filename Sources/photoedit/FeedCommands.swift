@@ -82,22 +82,28 @@ struct WatchCommand: ParsableCommand {
             }
             // SIGINT/SIGTERM end the watch cleanly: the task is cancelled,
             // which stops the watcher, and the command exits 0.
-            var sources: [DispatchSourceSignal] = []
-            for sig in [SIGINT, SIGTERM] {
-                signal(sig, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-                source.setEventHandler { task.cancel() }
-                source.resume()
-                sources.append(source)
-            }
-            done.wait()
-            sources.forEach { $0.cancel() }
+            waitCancellingOnSignals(task, done)
             Output.flush()
             if let error = failure.error {
                 throw error as? PhotoEditError ?? PhotoEditError.library(error.localizedDescription)
             }
         }
     }
+}
+
+/// Waits until `done` is signalled, cancelling `task` on SIGINT or SIGTERM
+/// (a long-running command then ends cleanly, with status 0).
+func waitCancellingOnSignals(_ task: Task<Void, Never>, _ done: DispatchSemaphore) {
+    var sources: [DispatchSourceSignal] = []
+    for sig in [SIGINT, SIGTERM] {
+        signal(sig, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+        source.setEventHandler { task.cancel() }
+        source.resume()
+        sources.append(source)
+    }
+    done.wait()
+    sources.forEach { $0.cancel() }
 }
 
 /// The error that ended a watch, handed from its task to the command.

@@ -30,18 +30,7 @@ struct BatchOptions: ParsableArguments {
     /// with it, prints the batch id it returns.
     func enqueue(_ options: LibraryOptions, library: PhotoLibrary, _ body: @escaping @Sendable (LibraryJobs) async throws -> String) throws {
         let location = try JobsCommand.distributed(options, for: "--as-job")
-        let batch = try blockingWait {
-            let jobs = try await LibraryJobs.open(location, library: library)
-            do {
-                let batch = try await body(jobs)
-                await jobs.close()
-                return batch
-            } catch {
-                await jobs.close()
-                throw error
-            }
-        }
-        Output.line(batch)
+        Output.line(try JobsCommand.withJobs(location, library, body))
     }
 }
 
@@ -69,8 +58,13 @@ struct JobsCommand: ParsableCommand {
     static func withJobs<T: Sendable>(_ options: LibraryOptions, for what: String,
                                       _ body: @escaping @Sendable (LibraryJobs) async throws -> T) throws -> T {
         let location = try distributed(options, for: what)
-        let library = try options.open()
-        return try blockingWait {
+        return try withJobs(location, try options.open(), body)
+    }
+
+    /// Runs `body` with the job table of `library` at `location` (opened, then closed).
+    static func withJobs<T: Sendable>(_ location: DistributedLibraryLocation, _ library: PhotoLibrary,
+                                      _ body: @escaping @Sendable (LibraryJobs) async throws -> T) throws -> T {
+        try blockingWait {
             let jobs = try await LibraryJobs.open(location, library: library)
             do {
                 let result = try await body(jobs)
@@ -172,16 +166,7 @@ struct JobsCommand: ParsableCommand {
                     }
                     done.signal()
                 }
-                var sources: [DispatchSourceSignal] = []
-                for sig in [SIGINT, SIGTERM] {
-                    signal(sig, SIG_IGN)
-                    let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-                    source.setEventHandler { task.cancel() }
-                    source.resume()
-                    sources.append(source)
-                }
-                done.wait()
-                sources.forEach { $0.cancel() }
+                waitCancellingOnSignals(task, done)
                 if let error = outcome.error {
                     throw error as? PhotoEditError ?? PhotoEditError.library("\(error)")
                 }
