@@ -133,7 +133,7 @@ let package = Package(
         .testTarget(
             name: "PhotoEditLocationTests",
             dependencies: ["PhotoEditLocation", "PhotoEdit", "PhotoEditPostgres", "PhotoEditS3", "PhotoEditSampleCatalog",
-                           "PhotoEditTestServers", "photoedit"]
+                           "PhotoEditTestServers", "PhotoEditLoopback", "photoedit"]
         ),
         // Golden-image assertions for services' own tests.
         .target(name: "PhotoEditTesting", dependencies: ["PhotoEdit"]),

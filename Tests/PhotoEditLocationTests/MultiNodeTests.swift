@@ -1,0 +1,196 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+@testable import PhotoEdit
+import PhotoEditLocation
+import PhotoEditLoopback
+import PhotoEditTestServers
+import Synchronization
+import Testing
+
+/// Three `photoedit serve` nodes on one PostgreSQL + SeaweedFS library
+/// behind nginx (Debian's, started by the test as an unprivileged process
+/// with its own config, on free loopback ports): concurrent edits of the
+/// same photos through different nodes lose no update (exactly one of each
+/// round's If-Match edits wins, the others get 412), a node killed with
+/// SIGKILL in the middle of a batch leaves its job to the others (every
+/// photo edited once more), and the library verifies clean.
+@Suite("Three nodes behind nginx", .serialized)
+struct MultiNodeTests {
+    typealias Fixture = DistributedLibraryTests.Fixture
+    typealias Child = BatchJobTests.Child
+
+    /// nginx in front of `ports`, listening on `port`; killed by `stop`.
+    final class Nginx: Sendable {
+        let process: Process
+        let folder: URL
+
+        init(port: Int, upstreams ports: [Int], folder: URL) throws {
+            self.folder = folder
+            guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") else {
+                throw PhotoEditError.library("nginx is not installed (scripts/install-deps installs it)")
+            }
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let dir = folder.path
+            let servers = ports.map { "server 127.0.0.1:\($0) max_fails=1 fail_timeout=30s;" }.joined(separator: " ")
+            let config = """
+                daemon off; worker_processes 1; pid \(dir)/nginx.pid; error_log \(dir)/error.log warn;
+                events { worker_connections 512; }
+                http {
+                    access_log off;
+                    client_body_temp_path \(dir)/body; proxy_temp_path \(dir)/proxy; fastcgi_temp_path \(dir)/fastcgi;
+                    uwsgi_temp_path \(dir)/uwsgi; scgi_temp_path \(dir)/scgi;
+                    client_max_body_size 64m;
+                    upstream nodes { \(servers) }
+                    server {
+                        listen 127.0.0.1:\(port);
+                        location / {
+                            proxy_pass http://nodes; proxy_http_version 1.1; proxy_set_header Connection "";
+                            proxy_next_upstream error timeout; proxy_connect_timeout 2s;
+                        }
+                    }
+                }
+                """
+            try config.write(toFile: dir + "/nginx.conf", atomically: true, encoding: .utf8)
+            process = Process()
+            if getuid() == 0 {
+                // Unprivileged: nobody, in a folder it may write.
+                chmod(dir, 0o777)
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+                process.arguments = ["--reuid=nobody", "--regid=nogroup", "--clear-groups",
+                                     "/usr/sbin/nginx", "-p", dir, "-c", dir + "/nginx.conf", "-e", dir + "/error.log"]
+            } else {
+                process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
+                process.arguments = ["-p", dir, "-c", dir + "/nginx.conf", "-e", dir + "/error.log"]
+            }
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+        }
+
+        /// SIGTERM: the master stops its worker, then exits.
+        func stop() {
+            if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+            process.waitUntilExit()
+        }
+    }
+
+    /// The statuses answered per photo.
+    final class Statuses: Sendable {
+        private let byPhoto = Mutex<[String: [Int]]>([:])
+        func add(_ status: Int, for id: String) { byPhoto.withLock { $0[id, default: []].append(status) } }
+        var all: [String: [Int]] { byPhoto.withLock { $0 } }
+    }
+
+    /// One HTTP request: status and body.
+    static func request(_ method: String, _ url: String, headers: [String: String] = [:], body: String? = nil) async throws -> (Int, Data) {
+        var request = URLRequest(url: URL(string: url)!)
+        request.httpMethod = method
+        for (k, v) in headers { request.setValue(v, forHTTPHeaderField: k) }
+        request.httpBody = body.map { Data($0.utf8) }
+        request.timeoutInterval = 30
+        return try await withCheckedThrowingContinuation { continuation in
+            URLSession.shared.dataTask(with: request) { data, response, error in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else {
+                    continuation.resume(returning: ((response as? HTTPURLResponse)?.statusCode ?? 0, data ?? Data()))
+                }
+            }.resume()
+        }
+    }
+
+    @Test func concurrentEditsANodeKilledVerifyClean() async throws {
+        let started = ContinuousClock.now
+        let f = try await Fixture(.distributed)
+        let library = try await f.libraryArgument
+        let files = try BatchJobTests.photos(4, in: f.temp.appendingPathComponent("in"))
+        let ids = try await f.library.importItems(files).compactMap(\.id)
+        try #require(ids.count == 4)
+        let ports = try LoopbackPorts.free(4)
+        var nodes: [Child] = []
+        defer { nodes.forEach { $0.kill() } }
+        for (n, port) in ports.prefix(3).enumerated() {
+            let node = try Child(["serve", "--library", library.replacingOccurrences(of: "cli-work", with: "node\(n)"),
+                                  "--port", String(port), "--job-lease", "2"], f.environment)
+            nodes.append(node)
+        }
+        for node in nodes { try #require(try node.waitForLine(containing: "listening on") != nil) }
+        let nginx = try Nginx(port: ports[3], upstreams: Array(ports.prefix(3)), folder: f.temp.appendingPathComponent("nginx"))
+        defer { nginx.stop() }
+        let front = "http://127.0.0.1:\(ports[3])"
+        var up = false
+        for _ in 0..<100 where !up {
+            up = (try? await Self.request("GET", front + "/health").0) == 200
+            if !up { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        try #require(up, "nginx answers")
+
+        // Rounds of three concurrent edits of each photo made from the same
+        // revision, spread over the nodes by nginx: one wins, two get 412.
+        let rounds = 3
+        for round in 0..<rounds {
+            let outcomes = Statuses()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for id in ids {
+                    for client in 0..<3 {
+                        group.addTask {
+                            let (status, _) = try await Self.request(
+                                "POST", "\(front)/v1/assets/\(id)/edits",
+                                headers: ["If-Match": "\"r\(round)\"", "Content-Type": "application/json"],
+                                body: #"{"chain": "exposure=+0.\#(client + 1)"}"#)
+                            outcomes.add(status, for: id)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            for (id, statuses) in outcomes.all {
+                #expect(statuses.sorted() == [200, 412, 412], "round \(round), \(id): \(statuses)")
+            }
+        }
+        for id in ids {
+            #expect(try await f.library.asset(id).revision == rounds, "no update lost: \(id)")
+        }
+
+        // A batch through every node's worker; node 1 killed while it runs.
+        let enqueued = try DistributedLibraryTests.photoedit(["apply", "--library", library, "--as-job", "--photos-per-job", "1",
+                                                              "contrast=+5"] + ids, f.environment)
+        #expect(enqueued.status == 0, "\(enqueued.stderr)")
+        let batch = enqueued.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard case let .distributed(location) = try LibraryLocation(parsing: library, environment: f.environment) else {
+            Issue.record("not a distributed library")
+            return
+        }
+        let jobs = try await LibraryJobs.open(location, library: f.library)
+        // The serve worker's name holds its pid: node 1 is killed while it runs a job.
+        let doomed = "-\(nodes[1].process.processIdentifier)-"
+        var seen = false
+        let watch = ContinuousClock.now + .seconds(20)
+        while !seen && ContinuousClock.now < watch {
+            seen = try await jobs.catalog.jobs(inBatch: batch).contains { $0.state == .running && $0.worker?.contains(doomed) == true }
+            if !seen { try await Task.sleep(for: .milliseconds(2)) }
+        }
+        nodes[1].kill()
+        #expect(seen, "node 1 was killed in the middle of a job")
+        var state = ""
+        let deadline = ContinuousClock.now + .seconds(40)
+        while state != "done" && ContinuousClock.now < deadline {
+            let (status, body) = try await Self.request("GET", "\(front)/v1/jobs/\(batch)")
+            if status == 200, let json = try JSONSerialization.jsonObject(with: body) as? [String: Any] { state = json["state"] as? String ?? "" }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(state == "done", "the batch finished without the killed node")
+        let claims = try await jobs.catalog.jobs(inBatch: batch)
+        #expect(claims.contains { $0.attempts >= 2 && $0.worker?.contains(doomed) == false }, "its job was taken over: \(claims)")
+        await jobs.close()
+        for id in ids {
+            let history = try await f.library.history(id)
+            #expect(history.map(\.number) == Array(0...rounds + 1), "\(id): every edit once: \(history.map(\.number))")
+        }
+        let verified = try DistributedLibraryTests.photoedit(["verify", "--library", library], f.environment)
+        #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
+        #expect(started.duration(to: .now) < .seconds(90), "kept short for CI")
+    }
+}
