@@ -13,9 +13,9 @@ import Testing
 /// behind nginx (Debian's, started by the test as an unprivileged process
 /// with its own config, on free loopback ports): concurrent edits of the
 /// same photos through different nodes lose no update (exactly one of each
-/// round's If-Match edits wins, the others get 412), a node killed with
-/// SIGKILL in the middle of a batch leaves its job to the others (every
-/// photo edited once more), and the library verifies clean.
+/// round's If-Match edits wins, the others get 412), the first node seen
+/// running a job of a batch is killed with SIGKILL and leaves its job to
+/// the others (every photo edited once more), and the library verifies clean.
 @Suite("Three nodes behind nginx", .serialized)
 struct MultiNodeTests {
     typealias Fixture = DistributedLibraryTests.Fixture
@@ -154,7 +154,7 @@ struct MultiNodeTests {
             #expect(try await f.library.asset(id).revision == rounds, "no update lost: \(id)")
         }
 
-        // A batch through every node's worker; node 1 killed while it runs.
+        // A batch through every node's worker; one node killed while it runs one of its jobs.
         let enqueued = try DistributedLibraryTests.photoedit(["apply", "--library", library, "--as-job", "--photos-per-job", "1",
                                                               "contrast=+5"] + ids, f.environment)
         #expect(enqueued.status == 0, "\(enqueued.stderr)")
@@ -164,16 +164,18 @@ struct MultiNodeTests {
             return
         }
         let jobs = try await LibraryJobs.open(location, library: f.library)
-        // The serve worker's name holds its pid: node 1 is killed while it runs a job.
-        let doomed = "-\(nodes[1].process.processIdentifier)-"
-        var seen = false
-        let watch = ContinuousClock.now + .seconds(20)
-        while !seen && ContinuousClock.now < watch {
-            seen = try await jobs.catalog.jobs(inBatch: batch).contains { $0.state == .running && $0.worker?.contains(doomed) == true }
-            if !seen { try await Task.sleep(for: .milliseconds(2)) }
+        // A serve worker's name holds its pid: the first node seen running a
+        // job is killed in the middle of it.
+        var victim: Int?
+        let watch = ContinuousClock.now + .seconds(60)
+        while victim == nil && ContinuousClock.now < watch {
+            let workers = try await jobs.catalog.jobs(inBatch: batch).filter { $0.state == .running }.compactMap(\.worker)
+            victim = nodes.indices.first { n in workers.contains { $0.contains("-\(nodes[n].process.processIdentifier)-") } }
+            if victim == nil { try await Task.sleep(for: .milliseconds(2)) }
         }
-        nodes[1].kill()
-        #expect(seen, "node 1 was killed in the middle of a job")
+        let killed = try #require(victim, "a node was seen running a job")
+        let doomed = "-\(nodes[killed].process.processIdentifier)-"
+        nodes[killed].kill()
         var state = ""
         let deadline = ContinuousClock.now + .seconds(40)
         while state != "done" && ContinuousClock.now < deadline {
@@ -181,7 +183,7 @@ struct MultiNodeTests {
             if status == 200, let json = try JSONSerialization.jsonObject(with: body) as? [String: Any] { state = json["state"] as? String ?? "" }
             try await Task.sleep(for: .milliseconds(100))
         }
-        #expect(state == "done", "the batch finished without the killed node")
+        #expect(state == "done", "the batch finished without the killed node \(killed)")
         let claims = try await jobs.catalog.jobs(inBatch: batch)
         #expect(claims.contains { $0.attempts >= 2 && $0.worker?.contains(doomed) == false }, "its job was taken over: \(claims)")
         await jobs.close()
@@ -191,6 +193,7 @@ struct MultiNodeTests {
         }
         let verified = try DistributedLibraryTests.photoedit(["verify", "--library", library], f.environment)
         #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
-        #expect(started.duration(to: .now) < .seconds(90), "kept short for CI")
+        // About 20 s alone; under the whole suite on 2 cores, up to 110 s was seen.
+        #expect(started.duration(to: .now) < .seconds(180), "kept short for CI")
     }
 }
