@@ -5,6 +5,9 @@ machine in the same run, and edits over HTTP against the CLI.
 1. Cold thumbnails: every photo fetched once as a 256 px JPEG (fit in
    256x256, quality 85) by a few concurrent clients, both servers freshly
    started with empty caches: requests per second. Goal: photoedit >= 3x thumbor.
+   photoedit makes them from the previews it made at import (docs/library-layout.md,
+   "Previews"); the import's cost per photo is printed, and one more round with
+   the previews removed shows the first display of photos that have none yet.
 2. Warm hits: one thumbnail both servers have already made (photoedit's
    image manager; thumbor's file result storage), `wrk` with 64 connections:
    requests per second and p99 latency. Goal: photoedit p99 < 5 ms.
@@ -287,7 +290,10 @@ def main():
     photos = make_large(work, args.count, 6000, 4000)
     names = [os.path.basename(p) for p in photos]
     library = os.path.join(work, "library")
+    started = time.monotonic()
     ids = import_ids(photoedit, library, photos)
+    results["import_ms_per_photo"] = (time.monotonic() - started) * 1000 / len(photos)
+    log(f"  import: {results['import_ms_per_photo']:.0f} ms per photo (previews included)")
 
     cold = {"photoedit": [], "thumbor": []}
     peaks = {"photoedit": 0.0, "thumbor": 0.0}
@@ -315,6 +321,18 @@ def main():
             finally:
                 stop(server.proc)
 
+    # The first display of photos without previews (a library from before
+    # previews): each request makes its photo's preview, then the thumbnail.
+    shutil.rmtree(os.path.join(library, "cache"), ignore_errors=True)
+    shutil.rmtree(os.path.join(library, "previews"), ignore_errors=True)
+    server = PhotoEditServer(photoedit, library)
+    try:
+        wall = fetch_all(server.port, [server.thumb_path(i) for i in ids], args.clients)
+        results["cold_rps_without_previews"] = len(ids) / wall
+        log(f"  photoedit cold without previews {len(ids) / wall:.2f} req/s")
+    finally:
+        stop(server.proc)
+
     results["cold_rps"] = {k: statistics.median(v) for k, v in cold.items()}
     results["cold_rounds"] = cold
     results["warm"] = warm
@@ -334,6 +352,9 @@ def main():
     print(f"{'':28} {'photoedit serve':>16} {'thumbor':>12}   ratio")
     print(f"{'cold 256 px (req/s)':28} {results['cold_rps']['photoedit']:16.2f} {results['cold_rps']['thumbor']:12.2f}"
           f"   {ratio:.2f}x  (goal >= {GOAL_COLD_RATIO:g}x)")
+    print(f"{'  without previews (req/s)':28} {results['cold_rps_without_previews']:16.2f} {results['cold_rps']['thumbor']:12.2f}"
+          f"   {results['cold_rps_without_previews'] / results['cold_rps']['thumbor']:.2f}x  (first display, no preview yet)")
+    print(f"import: {results['import_ms_per_photo']:.0f} ms per 24 MP photo, its preview included")
     print(f"{'warm hit (req/s)':28} {warm['photoedit']['rps']:16.0f} {warm['thumbor']['rps']:12.0f}"
           f"   {warm['photoedit']['rps'] / warm['thumbor']['rps']:.2f}x")
     print(f"{'warm p99, 64 conns (ms)':28} {warm['photoedit']['p99_ms']:16.2f} {warm['thumbor']['p99_ms']:12.2f}"

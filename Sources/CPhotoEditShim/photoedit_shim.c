@@ -1,5 +1,8 @@
+#define _GNU_SOURCE /* dladdr */
 #include "photoedit_shim.h"
 #include <string.h>
+#include <dlfcn.h>
+#include <gmodule.h>
 #include <libraw/libraw.h>
 
 static GOnce pe_init_once = G_ONCE_INIT;
@@ -11,13 +14,70 @@ static void pe_quiet_log(const gchar *domain, GLogLevelFlags level, const gchar 
     (void) domain; (void) level; (void) message; (void) data;
 }
 
+/* libvips' optional formats (HEIF/AVIF, JPEG XL, PDF, ImageMagick's,
+ * OpenSlide) are modules it loads at start-up from <libdir>/vips-modules-M.N:
+ * linking them and their libraries costs every process 60-120 ms, most of
+ * the start-up of a command that reads a JPEG or develops a RAW. The engine
+ * defers them: while libvips starts, VIPSHOME (where libvips looks for its
+ * libdir) names a folder without modules, unless the user set VIPSHOME;
+ * pe_vips_load_modules() loads them on first need. */
+static gboolean pe_modules_deferred = FALSE;
+static GOnce pe_modules_once = G_ONCE_INIT;
+static gint pe_modules_loaded = 0;
+#define PE_NO_MODULES "/nonexistent/photoedit-vips-modules-deferred"
+
 static gpointer pe_init_func(gpointer data) {
     const char *argv0 = (const char *) data;
     if (!g_getenv("PHOTOEDIT_DEBUG"))
         g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO, pe_quiet_log, NULL);
-    if (VIPS_INIT(argv0 ? argv0 : "photoedit"))
-        return GINT_TO_POINTER(-1);
-    return GINT_TO_POINTER(1);
+    gboolean defer = g_getenv("VIPSHOME") == NULL;
+    if (defer)
+        g_setenv("VIPSHOME", PE_NO_MODULES, TRUE);
+    int failed = VIPS_INIT(argv0 ? argv0 : "photoedit");
+    if (defer) {
+        /* Child processes guess libvips' home as usual. */
+        g_unsetenv("VIPSHOME");
+        pe_modules_deferred = TRUE;
+    }
+    return GINT_TO_POINTER(failed ? -1 : 1);
+}
+
+static gpointer pe_modules_func(gpointer data) {
+    (void) data;
+    Dl_info info;
+    if (!pe_modules_deferred || !dladdr((void *) vips_init, &info) || !info.dli_fname)
+        return GINT_TO_POINTER(1);
+    /* The modules of the libvips in use: beside the library file. */
+    char *libdir = g_path_get_dirname(info.dli_fname);
+    char *dir = g_strdup_printf("%s/vips-modules-%d.%d", libdir, VIPS_MAJOR_VERSION, VIPS_MINOR_VERSION);
+    GDir *folder = g_dir_open(dir, 0, NULL);
+    if (folder) {
+        const char *name;
+        while ((name = g_dir_read_name(folder))) {
+            if (!g_str_has_suffix(name, "." G_MODULE_SUFFIX))
+                continue;
+            char *path = g_build_filename(dir, name, NULL);
+            /* Opening runs the module's g_module_check_init, which
+             * registers its operations and keeps it resident. One that
+             * does not load is skipped, as libvips does. */
+            if (!g_module_open(path, G_MODULE_BIND_LAZY))
+                g_log("VIPS", G_LOG_LEVEL_WARNING, "unable to load %s: %s", path, g_module_error());
+            g_free(path);
+        }
+        g_dir_close(folder);
+    }
+    g_free(dir);
+    g_free(libdir);
+    return GINT_TO_POINTER(2);
+}
+
+void pe_vips_load_modules(void) {
+    g_once(&pe_modules_once, pe_modules_func, NULL);
+    g_atomic_int_set(&pe_modules_loaded, 1);
+}
+
+int pe_vips_modules_loaded(void) {
+    return !pe_modules_deferred || g_atomic_int_get(&pe_modules_loaded);
 }
 
 int pe_vips_init(const char *argv0) {

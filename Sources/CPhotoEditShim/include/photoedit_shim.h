@@ -19,6 +19,11 @@
 
 /* Start libvips once per process (idempotent, thread-safe). */
 int pe_vips_init(const char *argv0);
+/* Loads libvips' optional format modules (deferred at start-up; see the
+ * .c file), once; returns when they are loaded. */
+void pe_vips_load_modules(void);
+/* Whether the modules are loaded (or were never deferred). */
+int pe_vips_modules_loaded(void);
 
 /* Take (copy and clear) libvips' error buffer. Free the result with g_free. */
 char *pe_error_take(void);

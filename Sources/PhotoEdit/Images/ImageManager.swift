@@ -32,7 +32,7 @@ public final class ImageManager: Sendable {
     private struct State {
         var nextRequest = 1
         var requests: [Int: (continuation: AsyncStream<ImageResult>.Continuation, final: FinalResult)] = [:]
-        var inFlight: [ImageCacheKey: InFlightWork] = [:]
+        var inFlight: [ImageCacheKey: InFlightWork<(CachedImage, Bool)>] = [:]
         /// Requests being worked on; prefetching starts nothing while above 0.
         var foreground = 0
         /// Images `startCaching` asked for, keyed with revision -1: the latest one.
@@ -202,16 +202,17 @@ public final class ImageManager: Sendable {
             count { $0.memoryHits += 1 }
             return .success((hit, true))
         }
-        let (work, owner) = state.withLock { s -> (InFlightWork, Bool) in
+        let (work, owner) = state.withLock { s -> (InFlightWork<(CachedImage, Bool)>, Bool) in
             if let w = s.inFlight[key] {
                 s.statistics.sharedWork += 1
                 return (w, false)
             }
-            let w = InFlightWork()
+            let w = InFlightWork<(CachedImage, Bool)>()
             s.inFlight[key] = w
             return (w, true)
         }
-        guard owner else { return work.wait() }
+        // A waiter's result never counts as a cache hit.
+        guard owner else { return work.wait().map { ($0.0, false) } }
         let result: Result<(CachedImage, Bool), PhotoEditError>
         do {
             result = .success(try compute(key, subject))
@@ -251,6 +252,9 @@ public final class ImageManager: Sendable {
                 resizeMode = .exact
             }
             count { $0.degradedRenders += 1 }
+        } else if key.resizeMode != .none, let preview = try? library.storedPreview(for: s, covering: geometry) {
+            source = .preview(preview)
+            count { $0.renders += 1; $0.fromPreviews += 1 }
         } else {
             source = try ImagePipeline.finalSource(s, library: library)
             count { $0.renders += 1 }
@@ -371,22 +375,22 @@ public final class ImageManager: Sendable {
     }
 }
 
-/// One computation that several requests wait for.
-final class InFlightWork: Sendable {
+/// One computation that several threads wait for: the first to ask does
+/// it, the others wait for its result.
+final class InFlightWork<Value: Sendable>: Sendable {
     private let group = DispatchGroup()
-    private let result = Mutex<Result<(CachedImage, Bool), PhotoEditError>?>(nil)
+    private let result = Mutex<Result<Value, PhotoEditError>?>(nil)
 
     init() { group.enter() }
 
-    func finish(_ r: Result<(CachedImage, Bool), PhotoEditError>) {
+    func finish(_ r: Result<Value, PhotoEditError>) {
         result.withLock { $0 = r }
         group.leave()
     }
 
-    /// Waits for the result; for the waiter it never counts as a cache hit.
-    func wait() -> Result<(CachedImage, Bool), PhotoEditError> {
+    func wait() -> Result<Value, PhotoEditError> {
         group.wait()
-        return result.withLock { $0! }.map { ($0.0, false) }
+        return result.withLock { $0! }
     }
 }
 

@@ -1,6 +1,9 @@
 import Foundation
 
 /// What a request needs to know about a photo, read in one catalog query.
+/// Files are named relative to the library and made local (a blob store's
+/// read-through cache) only when a path is asked for: a request answered
+/// from a preview never fetches the original.
 struct ImageSubject: Sendable {
     let id: String
     /// The photo's latest revision.
@@ -8,28 +11,41 @@ struct ImageSubject: Sendable {
     let version: ImageVersion
     /// The original's format ("jpeg", "raw", …).
     let format: String
-    let originalPath: String
+    let originalFile: String
     let originalWidth: Int
     let originalHeight: Int
-    /// The latest revision's adjustment data, render (absolute path), base
-    /// (absolute path, when not the original) and pixel size.
+    /// The latest revision's adjustment data, render, base (when not the
+    /// original) and pixel size.
     let adjustmentData: AdjustmentData?
-    let renderPath: String?
-    let basePath: String?
+    let renderFile: String?
+    let baseFile: String?
     let currentWidth: Int
     let currentHeight: Int
-
     /// The RAW of a RAW+JPEG pair, if the photo is one.
-    let alternatePath: String?
+    let alternateFile: String?
+    /// A local path for a library file (`PhotoLibrary.readablePath`).
+    let localize: @Sendable (String) -> String
+
+    var originalPath: String { localize(originalFile) }
+    var renderPath: String? { renderFile.map(localize) }
+    var basePath: String? { baseFile.map(localize) }
+    var alternatePath: String? { alternateFile.map(localize) }
 
     /// The RAW file the version is developed from, when it is a RAW's
     /// development: a single RAW's unadjusted or original version (or its
     /// unedited current one), or a pair's original version (the RAW, as
     /// PhotoKit's `.original` of a pair).
-    var rawPath: String? {
+    var rawFile: String? {
         if showsAdjustments { return nil }
-        if version == .original, let alternatePath { return alternatePath }
-        return format == "raw" ? originalPath : nil
+        if version == .original, let alternateFile { return alternateFile }
+        return format == "raw" ? originalFile : nil
+    }
+    var rawPath: String? { rawFile.map(localize) }
+    /// The library file whose pixels the version shows: the latest
+    /// revision's render, the RAW developed, or the original.
+    var shownFile: String? {
+        if showsAdjustments { return renderFile }
+        return rawFile ?? originalFile
     }
     /// The version shows the latest revision's adjustments.
     var showsAdjustments: Bool { version == .current && adjustmentData != nil }
@@ -52,13 +68,13 @@ extension PhotoLibrary {
             return (a, try RevisionRecord.fetch(id, a.revision, db))
         }
         return ImageSubject(id: id, revision: asset.revision, version: version, format: asset.format,
-                            originalPath: readablePath(asset.originalPath),
+                            originalFile: asset.originalPath,
                             originalWidth: asset.originalPixelWidth, originalHeight: asset.originalPixelHeight,
-                            adjustmentData: revision?.adjustmentData, renderPath: revision?.renderPath.map(readablePath),
-                            basePath: revision?.basePath.map(readablePath),
+                            adjustmentData: revision?.adjustmentData, renderFile: revision?.renderPath,
+                            baseFile: revision?.basePath,
                             currentWidth: revision?.pixelWidth ?? asset.originalPixelWidth,
                             currentHeight: revision?.pixelHeight ?? asset.originalPixelHeight,
-                            alternatePath: asset.alternatePath.map(readablePath))
+                            alternateFile: asset.alternatePath, localize: { [self] in readablePath($0) })
     }
 }
 
@@ -75,6 +91,12 @@ struct ImageGeometry: Hashable, Sendable {
     let scale: Double
 
     var isCropped: Bool { regionWidth != fullWidth || regionHeight != fullHeight }
+    /// The size of the whole version at the result's scale (the result
+    /// itself when not cropped).
+    var scaledFullSize: (width: Int, height: Int) {
+        isCropped ? (max(1, Int((Double(fullWidth) * scale).rounded())), max(1, Int((Double(fullHeight) * scale).rounded())))
+            : (width, height)
+    }
     var isFullSize: Bool { !isCropped && width == fullWidth && height == fullHeight }
 
     init(fullWidth: Int, fullHeight: Int, target: ImageSize, contentMode: ImageContentMode,
@@ -111,6 +133,9 @@ enum ImageSource {
     /// A full-size, upright, sRGB 8-bit image built in memory (a RAW's
     /// development, a render rebuilt from its recipe).
     case image(@Sendable () throws -> Image)
+    /// The version's stored preview (PhotoLibrary+Previews.swift): the same
+    /// pixels, smaller, at least the result's size: thumbnailed from the file.
+    case preview(String)
 }
 
 /// Builds the images requests deliver.
@@ -183,19 +208,24 @@ enum ImagePipeline {
                 let loaded = try Image.load(path: path, sequential: false, extra: [("shrink", .number(Double(factor)))])
                 return try outputSRGB(try loaded.autorotated())
             }
-            // The whole image at the result's scale, then the region. No
-            // export profile: libvips would then treat an untagged file as
-            // its own sRGB profile and shift it; outputSRGB converts tagged
-            // files as the renderer does.
-            let scaledWidth = g.isCropped ? max(1, Int((Double(g.fullWidth) * g.scale).rounded())) : g.width
-            let scaledHeight = g.isCropped ? max(1, Int((Double(g.fullHeight) * g.scale).rounded())) : g.height
-            var image = try Vips.image("thumbnail", [
-                ("filename", .string(path)), ("width", .number(Double(scaledWidth))), ("height", .number(Double(scaledHeight))),
-                ("size", .string("force")), ("fail_on", .string("truncated")),
-            ])
-            if g.isCropped { image = try region(of: image, g) }
-            return try outputSRGB(image)
+            return try thumbnailed(path, g)
+        case .preview(let path):
+            return try thumbnailed(path, g)
         }
+    }
+
+    /// The whole image in `path` at the result's scale, then the region.
+    /// No export profile: libvips would then treat an untagged file as its
+    /// own sRGB profile and shift it; outputSRGB converts tagged files as
+    /// the renderer does.
+    private static func thumbnailed(_ path: String, _ g: ImageGeometry) throws -> Image {
+        let scaled = g.scaledFullSize
+        var image = try Vips.image("thumbnail", [
+            ("filename", .string(path)), ("width", .number(Double(scaled.width))), ("height", .number(Double(scaled.height))),
+            ("size", .string("force")), ("fail_on", .string("truncated")),
+        ])
+        if g.isCropped { image = try region(of: image, g) }
+        return try outputSRGB(image)
     }
 
     /// Resizes a full-size in-memory image to `g`.

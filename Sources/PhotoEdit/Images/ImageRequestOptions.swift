@@ -259,6 +259,9 @@ public struct ImageCacheConfiguration: Sendable {
 public struct ImageManagerStatistics: Sendable, Equatable {
     /// Final images computed (not served from a cache).
     public var renders = 0
+    /// Of `renders`, those made from the version's stored preview (a
+    /// smaller copy made at import or commit) instead of its full-size file.
+    public var fromPreviews = 0
     /// Degraded images computed.
     public var degradedRenders = 0
     /// Results served from memory.

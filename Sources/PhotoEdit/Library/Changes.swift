@@ -404,7 +404,7 @@ extension PhotoLibrary {
             // node may be importing the same bytes right now and have found
             // this one in place. They go through `verify --repair` instead,
             // once unreferenced for the grace period.
-            for file in purgedFiles where !(files.isShared && file.hasPrefix("originals/")) { files.remove(file) }
+            for file in purgedFiles where !(files.isShared && file.hasPrefix("originals/")) { removeFileAndPreview(file) }
             committed = true
             journal.finish()
             for id in purgedAssets { removeCachedImages(of: id) }
@@ -414,7 +414,7 @@ extension PhotoLibrary {
             // is removed inside a write transaction, and only if no row
             // references it (a writer that committed meanwhile keeps it; one
             // about to commit finds it gone, see `.create` below).
-            for file in placedRenders { files.remove(file) }
+            for file in placedRenders { removeFileAndPreview(file) }
             // In a shared store another node may have found the original in
             // place and be about to commit it: it stays, and
             // `verify --repair` removes it after the grace period if unreferenced.
@@ -422,7 +422,7 @@ extension PhotoLibrary {
                 try? write { db in
                     for path in placedOriginals
                     where try db.int("SELECT 1 FROM asset WHERE originalPath = ? OR alternatePath = ?", path, path) == nil {
-                        files.remove(path)
+                        removeFileAndPreview(path)
                     }
                 }
             }
@@ -630,6 +630,7 @@ extension PhotoLibrary {
         relative = String(relative.dropLast(3)) + ext
         try FileIO.flush(path)
         try journal.record(relative)
+        makePreview(ofStaged: path, as: relative, width: probe.width, height: probe.height, raw: false)
         try files.publish(path, as: relative)
         return (relative, probe.width, probe.height)
     }

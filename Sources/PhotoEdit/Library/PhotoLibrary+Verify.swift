@@ -110,6 +110,19 @@ extension PhotoLibrary {
                 }
             }
         }
+        // Previews: rebuildable, so a missing one is a note (made on first
+        // use), which `repair` makes now.
+        var withoutPreview = 0
+        for a in assets where (try? hasPreview(a.id)) == false {
+            if repair, (try? ensurePreview(a.id)) == true {
+                report.repaired.append("\(a.id): preview made")
+            } else {
+                withoutPreview += 1
+            }
+        }
+        if withoutPreview > 0 {
+            report.notes.append("\(withoutPreview) photo(s) have no preview (made on first display; `photoedit verify --repair` makes them now)")
+        }
         if withoutSidecar > 0 {
             report.notes.append("\(withoutSidecar) revision(s) committed by an older photoedit have no record under revisions/: "
                                 + "`photoedit verify --repair` writes them, so that `verify --rebuild-catalog` can recover them")
@@ -120,6 +133,7 @@ extension PhotoLibrary {
         // removed only after its transaction committed.
         var present: [LibraryFileInfo] = []
         for folder in ["originals", "renders", "revisions"] { present += try files.list(folder) }
+        let previews = try files.list("previews")
         let (_, inFlight) = IntentJournal.pendingPaths(in: layout.tmp)
         let referencedNow = try referencedPaths().union(referenced)
         let now = Date()
@@ -148,6 +162,22 @@ extension PhotoLibrary {
             } else {
                 report.problems.append("\(relative): file not referenced by the catalog")
             }
+        }
+        // A preview whose file is gone (an interrupted commit's, or left
+        // by a crash between removing a file and its preview).
+        var strayPreviews = 0
+        for preview in previews {
+            if let file = Previews.file(ofPreview: preview.relative), referencedNow.contains(file) || inFlight.contains(file) { continue }
+            if files.isShared, let modified = preview.modified, now.timeIntervalSince(modified) < gracePeriod { continue }
+            if repair {
+                files.remove(preview.relative)
+                report.repaired.append("\(preview.relative): preview of a file no longer in the library removed")
+            } else {
+                strayPreviews += 1
+            }
+        }
+        if strayPreviews > 0 {
+            report.notes.append("\(strayPreviews) preview(s) of files no longer in the library (`photoedit verify --repair` removes them)")
         }
         if young > 0 {
             report.notes.append("\(young) unreferenced blob(s) younger than the \(Self.durationText(gracePeriod)) grace period left alone "

@@ -82,7 +82,14 @@ public final class Image: @unchecked Sendable {
     /// Decodes an encoded image held in memory (JPEG, PNG, WebP…).
     static func load(data: Data) throws -> Image {
         try Vips.ensureStarted()
-        let loader = data.withUnsafeBytes { raw in vips_foreign_find_load_buffer(raw.baseAddress, raw.count) }
+        let modulesBefore = Vips.modulesLoaded
+        var loader = data.withUnsafeBytes { raw in vips_foreign_find_load_buffer(raw.baseAddress, raw.count) }
+        if loader == nil, !modulesBefore {
+            // Perhaps a format of an optional module (Vips.modulesLoaded).
+            _ = Vips.takeError()
+            try Vips.loadModules()
+            loader = data.withUnsafeBytes { raw in vips_foreign_find_load_buffer(raw.baseAddress, raw.count) }
+        }
         guard let loader, let nickname = vips_nickname_find(g_type_from_name(loader)) else {
             _ = Vips.takeError()
             throw PhotoEditError.invalidOutput("image data is not in a format libvips can read")

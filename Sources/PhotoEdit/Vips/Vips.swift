@@ -22,6 +22,21 @@ enum Vips {
         return ok
     }()
 
+    /// Whether libvips' optional format modules (HEIF/AVIF, JPEG XL, PDF,
+    /// ImageMagick's formats, OpenSlide) are loaded. They are not at
+    /// start-up (linking them cost every process 60–120 ms, more than
+    /// reading a JPEG): the first operation, file or buffer that no built-in
+    /// part of libvips handles loads them, then is tried again
+    /// (`pe_vips_init`, `pe_vips_load_modules`).
+    static var modulesLoaded: Bool { pe_vips_modules_loaded() != 0 }
+
+    /// Loads the optional format modules now (`vips --list`-like listings of
+    /// every format, and tests).
+    static func loadModules() throws {
+        try ensureStarted()
+        pe_vips_load_modules()
+    }
+
     /// The version of libvips in use, e.g. "8.14.1".
     static var version: String {
         String(cString: vips_version_string())
@@ -91,8 +106,21 @@ enum Vips {
     static func run(_ name: String, _ arguments: [(String, Argument)], cached: Bool = true,
                     read: (UnsafeMutablePointer<VipsOperation>) throws -> Void) throws {
         try ensureStarted()
+        let modulesBefore = modulesLoaded
         var op: UnsafeMutablePointer<VipsOperation>? = pe_operation_new(name)
+        if op == nil, !modulesBefore {
+            // An operation of an optional format (heifsave, jxlload…).
+            _ = takeError()
+            pe_vips_load_modules()
+            op = pe_operation_new(name)
+        }
         guard op != nil else { throw error(name) }
+        if !modulesBefore, !name.hasSuffix("save"),
+           case .string(let path)? = arguments.first(where: { $0.0 == "filename" })?.1 {
+            // An operation that picks the loader itself (thumbnail): the
+            // file may need an optional format's.
+            _ = loader(for: path)
+        }
         defer { pe_operation_finish(op) }
         for (key, value) in arguments {
             let status: Int32
@@ -136,7 +164,16 @@ enum Vips {
 
     /// The loader libvips picks for a file by sniffing its content, e.g. "jpegload".
     static func loader(for path: String) -> String? {
-        guard (try? ensureStarted()) != nil, let name = vips_foreign_find_load(path) else {
+        guard (try? ensureStarted()) != nil else { return nil }
+        let modulesBefore = modulesLoaded
+        var found = vips_foreign_find_load(path)
+        if found == nil, !modulesBefore {
+            // Perhaps a format of an optional module (HEIF, JPEG XL, PDF…).
+            _ = takeError()
+            pe_vips_load_modules()
+            found = vips_foreign_find_load(path)
+        }
+        guard let name = found else {
             _ = takeError()
             return nil
         }

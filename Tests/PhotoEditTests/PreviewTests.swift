@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+@testable import PhotoEdit
+
+/// Previews (PhotoLibrary+Previews.swift): made at import and at each
+/// edit's commit, used by image requests whose result fits inside them,
+/// made again on first use when missing (the same bytes), removed with
+/// their file, and checked and repaired by `verify`.
+@Suite("Previews of large photos")
+struct PreviewTests {
+    /// A 3600 × 2400 JPEG (coffee.jpg enlarged 6×): large enough for a preview.
+    static func largeJPEG(in folder: URL) throws -> String {
+        let path = folder.appendingPathComponent("large.jpg").path
+        try Image.load(path: Paths.sample("coffee.jpg"), sequential: false)
+            .call("resize", [("scale", .number(6))])
+            .save(to: path, format: "jpeg", options: [("Q", .number(90))])
+        return path
+    }
+
+    static func library() throws -> (TemporaryDirectory, PhotoLibrary, large: String, small: String) {
+        let temp = TemporaryDirectory("photoedit-previews")
+        let library = try PhotoLibrary(url: temp.url.appendingPathComponent("library"))
+        let ids = try library.importItems([try largeJPEG(in: temp.url), Paths.sample("coffee.jpg")])
+            .map { try #require($0.id, "\($0.error.map(\.description) ?? "")") }
+        return (temp, library, ids[0], ids[1])
+    }
+
+    /// The preview file of photo `id`'s current version (relative), whether or not it exists.
+    static func previewFile(_ library: PhotoLibrary, _ id: String) throws -> String {
+        let s = try library.imageSubject(id, version: .current)
+        return Previews.path(of: try #require(s.shownFile))
+    }
+
+    static func thumbnail(_ manager: ImageManager, _ id: String, _ size: Int, resizeMode: ImageResizeMode = .fast) throws -> RenderedImage {
+        let request = try manager.requestImage(for: id, targetSize: ImageSize(width: size, height: size),
+                                               options: ImageRequestOptions(deliveryMode: .highQuality, resizeMode: resizeMode,
+                                                                            isSynchronous: true))
+        let result = try #require(request.finalResult)
+        if let error = result.info.error { throw error }
+        return try #require(result.image)
+    }
+
+    @Test func importMakesAPreviewOfALargePhotoOnly() throws {
+        let (temp, library, large, small) = try Self.library()
+        defer { withExtendedLifetime(temp) {} }
+        let file = library.layout.absolute(try Self.previewFile(library, large))
+        let preview = try Image.load(path: file, sequential: false)
+        #expect(preview.width == Previews.longEdge && preview.height == 960, "preview \(preview.width)×\(preview.height)")
+        #expect(!FileIO.exists(library.layout.absolute(try Self.previewFile(library, small))), "a 600-pixel photo has no preview")
+        #expect(try library.verify().notes.allSatisfy { !$0.contains("preview") })
+    }
+
+    @Test func requestsThatFitAreMadeFromThePreviewAndMatchTheOriginal() throws {
+        let (temp, library, large, _) = try Self.library()
+        defer { withExtendedLifetime(temp) {} }
+        let manager = ImageManager(library: library)
+        let thumb = try Self.thumbnail(manager, large, 256)
+        #expect(thumb.width == 256 && thumb.height == 171)
+        #expect(manager.statistics.fromPreviews == 1)
+        // The same result made from the original (both before encoding):
+        // within a just-noticeable difference.
+        let s = try library.imageSubject(large, version: .current)
+        let g = ImageGeometry(fullWidth: 3600, fullHeight: 2400, target: ImageSize(width: 256, height: 256),
+                              contentMode: .aspectFit, resizeMode: .exact, crop: nil)
+        let preview = library.layout.absolute(try Self.previewFile(library, large))
+        let fromPreview = try ImagePipeline.image(from: .preview(preview), geometry: g, resizeMode: .exact)
+        let fromOriginal = try ImagePipeline.image(from: .file(s.originalPath), geometry: g, resizeMode: .exact)
+        let difference = try Pixels.deltaE(try fromPreview.inMemory(), try fromOriginal.inMemory())
+        #expect(difference.mean < 1.0 && difference.max < 5, "ΔE mean \(difference.mean) max \(difference.max)")
+        // Larger than the preview: from the original.
+        let big = try Self.thumbnail(manager, large, 2000, resizeMode: .exact)
+        #expect(big.width == 2000)
+        #expect(manager.statistics.fromPreviews == 1 && manager.statistics.renders == 2)
+    }
+
+    @Test func aMissingPreviewIsMadeAgainWithTheSameBytes() throws {
+        let (temp, library, large, _) = try Self.library()
+        defer { withExtendedLifetime(temp) {} }
+        let file = library.layout.absolute(try Self.previewFile(library, large))
+        let before = try Data(contentsOf: URL(fileURLWithPath: file))
+        unlink(file)
+        let report = try library.verify()
+        #expect(report.isClean)
+        #expect(report.notes.contains { $0.contains("1 photo(s) have no preview") }, "\(report.notes)")
+        let manager = ImageManager(library: library)
+        _ = try Self.thumbnail(manager, large, 300)
+        #expect(manager.statistics.fromPreviews == 1)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before, "the preview made again differs")
+        // verify --repair makes a missing one.
+        unlink(file)
+        let repaired = try library.verify(repair: true)
+        #expect(repaired.repaired.contains { $0.contains("preview made") }, "\(repaired.repaired)")
+        #expect(FileIO.exists(file))
+    }
+
+    @Test func anEditCommitsItsRenderWithAPreviewAndRequestsShowTheEdit() throws {
+        let (temp, library, large, _) = try Self.library()
+        defer { withExtendedLifetime(temp) {} }
+        let original = try Self.previewFile(library, large)
+        let manager = ImageManager(library: library)
+        let before = try Self.thumbnail(manager, large, 256)
+        _ = try library.apply(chain: "exposure=+1", to: large)
+        let edited = try Self.previewFile(library, large)
+        #expect(edited.hasPrefix("previews/renders/"))
+        #expect(FileIO.exists(library.layout.absolute(edited)), "the render's preview was made at commit")
+        #expect(FileIO.exists(library.layout.absolute(original)), "the original's preview stays (its file does)")
+        let after = try Self.thumbnail(manager, large, 256)
+        #expect(manager.statistics.fromPreviews == 2)
+        let brighter = try after.image().average(), darker = try before.image().average()
+        #expect(brighter > darker + 20, "the thumbnail shows the edit: mean \(darker) → \(brighter)")
+    }
+
+    @Test func purgeRemovesPreviewsAndVerifyRemovesStrayOnes() throws {
+        let (temp, library, large, _) = try Self.library()
+        defer { withExtendedLifetime(temp) {} }
+        _ = try library.apply(chain: "exposure=+1", to: large)
+        let previews = try library.files.list("previews").map(\.relative)
+        #expect(previews.count == 2, "\(previews)")
+        // A preview whose file is not in the library (a crash between removing both).
+        let stray = library.layout.absolute("previews/renders/zz/none.jpg.jpg")
+        try FileManager.default.createDirectory(atPath: (stray as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileIO.copyFile(from: library.layout.absolute(previews[0]), to: stray)
+        let report = try library.verify()
+        #expect(report.isClean && report.notes.contains { $0.contains("1 preview(s) of files no longer in the library") }, "\(report.notes)")
+        #expect(try library.verify(repair: true).repaired.contains { $0.contains("none.jpg.jpg") })
+        #expect(!FileIO.exists(stray))
+        try library.performChanges { c in
+            try c.changeRequest(for: large).delete()
+            try c.changeRequest(for: large).purge()
+        }
+        #expect(try library.files.list("previews").isEmpty, "previews of a purged photo are removed")
+    }
+}
