@@ -17,6 +17,8 @@ struct ProbedImage: Sendable {
 
     /// For RAW files, the extension the original is stored under.
     var rawExtension: String?
+    /// The embedded XMP packet (libvips' `xmp-data`), if any.
+    var xmp: Data?
 
     /// Size as displayed (orientation applied).
     var width: Int { orientation >= 5 ? storedHeight : storedWidth }
@@ -140,6 +142,7 @@ enum Importer {
         if let o = header.int("orientation"), (1...8).contains(o) { probed.orientation = o }
         probed.creationDate = creationDate(header)
         (probed.latitude, probed.longitude) = location(header)
+        probed.xmp = header.blob("xmp-data")
         return probed
     }
 
