@@ -53,13 +53,7 @@ struct TagCommand: ParsableCommand {
     @OptionGroup var options: LibraryOptions
     @Argument(help: ArgumentHelp("Keywords, separated by commas.", valueName: "KEYWORDS")) var keywords: String
     @Argument(help: "Photo ids or prefixes.") var ids: [String]
-
-    func run() throws {
-        try PhotoEdit_run {
-            let list = try Keyword.list(keywords)
-            try AssetFlagCommand.change(options, ids: ids, verb: "tagged") { try $0.addKeywords(list) }
-        }
-    }
+    func run() throws { try AssetFlagCommand.run(options, ids: ids, verb: "tagged", keywords: keywords) { try $0.addKeywords($1) } }
 }
 
 struct UntagCommand: ParsableCommand {
@@ -69,39 +63,33 @@ struct UntagCommand: ParsableCommand {
     @OptionGroup var options: LibraryOptions
     @Argument(help: ArgumentHelp("Keywords, separated by commas.", valueName: "KEYWORDS")) var keywords: String
     @Argument(help: "Photo ids or prefixes.") var ids: [String]
-
-    func run() throws {
-        try PhotoEdit_run {
-            let list = try Keyword.list(keywords)
-            try AssetFlagCommand.change(options, ids: ids, verb: "untagged") { try $0.removeKeywords(list) }
-        }
-    }
+    func run() throws { try AssetFlagCommand.run(options, ids: ids, verb: "untagged", keywords: keywords) { try $0.removeKeywords($1) } }
 }
 
 struct TitleCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "title", abstract: "Set the title of photos ('' removes it).")
+    static let configuration = CommandConfiguration(commandName: "title", abstract: "Set the title of photos ('' removes it).")
     @OptionGroup var options: LibraryOptions
     @Argument(help: "The title.") var text: String
     @Argument(help: "Photo ids or prefixes.") var ids: [String]
-
-    func run() throws {
-        try PhotoEdit_run {
-            try AssetFlagCommand.change(options, ids: ids, verb: "title") { try $0.setTitle(text) }
-        }
-    }
+    func run() throws { try AssetFlagCommand.run(options, ids: ids, verb: "title") { [text] in try $0.setTitle(text) } }
 }
 
 struct CaptionCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "caption", abstract: "Set the caption of photos ('' removes it).")
+    static let configuration = CommandConfiguration(commandName: "caption", abstract: "Set the caption of photos ('' removes it).")
     @OptionGroup var options: LibraryOptions
     @Argument(help: "The caption.") var text: String
     @Argument(help: "Photo ids or prefixes.") var ids: [String]
+    func run() throws { try AssetFlagCommand.run(options, ids: ids, verb: "caption") { [text] in try $0.setCaption(text) } }
+}
 
-    func run() throws {
+extension AssetFlagCommand {
+    /// `run` for a command that takes keywords: the list is checked first
+    /// (a bad keyword changes nothing), then handed to `body` with each request.
+    static func run(_ options: LibraryOptions, ids: [String], verb: String, keywords text: String,
+                    _ body: @escaping (AssetChangeRequest, [String]) throws -> Void) throws {
         try PhotoEdit_run {
-            try AssetFlagCommand.change(options, ids: ids, verb: "caption") { try $0.setCaption(text) }
+            let list = try Keyword.list(text)
+            try change(options, ids: ids, verb: verb) { try body($0, list) }
         }
     }
 }
