@@ -191,6 +191,42 @@ struct XMPMetadataTests {
         #expect(r.stderrLines.filter { $0.contains("IMG_3.jpg.xmp not used") }.count == 1, "\(r)")
     }
 
+    /// IPTC-IIM (keywords, title, caption) from exiftool, under the XMP.
+    @Test func iptcUnderXMP() throws {
+        let temp = TemporaryDirectory("photoedit-iptc")
+        let (iptcOnly, both) = (temp.file("IMG_8.jpg"), temp.file("IMG_9.jpg"))
+        for path in [iptcOnly, both] {
+            try FileManager.default.copyItem(atPath: Paths.sample("coffee.jpg"), toPath: path)
+            try Self.exiftool(["-overwrite_original", "-IPTC:CodedCharacterSet=UTF8", "-IPTC:Keywords=Birds", "-IPTC:Keywords=Café",
+                               "-IPTC:ObjectName=Old title", "-IPTC:Caption-Abstract=From IPTC", path])
+        }
+        try Self.exiftool(["-overwrite_original", "-XMP-dc:Title=New title", "-XMP-xmp:Rating=3", both])
+        let library = try PhotoLibrary(url: temp.url.appendingPathComponent("library"))
+        let results = try library.importItems([iptcOnly, both])
+        let a = try library.asset(results[0].id!), b = try library.asset(results[1].id!)
+        #expect(a.keywords == ["Birds", "Café"] && a.title == "Old title" && a.caption == "From IPTC" && a.rating == 0)
+        #expect(b.title == "New title" && b.rating == 3 && b.caption == "From IPTC" && b.keywords == ["Birds", "Café"], "XMP over IPTC, member by member")
+        #expect(results.allSatisfy { $0.warnings.isEmpty })
+    }
+
+    @Test func iptcRecords() throws {
+        // Raw IIM (a TIFF's): Latin-1 without the UTF-8 mark.
+        let latin1: [UInt8] = [0x1C, 2, 25, 0, 4, 0x43, 0x61, 0x66, 0xE9, 0x1C, 2, 120, 0, 2, 0x48, 0x69]
+        let record = try IPTCRecord(data: Data(latin1))
+        #expect(record.keywords == ["Café"] && record.caption == "Hi")
+        // In a Photoshop APP13 segment, after another resource block.
+        var app13 = Array("Photoshop 3.0\0".utf8)
+        app13 += Array("8BIM".utf8) + [0x03, 0xED, 0, 0] + [0, 0, 0, 3] + [1, 2, 3, 0]
+        app13 += Array("8BIM".utf8) + [0x04, 0x04, 0, 0] + [0, 0, 0, UInt8(latin1.count)] + latin1
+        #expect(try IPTCRecord(data: Data(app13)).keywords == ["Café"])
+        // Damaged: a record past the end, an extended length, a block past the end, bad keywords.
+        for bad: [UInt8] in [[0x1C, 2, 25, 0, 9, 0x41], [0x1C, 2, 25, 0x80, 4, 0, 0, 0, 4], [0x1D, 2, 25],
+                              Array("Photoshop 3.0\0".utf8) + Array("8BIM".utf8) + [0x04, 0x04, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF],
+                              [0x1C, 2, 25, 0, 1, 0x07]] {
+            #expect(throws: XMPProblem.self, "\(bad)") { _ = try IPTCRecord(data: Data(bad)) }
+        }
+    }
+
     @Test func sidecarCandidates() {
         let names = PhotoLibrary.sidecarCandidates(of: SystemPath("/card/IMG_1.CR2")).map(\.display)
         #expect(names == ["/card/IMG_1.CR2.xmp", "/card/IMG_1.CR2.XMP", "/card/IMG_1.xmp", "/card/IMG_1.XMP"])

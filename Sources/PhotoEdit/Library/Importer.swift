@@ -19,6 +19,8 @@ struct ProbedImage: Sendable {
     var rawExtension: String?
     /// The embedded XMP packet (libvips' `xmp-data`), if any.
     var xmp: Data?
+    /// The embedded IPTC-IIM data (libvips' `iptc-data`), if any.
+    var iptc: Data?
 
     /// Size as displayed (orientation applied).
     var width: Int { orientation >= 5 ? storedHeight : storedWidth }
@@ -143,6 +145,7 @@ enum Importer {
         probed.creationDate = creationDate(header)
         (probed.latitude, probed.longitude) = location(header)
         probed.xmp = header.blob("xmp-data")
+        probed.iptc = header.blob("iptc-data")
         return probed
     }
 

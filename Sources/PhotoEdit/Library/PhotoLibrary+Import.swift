@@ -185,7 +185,7 @@ extension PhotoLibrary {
                                       formatIdentifier: nil, formatVersion: nil, data: nil, renderPath: nil,
                                       pixelWidth: probe.width, pixelHeight: probe.height)
         var result = StagedOriginal(existingID: nil, placed: placed, relative: relative, record: record, revision: revision)
-        let (metadata, warnings) = Self.importedMetadata(embedded: probe.xmp, source: origin)
+        let (metadata, warnings) = Self.importedMetadata(embedded: probe.xmp, iptc: probe.iptc, source: origin)
         result.describe(metadata)
         result.warnings = warnings
         return result

@@ -73,16 +73,24 @@ extension PhotoLibrary {
         }
     }
 
-    /// The descriptive metadata a file arrives with: its embedded XMP, and
-    /// over it every member the first sidecar found sets (the sidecar wins,
-    /// as in Lightroom). A packet that cannot be used whole is not used at
-    /// all, and gives one warning (never quoting its content).
-    static func importedMetadata(embedded: Data?, source: SystemPath?) -> (DescriptiveMetadata, [String]) {
+    /// The descriptive metadata a file arrives with: its embedded IPTC-IIM
+    /// (keywords, title, caption), over it its embedded XMP, and over both
+    /// every member the first sidecar found sets (the sidecar wins, as in
+    /// Lightroom). A packet that cannot be used whole is not used at all,
+    /// and gives one warning (never quoting its content).
+    static func importedMetadata(embedded: Data?, iptc: Data?, source: SystemPath?) -> (DescriptiveMetadata, [String]) {
         var metadata = DescriptiveMetadata()
         var warnings: [String] = []
+        if let iptc {
+            do {
+                metadata = try IPTCRecord(data: iptc).descriptiveMetadata
+            } catch {
+                warnings.append("embedded IPTC not used: \(error)")
+            }
+        }
         if let embedded {
             do {
-                metadata = try XMPPacket(data: embedded).descriptiveMetadata()
+                metadata = metadata.overridden(by: try XMPPacket(data: embedded).descriptiveMetadata())
             } catch {
                 warnings.append("embedded XMP not used: \(error)")
             }
