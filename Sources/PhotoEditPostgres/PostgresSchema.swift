@@ -1,7 +1,7 @@
 import Foundation
 
 /// The catalog's schema on PostgreSQL: the same tables, columns and meaning
-/// as the SQLite catalog after its migrations v1–v6 (Sources/PhotoEdit/Library/
+/// as the SQLite catalog after its migrations v1–v7 (Sources/PhotoEdit/Library/
 /// Catalog.swift), in PostgreSQL's types. Like SQLite's, the migrations are
 /// named and forward-only: never edit one that is registered, append a new one.
 ///
@@ -262,6 +262,22 @@ enum PostgresSchema {
             -- them; SQLite reads that from its rowid, which PostgreSQL has
             -- not (SQLDialect.changeEntryOrder).
             ALTER TABLE changeEntry ADD COLUMN entryOrder bigint GENERATED ALWAYS AS IDENTITY;
+            """),
+        Migration(name: "pg6: ratings, colour labels, keywords, titles and captions (SQLite v7)", sql: """
+            -- -1 rejected, 0 unrated, 1-5 stars; colour label red … purple or NULL.
+            ALTER TABLE asset ADD COLUMN rating integer NOT NULL DEFAULT 0;
+            ALTER TABLE asset ADD COLUMN colorLabel text;
+            ALTER TABLE asset ADD COLUMN title text;
+            ALTER TABLE asset ADD COLUMN caption text;
+            CREATE INDEX asset_rating ON asset(rating);
+            -- One row per keyword of a photo (`Trips/Iceland`), compared
+            -- ignoring case as lower() folds it: a photo holds a keyword once.
+            CREATE TABLE assetKeyword (
+                assetId text NOT NULL REFERENCES asset(id) ON DELETE CASCADE,
+                keyword text NOT NULL
+            );
+            CREATE UNIQUE INDEX assetKeyword_asset ON assetKeyword(assetId, lower(keyword));
+            CREATE INDEX assetKeyword_keyword ON assetKeyword((lower(keyword) COLLATE "C"), assetId);
             """),
     ]
 }

@@ -78,34 +78,16 @@ func addAssetRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
                             headers: [.location: "/v1/assets/\(id)", .eTag: etag])
     }
 
-    // PATCH /v1/assets/{id} {"favorite": true, "hidden": false}
+    // PATCH /v1/assets/{id} {"favorite": true, "hidden": false, "rating": 4, "colorLabel": "red",
+    // "keywords": ["Trips/Iceland"], "title": "…", "caption": "…"}: each member given is set, all in one commit.
     v1.patch("assets/:id") { request, context -> Response in
         let id = try context.parameters.require("id")
         let body = try await jsonBody(request, state: state)
-        guard case let .object(members) = body, !members.isEmpty else {
-            throw Problem(.badRequest, code: "invalid-body", "expected an object with \"favorite\" and/or \"hidden\"")
-        }
-        var favorite: Bool?
-        var hidden: Bool?
-        for (key, value) in members {
-            guard case let .bool(flag) = value else {
-                throw Problem(.badRequest, code: "invalid-body", "\"\(key)\" must be true or false")
-            }
-            switch key {
-            case "favorite": favorite = flag
-            case "hidden": hidden = flag
-            default: throw Problem(.badRequest, code: "invalid-body", "unknown member \"\(key)\" (favorite, hidden)")
-            }
-        }
+        let update = try AssetUpdate(body)
         let expected = try ifMatch(request, required: false)
-        let (newFavorite, newHidden) = (favorite, hidden)
         let asset = try await blocking { () -> Asset in
             try check(library.asset(id), expected: expected, library: library)
-            try library.performChanges { changes in
-                let change = try changes.changeRequest(for: id)
-                if let newFavorite { change.isFavorite = newFavorite }
-                if let newHidden { change.isHidden = newHidden }
-            }
+            try library.performChanges { try update.apply(to: $0.changeRequest(for: id)) }
             return try library.asset(id)
         }
         return assetResponse(try assetJSON(asset, library: library))
@@ -335,6 +317,72 @@ func albumJSON(_ album: Album) -> JSONValue {
         "createdAt": .string(ISO8601DateFormatter().string(from: album.createdAt)),
         "assets": .array(album.assetIdentifiers.map(JSONValue.string)),
     ])
+}
+
+/// The members of a PATCH of a photo, checked before anything changes.
+struct AssetUpdate: Sendable {
+    static let members = ["favorite", "hidden", "rating", "colorLabel", "keywords", "title", "caption"]
+    var favorite: Bool?
+    var hidden: Bool?
+    var rating: Int?
+    var colorLabel: ColorLabel??
+    var keywords: [String]?
+    var title: String??
+    var caption: String??
+
+    init(_ body: JSONValue) throws {
+        guard case let .object(members) = body, !members.isEmpty else {
+            throw Self.invalid("expected an object with one or more of \(Self.members.joined(separator: ", "))")
+        }
+        for (key, value) in members {
+            switch (key, value) {
+            case ("favorite", .bool(let b)): favorite = b
+            case ("hidden", .bool(let b)): hidden = b
+            case ("rating", .number(let n)):
+                guard n == n.rounded(), Rating.range.contains(Int(exactly: n) ?? 99) else {
+                    throw Self.invalid("\"rating\" must be an integer from -1 (rejected) to 5")
+                }
+                rating = Int(n)
+            case ("colorLabel", .null): colorLabel = .some(nil)
+            case ("colorLabel", .string(let text)):
+                guard let label = ColorLabel(rawValue: text) else {
+                    throw Self.invalid("\"colorLabel\" must be one of \(ColorLabel.allCases.map(\.rawValue).joined(separator: ", ")) or null")
+                }
+                colorLabel = .some(label)
+            case ("keywords", .array(let items)):
+                keywords = try items.map { item in
+                    guard case .string(let text) = item else { throw Self.invalid("\"keywords\" must be an array of strings") }
+                    do { return try Keyword.normalized(text) } catch let error as PhotoEditError { throw Self.invalid(error.description) }
+                }
+            case ("title", .null): title = .some(nil)
+            case ("title", .string(let text)): title = .some(try Self.text(text, "title"))
+            case ("caption", .null): caption = .some(nil)
+            case ("caption", .string(let text)): caption = .some(try Self.text(text, "caption"))
+            case ("favorite", _), ("hidden", _): throw Self.invalid("\"\(key)\" must be true or false")
+            case ("rating", _): throw Self.invalid("\"rating\" must be an integer from -1 (rejected) to 5")
+            case ("colorLabel", _), ("title", _), ("caption", _): throw Self.invalid("\"\(key)\" must be a string or null")
+            case ("keywords", _): throw Self.invalid("\"keywords\" must be an array of strings")
+            default: throw Self.invalid("unknown member \"\(key)\" (\(Self.members.joined(separator: ", ")))")
+            }
+        }
+    }
+
+    static func invalid(_ text: String) -> Problem { Problem(.badRequest, code: "invalid-body", text) }
+
+    static func text(_ text: String, _ what: String) throws -> String? {
+        do { return try DescriptiveMetadata.checkedText(text, "\"\(what)\"") } catch let error as PhotoEditError { throw invalid(error.description) }
+    }
+
+    /// Records every member given on the photo's change request.
+    func apply(to change: AssetChangeRequest) throws {
+        if let favorite { try change.setFavorite(favorite) }
+        if let hidden { try change.setHidden(hidden) }
+        if let rating { try change.setRating(rating) }
+        if let colorLabel { try change.setColorLabel(colorLabel) }
+        if let keywords { try change.setKeywords(keywords) }
+        if let title { try change.setTitle(title) }
+        if let caption { try change.setCaption(caption) }
+    }
 }
 
 // MARK: - Request helpers

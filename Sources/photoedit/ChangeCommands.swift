@@ -8,14 +8,19 @@ import PhotoEdit
 struct AssetFlagCommand {
     static func run(_ options: LibraryOptions, ids: [String], verb: String,
                     _ change: @escaping (AssetChangeRequest) throws -> Void) throws {
-        try PhotoEdit_run {
-            let library = try options.open()
-            let resolved = try ids.map { try library.resolve($0) }
-            try library.performChanges { changes in
-                for id in resolved { try change(try changes.changeRequest(for: id)) }
-            }
-            for id in resolved { Output.line("\(id)\t\(verb)") }
+        try PhotoEdit_run { try Self.change(options, ids: ids, verb: verb, change) }
+    }
+
+    /// `run` inside a command's own `PhotoEdit_run` (one that checks its
+    /// arguments first): prints ID<TAB>VERB for each photo once committed.
+    static func change(_ options: LibraryOptions, ids: [String], verb: String,
+                       _ change: @escaping (AssetChangeRequest) throws -> Void) throws {
+        let library = try options.open()
+        let resolved = try ids.map { try library.resolve($0) }
+        try library.performChanges { changes in
+            for id in resolved { try change(try changes.changeRequest(for: id)) }
         }
+        for id in resolved { Output.line("\(id)\t\(verb)") }
     }
 }
 
@@ -248,8 +253,8 @@ struct VerifyCommand: ParsableCommand {
         discussion: """
         --rebuild-catalog rebuilds a lost, empty or damaged catalog.sqlite from the files (originals, the revision \
         records under revisions/, renders), keeps the old catalog beside it as catalog.sqlite.before-rebuild-TIME, \
-        then verifies the library. Favorites, hidden, recently deleted, albums and edited dates or locations live only \
-        in the catalog and are not recovered (docs/library-layout.md).
+        then verifies the library. Favorites, hidden, recently deleted, albums, edited dates or locations, ratings, labels, \
+        keywords, titles and captions live only in the catalog and are not recovered (docs/library-layout.md).
         """)
     @OptionGroup var options: LibraryOptions
     @Flag(help: "Rebuild missing or damaged renders from adjustment data, remove unreferenced renders.") var repair = false

@@ -31,6 +31,7 @@ struct ImportCommand: ParsableCommand {
                         Output.line("\(id)\t\(Output.field(r.path))")
                     }
                     if r.duplicate { Output.note("\(r.path): already in the library as \(id)") }
+                    for warning in r.warnings { Output.note("\(r.path): \(warning)") }
                     if r.joinedPair { Output.note("\(r.path): joined photo \(id) as a RAW+JPEG pair") }
                 } else if let error = r.error {
                     failed += 1
@@ -126,6 +127,10 @@ struct ShowCommand: ParsableCommand {
                 ("favorite", a.isFavorite ? "yes" : "no"), ("hidden", a.isHidden ? "yes" : "no"),
                 ("deleted", a.deletedDate.map { "yes, \(Output.date($0))" } ?? "no"),
                 ("albums", a.albums.isEmpty ? "-" : a.albums.joined(separator: ", ")),
+                ("rating", a.isRejected ? "rejected" : a.rating == 0 ? "-" : String(repeating: "*", count: a.rating)),
+                ("label", a.colorLabel?.rawValue ?? "-"),
+                ("keywords", a.keywords.isEmpty ? "-" : a.keywords.map { $0.replacingOccurrences(of: ",", with: "\\,") }.joined(separator: ", ")),
+                ("title", a.title ?? "-"), ("caption", a.caption ?? "-"),
             ]
             if let data = a.adjustmentData {
                 lines.append(("adjustments", "\(data.formatIdentifier) \(data.formatVersion)"))

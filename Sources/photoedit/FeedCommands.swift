@@ -26,7 +26,7 @@ struct ChangesCommand: ParsableCommand {
         discussion: """
         One line per changed object: SEQ<TAB>TIME<TAB>KIND<TAB>TYPE<TAB>ID<TAB>WHAT, where KIND is insert, update or \
         delete, TYPE asset or album, and WHAT the aspects that changed (content, favorite, hidden, deleted, metadata, \
-        albums, title, assets; - for inserts and deletes). Every commit has its own SEQ. --json: one JSON object a line.
+        albums, title, assets, rating, label, keywords, caption; - for inserts and deletes). Every commit has its own SEQ. --json: one JSON object a line.
         """)
     @OptionGroup var options: LibraryOptions
     @Option(help: ArgumentHelp("Only changes after this sequence number (default 0: all).", valueName: "N")) var since: Int = 0

@@ -131,6 +131,11 @@ enum Output {
             "deleted": .bool(a.deletedDate != nil),
             "deletedDate": a.deletedDate.map { .string(date($0)) } ?? .null,
             "albums": .array(a.albums.map { .string($0) }),
+            "rating": .number(Double(a.rating)),
+            "colorLabel": a.colorLabel.map { .string($0.rawValue) } ?? .null,
+            "keywords": .array(a.keywords.map { .string($0) }),
+            "title": a.title.map { .string($0) } ?? .null,
+            "caption": a.caption.map { .string($0) } ?? .null,
             "camera": a.camera.map { c in
                 .object([
                     "make": .string(c.make), "model": .string(c.model), "lens": c.lens.map { .string($0) } ?? .null,

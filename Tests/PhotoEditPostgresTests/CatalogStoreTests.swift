@@ -186,6 +186,49 @@ struct CatalogStoreTests {
         }
     }
 
+    /// Ratings, labels, keywords, titles and captions: stored, queried
+    /// (a keyword matches the keywords below it, ignoring case), in the
+    /// feed, all or nothing, and visible to another node.
+    @Test(arguments: Store.allCases)
+    func descriptiveMetadata(_ store: Store) async throws {
+        try await Self.on(store) { f in
+            let lib = f.library
+            let seq = try lib.latestChangeSequence()
+            try lib.performChanges { c in
+                let a = try c.changeRequest(for: f.a), b = try c.changeRequest(for: f.b)
+                try a.setRating(5); try a.setColorLabel(.red); try a.setTitle("Falls"); try a.setCaption("Gullfoss")
+                try a.addKeywords(["Trips/Iceland/Reykjavik", "birds", "Birds", "Music/AC\\/DC"])
+                try b.setRating(Rating.rejected); try b.addKeywords(["Trips/Icelandic"])
+            }
+            let a = try f.otherNode().asset(f.a)
+            #expect(a.rating == 5 && a.colorLabel == .red && a.title == "Falls" && a.caption == "Gullfoss")
+            #expect(a.keywords == ["birds", "Music/AC\\/DC", "Trips/Iceland/Reykjavik"])
+            #expect(try lib.changes(since: seq).map { $0.entries.map(\.aspects) } == [[[.rating, .label, .keywords, .caption], [.rating, .keywords]]])
+            func ids(_ query: String) throws -> [String] {
+                try lib.fetchAssets(FetchOptions(predicate: try AssetPredicate(parsing: query))).identifiers
+            }
+            #expect(try ids("rating>=4") == [f.a] && ids("rating=-1") == [f.b])
+            #expect(try ids("label=red") == [f.a] && ids("label=none") == [f.b])
+            #expect(try ids("keyword=\"trips/iceland\"") == [f.a], "below it, ignoring case; not Trips/Icelandic")
+            #expect(try ids("keyword=TRIPS") == [f.a, f.b])
+            #expect(try ids("keyword=\"Music/AC\\\\/DC\"") == [f.a])
+            #expect(try ids("keyword~ICELANDIC") == [f.b] && ids("keyword!=Trips/Icelandic") == [f.a])
+            #expect(try ids("title~fall and caption~GULL") == [f.a])
+            // All or nothing, with the same checks on both stores.
+            #expect(throws: PhotoEditError.self) {
+                try lib.performChanges { c in
+                    try c.changeRequest(for: f.a).removeKeywords(["BIRDS"])
+                    try c.changeRequest(for: f.b).setRating(9)
+                }
+            }
+            #expect(try lib.asset(f.a).keywords.count == 3)
+            try lib.removeKeywords(["BIRDS"], from: [f.a])
+            try lib.setColorLabel(nil, of: [f.a])
+            #expect(try lib.asset(f.a).keywords == ["Music/AC\\/DC", "Trips/Iceland/Reykjavik"] && lib.asset(f.a).colorLabel == nil)
+            #expect(try lib.keywordCounts().map(\.count) == [1, 1, 1])
+        }
+    }
+
     @Test(arguments: Store.allCases)
     func theChangeFeed(_ store: Store) async throws {
         try await Self.on(store) { f in

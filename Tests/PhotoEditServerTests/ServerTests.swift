@@ -334,6 +334,54 @@ struct AssetRouteTests {
         }
     }
 
+    @Test("PATCH sets rating, label, keywords, title and caption in one commit, under If-Match; a bad member changes nothing")
+    func patchDescriptiveMetadata() async throws {
+        let temp = try TemporaryLibrary()
+        let id = try temp.importSample("coffee.jpg")
+        try await server(temp.library).test(.router) { client in
+            var etag = ""
+            try await client.execute(uri: "/v1/assets/\(id)", method: .get) { response in
+                etag = response.headers[.eTag] ?? ""
+                #expect(response.member("rating") == .number(0) && response.member("keywords") == .array([]))
+                #expect(response.member("colorLabel") == nil && response.member("title") == nil)
+            }
+            let body = #"{"rating": 4, "colorLabel": "red", "keywords": ["Trips / Iceland", "birds", "Birds"], "title": "Falls", "caption": "Gullfoss"}"#
+            try await client.execute(uri: "/v1/assets/\(id)", method: .patch, headers: [.ifMatch: etag], body: ByteBuffer(string: body)) { response in
+                #expect(response.status == .ok)
+                #expect(response.member("rating") == .number(4) && response.member("colorLabel") == .string("red"))
+                #expect(response.member("keywords") == .array([.string("birds"), .string("Trips/Iceland")]))
+                #expect(response.member("title") == .string("Falls") && response.member("caption") == .string("Gullfoss"))
+                #expect(response.headers[.eTag] != etag, "the metadata is part of the tag")
+            }
+            // The old whole tag is stale now.
+            try await client.execute(uri: "/v1/assets/\(id)", method: .patch, headers: [.ifMatch: etag],
+                                     body: ByteBuffer(string: #"{"rating": 1}"#)) { response in
+                #expect(response.status == .preconditionFailed)
+                #expect(response.member("code") == .string("stale-metadata"))
+            }
+            for bad in [#"{"rating": 6}"#, #"{"rating": 2.5}"#, #"{"rating": "4"}"#, #"{"colorLabel": "pink"}"#, #"{"keywords": ["a//b"]}"#,
+                        #"{"keywords": "Birds"}"#, #"{"title": 3}"#, #"{"caption": "bell\u0007"}"#, #"{"favorite": true, "stars": 3}"#,
+                        #"{"favorite": true, "rating": 9}"#, "{}"] {
+                try await client.execute(uri: "/v1/assets/\(id)", method: .patch, body: ByteBuffer(string: bad)) { response in
+                    #expect(response.status == .badRequest, "\(bad)")
+                    #expect(response.member("code") == .string("invalid-body"), "\(bad)")
+                }
+            }
+            try await client.execute(uri: "/v1/assets/\(id)", method: .patch,
+                                     body: ByteBuffer(string: #"{"colorLabel": null, "title": null, "keywords": []}"#)) { response in
+                #expect(response.status == .ok)
+                #expect(response.member("colorLabel") == nil && response.member("title") == nil && response.member("keywords") == .array([]))
+            }
+            try await client.execute(uri: "/v1/assets?where=" + "rating>=4 and caption~gull".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!,
+                                     method: .get) { response in
+                guard case .array(let assets)? = response.member("assets") else { Issue.record("no assets"); return }
+                #expect(assets.count == 1)
+            }
+        }
+        let asset = try await temp.library.asset(id)
+        #expect(asset.rating == 4 && asset.caption == "Gullfoss" && !asset.isFavorite, "no bad PATCH changed anything")
+    }
+
     @Test("If-Match takes the revision (\"rN\", N) or the whole ETag; a whole ETag is refused (412 stale-metadata) once the metadata changed, the revision is not")
     func ifMatchForms() async throws {
         let temp = try TemporaryLibrary()

@@ -152,11 +152,34 @@ func docSnippet6(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:260 (Photos from bytes (uploads))
+/// docs/library-api.md:255 (Ratings, labels, keywords, titles and captions)
 func docSnippet7(_ doc: DocSnippetContext) throws {
     let library = doc.library
+    let id = doc.id
+#sourceLocation(file: "docs/library-api.md", line: 256)
+    try library.performChanges { changes in
+        let request = try changes.changeRequest(for: id)
+        try request.setRating(4)                          // Rating.rejected is -1
+        try request.setColorLabel(.red)                   // nil removes it
+        try request.addKeywords(["Trips/Iceland", "Birds"])
+        try request.removeKeywords(["Birds"])             // only that keyword, ignoring case
+        try request.setTitle("Gullfoss")
+        try request.setCaption("Spray at noon")           // nil or "" removes it
+    }
+    try library.setRating(5, of: [id])                    // all photos in one commit
+    try library.addKeywords(["Trips/Iceland/Reykjavik"], to: [id])
+    let asset = try library.asset(id)
+    print(asset.rating, asset.colorLabel?.rawValue ?? "-", asset.keywords, asset.title ?? "-")
+    let iceland = try library.fetchAssets(FetchOptions(predicate: try AssetPredicate(parsing: #"rating>=4 and keyword="Trips/Iceland""#)))
+    print(iceland.count, try library.keywordCounts())
+#sourceLocation()
+}
+
+/// docs/library-api.md:296 (Photos from bytes (uploads))
+func docSnippet8(_ doc: DocSnippetContext) throws {
+    let library = doc.library
     let jpegData = doc.jpegData
-#sourceLocation(file: "docs/library-api.md", line: 261)
+#sourceLocation(file: "docs/library-api.md", line: 297)
     // Synchronous, or in a change block with other requests.
     let photo = try library.createAsset(from: jpegData, filename: "IMG_0042.JPG")
     let again = try library.performChanges(returning: { changes in
@@ -166,12 +189,12 @@ func docSnippet7(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:269 (Photos from bytes (uploads))
-func docSnippet8(_ doc: DocSnippetContext) async throws {
+/// docs/library-api.md:305 (Photos from bytes (uploads))
+func docSnippet9(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let jpegData = doc.jpegData
     let requestBody = doc.requestBody
-#sourceLocation(file: "docs/library-api.md", line: 270)
+#sourceLocation(file: "docs/library-api.md", line: 306)
     // Async: Data, or a stream of bytes or chunks (an HTTP request body).
     let uploaded = try await library.createAsset(fromChunks: requestBody, filename: "IMG_0043.HEIC")
     let bytes = AsyncStream<UInt8> { continuation in
@@ -183,11 +206,11 @@ func docSnippet8(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:306 (Fetching photos and albums (PhotoKit's `PHFetchOptions`))
-func docSnippet9(_ doc: DocSnippetContext) throws {
+/// docs/library-api.md:342 (Fetching photos and albums (PhotoKit's `PHFetchOptions`))
+func docSnippet10(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 307)
+#sourceLocation(file: "docs/library-api.md", line: 343)
     // Typed: operators on AssetField build an AssetPredicate.
     let options = FetchOptions(
         predicate: .has(.favorite) && AssetField.width >= 3000 && AssetField.created >= "2024-01-01"
@@ -214,10 +237,10 @@ func docSnippet9(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:354 (The change feed (PhotoKit's change observer))
-func docSnippet10(_ doc: DocSnippetContext) throws {
+/// docs/library-api.md:390 (The change feed (PhotoKit's change observer))
+func docSnippet11(_ doc: DocSnippetContext) throws {
     let library = doc.library
-#sourceLocation(file: "docs/library-api.md", line: 355)
+#sourceLocation(file: "docs/library-api.md", line: 391)
     // Past changes: one ChangeSet per commit, oldest first.
     for set in try library.changes(since: 0) {
         for entry in set.entries {                   // seq, date, objectType, identifier, kind, aspects
@@ -229,11 +252,11 @@ func docSnippet10(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:366 (The change feed (PhotoKit's change observer)) — until-cancelled: the live feed never ends by itself; the test runs it in a task, commits a change and cancels the task
-func docSnippet11(_ doc: DocSnippetContext) async throws {
+/// docs/library-api.md:402 (The change feed (PhotoKit's change observer)) — until-cancelled: the live feed never ends by itself; the test runs it in a task, commits a change and cancels the task
+func docSnippet12(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 367)
+#sourceLocation(file: "docs/library-api.md", line: 403)
     // Live, from this process and any other; cancelling the task stops the watcher.
     let now = try await library.latestChangeSequence()
     var shown = try await library.fetchAssets(FetchOptions(predicate: .has(.favorite)))
@@ -253,11 +276,11 @@ func docSnippet11(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:408 (Resources and verification)
-func docSnippet12(_ doc: DocSnippetContext) throws {
+/// docs/library-api.md:445 (Resources and verification)
+func docSnippet13(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 409)
+#sourceLocation(file: "docs/library-api.md", line: 446)
     for resource in try library.resources(for: id) {   // the files behind a photo
         print(resource.type, resource.originalFilename, resource.uniformTypeIdentifier, resource.fileSize)
     }
@@ -269,11 +292,11 @@ func docSnippet12(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:424 (Resources and verification)
-func docSnippet13(_ doc: DocSnippetContext) async throws {
+/// docs/library-api.md:461 (Resources and verification)
+func docSnippet14(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 425)
+#sourceLocation(file: "docs/library-api.md", line: 462)
     let resources = try await library.resources(for: id)
     if let original = resources.first(where: { $0.type == .photo }) {
         let data = try await library.requestData(for: original)
@@ -284,11 +307,11 @@ func docSnippet13(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:448 (Errors)
-func docSnippet14(_ doc: DocSnippetContext) throws {
+/// docs/library-api.md:485 (Errors)
+func docSnippet15(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 449)
+#sourceLocation(file: "docs/library-api.md", line: 486)
     do {
         try library.performChanges { try $0.changeRequest(for: id).isFavorite = true }
     } catch PhotoEditError.conflict(_, _, let actual) {
@@ -299,15 +322,15 @@ func docSnippet14(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:460 (Image requests and the caching image manager (PhotoKit's `PHImageManager`))
-func docSnippet15(_ doc: DocSnippetContext) async throws {
+/// docs/library-api.md:497 (Image requests and the caching image manager (PhotoKit's `PHImageManager`))
+func docSnippet16(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
     let cell = doc.cell
     let sink = doc.sink
     let visibleIDs = doc.visibleIDs
     let scrolledAwayIDs = doc.scrolledAwayIDs
-#sourceLocation(file: "docs/library-api.md", line: 461)
+#sourceLocation(file: "docs/library-api.md", line: 498)
     let manager = ImageManager(library: library)          // one per process is enough; thread-safe
 
     // Opportunistic (the default): a degraded image first when the final one
@@ -352,13 +375,14 @@ let docSnippets: [DocSnippet] = [
     DocSnippet(number: 4, line: 158, section: "Camera RAW and RAW+JPEG pairs", run: .sync(docSnippet4)),
     DocSnippet(number: 5, line: 184, section: "Editing with your own tool (PhotoKit's content editing)", run: .sync(docSnippet5)),
     DocSnippet(number: 6, line: 218, section: "Change requests", run: .sync(docSnippet6)),
-    DocSnippet(number: 7, line: 260, section: "Photos from bytes (uploads)", run: .sync(docSnippet7)),
-    DocSnippet(number: 8, line: 269, section: "Photos from bytes (uploads)", run: .async(docSnippet8)),
-    DocSnippet(number: 9, line: 306, section: "Fetching photos and albums (PhotoKit's `PHFetchOptions`)", run: .sync(docSnippet9)),
-    DocSnippet(number: 10, line: 354, section: "The change feed (PhotoKit's change observer)", run: .sync(docSnippet10)),
-    DocSnippet(number: 11, line: 366, section: "The change feed (PhotoKit's change observer)", run: .untilCancelled(docSnippet11)),
-    DocSnippet(number: 12, line: 408, section: "Resources and verification", run: .sync(docSnippet12)),
-    DocSnippet(number: 13, line: 424, section: "Resources and verification", run: .async(docSnippet13)),
-    DocSnippet(number: 14, line: 448, section: "Errors", run: .sync(docSnippet14)),
-    DocSnippet(number: 15, line: 460, section: "Image requests and the caching image manager (PhotoKit's `PHImageManager`)", run: .async(docSnippet15)),
+    DocSnippet(number: 7, line: 255, section: "Ratings, labels, keywords, titles and captions", run: .sync(docSnippet7)),
+    DocSnippet(number: 8, line: 296, section: "Photos from bytes (uploads)", run: .sync(docSnippet8)),
+    DocSnippet(number: 9, line: 305, section: "Photos from bytes (uploads)", run: .async(docSnippet9)),
+    DocSnippet(number: 10, line: 342, section: "Fetching photos and albums (PhotoKit's `PHFetchOptions`)", run: .sync(docSnippet10)),
+    DocSnippet(number: 11, line: 390, section: "The change feed (PhotoKit's change observer)", run: .sync(docSnippet11)),
+    DocSnippet(number: 12, line: 402, section: "The change feed (PhotoKit's change observer)", run: .untilCancelled(docSnippet12)),
+    DocSnippet(number: 13, line: 445, section: "Resources and verification", run: .sync(docSnippet13)),
+    DocSnippet(number: 14, line: 461, section: "Resources and verification", run: .async(docSnippet14)),
+    DocSnippet(number: 15, line: 485, section: "Errors", run: .sync(docSnippet15)),
+    DocSnippet(number: 16, line: 497, section: "Image requests and the caching image manager (PhotoKit's `PHImageManager`)", run: .async(docSnippet16)),
 ]

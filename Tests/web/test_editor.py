@@ -382,6 +382,18 @@ def main():
         status, asset = server.api("GET", f"/v1/assets/{coffee_id}")
         check(asset["isFavorite"] is True, "favorite is saved on the server")
 
+        # --- Rating, colour label, keywords ---------------------------------
+        Select(driver.find_element(By.ID, "rating")).select_by_value("4")
+        until(lambda: server.api("GET", f"/v1/assets/{coffee_id}")[1].get("rating") == 4, "choosing 4 stars saves the rating")
+        Select(driver.find_element(By.ID, "color-label")).select_by_value("red")
+        until(lambda: server.api("GET", f"/v1/assets/{coffee_id}")[1].get("colorLabel") == "red", "choosing Red saves the label")
+        keywords = driver.find_element(By.ID, "keywords")
+        keywords.clear()
+        keywords.send_keys("Birds, Trips/Iceland", Keys.ENTER)
+        until(lambda: server.api("GET", f"/v1/assets/{coffee_id}")[1].get("keywords") == ["Birds", "Trips/Iceland"],
+              "Enter in the keywords field saves them")
+        check(True, "rating, label and keywords are saved from the photo page")
+
         # --- A preset, previewed, then discarded ----------------------------
         plain = js(MEAN, "view")
         Select(driver.find_element(By.ID, "preset")).select_by_value("bw")

@@ -177,6 +177,28 @@ enum Catalog {
                 t.add(column: "sidecarPath", .text)
             }
         }
+        m.registerMigration("v7: ratings, colour labels, keywords, titles and captions") { db in
+            try db.alter(table: "asset") { t in
+                // -1 rejected, 0 unrated, 1-5 stars (xmp:Rating).
+                t.add(column: "rating", .integer).notNull().defaults(to: 0)
+                // red, yellow, green, blue, purple; NULL: none.
+                t.add(column: "colorLabel", .text)
+                t.add(column: "title", .text)
+                t.add(column: "caption", .text)
+            }
+            // One row per keyword of a photo, in photoedit's syntax
+            // (`Trips/Iceland`). Keywords compare ignoring ASCII case (the
+            // column's collation), so a photo holds a keyword once in any case.
+            try db.execute(sql: """
+                CREATE TABLE assetKeyword (
+                    assetId TEXT NOT NULL REFERENCES asset(id) ON DELETE CASCADE,
+                    keyword TEXT NOT NULL COLLATE NOCASE,
+                    PRIMARY KEY (assetId, keyword)
+                );
+                CREATE INDEX assetKeyword_keyword ON assetKeyword(keyword, assetId);
+                CREATE INDEX asset_rating ON asset(rating);
+                """)
+        }
         return m
     }
 }

@@ -33,6 +33,12 @@ struct AssetRecord: Codable, Sendable {
     var alternateFileSize: Int64?
     var alternateFormat: String?
     var alternateUniformTypeIdentifier: String?
+    /// −1 rejected, 0 unrated, 1–5 stars.
+    var rating: Int = 0
+    /// A `ColorLabel`'s raw value, nil for none.
+    var colorLabel: String?
+    var title: String?
+    var caption: String?
 }
 
 struct RevisionRecord: Codable, Sendable {
@@ -87,6 +93,10 @@ extension AssetRecord {
         alternateFileSize = try row.get("alternateFileSize")
         alternateFormat = try row.get("alternateFormat")
         alternateUniformTypeIdentifier = try row.get("alternateUniformTypeIdentifier")
+        rating = try row.get("rating")
+        colorLabel = try row.get("colorLabel")
+        title = try row.get("title")
+        caption = try row.get("caption")
     }
 
     /// The photo with this id, nil when there is none. `locking`: the row is
@@ -112,6 +122,7 @@ extension AssetRecord {
             ("alternatePath", alternatePath.sqlValue), ("alternateSha256", alternateSha256.sqlValue),
             ("alternateFilename", alternateFilename.sqlValue), ("alternateFileSize", alternateFileSize.sqlValue),
             ("alternateFormat", alternateFormat.sqlValue), ("alternateUniformTypeIdentifier", alternateUniformTypeIdentifier.sqlValue),
+            ("rating", rating.sqlValue), ("colorLabel", colorLabel.sqlValue), ("title", title.sqlValue), ("caption", caption.sqlValue),
         ], json: ["camera"])
     }
 }

@@ -22,10 +22,19 @@ public struct ChangedAspects: OptionSet, Sendable, Hashable {
     public static let title = ChangedAspects(rawValue: 1 << 6)
     /// An album's photos or their order.
     public static let assets = ChangedAspects(rawValue: 1 << 7)
+    /// A photo's rating (stars or rejected).
+    public static let rating = ChangedAspects(rawValue: 1 << 8)
+    /// A photo's colour label.
+    public static let label = ChangedAspects(rawValue: 1 << 9)
+    /// A photo's keywords.
+    public static let keywords = ChangedAspects(rawValue: 1 << 10)
+    /// A photo's title or caption.
+    public static let caption = ChangedAspects(rawValue: 1 << 11)
 
     static let names: [(ChangedAspects, String)] = [
         (.content, "content"), (.favorite, "favorite"), (.hidden, "hidden"), (.deleted, "deleted"),
         (.metadata, "metadata"), (.albums, "albums"), (.title, "title"), (.assets, "assets"),
+        (.rating, "rating"), (.label, "label"), (.keywords, "keywords"), (.caption, "caption"),
     ]
 
     /// The names of the aspects (`content`, `favorite`, …), in a fixed order.
@@ -232,6 +241,10 @@ final class ChangeRecorder {
         if a.deletedDate != b.deletedDate { out.insert(.deleted) }
         if a.creationDate != b.creationDate || a.location != b.location { out.insert(.metadata) }
         if a.albums != b.albums { out.insert(.albums) }
+        if a.rating != b.rating { out.insert(.rating) }
+        if a.colorLabel != b.colorLabel { out.insert(.label) }
+        if a.keywords != b.keywords { out.insert(.keywords) }
+        if a.title != b.title || a.caption != b.caption { out.insert(.caption) }
         return out
     }
 

@@ -33,6 +33,19 @@ public final class ObjectPlaceholder: @unchecked Sendable {
         return _joinedPair
     }
 
+    private var _warnings: [String] = []
+
+    /// For a created photo: what the import noticed without refusing the
+    /// file, one line each (an XMP sidecar that was not used, and why).
+    public var warnings: [String] {
+        lock.lock(); defer { lock.unlock() }
+        return _warnings
+    }
+
+    func setWarnings(_ warnings: [String]) {
+        lock.lock(); _warnings = warnings; lock.unlock()
+    }
+
     func set(_ id: String, joinedPair: Bool = false) {
         lock.lock(); _localIdentifier = id; _existed = !joinedPair; _joinedPair = joinedPair; lock.unlock()
     }
@@ -114,6 +127,41 @@ public final class AssetChangeRequest {
     /// Sets the GPS position, or clears it.
     public func setLocation(_ location: Location?) throws { try owner.add(.location(assetIdentifier, location)) }
 
+    /// Sets the rating: 1–5 stars, 0 unrated, −1 rejected (`Rating.rejected`);
+    /// another value fails the whole block.
+    public func setRating(_ rating: Int) throws { try owner.add(.rating(assetIdentifier, rating)) }
+
+    /// Sets the colour label, or clears it.
+    public func setColorLabel(_ label: ColorLabel?) throws { try owner.add(.colorLabel(assetIdentifier, label)) }
+
+    /// Adds keywords (photoedit's syntax, `Trips/Iceland`; see `Keyword`).
+    /// A keyword the photo has already (ignoring ASCII case) is left as it is.
+    public func addKeywords(_ keywords: [String]) throws { try owner.add(.keywords(assetIdentifier, add: keywords, remove: [], replace: false)) }
+
+    /// Removes keywords (ignoring ASCII case). Only the keyword named goes:
+    /// removing `Trips` leaves `Trips/Iceland`.
+    public func removeKeywords(_ keywords: [String]) throws { try owner.add(.keywords(assetIdentifier, add: [], remove: keywords, replace: false)) }
+
+    /// Replaces the photo's keywords with these (none: removes them all).
+    public func setKeywords(_ keywords: [String]) throws { try owner.add(.keywords(assetIdentifier, add: keywords, remove: [], replace: true)) }
+
+    /// Sets the title, or clears it (nil or empty text). At most 10 000
+    /// characters; line breaks and tabs are the only control characters allowed.
+    public func setTitle(_ title: String?) throws { try owner.add(.title(assetIdentifier, title)) }
+
+    /// Sets the caption, or clears it (nil or empty text), as `setTitle`.
+    public func setCaption(_ caption: String?) throws { try owner.add(.caption(assetIdentifier, caption)) }
+
+    /// Sets every member `metadata` sets (its nil members are left as they are;
+    /// its keywords replace the photo's).
+    public func apply(_ metadata: DescriptiveMetadata) throws {
+        if let rating = metadata.rating { try setRating(rating) }
+        if let label = metadata.colorLabel { try setColorLabel(label) }
+        if let keywords = metadata.keywords { try setKeywords(keywords) }
+        if let title = metadata.title { try setTitle(title) }
+        if let caption = metadata.caption { try setCaption(caption) }
+    }
+
     /// A new revision without adjustments (PhotoKit's `revertAssetContentToOriginal`).
     public func revertAssetContentToOriginal() throws { try owner.add(.revert(assetIdentifier, expected: nil)) }
 
@@ -182,6 +230,11 @@ public final class PhotoLibraryChanges {
         case hidden(String, Bool)
         case creationDate(String, String?)
         case location(String, Location?)
+        case rating(String, Int)
+        case colorLabel(String, ColorLabel?)
+        case keywords(String, add: [String], remove: [String], replace: Bool)
+        case title(String, String?)
+        case caption(String, String?)
         case delete(String)
         case restore(String)
         case purge(String)
@@ -302,6 +355,9 @@ extension PhotoLibrary {
         try await offload { try self.performChanges(block) }
     }
 
+    /// A photo about to be created: its rows, and the keywords it arrives with.
+    private typealias Creation = (record: AssetRecord, revision: RevisionRecord, keywords: [String])
+
     /// A prepared content edit: the render is in place, ready to be referenced.
     private struct PreparedEdit {
         var assetID: String
@@ -332,7 +388,7 @@ extension PhotoLibrary {
         var placedRenders: [String] = []   // renders and sidecars moved into place by this commit (unique names)
         var placedOriginals: [String] = [] // originals moved into place by this commit
         var edits: [Int: PreparedEdit] = [:]
-        var creations: [Int: (record: AssetRecord, revision: RevisionRecord)?] = [:]
+        var creations: [Int: Creation?] = [:]
         do {
             // 1. Stage and check files, outside the transaction.
             for (i, change) in changes.enumerated() {
@@ -348,7 +404,8 @@ extension PhotoLibrary {
                         record.id = placeholder.localIdentifier
                         var rev = staged.revision!
                         rev.assetId = record.id
-                        creations[i] = (record, rev)
+                        creations[i] = (record, rev, staged.keywords)
+                        placeholder.setWarnings(staged.warnings)
                     }
                 case let .contentEdit(id, output):
                     guard output.assetIdentifier == id else {
@@ -432,7 +489,7 @@ extension PhotoLibrary {
     }
 
     private func apply(_ change: PhotoLibraryChanges.Change, index i: Int, db: any CatalogConnection, edits: [Int: PreparedEdit],
-                       creations: [Int: (record: AssetRecord, revision: RevisionRecord)?], purgedFiles: inout [String],
+                       creations: [Int: Creation?], purgedFiles: inout [String],
                        recorder: ChangeRecorder, journal: IntentJournal, placed: inout [String]) throws {
         // Every object is handed to the recorder before it changes. Its row
         // is read for update: on PostgreSQL a concurrent commit to the same
@@ -478,12 +535,14 @@ extension PhotoLibrary {
                 } else if let partner = try pairPartner(of: created.record, db) {
                     try recorder.asset(partner.id, db)
                     try join(created.record, to: partner, db)
+                    try Self.fillMetadata(of: partner.id, from: created.record, keywords: created.keywords, db)
                     // The photo's files changed: its sidecars say so.
                     try rewriteSidecars(of: partner.id, db, journal: journal, placed: &placed, replaced: &purgedFiles)
                     if case let .create(placeholder, _) = change { placeholder.set(partner.id, joinedPair: true) }
                 } else {
                     try recorder.asset(created.record.id, db)
                     try created.record.insert(db)
+                    try Self.changeKeywords(of: created.record.id, add: created.keywords, remove: [], replace: false, db)
                     var revision = created.revision
                     let sidecar = try placeSidecar(created.record, revision, journal: journal)
                     placed.append(sidecar)
@@ -514,6 +573,21 @@ extension PhotoLibrary {
                 throw PhotoEditError.invalidChange("location \(value.latitude), \(value.longitude) is out of range")
             }
             try db.execute("UPDATE asset SET latitude = ?, longitude = ? WHERE id = ?", value?.latitude, value?.longitude, id)
+        case let .rating(id, value):
+            _ = try asset(id)
+            try db.execute("UPDATE asset SET rating = ? WHERE id = ?", try Rating.checked(value), id)
+        case let .colorLabel(id, value):
+            _ = try asset(id)
+            try db.execute("UPDATE asset SET colorLabel = ? WHERE id = ?", value?.rawValue, id)
+        case let .keywords(id, add, remove, replace):
+            _ = try asset(id)
+            try Self.changeKeywords(of: id, add: add, remove: remove, replace: replace, db)
+        case let .title(id, value):
+            _ = try asset(id)
+            try db.execute("UPDATE asset SET title = ? WHERE id = ?", try DescriptiveMetadata.checkedText(value, "a title"), id)
+        case let .caption(id, value):
+            _ = try asset(id)
+            try db.execute("UPDATE asset SET caption = ? WHERE id = ?", try DescriptiveMetadata.checkedText(value, "a caption"), id)
         case .delete(let id):
             let a = try asset(id)
             if a.trashedDate == nil {
@@ -581,6 +655,38 @@ extension PhotoLibrary {
             try album(albumID)
             try recorder.members(ofAlbum: albumID, db)
             try db.execute("DELETE FROM album WHERE id = ?", albumID)
+        }
+    }
+
+    /// The second file of a pair brings its metadata (its sidecar's) to the
+    /// photo: what the photo has not set yet (unrated, no label, title or
+    /// caption), and its keywords are added.
+    static func fillMetadata(of id: String, from record: AssetRecord, keywords: [String], _ db: any CatalogConnection) throws {
+        try db.execute("""
+            UPDATE asset SET rating = CASE WHEN rating = 0 THEN ? ELSE rating END, colorLabel = COALESCE(colorLabel, ?),
+                title = COALESCE(title, ?), caption = COALESCE(caption, ?)
+            WHERE id = ?
+            """, record.rating, record.colorLabel, record.title, record.caption, id)
+        try changeKeywords(of: id, add: keywords, remove: [], replace: false, db)
+    }
+
+    /// Adds and removes a photo's keywords (or replaces them all), inside
+    /// the change's transaction. Keywords are normalized; more than
+    /// `Keyword.maxPerPhoto` fail the change.
+    static func changeKeywords(of id: String, add: [String], remove: [String], replace: Bool, _ db: any CatalogConnection) throws {
+        let added = Keyword.unique(try add.map(Keyword.normalized))
+        let removed = try remove.map(Keyword.normalized)
+        if replace { try db.execute("DELETE FROM assetKeyword WHERE assetId = ?", id) }
+        for keyword in removed {
+            try db.execute("DELETE FROM assetKeyword WHERE assetId = ? AND \(db.dialect.keywordEquals)", id, keyword)
+        }
+        for keyword in added {
+            // A keyword the photo has in any case stays as it is.
+            try db.execute(db.dialect.insertIgnoringDuplicates("assetKeyword (assetId, keyword) VALUES (?, ?)"), id, keyword)
+        }
+        let count = try db.int("SELECT COUNT(*) FROM assetKeyword WHERE assetId = ?", id) ?? 0
+        guard count <= Keyword.maxPerPhoto else {
+            throw PhotoEditError.invalidChange("photo \(id) would have \(count) keywords; at most \(Keyword.maxPerPhoto) are allowed")
         }
     }
 

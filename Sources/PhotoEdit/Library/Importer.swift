@@ -17,6 +17,10 @@ struct ProbedImage: Sendable {
 
     /// For RAW files, the extension the original is stored under.
     var rawExtension: String?
+    /// The embedded XMP packet (libvips' `xmp-data`), if any.
+    var xmp: Data?
+    /// The embedded IPTC-IIM data (libvips' `iptc-data`), if any.
+    var iptc: Data?
 
     /// Size as displayed (orientation applied).
     var width: Int { orientation >= 5 ? storedHeight : storedWidth }
@@ -140,6 +144,8 @@ enum Importer {
         if let o = header.int("orientation"), (1...8).contains(o) { probed.orientation = o }
         probed.creationDate = creationDate(header)
         (probed.latitude, probed.longitude) = location(header)
+        probed.xmp = header.blob("xmp-data")
+        probed.iptc = header.blob("iptc-data")
         return probed
     }
 

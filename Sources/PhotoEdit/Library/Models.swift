@@ -80,9 +80,66 @@ public struct Asset: Hashable, Sendable, Codable {
     /// For a RAW+JPEG pair, the RAW (PhotoKit's `alternatePhoto` resource);
     /// nil for a single file.
     public let alternate: AlternateFile?
+    /// −1 rejected (`Rating.rejected`), 0 unrated, 1–5 stars.
+    public let rating: Int
+    /// The colour label, nil for none.
+    public let colorLabel: ColorLabel?
+    /// Keywords in photoedit's syntax (`Trips/Iceland`, see `Keyword`),
+    /// sorted (ignoring ASCII case).
+    public let keywords: [String]
+    /// The title (XMP's `dc:title`), nil for none.
+    public let title: String?
+    /// The caption (XMP's `dc:description`), nil for none.
+    public let caption: String?
 
     /// Is this photo a RAW+JPEG pair?
     public var isRawPlusJPEG: Bool { alternate != nil }
+
+    /// Whether the photo is rejected (rating −1).
+    public var isRejected: Bool { rating == Rating.rejected }
+}
+
+extension Asset {
+    private enum CodingKeys: String, CodingKey {
+        case id, originalFilename, sha256, fileSize, format, uniformTypeIdentifier, mediaType, pixelWidth, pixelHeight
+        case originalPixelWidth, originalPixelHeight, orientation, creationDate, location, importDate, revision, adjustmentData
+        case isFavorite, isHidden, deletedDate, albums, camera, alternate, rating, colorLabel, keywords, title, caption
+    }
+
+    /// Decodes a photo's JSON; a snapshot written before ratings, labels,
+    /// keywords, titles and captions existed (the change feed keeps them)
+    /// reads as unrated, without label, keywords, title or caption.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        originalFilename = try c.decode(String.self, forKey: .originalFilename)
+        sha256 = try c.decode(String.self, forKey: .sha256)
+        fileSize = try c.decode(Int64.self, forKey: .fileSize)
+        format = try c.decode(String.self, forKey: .format)
+        uniformTypeIdentifier = try c.decode(String.self, forKey: .uniformTypeIdentifier)
+        mediaType = try c.decode(String.self, forKey: .mediaType)
+        pixelWidth = try c.decode(Int.self, forKey: .pixelWidth)
+        pixelHeight = try c.decode(Int.self, forKey: .pixelHeight)
+        originalPixelWidth = try c.decode(Int.self, forKey: .originalPixelWidth)
+        originalPixelHeight = try c.decode(Int.self, forKey: .originalPixelHeight)
+        orientation = try c.decode(Int.self, forKey: .orientation)
+        creationDate = try c.decodeIfPresent(String.self, forKey: .creationDate)
+        location = try c.decodeIfPresent(Location.self, forKey: .location)
+        importDate = try c.decode(Date.self, forKey: .importDate)
+        revision = try c.decode(Int.self, forKey: .revision)
+        adjustmentData = try c.decodeIfPresent(AdjustmentData.self, forKey: .adjustmentData)
+        isFavorite = try c.decode(Bool.self, forKey: .isFavorite)
+        isHidden = try c.decode(Bool.self, forKey: .isHidden)
+        deletedDate = try c.decodeIfPresent(Date.self, forKey: .deletedDate)
+        albums = try c.decode([String].self, forKey: .albums)
+        camera = try c.decodeIfPresent(CameraInfo.self, forKey: .camera)
+        alternate = try c.decodeIfPresent(AlternateFile.self, forKey: .alternate)
+        rating = try c.decodeIfPresent(Int.self, forKey: .rating) ?? 0
+        colorLabel = try c.decodeIfPresent(ColorLabel.self, forKey: .colorLabel)
+        keywords = try c.decodeIfPresent([String].self, forKey: .keywords) ?? []
+        title = try c.decodeIfPresent(String.self, forKey: .title)
+        caption = try c.decodeIfPresent(String.self, forKey: .caption)
+    }
 }
 
 /// The second file of a RAW+JPEG pair.
@@ -144,4 +201,7 @@ public struct ImportResult: Sendable {
     /// True when the file joined an existing photo as the other half of a
     /// RAW+JPEG pair (same folder and name) instead of making a new photo.
     public let joinedPair: Bool
+    /// What the import noticed without refusing the file, one line each
+    /// (an XMP sidecar that was not used, and why).
+    public var warnings: [String] = []
 }

@@ -50,8 +50,9 @@ extension PhotoLibrary {
                 defer { imported.step() }
                 do {
                     let date = start.addingTimeInterval(Double(firstIndex[g] + k) / 1000)
-                    let (id, duplicate, joined) = try self.importFile(file, importDate: date)
-                    return ImportResult(path: file.display, id: id, duplicate: duplicate, error: nil, joinedPair: joined)
+                    let placeholder = try self.createAsset(.file(file), importDate: date)
+                    return ImportResult(path: file.display, id: placeholder.localIdentifier, duplicate: placeholder.existed, error: nil,
+                                        joinedPair: placeholder.joinedPair, warnings: placeholder.warnings)
                 } catch {
                     return ImportResult(path: file.display, id: nil, duplicate: false,
                                         error: error as? PhotoEditError ?? .library("\(error)"), joinedPair: false)
@@ -71,12 +72,6 @@ extension PhotoLibrary {
     /// Regular files under `folder`, recursively, hidden files skipped, sorted.
     static func filesInFolder(_ folder: String) -> [String] {
         SystemPath(folder).regularFilesInside().map(\.display)
-    }
-
-    /// Imports one file through `performChanges` (one path for every change).
-    func importFile(_ path: SystemPath, importDate: Date? = nil) throws -> (id: String, duplicate: Bool, joined: Bool) {
-        let placeholder = try createAsset(.file(path), importDate: importDate)
-        return (placeholder.localIdentifier, placeholder.existed, placeholder.joinedPair)
     }
 
     /// The photo whose original or alternate file has these bytes.
@@ -127,6 +122,10 @@ extension PhotoLibrary {
         var relative: String
         var record: AssetRecord?
         var revision: RevisionRecord?
+        /// The keywords the photo arrives with (XMP).
+        var keywords: [String] = []
+        /// What the import noticed without refusing the file (an unusable sidecar).
+        var warnings: [String] = []
     }
 
     /// Copies a file into staging while hashing it; for known bytes returns
@@ -188,6 +187,10 @@ extension PhotoLibrary {
         let revision = RevisionRecord(assetId: "", number: 0, createdAt: now, kind: Revision.Kind.imported.rawValue,
                                       formatIdentifier: nil, formatVersion: nil, data: nil, renderPath: nil,
                                       pixelWidth: probe.width, pixelHeight: probe.height)
-        return StagedOriginal(existingID: nil, placed: placed, relative: relative, record: record, revision: revision)
+        var result = StagedOriginal(existingID: nil, placed: placed, relative: relative, record: record, revision: revision)
+        let (metadata, warnings) = Self.importedMetadata(embedded: probe.xmp, iptc: probe.iptc, source: origin)
+        result.describe(metadata)
+        result.warnings = warnings
+        return result
     }
 }

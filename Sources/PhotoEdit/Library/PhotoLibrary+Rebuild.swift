@@ -33,7 +33,8 @@ extension PhotoLibrary {
     /// Originals no record names become new photos with their metadata read
     /// again from the file. Not recovered (they live only in the catalog):
     /// favorites, hidden, recently deleted, albums, edited capture dates and
-    /// locations, and the change feed's history. See docs/library-layout.md.
+    /// locations, ratings, labels, keywords, titles and captions, and the
+    /// change feed's history. See docs/library-layout.md.
     ///
     /// All-or-nothing: the new catalog is built in `tmp/`, then renamed over
     /// the old one, which is kept beside it as `catalog.sqlite.before-rebuild-<time>`.
@@ -233,7 +234,7 @@ extension PhotoLibrary {
         }
         report.photos = assets.count
         report.revisions = revisions.count
-        report.notes.append("not recovered (kept only in the catalog): favorites, hidden, recently deleted, albums, edited dates and locations, change history")
+        report.notes.append("not recovered (kept only in the catalog): favorites, hidden, recently deleted, albums, edited dates and locations, ratings, labels, keywords, titles, captions, change history")
         return (assets, revisions)
     }
 

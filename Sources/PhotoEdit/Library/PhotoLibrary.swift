@@ -187,11 +187,24 @@ public final class PhotoLibrary: Sendable {
         return asset(r, current: current, albums: try db.texts("""
             SELECT album.title FROM album JOIN albumAsset ON albumAsset.albumId = album.id
             WHERE albumAsset.assetId = ? ORDER BY \(db.dialect.bytewise("album.title"))
-            """, r.id))
+            """, r.id), keywords: try keywords(of: [r.id], db)[r.id] ?? [])
+    }
+
+    /// The keywords of these photos, each photo's sorted as `Asset.keywords` lists them.
+    static func keywords(of ids: [String], _ db: any CatalogConnection) throws -> [String: [String]] {
+        guard !ids.isEmpty else { return [:] }
+        var out: [String: [String]] = [:]
+        for row in try db.rows("SELECT assetId, keyword FROM assetKeyword WHERE assetId IN (\(placeholders(ids.count)))",
+                               ids.map(\.sqlValue)) {
+            out[try row.text("assetId"), default: []].append(try row.text("keyword"))
+        }
+        // Sorted here, not by SQL: the stores' collations differ.
+        for (id, list) in out { out[id] = list.sorted { (Keyword.folded($0), $0) < (Keyword.folded($1), $1) } }
+        return out
     }
 
     /// The photos with these ids, as they are now (missing ids are left
-    /// out), in three queries whatever their number.
+    /// out), in four queries whatever their number.
     static func assets(_ ids: [String], _ db: any CatalogConnection) throws -> [String: Asset] {
         guard !ids.isEmpty else { return [:] }
         let marks = placeholders(ids.count)
@@ -207,12 +220,13 @@ public final class PhotoLibrary: Sendable {
             SELECT albumAsset.assetId, album.title FROM albumAsset JOIN album ON album.id = albumAsset.albumId
             WHERE albumAsset.assetId IN (\(marks)) ORDER BY \(db.dialect.bytewise("album.title"))
             """, arguments) { albums[try row.text("assetId"), default: []].append(try row.text("title")) }
+        let keywords = try Self.keywords(of: ids, db)
         var out: [String: Asset] = [:]
-        for r in records { out[r.id] = asset(r, current: current[r.id], albums: albums[r.id] ?? []) }
+        for r in records { out[r.id] = asset(r, current: current[r.id], albums: albums[r.id] ?? [], keywords: keywords[r.id] ?? []) }
         return out
     }
 
-    private static func asset(_ r: AssetRecord, current: RevisionRecord?, albums: [String]) -> Asset {
+    private static func asset(_ r: AssetRecord, current: RevisionRecord?, albums: [String], keywords: [String]) -> Asset {
         Asset(id: r.id, originalFilename: r.originalFilename, sha256: r.sha256, fileSize: r.fileSize, format: r.format,
               uniformTypeIdentifier: r.uniformTypeIdentifier, mediaType: r.mediaType,
               pixelWidth: current?.pixelWidth ?? r.originalPixelWidth, pixelHeight: current?.pixelHeight ?? r.originalPixelHeight,
@@ -225,7 +239,9 @@ public final class PhotoLibrary: Sendable {
               alternate: r.alternatePath == nil ? nil : AlternateFile(
                   filename: r.alternateFilename ?? "", format: r.alternateFormat ?? "raw",
                   uniformTypeIdentifier: r.alternateUniformTypeIdentifier ?? "public.camera-raw-image",
-                  fileSize: r.alternateFileSize ?? 0, sha256: r.alternateSha256 ?? ""))
+                  fileSize: r.alternateFileSize ?? 0, sha256: r.alternateSha256 ?? ""),
+              rating: r.rating, colorLabel: r.colorLabel.flatMap(ColorLabel.init(rawValue:)), keywords: keywords,
+              title: r.title, caption: r.caption)
     }
 
     static func revision(_ r: RevisionRecord) -> Revision {

@@ -12,6 +12,7 @@ public enum AssetField: String, CaseIterable, Sendable, Hashable, Codable {
     case cameraMake = "camera.make", cameraModel = "camera.model", cameraLens = "camera.lens"
     case iso, exposure, aperture, focal
     case album
+    case rating, label, keyword, title, caption
 
     /// What kind of value a field holds.
     public enum Kind: String, Sendable {
@@ -90,6 +91,12 @@ public enum AssetField: String, CaseIterable, Sendable, Hashable, Codable {
         case .aperture: return camera("fNumber", .number, "f-number")
         case .focal: return camera("focalLength", .number, "focal length in mm")
         case .album: return Spec(kind: .text, sql: "", nullable: true, summary: "title of an album the photo is in (not a sort key)")
+        case .rating: return Spec(kind: .number, sql: "asset.rating", nullable: false, summary: "1-5 stars, 0 unrated, -1 rejected")
+        case .label: return Spec(kind: .text, sql: "asset.colorLabel", nullable: true, summary: "colour label: red, yellow, green, blue, purple (none: no label)")
+        case .keyword: return Spec(kind: .text, sql: "", nullable: true,
+                                   summary: "a keyword of the photo; Trips/Iceland also matches the keywords below it, Trips/Iceland/Reykjavik (not a sort key)")
+        case .title: return Spec(kind: .text, sql: "asset.title", nullable: true, summary: "the photo's title")
+        case .caption: return Spec(kind: .text, sql: "asset.caption", nullable: true, summary: "the photo's caption")
         }
     }
 
@@ -97,8 +104,8 @@ public enum AssetField: String, CaseIterable, Sendable, Hashable, Codable {
     public var kind: Kind { spec.kind }
     /// One line saying what the field is.
     public var summary: String { spec.summary }
-    /// Whether results can be sorted by this field (every field but `album`).
-    public var isSortable: Bool { self != .album }
+    /// Whether results can be sorted by this field (every field but `album` and `keyword`).
+    public var isSortable: Bool { self != .album && self != .keyword }
 }
 
 /// How a field is compared with a value.
@@ -246,6 +253,15 @@ package enum SQLDialect: Sendable, Hashable {
         self == .postgres ? "strpos(\(haystack), \(needle)) > 0" : "instr(\(haystack), \(needle)) > 0"
     }
 
+    /// A keyword as compared (ignoring case): SQLite's column has the NOCASE
+    /// collation; PostgreSQL compares `lower()`, bytewise (the expression
+    /// of its index).
+    var keywordColumn: String { self == .postgres ? "(lower(keyword) COLLATE \"C\")" : "keyword" }
+    /// A bound keyword, folded as `keywordColumn` is.
+    var keywordValue: String { self == .postgres ? "lower(?)" : "?" }
+    /// `keyword` is the bound keyword, ignoring case.
+    var keywordEquals: String { "\(keywordColumn) = \(keywordValue)" }
+
     /// The order of a change set's entries: the order the commit touched
     /// the objects (SQLite's rowid; PostgreSQL has none, its schema numbers
     /// the entries in an identity column).
@@ -297,6 +313,7 @@ extension AssetPredicate {
         case .has(let field):
             let spec = field.spec
             if field == .album { return SQLFragment(sql: "asset.id IN (SELECT assetId FROM albumAsset)") }
+            if field == .keyword { return SQLFragment(sql: "asset.id IN (SELECT assetId FROM assetKeyword)") }
             if spec.kind == .bool { return SQLFragment(sql: dialect.isTrue(spec.expression(dialect), notNull: spec.isNotNullColumn)) }
             guard spec.nullable else {
                 throw Self.problem("'\(field.rawValue)' always has a value: compare it (e.g. \(field.rawValue)\(spec.kind == .text ? "~x" : ">0"))")
@@ -351,6 +368,33 @@ extension AssetPredicate {
                 // Not correlated: the album's id set is built once.
                 let members = "asset.id IN (SELECT albumAsset.assetId FROM albumAsset JOIN album ON album.id = albumAsset.albumId WHERE \(condition))"
                 return SQLFragment(sql: op == .notEqual ? "NOT " + members : members, arguments: [.text(bound)])
+            }
+            if field == .keyword {
+                try allow([.equal, .notEqual, .contains])
+                let condition: String, bound: [SQLValue]
+                if op == .contains {
+                    (condition, bound) = (dialect.contains("keyword"), [.text(likePattern(text))])
+                } else {
+                    // The keyword, and every keyword below it: `Trips/Iceland`
+                    // and `Trips/Iceland/…`, the range ["Trips/Iceland/",
+                    // "Trips/Iceland0") ('0' follows '/'), so the index serves both.
+                    let keyword: String
+                    do { keyword = try Keyword.normalized(text) } catch { throw problem("'keyword' wants a keyword such as Trips/Iceland: no empty level or control character") }
+                    let k = dialect.keywordColumn
+                    condition = "\(dialect.keywordEquals) OR (\(k) >= \(dialect.keywordValue) AND \(k) < \(dialect.keywordValue))"
+                    bound = [.text(keyword), .text(keyword + "/"), .text(keyword + "0")]
+                }
+                let members = "asset.id IN (SELECT assetId FROM assetKeyword WHERE \(condition))"
+                return SQLFragment(sql: op == .notEqual ? "NOT " + members : members, arguments: bound)
+            }
+            if field == .label {
+                try allow([.equal, .notEqual])
+                let label: ColorLabel?
+                do { label = try ColorLabel.parse(text) } catch { throw problem("'label' is red, yellow, green, blue, purple or none, not \(describe(value))") }
+                guard let label else { return SQLFragment(sql: "\(expression) IS \(op == .equal ? "" : "NOT ")NULL") }
+                let condition = "\(expression) = ?"
+                // `label!=red`: every photo not labelled red, unlabelled ones too.
+                return SQLFragment(sql: op == .equal ? condition : "(NOT (\(condition)) OR \(expression) IS NULL)", arguments: [.text(label.rawValue)])
             }
             switch op {
             case .equal, .notEqual:

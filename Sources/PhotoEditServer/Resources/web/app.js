@@ -661,21 +661,53 @@ function revert(revision) {
 }
 
 async function setFlag(name, value) {
-  const photo = state.photo;
-  try {
-    const { body } = await api.json("PATCH", `/v1/assets/${photo.id}`, { body: { [name]: value } });
-    if (state.photo && state.photo.id === photo.id) showFlags(body);
-    toast(name === "favorite" ? (value ? "Marked as favorite" : "No longer a favorite") : (value ? "Hidden" : "Shown"));
-  } catch (error) { showError(error); }
+  await patchPhoto({ [name]: value },
+                   name === "favorite" ? (value ? "Marked as favorite" : "No longer a favorite") : (value ? "Hidden" : "Shown"));
 }
 
-/** Favorite, hidden and albums, from a fresher copy of the same revision (the edit in progress stays). */
+/** PATCHes the photo's metadata (favorite, hidden, rating, label, keywords). */
+async function patchPhoto(body, message) {
+  const photo = state.photo;
+  try {
+    const { body: fresh } = await api.json("PATCH", `/v1/assets/${photo.id}`, { body });
+    if (state.photo && state.photo.id === photo.id) showFlags(fresh);
+    toast(message);
+  } catch (error) {
+    showError(error);
+    if (state.photo && state.photo.id === photo.id) showFlags(state.photo);
+  }
+}
+
+/** Keywords as one text, separated by commas (a comma inside a keyword as \\,). */
+function keywordText(keywords) {
+  return (keywords || []).map((k) => k.replaceAll(",", "\\,")).join(", ");
+}
+
+/** The keywords of the text field: split at commas not escaped with a backslash. */
+function parseKeywords(text) {
+  const out = [];
+  let current = "";
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === "\\" && text[i + 1] === ",") { current += ","; i++; }
+    else if (text[i] === ",") { out.push(current); current = ""; }
+    else current += text[i];
+  }
+  out.push(current);
+  return out.map((k) => k.trim()).filter((k) => k.length > 0);
+}
+
+/** Favorite, hidden, rating, label, keywords and albums, from a fresher copy of the same revision (the edit in progress stays). */
 function showFlags(fresh) {
-  Object.assign(state.photo, { isFavorite: fresh.isFavorite, isHidden: fresh.isHidden, albums: fresh.albums, etag: fresh.etag });
+  Object.assign(state.photo, { isFavorite: fresh.isFavorite, isHidden: fresh.isHidden, albums: fresh.albums, etag: fresh.etag,
+                               rating: fresh.rating ?? 0, colorLabel: fresh.colorLabel, keywords: fresh.keywords || [],
+                               title: fresh.title, caption: fresh.caption });
   $("favorite").setAttribute("aria-pressed", String(fresh.isFavorite));
   $("favorite").textContent = fresh.isFavorite ? "★ Favorite" : "☆ Favorite";
   $("hide").setAttribute("aria-pressed", String(fresh.isHidden));
   $("hide").textContent = fresh.isHidden ? "Hidden — show" : "Hide";
+  $("rating").value = String(fresh.rating ?? 0);
+  $("color-label").value = fresh.colorLabel || "";
+  if (document.activeElement !== $("keywords")) $("keywords").value = keywordText(fresh.keywords);
 }
 
 $("save").addEventListener("click", save);
@@ -683,6 +715,19 @@ $("discard").addEventListener("click", () => setPhoto(state.photo));
 $("revert-original").addEventListener("click", () => revert(undefined));
 $("favorite").addEventListener("click", () => setFlag("favorite", !state.photo.isFavorite));
 $("hide").addEventListener("click", () => setFlag("hidden", !state.photo.isHidden));
+$("rating").addEventListener("change", () => {
+  const rating = Number($("rating").value);
+  patchPhoto({ rating }, rating === -1 ? "Rejected" : rating === 0 ? "Unrated" : `Rated ${rating}`);
+});
+$("color-label").addEventListener("change", () => {
+  const label = $("color-label").value || null;
+  patchPhoto({ colorLabel: label }, label ? `Label ${label}` : "No label");
+});
+$("keywords").addEventListener("keydown", (e) => {
+  if (e.key !== "Enter") return;
+  e.preventDefault();
+  patchPhoto({ keywords: parseKeywords($("keywords").value) }, "Keywords saved");
+});
 $("preset").addEventListener("change", () => { state.pendingPreset = $("preset").value; updateEditState(); schedulePreview(); });
 window.addEventListener("beforeunload", (event) => {
   if (state.photo && !$("photo").hidden && pendingEdit().changed) event.preventDefault();
