@@ -154,7 +154,14 @@ struct MultiNodeTests {
             #expect(try await f.library.asset(id).revision == rounds, "no update lost: \(id)")
         }
 
-        // A batch through every node's worker; one node killed while it runs one of its jobs.
+        // A batch through every node's worker; one node killed while it runs
+        // one of its jobs. Catching a node in the middle of a job by polling
+        // alone is a race (on a loaded machine a whole batch can finish between
+        // two looks), so the first node runs alone, in short slices, and is
+        // looked at while SIGSTOPped: a job it holds then is one it is really
+        // in the middle of. The others are held stopped until it is killed.
+        let pids = nodes.map(\.process.processIdentifier)
+        for pid in pids.dropFirst() { kill(pid, SIGSTOP) }
         let enqueued = try DistributedLibraryTests.photoedit(["apply", "--library", library, "--as-job", "--photos-per-job", "1",
                                                               "contrast=+5"] + ids, f.environment)
         #expect(enqueued.status == 0, "\(enqueued.stderr)")
@@ -164,18 +171,21 @@ struct MultiNodeTests {
             return
         }
         let jobs = try await LibraryJobs.open(location, library: f.library)
-        // A serve worker's name holds its pid: the first node seen running a
-        // job is killed in the middle of it.
-        var victim: Int?
-        let watch = ContinuousClock.now + .seconds(60)
-        while victim == nil && ContinuousClock.now < watch {
-            let workers = try await jobs.catalog.jobs(inBatch: batch).filter { $0.state == .running }.compactMap(\.worker)
-            victim = nodes.indices.first { n in workers.contains { $0.contains("-\(nodes[n].process.processIdentifier)-") } }
-            if victim == nil { try await Task.sleep(for: .milliseconds(2)) }
+        let doomed = "-\(pids[0])-"  // a serve worker's name holds its pid
+        var caught = false
+        let watch = ContinuousClock.now + .seconds(120)
+        while !caught && ContinuousClock.now < watch {
+            kill(pids[0], SIGCONT)
+            try await Task.sleep(for: .milliseconds(15))
+            kill(pids[0], SIGSTOP)
+            let batchJobs = try await jobs.catalog.jobs(inBatch: batch)
+            caught = batchJobs.contains { $0.state == .running && $0.worker?.contains(doomed) == true }
+            if !caught && !batchJobs.isEmpty && batchJobs.allSatisfy({ $0.state == .done }) { break }
         }
-        let killed = try #require(victim, "a node was seen running a job")
-        let doomed = "-\(nodes[killed].process.processIdentifier)-"
+        try #require(caught, "the first node was caught in the middle of a job")
+        let killed = 0
         nodes[killed].kill()
+        for pid in pids.dropFirst() { kill(pid, SIGCONT) }
         var state = ""
         let deadline = ContinuousClock.now + .seconds(40)
         while state != "done" && ContinuousClock.now < deadline {
