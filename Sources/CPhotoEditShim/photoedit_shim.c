@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <gmodule.h>
 #include <libraw/libraw.h>
+#include <sqlite3.h>
 
 static GOnce pe_init_once = G_ONCE_INIT;
 
@@ -515,4 +516,10 @@ int pe_get_blob(VipsOperation *op, const char *name, void **data, size_t *length
     }
     g_value_unset(&v);
     return status;
+}
+
+/* ---- SQLite ---------------------------------------------------------- */
+
+int pe_sqlite_no_checkpoint_on_close(struct sqlite3 *db) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)NULL);
 }

@@ -143,4 +143,10 @@ VipsImage *pe_image_from_rgb8(unsigned char *buffer, int width, int height);
 int pe_raw_preview(const char *path, int min_size, int target, VipsImage **out, int *flip);
 const char *pe_raw_strerror(int code);
 
+/* SQLite (the catalog). sqlite3_db_config is variadic too. */
+struct sqlite3;
+/* Tells SQLite not to checkpoint the WAL when `db` closes
+ * (SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE). Returns SQLite's result code. */
+int pe_sqlite_no_checkpoint_on_close(struct sqlite3 *db);
+
 #endif

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import CPhotoEditShim
 
 /// The SQLite catalog (GRDB, WAL). Schema changes are named, forward-only
 /// migrations; never edit a registered migration, add a new one.
@@ -12,10 +13,19 @@ enum Catalog {
         config.foreignKeysEnabled = true
         config.label = "photoedit.catalog"
         config.prepareDatabase { db in
-            // Keep the WAL file when the last connection closes. Otherwise
-            // every process would find it missing and GRDB's WAL set-up would
-            // write to the catalog (it creates and drops a table), so even a
-            // read-only command would change catalog.sqlite's bytes.
+            // The catalog is catalog.sqlite and its WAL together: closing a
+            // connection never checkpoints (the writer's commits do, every
+            // 1000 pages, as SQLite's auto-checkpoint) and the WAL file stays.
+            // A checkpoint at close cost every command, even a read-only one,
+            // two fsyncs (~25 ms each after writing a big render on ext4, whose
+            // journal commit then waits for that file's data), because the
+            // next process recovers a kept WAL with none of its frames marked
+            // as copied and copies them all again when it closes. A missing
+            // or empty WAL file would make GRDB write (it creates and drops a
+            // table so that readers can open), so it is kept, never emptied.
+            guard pe_sqlite_no_checkpoint_on_close(db.sqliteConnection) == SQLITE_OK else {
+                throw DatabaseError(resultCode: .SQLITE_ERROR, message: "cannot turn off the checkpoint at close")
+            }
             var persist: Int32 = 1
             _ = sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
         }
