@@ -15,7 +15,9 @@ import Testing
 /// same photos through different nodes lose no update (exactly one of each
 /// round's If-Match edits wins, the others get 412), the first node seen
 /// running a job of a batch is killed with SIGKILL and leaves its job to
-/// the others (every photo edited once more), and the library verifies clean.
+/// the others (every photo edited once more), a node killed in the middle of
+/// an upload loses no acknowledged photo and leaves no half-written one (the
+/// client sends the failed uploads again), and the library verifies clean.
 @Suite("Three nodes behind nginx", .serialized)
 struct MultiNodeTests {
     typealias Fixture = DistributedLibraryTests.Fixture
@@ -85,10 +87,15 @@ struct MultiNodeTests {
 
     /// One HTTP request: status and body.
     static func request(_ method: String, _ url: String, headers: [String: String] = [:], body: String? = nil) async throws -> (Int, Data) {
+        try await request(method, url, headers: headers, data: body.map { Data($0.utf8) })
+    }
+
+    /// One HTTP request with a binary body: status and body.
+    static func request(_ method: String, _ url: String, headers: [String: String] = [:], data: Data?) async throws -> (Int, Data) {
         var request = URLRequest(url: URL(string: url)!)
         request.httpMethod = method
         for (k, v) in headers { request.setValue(v, forHTTPHeaderField: k) }
-        request.httpBody = body.map { Data($0.utf8) }
+        request.httpBody = data
         request.timeoutInterval = 30
         return try await withCheckedThrowingContinuation { continuation in
             URLSession.shared.dataTask(with: request) { data, response, error in
@@ -154,14 +161,66 @@ struct MultiNodeTests {
             #expect(try await f.library.asset(id).revision == rounds, "no update lost: \(id)")
         }
 
+        // Uploads to every node, the last one killed in the middle of one of
+        // them: it runs in short slices and is looked at while SIGSTOPped,
+        // until its staging folder holds an upload's bytes (`….upload`,
+        // removed once the upload is answered).
+        let pids = nodes.map(\.process.processIdentifier)
+        let uploader = nodes.count - 1
+        let staging = f.temp.appendingPathComponent("node\(uploader)/tmp").path
+        let uploads = Array(try BatchJobTests.photos(ids.count + 8, in: f.temp.appendingPathComponent("up")).dropFirst(ids.count))
+        let acknowledged = Statuses()
+        kill(pids[uploader], SIGSTOP)
+        let sending = Task {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (n, file) in uploads.enumerated() {
+                    group.addTask {
+                        // Half straight to the doomed node, half through nginx.
+                        let base = n % 2 == 0 ? "http://127.0.0.1:\(ports[uploader])" : front
+                        let name = URL(fileURLWithPath: file).lastPathComponent
+                        let status = (try? await Self.request("POST", "\(base)/v1/assets?filename=\(name)",
+                                                              headers: ["Content-Type": "image/jpeg"],
+                                                              data: try Data(contentsOf: URL(fileURLWithPath: file))).0) ?? 0
+                        acknowledged.add(status, for: file)
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+        var midUpload = false
+        let uploadWatch = ContinuousClock.now + .seconds(120)
+        while !midUpload && ContinuousClock.now < uploadWatch {
+            kill(pids[uploader], SIGCONT)
+            try await Task.sleep(for: .milliseconds(15))
+            kill(pids[uploader], SIGSTOP)
+            let staged = (try? FileManager.default.contentsOfDirectory(atPath: staging)) ?? []
+            midUpload = staged.contains { $0.hasSuffix(".upload") && FileIO.size(staging + "/" + $0) ?? 0 > 0 }
+        }
+        nodes[uploader].kill()
+        try #require(midUpload, "node \(uploader) was caught in the middle of an upload")
+        try await sending.value
+        let failed = acknowledged.all.filter { !$0.value.contains(where: { $0 == 200 || $0 == 201 }) }.map(\.key)
+        #expect(!failed.isEmpty, "the killed node answered every upload: \(acknowledged.all)")
+        print("uploads with node \(uploader) killed: \(uploads.count - failed.count) answered, \(failed.count) sent again")
+        for file in failed.sorted() {   // the client tries again, through nginx
+            let (status, body) = try await Self.request("POST", "\(front)/v1/assets?filename=\(URL(fileURLWithPath: file).lastPathComponent)",
+                                                        headers: ["Content-Type": "image/jpeg"], data: try Data(contentsOf: URL(fileURLWithPath: file)))
+            #expect(status == 200 || status == 201, "\(file) again → \(status) \(String(decoding: body, as: UTF8.self))")
+        }
+        let hashes = try await f.library.assets().map(\.sha256)
+        #expect(hashes.count == ids.count + uploads.count, "each photo once: \(hashes.count) photos")
+        for file in uploads {
+            #expect(hashes.contains(try FileIO.sha256(of: file)), "\(file) is in the library")
+        }
+
         // A batch through every node's worker; one node killed while it runs
         // one of its jobs. Catching a node in the middle of a job by polling
         // alone is a race (on a loaded machine a whole batch can finish between
         // two looks), so the first node runs alone, in short slices, and is
         // looked at while SIGSTOPped: a job it holds then is one it is really
         // in the middle of. The others are held stopped until it is killed.
-        let pids = nodes.map(\.process.processIdentifier)
-        for pid in pids.dropFirst() { kill(pid, SIGSTOP) }
+        let others = pids.indices.filter { $0 != 0 && $0 != uploader }.map { pids[$0] }
+        for pid in others { kill(pid, SIGSTOP) }
         let enqueued = try DistributedLibraryTests.photoedit(["apply", "--library", library, "--as-job", "--photos-per-job", "1",
                                                               "contrast=+5"] + ids, f.environment)
         #expect(enqueued.status == 0, "\(enqueued.stderr)")
@@ -185,7 +244,7 @@ struct MultiNodeTests {
         try #require(caught, "the first node was caught in the middle of a job")
         let killed = 0
         nodes[killed].kill()
-        for pid in pids.dropFirst() { kill(pid, SIGCONT) }
+        for pid in others { kill(pid, SIGCONT) }
         var state = ""
         let deadline = ContinuousClock.now + .seconds(40)
         while state != "done" && ContinuousClock.now < deadline {
