@@ -19,6 +19,29 @@ struct CLIEditTests {
         #expect(try lib.show(id)["revision"]?.number == 1)
     }
 
+    /// `apply --where` on a folder library edits every photo the query
+    /// matches, in the command itself; a bad query, a query matching nothing
+    /// or `--as-job` (PostgreSQL libraries only) is one line, exit 1, no change.
+    @Test func applyWhereOnAFolderLibrary() throws {
+        let lib = CLILibrary()
+        let coffee = try lib.importSample("coffee.jpg")
+        let chelsea = try lib.importSample("chelsea.jpg")
+        let astronaut = try lib.importSample("astronaut.jpg")
+        try lib.succeed(["favorite", coffee, astronaut])
+        let r = try lib.succeed(["apply", "--where", "favorite", "contrast=+5"])
+        #expect(Set(r.stdoutLines) == ["\(coffee)\t1", "\(astronaut)\t1"])
+        #expect(try Self.chain(lib, coffee) == "contrast=+5")
+        #expect(try lib.show(chelsea)["revision"]?.number == 0, "a photo the query does not match is not edited")
+        for (arguments, message) in [(["--where", "nonsense>1"], "unknown key"), (["--where", "rating>=4"], "no photo matches"),
+                                     (["--where", "favorite", "--as-job"], "PostgreSQL")] {
+            let bad = try lib.run(["apply"] + arguments + ["contrast=+9"])
+            #expect(bad.status == 1 && bad.stderrLines.count == 1 && bad.stderr.contains(message), "\(bad)")
+        }
+        for id in [coffee, chelsea, astronaut] {
+            #expect(try lib.history(id).count == (id == chelsea ? 1 : 2), "nothing changed by the refused commands")
+        }
+    }
+
     @Test func applyMergesAndResets() throws {
         let lib = CLILibrary()
         let id = try lib.importSample("chelsea.jpg")
