@@ -402,40 +402,55 @@ int pe_raw_wrap(void *handle, VipsImage **out, int *flip) {
     return 0;
 }
 
-void pe_raw_size(void *handle, int *width, int *height, int *flip) {
-    libraw_data_t *raw = (libraw_data_t *) handle;
-    *width = raw->sizes.iwidth;
-    *height = raw->sizes.iheight;
-    *flip = raw->sizes.flip;
-}
+typedef struct {
+    libraw_data_t *raw;
+    unsigned char lut[65536];
+} pe_raw_srgb8;
 
-void pe_raw_lut8_rows(void *handle, const unsigned char *lut, unsigned char *dst, int row0, int row1) {
-    libraw_data_t *raw = (libraw_data_t *) handle;
-    size_t width = (size_t) raw->sizes.iwidth;
-    for (int y = row0; y < row1; y++) {
-        const unsigned short (*in)[4] = (const unsigned short (*)[4]) raw->image + (size_t) y * width;
-        unsigned char *out = dst + (size_t) y * width * 3;
-        for (size_t x = 0; x < width; x++) {
-            out[0] = lut[in[x][0]];
-            out[1] = lut[in[x][1]];
-            out[2] = lut[in[x][2]];
-            out += 3;
+static int pe_raw_srgb8_generate(VipsRegion *out, void *seq, void *a, void *b, gboolean *stop) {
+    (void) seq; (void) b; (void) stop;
+    const pe_raw_srgb8 *s = (const pe_raw_srgb8 *) a;
+    const VipsRect *r = &out->valid;
+    size_t width = (size_t) s->raw->sizes.iwidth;
+    for (int y = r->top; y < VIPS_RECT_BOTTOM(r); y++) {
+        const unsigned short (*in)[4] = (const unsigned short (*)[4]) s->raw->image + (size_t) y * width + r->left;
+        VipsPel *q = VIPS_REGION_ADDR(out, r->left, y);
+        for (int x = 0; x < r->width; x++) {
+            q[0] = s->lut[in[x][0]];
+            q[1] = s->lut[in[x][1]];
+            q[2] = s->lut[in[x][2]];
+            q += 3;
         }
     }
+    return 0;
 }
 
-static void pe_free_buffer(VipsImage *image, void *buffer) {
+static void pe_raw_srgb8_close(VipsImage *image, pe_raw_srgb8 *s) {
     (void) image;
-    g_free(buffer);
+    libraw_close(s->raw);
+    g_free(s);
 }
 
-VipsImage *pe_image_from_rgb8(unsigned char *buffer, int width, int height) {
-    VipsImage *image = vips_image_new_from_memory(buffer, (size_t) width * height * 3, width, height, 3, VIPS_FORMAT_UCHAR);
-    if (!image) {
-        g_free(buffer);
+VipsImage *pe_raw_srgb8_image(void *handle, const unsigned char *lut, int *flip) {
+    libraw_data_t *raw = (libraw_data_t *) handle;
+    pe_raw_srgb8 *s = g_try_new(pe_raw_srgb8, 1);
+    if (!s) {
+        libraw_close(raw);
+        vips_error("photoedit", "out of memory for the sRGB table");
         return NULL;
     }
-    g_signal_connect(image, "postclose", G_CALLBACK(pe_free_buffer), buffer);
+    s->raw = raw;
+    memcpy(s->lut, lut, sizeof s->lut);
+    *flip = raw->sizes.flip;
+    VipsImage *image = vips_image_new();
+    g_signal_connect(image, "postclose", G_CALLBACK(pe_raw_srgb8_close), s);
+    vips_image_init_fields(image, raw->sizes.iwidth, raw->sizes.iheight, 3, VIPS_FORMAT_UCHAR, VIPS_CODING_NONE,
+                           VIPS_INTERPRETATION_sRGB, 1.0, 1.0);
+    if (vips_image_pipelinev(image, VIPS_DEMAND_STYLE_THINSTRIP, NULL) ||
+        vips_image_generate(image, NULL, pe_raw_srgb8_generate, NULL, s, NULL)) {
+        g_object_unref(image);
+        return NULL;
+    }
     return image;
 }
 

@@ -125,16 +125,15 @@ int pe_raw_identify(const char *path, pe_raw_info *info);
 int pe_raw_process(const char *path, const pe_raw_settings *settings, void **handle);
 int pe_raw_wrap(void *handle, VipsImage **out, int *flip);
 void pe_raw_discard(void *handle);
-/* The neutral development as 8-bit RGB through a table, the way libraw's own
- * writer applies its output curve: the processed image's size and flip
- * (pe_raw_size), then each value v of its 16-bit RGB through lut[v] into dst
- * (width x height x 3 bytes, rows row0..row1-1; callers split the rows
- * between threads), then pe_raw_discard. pe_image_from_rgb8 wraps such a
- * buffer (allocated with g_malloc) as a 3-band libvips image that owns it and
- * g_frees it when it closes. */
-void pe_raw_size(void *handle, int *width, int *height, int *flip);
-void pe_raw_lut8_rows(void *handle, const unsigned char *lut, unsigned char *dst, int row0, int row1);
-VipsImage *pe_image_from_rgb8(unsigned char *buffer, int width, int height);
+/* The neutral development as 8-bit sRGB through a table, the way libraw's own
+ * writer applies its output curve: a 3-band uchar libvips image whose pixels
+ * are made on demand, each value v of the processed 16-bit RGB through lut[v]
+ * (65536 entries, copied), in whichever libvips worker asks for them, so the
+ * table runs on every core while the writer writes, with no 8-bit copy of the
+ * whole image. Owns the handle from then on, even when it fails (NULL, the
+ * reason in libvips' error buffer); it is closed when the image closes. Sets
+ * *flip as pe_raw_wrap does (the image is not yet turned). */
+VipsImage *pe_raw_srgb8_image(void *handle, const unsigned char *lut, int *flip);
 /* The embedded preview of a RAW, when it is a JPEG whose longer side is at
  * least min_size: decoded with libvips, shrunk on load to fit target x target
  * (target 0: full size), in memory. Returns 0 and sets *out and *flip (libraw's

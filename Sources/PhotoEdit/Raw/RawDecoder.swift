@@ -172,34 +172,23 @@ enum RawDecoder {
     /// profile attached: what `develop` followed by the renderer's default
     /// output gives, pixel for pixel, without the float working copy. Each
     /// 16-bit linear value of libraw's output goes through one table
-    /// (`sRGBTable()`) in the same pass that turns it upright and writes it.
+    /// (`sRGBTable()`) as libvips' workers ask for its rows, while the
+    /// writer writes the ones already made (no 8-bit copy of the whole image).
     static func developSRGB(_ path: String, displayPath: String? = nil) throws -> Image {
-        let table = try sRGBTableBytes.get()
-        let handle = try libraw(path, settings: .neutral, displayPath: displayPath)
-        defer { pe_raw_discard(handle) }
-        // libraw's 16-bit buffer through the table into an 8-bit one, rows
-        // split between the cores, as libraw's own writer applies its curve;
-        // the 16-bit buffer is freed as soon as that is done.
-        var width: Int32 = 0, height: Int32 = 0, flip: Int32 = 0
-        pe_raw_size(handle, &width, &height, &flip)
-        guard let buffer = g_malloc(gsize(Int(width) * Int(height) * 3))?.assumingMemoryBound(to: UInt8.self) else {
-            throw PhotoEditError.native(library: "glib", operation: "g_malloc", message: "out of memory")
+        // libvips starts and makes the table on the other core while libraw develops.
+        let handle = try libraw(path, settings: .neutral, displayPath: displayPath, alongside: { _ = sRGBTableBytes })
+        let table: [UInt8]
+        do {
+            table = try sRGBTableBytes.get()
+        } catch {
+            pe_raw_discard(handle)
+            throw error
         }
-        let rows = Int(height), chunks = max(1, min(rows, ProcessInfo.processInfo.activeProcessorCount * 4))
-        table.withUnsafeBufferPointer { lut in
-            // Each chunk writes its own rows of `buffer` and only reads the rest.
-            struct Rows: @unchecked Sendable {
-                let handle: UnsafeMutableRawPointer, lut: UnsafePointer<UInt8>?, buffer: UnsafeMutablePointer<UInt8>
-            }
-            let job = Rows(handle: handle, lut: lut.baseAddress, buffer: buffer)
-            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                pe_raw_lut8_rows(job.handle, job.lut, job.buffer, Int32(rows * chunk / chunks), Int32(rows * (chunk + 1) / chunks))
-            }
+        var flip: Int32 = 0
+        guard let image = table.withUnsafeBufferPointer({ pe_raw_srgb8_image(handle, $0.baseAddress, &flip) }) else {
+            throw Vips.error("generate")
         }
-        try Vips.ensureStarted()
-        guard let wrapped = pe_image_from_rgb8(buffer, width, height) else { throw Vips.error("new_from_memory") }
-        let encoded = Image(owning: wrapped)
-        let out = try upright(encoded, flip: Int(flip)).call("copy", [("interpretation", .string("srgb"))]).copyForMetadata()
+        let out = try upright(Image(owning: image), flip: Int(flip)).call("copy", [("interpretation", .string("srgb"))]).copyForMetadata()
         out.setBlob("icc-profile-data", try ICCProfile.sRGB())
         out.setInt("orientation", 1)
         return out
@@ -239,7 +228,9 @@ enum RawDecoder {
 
     /// libraw's development of `path` with `settings`: a handle on its
     /// processed 16-bit buffer, to wrap or discard (libvips is started too).
-    private static func libraw(_ path: String, settings: RawSettings, displayPath: String?) throws -> UnsafeMutableRawPointer {
+    /// `alongside` runs on another thread meanwhile, after libvips has started.
+    private static func libraw(_ path: String, settings: RawSettings, displayPath: String?,
+                               alongside: @escaping @Sendable () -> Void = {}) throws -> UnsafeMutableRawPointer {
         var s = pe_raw_settings()
         s.half_size = settings.halfSize ? 1 : 0
         s.quality = Int32(settings.quality)
@@ -260,10 +251,12 @@ enum RawDecoder {
             }
             set(try multipliers(kelvin: k, tint: tint, info: info))
         }
-        // libvips starts (loading its modules) on another core while libraw
-        // develops, which uses no libvips.
+        // libvips starts on another core while libraw develops, which uses
+        // no libvips.
         let starting = DispatchGroup()
-        DispatchQueue.global().async(group: starting) { _ = try? Vips.ensureStarted() }
+        DispatchQueue.global().async(group: starting) {
+            if (try? Vips.ensureStarted()) != nil { alongside() }
+        }
         var handle: UnsafeMutableRawPointer?
         let code = pe_raw_process(path, &s, &handle)
         starting.wait()
