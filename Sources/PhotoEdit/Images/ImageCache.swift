@@ -153,7 +153,8 @@ final class DiskImageCache: Sendable {
         guard image.data.count <= limit else { return }
         let file = path(key)
         let staged = layout.temporary(".cache.jpg")
-        guard FileManager.default.createFile(atPath: staged, contents: image.data) else { return }
+        // Not flushed: a cache file a crash left short is found damaged and made again.
+        guard (try? FileIO.writeNew(image.data, to: staged, mode: 0o644, flush: false)) != nil else { return }
         try? FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         guard rename(staged, file) == 0 else { unlink(staged); return }
         touch(file)

@@ -174,7 +174,12 @@ public struct RenderedImage: Sendable, Hashable {
         }
         let staged = path + ".photoedit-\(UUID().uuidString.prefix(8))"
         defer { unlink(staged) }
-        guard FileManager.default.createFile(atPath: staged, contents: data), rename(staged, path) == 0 else {
+        do {
+            try FileIO.writeNew(data, to: staged, mode: 0o644, flush: false)
+        } catch {
+            throw PhotoEditError.invalidOutput("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+        guard rename(staged, path) == 0 else {
             throw PhotoEditError.invalidOutput("cannot write \(path): \(String(cString: strerror(errno)))")
         }
     }

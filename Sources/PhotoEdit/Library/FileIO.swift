@@ -142,7 +142,15 @@ enum FileIO {
 
     /// Writes `data` to a new file (never an existing one) and flushes it.
     static func writeFlushed(_ data: Data, to path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        try writeNew(data, to: path, mode: 0o600, flush: true)
+    }
+
+    /// Writes `data` to a new file (never an existing one), created with
+    /// `mode` (less the umask), flushed to disk only when `flush`: what only
+    /// a cache or the user's own output holds need not wait for the disk
+    /// (Foundation's `createFile` always flushes, and renames a file of its own).
+    static func writeNew(_ data: Data, to path: String, mode: mode_t, flush: Bool) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard fd >= 0 else { throw PhotoEditError.library("cannot create \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         do {
@@ -150,7 +158,9 @@ enum FileIO {
                 guard let base = bytes.baseAddress else { return }
                 try writeAll(fd, UnsafeMutableRawPointer(mutating: base), bytes.count, path: path)
             }
-            guard fsync(fd) == 0 else { throw PhotoEditError.library("cannot flush \(path): \(String(cString: strerror(errno)))") }
+            if flush {
+                guard fsync(fd) == 0 else { throw PhotoEditError.library("cannot flush \(path): \(String(cString: strerror(errno)))") }
+            }
         } catch {
             unlink(path)
             throw error
