@@ -103,6 +103,10 @@ public final class LibraryJobs: Sendable {
     /// The builder of `derivatives` jobs; nil: this node's workers leave them to others.
     public let derivatives: DerivativeBuilder?
 
+    /// What a node builds of a new photo: its preview (shared through the
+    /// blob store), made from its file if it is missing.
+    public static let previews: DerivativeBuilder = { library, id in _ = try library.ensurePreview(id) }
+
     public init(catalog: PostgresCatalog, library: PhotoLibrary, derivatives: DerivativeBuilder? = nil) {
         self.catalog = catalog
         self.library = library

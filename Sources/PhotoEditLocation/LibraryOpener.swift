@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PhotoEdit
 import PhotoEditPostgres
 import PhotoEditS3
@@ -39,7 +40,10 @@ extension DistributedLibraryLocation {
         } catch {
             throw PhotoEditError.library("blobs \(blobs): \(error)")
         }
-        return try PhotoLibrary(workDirectory: workDirectory, catalog: catalog, blobs: store, cacheCapacity: cacheCapacity, registry: registry)
+        // New photos' previews are queued for the nodes' job workers, not made
+        // by the import (photoedit serve and `photoedit jobs work` make them).
+        return try PhotoLibrary(workDirectory: workDirectory, catalog: catalog, blobs: store, cacheCapacity: cacheCapacity, registry: registry,
+                                afterImport: PreviewQueue(catalogLocation).enqueue)
     }
 
     /// The blob store, its credentials from the environment.
@@ -58,6 +62,37 @@ extension DistributedLibraryLocation {
             throw error
         } catch {
             throw PhotoEditError.library("blobs \(blobs): \(error)")
+        }
+    }
+}
+
+/// Queues the previews of a distributed library's new photos as one
+/// `derivatives` batch per import commit, on the job table opened at the
+/// first import and kept for the process.
+final class PreviewQueue: Sendable {
+    private let location: PostgresCatalogLocation
+    private let jobTable = Mutex<PostgresCatalog?>(nil)
+
+    init(_ location: PostgresCatalogLocation) {
+        self.location = location
+    }
+
+    /// Called by the library after a commit created `ids` (on the committing
+    /// thread, which may block). A queue that cannot be reached costs nothing
+    /// but time: the photos are in, and a preview missing when a request
+    /// needs it is made then (`verify` notes them, `verify --repair` makes them).
+    func enqueue(_ library: PhotoLibrary, _ ids: [String]) {
+        let location = self.location
+        do {
+            let catalog = try jobTable.withLock { opened -> PostgresCatalog in
+                if let opened { return opened }
+                let made = try blockingWait { try await PostgresCatalog.open(location) }
+                opened = made
+                return made
+            }
+            _ = try blockingWait { try await LibraryJobs(catalog: catalog, library: library).enqueueDerivatives(ids) }
+        } catch {
+            return
         }
     }
 }

@@ -154,7 +154,7 @@ struct JobsCommand: ParsableCommand {
                 let library = try options.open()
                 let task = Task {
                     do {
-                        let jobs = try await LibraryJobs.open(location, library: library)
+                        let jobs = try await LibraryJobs.open(location, library: library, derivatives: LibraryJobs.previews)
                         let worker = jobs.worker(name: name, lease: .milliseconds(Int(lease * 1000)))
                         Output.note("worker \(worker.name) running the jobs of \(location)")
                         do {

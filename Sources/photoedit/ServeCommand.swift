@@ -96,7 +96,7 @@ struct ServeCommand: ParsableCommand {
             guard jobLease == 0 || (1...3600).contains(jobLease) else { throw ServerSetupError("--job-lease is 0 or 1 to 3600 seconds") }
             library = try options.open()
             if case let .distributed(location) = try options.location() {
-                let opened = try blockingWait { try await LibraryJobs.open(location, library: library) }
+                let opened = try blockingWait { try await LibraryJobs.open(location, library: library, derivatives: LibraryJobs.previews) }
                 configuration.jobs = ServedJobs(jobs: opened)
                 jobs = opened
             }

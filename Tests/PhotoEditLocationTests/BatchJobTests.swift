@@ -33,6 +33,38 @@ struct BatchJobTests {
         }
     }
 
+    /// On a distributed library an import leaves the previews of its
+    /// photos to the nodes: it queues them as a `derivatives` batch, which
+    /// `photoedit jobs work` (as a serve node's worker) makes, into the
+    /// shared store. Until then `verify` notes them; afterwards every photo
+    /// has one and the library verifies without a note.
+    @Test func importQueuesItsPreviewsAsJobs() async throws {
+        let f = try await Fixture(.distributed)
+        let library = try await f.libraryArgument
+        // Large enough to get a preview (long edge over 2880 px), each distinct.
+        let folder = f.temp.appendingPathComponent("big")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let big = try Image.load(path: DistributedLibraryTests.sample("coffee.jpg"), sequential: false).call("resize", [("scale", .number(5.2))])
+        var files: [String] = []
+        for n in 0..<3 {
+            let path = folder.appendingPathComponent("big\(n).jpg").path
+            try Renderer.save(try big.linear(multiply: [1, 1, 1], add: [Double(n), 0, 0]).cast("uchar"), to: path, format: .jpeg, quality: 90)
+            files.append(path)
+        }
+        let imported = try DistributedLibraryTests.photoedit(["import", "--library", library] + files, f.environment)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.split(separator: "\n").count == 3)
+        #expect(try await f.fileKeys("previews").isEmpty, "the import made previews itself")
+        let before = try DistributedLibraryTests.photoedit(["verify", "--library", library], f.environment)
+        #expect(before.status == 0 && before.stderr.contains("3 photo(s) have no preview"), "\(before.stdout)\(before.stderr)")
+
+        let worked = try DistributedLibraryTests.photoedit(["jobs", "work", "--drain", "--library", library], f.environment)
+        #expect(worked.status == 0, "\(worked.stderr)")
+        #expect(try await f.fileKeys("previews").count == 3, "each new photo has its preview in the shared store")
+        let after = try DistributedLibraryTests.photoedit(["verify", "--library", library], f.environment)
+        #expect(after.status == 0 && !(after.stdout + after.stderr).contains("preview"), "\(after.stdout)\(after.stderr)")
+    }
+
     @Test func twoWorkersOneKilledEveryPhotoEditedOnce() async throws {
         let f = try await Fixture(.distributed)
         let library = try await f.libraryArgument

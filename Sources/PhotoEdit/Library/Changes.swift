@@ -465,6 +465,10 @@ extension PhotoLibrary {
             committed = true
             journal.finish()
             for id in purgedAssets { removeCachedImages(of: id) }
+            if let afterImport {
+                let created = creations.sorted { $0.key < $1.key }.compactMap { $0.value?.record.id }
+                if !created.isEmpty { afterImport(self, created) }
+            }
         } catch {
             // Renders have unique names: nobody else can use them. An original
             // may be shared with another writer importing the same bytes: it

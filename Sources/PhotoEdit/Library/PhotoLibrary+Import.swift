@@ -171,8 +171,11 @@ extension PhotoLibrary {
         } else {
             try journal.record(relative)
             // The preview first, from the local copy: once the original is
-            // in place, every request can count on its preview.
-            makePreview(ofStaged: staged, as: relative, width: probe.width, height: probe.height, raw: probe.format == "raw")
+            // in place, every request can count on its preview (unless the
+            // library leaves previews to its job workers: see afterImport).
+            if afterImport == nil {
+                makePreview(ofStaged: staged, as: relative, width: probe.width, height: probe.height, raw: probe.format == "raw")
+            }
             try files.publish(staged, as: relative)
             placed = true
         }

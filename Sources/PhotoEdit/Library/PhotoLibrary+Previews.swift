@@ -167,8 +167,9 @@ extension PhotoLibrary {
     }
 
     /// Makes photo `id`'s current version's preview if it is missing;
-    /// whether it has one afterwards (or needs none).
-    func ensurePreview(_ id: String) throws -> Bool {
+    /// whether it has one afterwards (or needs none). Idempotent: a preview
+    /// is made from its file, the same bytes each time.
+    package func ensurePreview(_ id: String) throws -> Bool {
         let s = try imageSubject(id, version: .current)
         let full = s.fullSize
         guard Previews.wanted(width: full.width, height: full.height, raw: s.rawFile != nil) else { return true }

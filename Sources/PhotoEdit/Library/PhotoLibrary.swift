@@ -27,6 +27,10 @@ public final class PhotoLibrary: Sendable {
     public let isReadOnly: Bool
     /// When `tmp/` was last swept (see PhotoLibrary+Staging.swift).
     let stagingSweep = Mutex<Date>(.distantPast)
+    /// Called after each commit that created photos, with their ids, when
+    /// their previews are left to others (a distributed library queues them
+    /// as `derivatives` jobs); nil: an import makes its previews itself.
+    package let afterImport: (@Sendable (PhotoLibrary, [String]) -> Void)?
 
     /// The default library folder: `$PHOTOEDIT_LIBRARY`, else
     /// `$XDG_DATA_HOME/photoedit`, else `~/.local/share/photoedit`.
@@ -57,8 +61,10 @@ public final class PhotoLibrary: Sendable {
     /// blobs, the derivative cache, the lock) are in `workDirectory`, which
     /// is created. Recovery on opening touches only `workDirectory`: files in
     /// the shared store that no row references are left to `verify --repair`.
+    /// `afterImport`: see the property; given, imports make no previews.
     package convenience init(workDirectory: URL, catalog: any CatalogStore, blobs: any BlobStore, cacheCapacity: Int64,
-                             registry: FilterRegistry = .standard) throws {
+                             registry: FilterRegistry = .standard,
+                             afterImport: (@Sendable (PhotoLibrary, [String]) -> Void)? = nil) throws {
         let layout = LibraryLayout(root: workDirectory.standardizedFileURL)
         do {
             try FileManager.default.createDirectory(atPath: layout.cache, withIntermediateDirectories: true)
@@ -66,14 +72,15 @@ public final class PhotoLibrary: Sendable {
             throw PhotoEditError.library("cannot create the work folder \(layout.root.path): \(error.localizedDescription)")
         }
         let files = try BlobLibraryFiles(store: blobs, cacheFolder: URL(fileURLWithPath: layout.cache + "/blobs"), cacheCapacity: cacheCapacity)
-        try self.init(url: workDirectory, create: true, registry: registry, store: catalog, files: files)
+        try self.init(url: workDirectory, create: true, registry: registry, store: catalog, files: files, afterImport: afterImport)
     }
 
     /// `store`: the catalog; nil: the SQLite catalog in the folder.
     /// `files`: where the files are; nil: the folder.
     private init(url: URL, create: Bool, registry: FilterRegistry, store: (any CatalogStore)?,
-                 files: (any LibraryFiles)? = nil) throws {
+                 files: (any LibraryFiles)? = nil, afterImport: (@Sendable (PhotoLibrary, [String]) -> Void)? = nil) throws {
         self.url = url.standardizedFileURL
+        self.afterImport = afterImport
         self.registry = registry
         self.renderer = Renderer(registry: registry)
         layout = LibraryLayout(root: self.url)
