@@ -275,6 +275,65 @@ struct LightroomSettingsTests {
         #expect(Chain.format(recipe, registry: library.registry) == "raw.wb=3800:+8,exposure=+0.3")
     }
 
+    // MARK: Writing
+
+    /// ours → crs: → ours: a recipe using every filter with a crs:
+    /// equivalent, on a photo turned by EXIF orientation 6, written as a
+    /// sidecar and read back, keeps every parameter; the metadata too.
+    @Test func sidecarRoundTrip() throws {
+        let cli = CLILibrary()
+        let id = try cli.importSample("rotated-exif.jpg")
+        let library = try PhotoLibrary(url: URL(fileURLWithPath: cli.path))
+        let chain = "temperature=+15,tint=-5,exposure=+0.7,contrast=+20,highlights=-30,shadows=+25,whites=+5,blacks=-8,"
+            + "curve=0:0.2:0.4:0.6:1:0.8,saturation=-10,vibrance=+20,hsl.blue_s=-30,hsl.orange_l=+15,hsl.green_h=+40,"
+            + "mono=0.3:0.6:0.1,splittone=220:30:40:25:+20,straighten=-2.5,crop=0.1:0.2:0.7:0.6,sharpen=80:1.5:4,"
+            + "vignette=-30:40:+20:60,grain=25:2.8"
+        try library.apply(chain: chain, to: id)
+        try library.setRating(4, of: [id])
+        try library.setColorLabel(.green, of: [id])
+        try library.addKeywords(["Trips/Iceland", "Music/AC\\/DC", "Birds"], to: [id])
+        try library.setTitle("Falls & <spray>", of: [id])
+        try library.setCaption("Line one\nline \"two\"", of: [id])
+        let ours = try library.editableRecipe(try library.asset(id))
+
+        let sidecar = try library.xmpSidecar(for: id)
+        #expect(sidecar.notExported.isEmpty, "\(sidecar.notExported)")
+        let back = try LightroomSettings(packet: sidecar.data).translation()
+        #expect(back.unmapped.isEmpty, "\(back.unmapped)")
+        #expect(Chain.format(back.recipe, registry: library.registry) == Chain.format(ours, registry: library.registry))
+        #expect(back.recipe.nodes == ours.nodes, "every mapped parameter survives ours → crs: → ours")
+        let packet = try XMPPacket(data: sidecar.data)
+        let asset = try library.asset(id)
+        #expect(try packet.descriptiveMetadata() == DescriptiveMetadata(rating: 4, colorLabel: .green, keywords: asset.keywords,
+                                                                         title: "Falls & <spray>", caption: "Line one\nline \"two\""))
+        let embedded = try #require(packet.value(XMPSidecar.namespace, "recipe")?.defaultText)
+        #expect(try Recipe(json: JSONValue.parse(Data(embedded.utf8))) == ours, "our recipe, whole, in its own namespace")
+
+        // Curve points off Lightroom's whole 0…255 steps come back within half a step.
+        try library.apply(chain: "curve=0:0.1:0.5:0.55:1:0.9", to: id)
+        let curve = try #require(try LightroomSettings(packet: library.xmpSidecar(for: id).data).translation().recipe.node("curve"))
+        #expect(abs(curve.parameters.number("y1") - 0.1) <= 0.5 / 255 + 1e-6 && abs(curve.parameters.number("y2") - 0.55) <= 0.5 / 255 + 1e-6)
+
+        // A filter without a crs: equivalent is said, and kept in photoedit:recipe.
+        try library.apply(chain: "blur=2,mono=50", to: id)
+        #expect(try library.xmpSidecar(for: id).notExported.contains("blur"))
+
+        // The CLI writes it beside the exported files; importing them elsewhere gives the same edit and metadata.
+        let out = cli.temp.file("out")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        try library.revert(id, to: 1)
+        let r = try cli.run(["export", id, "--all", out, "--xmp"])
+        #expect(r.status == 0 && r.stdoutLines.contains("xmp\t\(out)/rotated-exif.xmp"), "\(r)")
+        let other = try PhotoLibrary(url: cli.temp.url.appendingPathComponent("other"))
+        let result = try #require(try other.importItems([out + "/rotated-exif.jpg"]).first)
+        #expect(result.lightroom?.isNew == true && result.lightroom?.unmapped == [], "\(result.warnings)")
+        let copy = try other.asset(result.id!)
+        #expect(copy.rating == 4 && copy.colorLabel == .green && copy.keywords == asset.keywords && copy.title == asset.title)
+        #expect(try other.editableRecipe(copy).nodes == ours.nodes)
+        let refused = try cli.run(["export", id, "--resource", "photo", "-o", cli.temp.file("x.xmp"), "--xmp"])
+        #expect(refused.status != 0 && refused.stderrLines.count == 1, "\(refused)")
+    }
+
     // MARK: Golden cases
 
     /// `Tests/Fixtures/lightroom/goldens/crs/NNNN-case/`: a sample, Lightroom

@@ -132,6 +132,22 @@ extension PhotoLibrary {
     }
 }
 
+extension PhotoLibrary {
+    /// An XMP sidecar for a photo (`photoedit export --xmp`): its rating,
+    /// label, keywords, title and caption, the `crs:` equivalents of its
+    /// current recipe (so Lightroom and darktable open it with the edit
+    /// approximated), and the recipe itself as `photoedit:recipe`.
+    /// `notExported` lists what has no `crs:` equivalent.
+    public func xmpSidecar(for idOrPrefix: String) throws -> XMPSidecar {
+        let asset = try asset(idOrPrefix)
+        guard let data = asset.adjustmentData else { return XMPSidecar(asset: asset, recipe: nil) }
+        guard Recipe.canHandle(data), let recipe = try? Recipe(adjustmentData: data, registry: registry) else {
+            return XMPSidecar(asset: asset, recipe: nil, unreadFormat: "\(data.formatIdentifier) \(data.formatVersion)")
+        }
+        return XMPSidecar(asset: asset, recipe: recipe)
+    }
+}
+
 extension Revision {
     /// For a revision made from Lightroom develop settings (`com.adobe.crs`):
     /// the settings its translation does not map (empty when all are);
