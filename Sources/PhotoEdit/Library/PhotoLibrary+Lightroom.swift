@@ -118,9 +118,12 @@ extension PhotoLibrary {
         guard let k = results.lastIndex(where: { $0.id != nil && !$0.duplicate }), let id = results[k].id else { return }
         let isRaw = { (f: SystemPath) in RawDecoder.extensions.contains((f.display as NSString).pathExtension.lowercased()) }
         let ordered = files.filter(isRaw) + files.filter { !isRaw($0) }
+        // The embedded packet is read from the file imported (the same bytes
+        // as the original, without fetching it back from a blob store);
+        // a name that is not UTF-8 cannot be handed to libvips, so skipped.
+        let embeddedSource = files.first { !isRaw($0) && SystemPath($0.display).bytes == $0.bytes }?.display
         do {
-            let original = try? originalPath(id)
-            guard let (packet, source) = try developPacket(sidecarsOf: ordered, embeddedIn: original, quiet: true) else { return }
+            guard let (packet, source) = try developPacket(sidecarsOf: ordered, embeddedIn: embeddedSource, quiet: true) else { return }
             do {
                 results[k].lightroom = try applyDevelopSettings(id, packet: packet, source: source)
             } catch {
