@@ -130,20 +130,8 @@ public struct XMPSidecar: Sendable {
     /// `photoedit:recipe` only), one text each.
     public let notExported: [String]
 
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for c in text.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\r": out += "&#13;"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
-    }
+    /// XML text (the same escaping as the golden reports': &, <, >, " escaped, control characters dropped).
+    static func escaped(_ text: String) -> String { GoldenReport.escape(text) }
 
     /// The sidecar of a photo with this metadata and (current) recipe;
     /// `unreadFormat` names the format of a current edit photoedit cannot read.
