@@ -34,8 +34,8 @@ struct ImportXMPCommand: ParsableCommand {
 
     /// One line about develop settings read at import.
     static func describe(_ lr: LightroomImport) -> String {
-        var text = lr.isNew ? "Lightroom develop settings (\(lr.source)) applied as revision \(lr.revision)"
-            : "Lightroom develop settings (\(lr.source)) already in revision \(lr.revision)"
+        let what = lr.isPhotoeditRecipe ? "photoedit recipe" : "Lightroom develop settings"
+        var text = lr.isNew ? "\(what) (\(lr.source)) applied as revision \(lr.revision)" : "\(what) (\(lr.source)) already in revision \(lr.revision)"
         if !lr.unmapped.isEmpty { text += "; not mapped: " + lr.unmapped.joined(separator: ", ") }
         return text
     }

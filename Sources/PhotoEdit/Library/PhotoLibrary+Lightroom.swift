@@ -10,8 +10,12 @@ public struct LightroomImport: Sendable, Hashable {
     /// same packet, byte for byte, imported before): nothing was changed.
     public let isNew: Bool
     /// The settings set in the packet that photoedit does not map (see
-    /// `LightroomTranslation.unmapped`).
+    /// `LightroomTranslation.unmapped`); empty for a photoedit recipe.
     public let unmapped: [String]
+    /// The packet was a sidecar photoedit wrote: its `photoedit:recipe` was
+    /// applied as it is (an ordinary photoedit revision), not the translation
+    /// of its `crs:` settings.
+    public var isPhotoeditRecipe = false
 }
 
 /// Lightroom / Camera Raw develop settings (`crs:`) as adjustment data
@@ -92,22 +96,31 @@ extension PhotoLibrary {
     /// unless the same packet is already in its history.
     func applyDevelopSettings(_ id: String, packet: Data, source: String) throws -> LightroomImport {
         let settings = try LightroomSettings(packet: packet)
+        // The crs: settings are checked even when photoedit's own recipe is
+        // used: a packet is used whole or not at all.
         let translation = try settings.translation(registry: registry)
-        let data = LightroomSettings.adjustmentData(packet: packet)
+        var recipe = translation.recipe, unmapped = translation.unmapped
+        var data = LightroomSettings.adjustmentData(packet: packet)
+        let ours = settings.photoeditRecipe(registry: registry)
+        if let ours {
+            // A sidecar photoedit wrote: its own recipe, whole, over the approximation.
+            (recipe, unmapped, data) = (ours, [], ours.adjustmentData)
+        }
         if let existing = try history(id).last(where: { $0.adjustmentData == data }) {
-            return LightroomImport(source: source, revision: existing.number, isNew: false, unmapped: translation.unmapped)
+            return LightroomImport(source: source, revision: existing.number, isNew: false, unmapped: unmapped, isPhotoeditRecipe: ours != nil)
         }
         let asset = try asset(id)
         let hasRaw = asset.format == "raw" || asset.isRawPlusJPEG
-        if translation.needsRaw && !hasRaw {
-            throw XMPProblem("crs:Temperature is a RAW white balance, and photo \(id) has no RAW (\(asset.format.uppercased()))")
+        if recipe.node(Filters.raw.id) != nil && !hasRaw {
+            throw XMPProblem("\(ours == nil ? "crs:Temperature" : "the raw stage") is a RAW development, and photo \(id) has no RAW (\(asset.format.uppercased()))")
         }
         var options = ContentEditingInputRequestOptions(startFromOriginal: true, displaySize: nil)
-        if asset.isRawPlusJPEG { options = options.startingFrom(alternate: true) }
+        // Lightroom develops a pair's RAW; photoedit's recipe says which file it edits.
+        if asset.isRawPlusJPEG { options = options.startingFrom(alternate: ours.map { $0.base == .alternate } ?? true) }
         let input = try requestContentEditingInput(for: id, options: options)
-        let recipe = translation.recipe.rebased(input.base.recipeBase, registry: registry)
-        let revision = try commitRendered(recipe, input: input, adjustmentData: data)
-        return LightroomImport(source: source, revision: revision.number, isNew: true, unmapped: translation.unmapped)
+        let revision = try commitRendered(recipe.rebased(input.base.recipeBase, registry: registry), input: input,
+                                          adjustmentData: ours == nil ? data : nil)
+        return LightroomImport(source: source, revision: revision.number, isNew: true, unmapped: unmapped, isPhotoeditRecipe: ours != nil)
     }
 
     /// After an import: the develop settings of a new photo's files (a

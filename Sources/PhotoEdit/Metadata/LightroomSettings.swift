@@ -35,6 +35,8 @@ public struct LightroomSettings: Sendable {
     let structures: Set<String>
     /// `tiff:Orientation` of the packet: the frame Lightroom's crop is in.
     let orientation: Int
+    /// The text of `photoedit:recipe` (a sidecar photoedit wrote), if any.
+    let photoeditRecipe: String?
 
     /// Reads the `crs:` members of a parsed packet.
     init(packet: XMPPacket) throws(XMPProblem) {
@@ -59,6 +61,7 @@ public struct LightroomSettings: Sendable {
             orientation = o
         }
         self.orientation = orientation
+        photoeditRecipe = packet.value(XMPSidecar.namespace, "recipe")?.defaultText
     }
 
     /// Reads the develop settings of a packet's bytes (a sidecar's whole
@@ -93,8 +96,17 @@ public struct LightroomSettings: Sendable {
         AdjustmentData(formatIdentifier: formatIdentifier, formatVersion: String(translationVersion), data: packet)
     }
 
-    /// Whether the packet has any `crs:` member at all.
-    public var isEmpty: Bool { values.isEmpty && arrays.isEmpty && structures.isEmpty }
+    /// Whether the packet has no `crs:` member at all (nor a `photoedit:recipe`).
+    public var isEmpty: Bool { values.isEmpty && arrays.isEmpty && structures.isEmpty && photoeditRecipe == nil }
+
+    /// The `photoedit:recipe` of a sidecar photoedit wrote, when this build
+    /// reads it and it applies to a photo from scratch (not on another
+    /// tool's render); nil otherwise.
+    public func photoeditRecipe(registry: FilterRegistry = .standard) -> Recipe? {
+        guard let text = photoeditRecipe, let json = try? JSONValue.parse(Data(text.utf8)),
+              let recipe = try? Recipe(json: json, registry: registry), recipe.base != .render else { return nil }
+        return recipe
+    }
 }
 
 /// A translation of Lightroom develop settings into a photoedit recipe.
