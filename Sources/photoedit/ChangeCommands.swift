@@ -204,10 +204,30 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Output file for --resource.", valueName: "PATH")) var output: String?
     @Option(name: .customLong("all"), help: ArgumentHelp("Write every resource into this folder.", valueName: "DIR")) var all: String?
     @Flag(help: "List as JSON.") var json = false
+    @Flag(help: "Also write an XMP sidecar beside the exported files (NAME.xmp: metadata, Lightroom crs: equivalents, the recipe).")
+    var xmp = false
 
     func validate() throws {
         if all != nil && (resource != nil || output != nil) { throw ValidationError("use either --all DIR or --resource TYPE -o PATH") }
         if (resource == nil) != (output == nil) { throw ValidationError("--resource and -o go together") }
+        if xmp && all == nil && output == nil { throw ValidationError("--xmp writes beside exported files: use it with --all DIR or --resource TYPE -o PATH") }
+    }
+
+    /// Writes the photo's XMP sidecar as `path` (staged, then renamed); notes what has no crs: equivalent.
+    func writeSidecar(_ library: PhotoLibrary, to path: String) throws {
+        let sidecar = try library.xmpSidecar(for: id)
+        let temp = path + ".photoedit-\(UUID().uuidString.prefix(8))"
+        do {
+            try sidecar.data.write(to: URL(fileURLWithPath: temp))
+        } catch {
+            unlink(temp)
+            throw PhotoEditError.invalidOutput("cannot write \(path): \(error.localizedDescription)")
+        }
+        guard rename(temp, path) == 0 else {
+            unlink(temp)
+            throw PhotoEditError.invalidOutput("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+        if !sidecar.notExported.isEmpty { Output.note("\(path): no Lightroom equivalent (kept in photoedit:recipe): \(sidecar.notExported.joined(separator: ", "))") }
     }
 
     func run() throws {
@@ -221,6 +241,11 @@ struct ExportCommand: ParsableCommand {
                     try library.writeResource(r, to: path)
                     Output.line("\(r.type.rawValue)\t\(Output.field(path))")
                 }
+                if xmp, let photo = resources.first(where: { $0.type == .photo }) {
+                    let path = (all as NSString).appendingPathComponent(((photo.originalFilename as NSString).deletingPathExtension) + ".xmp")
+                    try writeSidecar(library, to: path)
+                    Output.line("xmp\t\(Output.field(path))")
+                }
             } else if let resource, let output {
                 guard let type = AssetResourceType(rawValue: resource) else {
                     throw PhotoEditError.invalidOutput("unknown resource type '\(resource)' (\(AssetResourceType.allCases.map(\.rawValue).joined(separator: ", ")))")
@@ -229,6 +254,11 @@ struct ExportCommand: ParsableCommand {
                     throw PhotoEditError.invalidOutput("photo has no \(resource) resource (it has: \(resources.map(\.type.rawValue).joined(separator: ", ")))")
                 }
                 try library.writeResource(r, to: output)
+                if xmp {
+                    let sidecar = (output as NSString).deletingPathExtension + ".xmp"
+                    guard sidecar != output else { throw PhotoEditError.invalidOutput("\(output) would be overwritten by its own sidecar; name the output otherwise") }
+                    try writeSidecar(library, to: sidecar)
+                }
             } else if json {
                 Output.json(.array(resources.map { r in
                     .object(["type": .string(r.type.rawValue), "originalFilename": .string(r.originalFilename),

@@ -33,6 +33,7 @@ struct ImportCommand: ParsableCommand {
                     if r.duplicate { Output.note("\(r.path): already in the library as \(id)") }
                     for warning in r.warnings { Output.note("\(r.path): \(warning)") }
                     if r.joinedPair { Output.note("\(r.path): joined photo \(id) as a RAW+JPEG pair") }
+                    if let lr = r.lightroom { Output.note("\(r.path): \(ImportXMPCommand.describe(lr))") }
                 } else if let error = r.error {
                     failed += 1
                     Output.error(error.description)
@@ -354,6 +355,8 @@ struct HistoryCommand: ParsableCommand {
                         "pixelWidth": .number(Double(r.pixelWidth)), "pixelHeight": .number(Double(r.pixelHeight)),
                         "current": .bool(r.number == current),
                         "base": .string(r.baseRevision.map { "render of revision \($0)" } ?? (r.isBasedOnAlternate ? "alternate" : "original")),
+                        "fromLightroom": .bool(r.lightroomUnmapped != nil),
+                        "unmapped": r.lightroomUnmapped.map { .array($0.map { .string($0) }) } ?? .null,
                     ])
                 }))
                 return
@@ -362,6 +365,9 @@ struct HistoryCommand: ParsableCommand {
                 let format = r.adjustmentData.map { "\($0.formatIdentifier) \($0.formatVersion)" } ?? "-"
                 var chain = r.adjustmentData == nil ? "(original)" : Output.chain(r.adjustmentData, registry: library.registry) ?? "(foreign)"
                 if r.isBasedOnAlternate { chain += "  [from the RAW]" }
+                if let unmapped = r.lightroomUnmapped {
+                    chain += "  [from Lightroom" + (unmapped.isEmpty ? "]" : "; not mapped: \(unmapped.joined(separator: ", "))]")
+                }
                 Output.line("\(r.number == current ? "*" : " ") \(r.number)\t\(Output.date(r.date))\t\(r.kind.rawValue)\t\(Output.field(format))\t\(Output.field(chain))")
             }
         }

@@ -27,7 +27,7 @@ struct PhotoEditCommand: ParsableCommand {
             FavoriteCommand.self, UnfavoriteCommand.self, HideCommand.self, UnhideCommand.self,
             DeleteCommand.self, RestoreCommand.self, PurgeCommand.self,
             RateCommand.self, LabelCommand.self, TagCommand.self, UntagCommand.self, TitleCommand.self, CaptionCommand.self,
-            KeywordsCommand.self,
+            KeywordsCommand.self, ImportXMPCommand.self,
             AlbumCommand.self, ExportCommand.self, VerifyCommand.self, UpgradeCommand.self,
             PresetsCommand.self, CopyRecipeCommand.self, ThumbsCommand.self, ChangesCommand.self, WatchCommand.self,
             BenchRequestsCommand.self, CompareCommand.self, TestCommand.self, ServeCommand.self, JobsCommand.self, LibraryCommand.self,

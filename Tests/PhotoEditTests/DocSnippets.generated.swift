@@ -175,11 +175,33 @@ func docSnippet7(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:296 (Photos from bytes (uploads))
+/// docs/library-api.md:293 (Lightroom develop settings)
 func docSnippet8(_ doc: DocSnippetContext) throws {
     let library = doc.library
+    let id = doc.id
+#sourceLocation(file: "docs/library-api.md", line: 294)
+    // The sidecar beside the photo's source file, else its embedded packet
+    // (or `sidecar: path`); nil when it has no develop settings. Importing the
+    // same packet again returns its revision with isNew == false.
+    if let lightroom = try library.importDevelopSettings(id) {
+        print(lightroom.revision, lightroom.isNew, lightroom.source, lightroom.unmapped)   // 1 true sidecar IMG_1.xmp ["Clarity2012 +20"]
+    }
+    for revision in try library.history(id) {
+        if let unmapped = revision.lightroomUnmapped { print("revision \(revision.number): from Lightroom, not mapped:", unmapped) }
+    }
+    // Recipe.canHandle is true for them, and Recipe(adjustmentData:) is the translation:
+    // an edit on top changes the translated filters, as with photoedit's own recipes.
+    if let data = try library.asset(id).adjustmentData, LightroomSettings.canHandle(data) {
+        print(Chain.format(try Recipe(adjustmentData: data, registry: library.registry), registry: library.registry))
+    }
+#sourceLocation()
+}
+
+/// docs/library-api.md:333 (Photos from bytes (uploads))
+func docSnippet9(_ doc: DocSnippetContext) throws {
+    let library = doc.library
     let jpegData = doc.jpegData
-#sourceLocation(file: "docs/library-api.md", line: 297)
+#sourceLocation(file: "docs/library-api.md", line: 334)
     // Synchronous, or in a change block with other requests.
     let photo = try library.createAsset(from: jpegData, filename: "IMG_0042.JPG")
     let again = try library.performChanges(returning: { changes in
@@ -189,12 +211,12 @@ func docSnippet8(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:305 (Photos from bytes (uploads))
-func docSnippet9(_ doc: DocSnippetContext) async throws {
+/// docs/library-api.md:342 (Photos from bytes (uploads))
+func docSnippet10(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let jpegData = doc.jpegData
     let requestBody = doc.requestBody
-#sourceLocation(file: "docs/library-api.md", line: 306)
+#sourceLocation(file: "docs/library-api.md", line: 343)
     // Async: Data, or a stream of bytes or chunks (an HTTP request body).
     let uploaded = try await library.createAsset(fromChunks: requestBody, filename: "IMG_0043.HEIC")
     let bytes = AsyncStream<UInt8> { continuation in
@@ -206,11 +228,11 @@ func docSnippet9(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:342 (Fetching photos and albums (PhotoKit's `PHFetchOptions`))
-func docSnippet10(_ doc: DocSnippetContext) throws {
+/// docs/library-api.md:379 (Fetching photos and albums (PhotoKit's `PHFetchOptions`))
+func docSnippet11(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 343)
+#sourceLocation(file: "docs/library-api.md", line: 380)
     // Typed: operators on AssetField build an AssetPredicate.
     let options = FetchOptions(
         predicate: .has(.favorite) && AssetField.width >= 3000 && AssetField.created >= "2024-01-01"
@@ -237,10 +259,10 @@ func docSnippet10(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:390 (The change feed (PhotoKit's change observer))
-func docSnippet11(_ doc: DocSnippetContext) throws {
+/// docs/library-api.md:427 (The change feed (PhotoKit's change observer))
+func docSnippet12(_ doc: DocSnippetContext) throws {
     let library = doc.library
-#sourceLocation(file: "docs/library-api.md", line: 391)
+#sourceLocation(file: "docs/library-api.md", line: 428)
     // Past changes: one ChangeSet per commit, oldest first.
     for set in try library.changes(since: 0) {
         for entry in set.entries {                   // seq, date, objectType, identifier, kind, aspects
@@ -252,11 +274,11 @@ func docSnippet11(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:402 (The change feed (PhotoKit's change observer)) — until-cancelled: the live feed never ends by itself; the test runs it in a task, commits a change and cancels the task
-func docSnippet12(_ doc: DocSnippetContext) async throws {
+/// docs/library-api.md:439 (The change feed (PhotoKit's change observer)) — until-cancelled: the live feed never ends by itself; the test runs it in a task, commits a change and cancels the task
+func docSnippet13(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 403)
+#sourceLocation(file: "docs/library-api.md", line: 440)
     // Live, from this process and any other; cancelling the task stops the watcher.
     let now = try await library.latestChangeSequence()
     var shown = try await library.fetchAssets(FetchOptions(predicate: .has(.favorite)))
@@ -276,11 +298,11 @@ func docSnippet12(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:445 (Resources and verification)
-func docSnippet13(_ doc: DocSnippetContext) throws {
+/// docs/library-api.md:482 (Resources and verification)
+func docSnippet14(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 446)
+#sourceLocation(file: "docs/library-api.md", line: 483)
     for resource in try library.resources(for: id) {   // the files behind a photo
         print(resource.type, resource.originalFilename, resource.uniformTypeIdentifier, resource.fileSize)
     }
@@ -292,11 +314,11 @@ func docSnippet13(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:461 (Resources and verification)
-func docSnippet14(_ doc: DocSnippetContext) async throws {
+/// docs/library-api.md:498 (Resources and verification)
+func docSnippet15(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 462)
+#sourceLocation(file: "docs/library-api.md", line: 499)
     let resources = try await library.resources(for: id)
     if let original = resources.first(where: { $0.type == .photo }) {
         let data = try await library.requestData(for: original)
@@ -307,11 +329,11 @@ func docSnippet14(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:485 (Errors)
-func docSnippet15(_ doc: DocSnippetContext) throws {
+/// docs/library-api.md:522 (Errors)
+func docSnippet16(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 486)
+#sourceLocation(file: "docs/library-api.md", line: 523)
     do {
         try library.performChanges { try $0.changeRequest(for: id).isFavorite = true }
     } catch PhotoEditError.conflict(_, _, let actual) {
@@ -322,15 +344,15 @@ func docSnippet15(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:497 (Image requests and the caching image manager (PhotoKit's `PHImageManager`))
-func docSnippet16(_ doc: DocSnippetContext) async throws {
+/// docs/library-api.md:534 (Image requests and the caching image manager (PhotoKit's `PHImageManager`))
+func docSnippet17(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
     let cell = doc.cell
     let sink = doc.sink
     let visibleIDs = doc.visibleIDs
     let scrolledAwayIDs = doc.scrolledAwayIDs
-#sourceLocation(file: "docs/library-api.md", line: 498)
+#sourceLocation(file: "docs/library-api.md", line: 535)
     let manager = ImageManager(library: library)          // one per process is enough; thread-safe
 
     // Opportunistic (the default): a degraded image first when the final one
@@ -376,13 +398,14 @@ let docSnippets: [DocSnippet] = [
     DocSnippet(number: 5, line: 184, section: "Editing with your own tool (PhotoKit's content editing)", run: .sync(docSnippet5)),
     DocSnippet(number: 6, line: 218, section: "Change requests", run: .sync(docSnippet6)),
     DocSnippet(number: 7, line: 255, section: "Ratings, labels, keywords, titles and captions", run: .sync(docSnippet7)),
-    DocSnippet(number: 8, line: 296, section: "Photos from bytes (uploads)", run: .sync(docSnippet8)),
-    DocSnippet(number: 9, line: 305, section: "Photos from bytes (uploads)", run: .async(docSnippet9)),
-    DocSnippet(number: 10, line: 342, section: "Fetching photos and albums (PhotoKit's `PHFetchOptions`)", run: .sync(docSnippet10)),
-    DocSnippet(number: 11, line: 390, section: "The change feed (PhotoKit's change observer)", run: .sync(docSnippet11)),
-    DocSnippet(number: 12, line: 402, section: "The change feed (PhotoKit's change observer)", run: .untilCancelled(docSnippet12)),
-    DocSnippet(number: 13, line: 445, section: "Resources and verification", run: .sync(docSnippet13)),
-    DocSnippet(number: 14, line: 461, section: "Resources and verification", run: .async(docSnippet14)),
-    DocSnippet(number: 15, line: 485, section: "Errors", run: .sync(docSnippet15)),
-    DocSnippet(number: 16, line: 497, section: "Image requests and the caching image manager (PhotoKit's `PHImageManager`)", run: .async(docSnippet16)),
+    DocSnippet(number: 8, line: 293, section: "Lightroom develop settings", run: .sync(docSnippet8)),
+    DocSnippet(number: 9, line: 333, section: "Photos from bytes (uploads)", run: .sync(docSnippet9)),
+    DocSnippet(number: 10, line: 342, section: "Photos from bytes (uploads)", run: .async(docSnippet10)),
+    DocSnippet(number: 11, line: 379, section: "Fetching photos and albums (PhotoKit's `PHFetchOptions`)", run: .sync(docSnippet11)),
+    DocSnippet(number: 12, line: 427, section: "The change feed (PhotoKit's change observer)", run: .sync(docSnippet12)),
+    DocSnippet(number: 13, line: 439, section: "The change feed (PhotoKit's change observer)", run: .untilCancelled(docSnippet13)),
+    DocSnippet(number: 14, line: 482, section: "Resources and verification", run: .sync(docSnippet14)),
+    DocSnippet(number: 15, line: 498, section: "Resources and verification", run: .async(docSnippet15)),
+    DocSnippet(number: 16, line: 522, section: "Errors", run: .sync(docSnippet16)),
+    DocSnippet(number: 17, line: 534, section: "Image requests and the caching image manager (PhotoKit's `PHImageManager`)", run: .async(docSnippet17)),
 ]

@@ -204,4 +204,7 @@ public struct ImportResult: Sendable {
     /// What the import noticed without refusing the file, one line each
     /// (an XMP sidecar that was not used, and why).
     public var warnings: [String] = []
+    /// The Lightroom develop settings read for the photo, when it had some
+    /// (set on the result of the file that created or completed the photo).
+    public var lightroom: LightroomImport?
 }

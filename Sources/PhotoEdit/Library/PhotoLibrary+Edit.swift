@@ -215,13 +215,15 @@ extension PhotoLibrary {
     /// Renders a recipe onto an input's base (full size, JPEG) and commits it
     /// with the recipe as the photo's next revision, through the same
     /// content-editing output any editor uses. Returns that revision.
-    func commitRendered(_ recipe: Recipe, input: ContentEditingInput) throws -> Revision {
+    /// `adjustmentData`, when given, is stored instead of the recipe's (the
+    /// Lightroom packet the recipe translates).
+    func commitRendered(_ recipe: Recipe, input: ContentEditingInput, adjustmentData: AdjustmentData? = nil) throws -> Revision {
         try requireWritable()
         var output = ContentEditingOutput(contentEditingInput: input)
         defer { unlink(output.renderedContentURL.path) }
         let image = try renderer.render(recipe: recipe, originalPath: input.fullSizeImageURL.path)
         try Renderer.save(image, to: output.renderedContentURL.path, format: .jpeg, quality: Renderer.renderQuality)
-        output.adjustmentData = recipe.adjustmentData
+        output.adjustmentData = adjustmentData ?? recipe.adjustmentData
         output.renderedByEngine = true
         try performChanges { changes in try changes.changeRequest(for: input.assetIdentifier).contentEditingOutput = output }
         return try history(input.assetIdentifier).last!

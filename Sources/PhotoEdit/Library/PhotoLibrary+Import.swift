@@ -46,7 +46,7 @@ extension PhotoLibrary {
         let firstIndex = groups.reduce(into: [0]) { $0.append($0.last! + $1.count) }
         let imported = ConcurrentResults<ImportResult>(count: groups.count, total: files.count, progress: progress)
         concurrentlyPerform(groups.count, jobs: jobs) { g in
-            imported.set(g, groups[g].enumerated().map { k, file in
+            var groupResults: [ImportResult] = groups[g].enumerated().map { k, file in
                 defer { imported.step() }
                 do {
                     let date = start.addingTimeInterval(Double(firstIndex[g] + k) / 1000)
@@ -57,7 +57,10 @@ extension PhotoLibrary {
                     return ImportResult(path: file.display, id: nil, duplicate: false,
                                         error: error as? PhotoEditError ?? .library("\(error)"), joinedPair: false)
                 }
-            })
+            }
+            // Lightroom develop settings: a revision of the new photo.
+            self.importDevelopSettings(of: groups[g], results: &groupResults)
+            imported.set(g, groupResults)
         }
         results += imported.all
         return results

@@ -79,6 +79,9 @@ struct XMPPacket {
     /// The top-level properties of every `rdf:Description`, the first
     /// description's value kept when several set one.
     private(set) var properties: [Name: Value] = [:]
+    /// Top-level properties whose value is a structure (`rdf:parseType="Resource"`,
+    /// a nested description): their names only, their content is not read.
+    private(set) var structures: Set<Name> = []
 
     /// The value of a property, nil when the packet does not set it.
     func value(_ namespace: String, _ local: String) -> Value? { properties[Name(namespace: namespace, local: local)] }
@@ -132,9 +135,11 @@ struct XMPPacket {
                     set(name, .array(items))
                 } else if p.children.isEmpty && !p.attributes.contains(where: { $0.namespace == Self.rdf }) {
                     set(name, .text(p.text))
+                } else {
+                    // Structures (rdf:parseType="Resource", nested descriptions)
+                    // hold no property read here; that they are set is kept.
+                    structures.insert(name)
                 }
-                // Structures (rdf:parseType="Resource", nested descriptions)
-                // hold no property read here.
             }
         }
     }
@@ -147,6 +152,13 @@ struct XMPPacket {
     /// a FIFO or device named like a sidecar is never waited on) and parses it.
     /// Nil when there is no such file.
     static func load(_ path: SystemPath) throws(XMPProblem) -> XMPPacket? {
+        guard let data = try loadData(path) else { return nil }
+        return try XMPPacket(data: data)
+    }
+
+    /// The bytes of the file at `path`, read as `load` reads them; nil when
+    /// there is no such file.
+    static func loadData(_ path: SystemPath) throws(XMPProblem) -> Data? {
         let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         guard fd >= 0 else {
             if errno == ENOENT || errno == ENOTDIR { return nil }
@@ -166,7 +178,7 @@ struct XMPPacket {
             total += n
         }
         guard total <= maxBytes else { throw XMPProblem("larger than \(maxBytes >> 20) MiB") }
-        return try XMPPacket(data: data.prefix(total))
+        return data.prefix(total)
     }
 }
 

@@ -143,15 +143,27 @@ public struct Recipe: Hashable, Sendable {
     }
 
     /// Can this build read the adjustment data as a recipe? (PhotoKit's
-    /// `canHandleAdjustmentData` for photoedit's own editor.)
+    /// `canHandleAdjustmentData` for photoedit's own editor.) Its own format,
+    /// and Lightroom develop settings (`com.adobe.crs`, translated: see
+    /// `LightroomSettings`).
     public static func canHandle(_ data: AdjustmentData) -> Bool {
-        data.formatIdentifier == formatIdentifier && Int(data.formatVersion).map { $0 >= 1 && $0 <= formatVersion } == true
+        (data.formatIdentifier == formatIdentifier && Int(data.formatVersion).map { $0 >= 1 && $0 <= formatVersion } == true)
+            || LightroomSettings.canHandle(data)
     }
 
-    /// Decodes adjustment data written in photoedit's format. Anything else —
+    /// Decodes adjustment data written in photoedit's format, or translates
+    /// Lightroom develop settings (`com.adobe.crs`). Anything else —
     /// another format, a newer version, malformed JSON, unknown filters or
     /// parameters, values out of range — throws; nothing is guessed.
     public init(adjustmentData: AdjustmentData, registry: FilterRegistry = .standard, upgrade: Bool = false) throws {
+        if adjustmentData.formatIdentifier == LightroomSettings.formatIdentifier {
+            do {
+                self = try LightroomSettings(adjustmentData: adjustmentData).translation(registry: registry).recipe
+            } catch let problem as XMPProblem {
+                throw PhotoEditError.invalidAdjustmentData("Lightroom develop settings: \(problem)")
+            }
+            return
+        }
         guard adjustmentData.formatIdentifier == Recipe.formatIdentifier else {
             throw PhotoEditError.invalidAdjustmentData("format '\(adjustmentData.formatIdentifier)' is not \(Recipe.formatIdentifier)")
         }

@@ -1,0 +1,177 @@
+import Foundation
+
+/// What reading a photo's Lightroom develop settings did.
+public struct LightroomImport: Sendable, Hashable {
+    /// Where the packet came from: `sidecar IMG_1.xmp`, `embedded XMP`, or the file given.
+    public let source: String
+    /// The revision holding the settings (`com.adobe.crs` adjustment data).
+    public let revision: Int
+    /// False when that revision was already in the photo's history (the
+    /// same packet, byte for byte, imported before): nothing was changed.
+    public let isNew: Bool
+    /// The settings set in the packet that photoedit does not map (see
+    /// `LightroomTranslation.unmapped`); empty for a photoedit recipe.
+    public let unmapped: [String]
+    /// The packet was a sidecar photoedit wrote: its `photoedit:recipe` was
+    /// applied as it is (an ordinary photoedit revision), not the translation
+    /// of its `crs:` settings.
+    public var isPhotoeditRecipe = false
+}
+
+/// Lightroom / Camera Raw develop settings (`crs:`) as adjustment data
+/// photoedit can handle: a revision whose adjustment data is the packet,
+/// verbatim (`com.adobe.crs`), rendered from its translation.
+extension PhotoLibrary {
+    /// Reads the develop settings of photos already in the library and
+    /// commits each as a new revision (all-or-nothing, rendered as any edit).
+    ///
+    /// The packet is `sidecar` when given, else the first sidecar beside the
+    /// file the photo was imported from (`IMG_1.CR2.xmp`, `IMG_1.xmp`, …, the
+    /// RAW's first for a RAW+JPEG pair) that has `crs:` settings, else the
+    /// packet embedded in the photo's original. A packet already imported
+    /// into the photo's history makes no new revision. Returns nil for a
+    /// photo with no develop settings; throws for a packet that cannot be
+    /// used (one line, never quoting it).
+    public func importDevelopSettings(_ idOrPrefix: String, sidecar: String? = nil) throws -> LightroomImport? {
+        let id = try resolve(idOrPrefix)
+        let packet: (data: Data, source: String)?
+        if let sidecar {
+            let path = SystemPath(sidecar)
+            do {
+                guard let data = try XMPPacket.loadData(path) else { throw PhotoEditError.unreadableFile(path: sidecar, reason: "no such file") }
+                packet = (data, SystemPath.display(path.lastComponent))
+            } catch let problem as XMPProblem {
+                throw PhotoEditError.unreadableFile(path: sidecar, reason: problem.description)
+            }
+        } else {
+            guard let record = try read({ db in try AssetRecord.fetch(id, db) }) else { throw PhotoEditError.unknownAsset(idOrPrefix) }
+            var files: [SystemPath] = []
+            if let folder = record.sourceFolder {
+                for name in [record.alternateFilename, record.originalFilename].compactMap({ $0 }) {
+                    files.append(SystemPath(folder).appending(ArraySlice(Array(name.utf8))))
+                }
+            }
+            var found: (Data, String)?
+            do {
+                found = try developPacket(sidecarsOf: files, embeddedIn: try originalPath(id), quiet: false)
+            } catch let problem as XMPProblem {
+                throw PhotoEditError.invalidAdjustmentData("\(problem)")
+            }
+            packet = found.map { ($0.0, $0.1) }
+        }
+        guard let packet else { return nil }
+        do {
+            return try applyDevelopSettings(id, packet: packet.data, source: packet.source)
+        } catch let problem as XMPProblem {
+            throw PhotoEditError.invalidAdjustmentData("\(packet.source): Lightroom develop settings not used: \(problem)")
+        }
+    }
+
+    /// The packet with develop settings for a photo: the first sidecar of
+    /// `files` that has `crs:` settings, else the packet embedded in
+    /// `original` when it has some; nil when none has. A sidecar that cannot
+    /// be read or parsed throws unless `quiet` (import has already warned
+    /// about it), and is then passed over.
+    func developPacket(sidecarsOf files: [SystemPath], embeddedIn original: String?, quiet: Bool) throws(XMPProblem) -> (Data, String)? {
+        for file in files {
+            for candidate in Self.sidecarCandidates(of: file) {
+                let name = "sidecar " + SystemPath.display(candidate.lastComponent)
+                do {
+                    guard let data = try XMPPacket.loadData(candidate) else { continue }
+                    if try !LightroomSettings(packet: XMPPacket(data: data)).isEmpty { return (data, name) }
+                } catch {
+                    if !quiet { throw XMPProblem("\(name) not used: \(error)") }
+                }
+                break
+            }
+        }
+        guard let original, !Renderer.isRaw(original),
+              let embedded = try? Image.load(path: original, sequential: true, strict: false).blob("xmp-data"),
+              let packet = try? XMPPacket(data: embedded), let settings = try? LightroomSettings(packet: packet), !settings.isEmpty
+        else { return nil }
+        return (embedded, "embedded XMP")
+    }
+
+    /// Translates a packet and commits it as the photo's next revision,
+    /// unless the same packet is already in its history.
+    func applyDevelopSettings(_ id: String, packet: Data, source: String) throws -> LightroomImport {
+        let settings = try LightroomSettings(packet: packet)
+        // The crs: settings are checked even when photoedit's own recipe is
+        // used: a packet is used whole or not at all.
+        let translation = try settings.translation(registry: registry)
+        var recipe = translation.recipe, unmapped = translation.unmapped
+        var data = LightroomSettings.adjustmentData(packet: packet)
+        let ours = settings.photoeditRecipe(registry: registry)
+        if let ours {
+            // A sidecar photoedit wrote: its own recipe, whole, over the approximation.
+            (recipe, unmapped, data) = (ours, [], ours.adjustmentData)
+        }
+        if let existing = try history(id).last(where: { $0.adjustmentData == data }) {
+            return LightroomImport(source: source, revision: existing.number, isNew: false, unmapped: unmapped, isPhotoeditRecipe: ours != nil)
+        }
+        let asset = try asset(id)
+        let hasRaw = asset.format == "raw" || asset.isRawPlusJPEG
+        if recipe.node(Filters.raw.id) != nil && !hasRaw {
+            throw XMPProblem("\(ours == nil ? "crs:Temperature" : "the raw stage") is a RAW development, and photo \(id) has no RAW (\(asset.format.uppercased()))")
+        }
+        var options = ContentEditingInputRequestOptions(startFromOriginal: true, displaySize: nil)
+        // Lightroom develops a pair's RAW; photoedit's recipe says which file it edits.
+        if asset.isRawPlusJPEG { options = options.startingFrom(alternate: ours.map { $0.base == .alternate } ?? true) }
+        let input = try requestContentEditingInput(for: id, options: options)
+        let revision = try commitRendered(recipe.rebased(input.base.recipeBase, registry: registry), input: input,
+                                          adjustmentData: ours == nil ? data : nil)
+        return LightroomImport(source: source, revision: revision.number, isNew: true, unmapped: unmapped, isPhotoeditRecipe: ours != nil)
+    }
+
+    /// After an import: the develop settings of a new photo's files (a
+    /// RAW+JPEG pair's together, the RAW's sidecar first), as a revision.
+    /// Problems become warnings of the file's result; a bad sidecar was
+    /// already warned about by the metadata import.
+    func importDevelopSettings(of files: [SystemPath], results: inout [ImportResult]) {
+        guard let k = results.lastIndex(where: { $0.id != nil && !$0.duplicate }), let id = results[k].id else { return }
+        let isRaw = { (f: SystemPath) in RawDecoder.extensions.contains((f.display as NSString).pathExtension.lowercased()) }
+        let ordered = files.filter(isRaw) + files.filter { !isRaw($0) }
+        // The embedded packet is read from the file imported (the same bytes
+        // as the original, without fetching it back from a blob store);
+        // a name that is not UTF-8 cannot be handed to libvips, so skipped.
+        let embeddedSource = files.first { !isRaw($0) && SystemPath($0.display).bytes == $0.bytes }?.display
+        do {
+            guard let (packet, source) = try developPacket(sidecarsOf: ordered, embeddedIn: embeddedSource, quiet: true) else { return }
+            do {
+                results[k].lightroom = try applyDevelopSettings(id, packet: packet, source: source)
+            } catch {
+                results[k].warnings.append("\(source): Lightroom develop settings not used: \(error)")
+            }
+        } catch {
+            results[k].warnings.append("Lightroom develop settings not used: \(error)")
+        }
+    }
+}
+
+extension PhotoLibrary {
+    /// An XMP sidecar for a photo (`photoedit export --xmp`): its rating,
+    /// label, keywords, title and caption, the `crs:` equivalents of its
+    /// current recipe (so Lightroom and darktable open it with the edit
+    /// approximated), and the recipe itself as `photoedit:recipe`.
+    /// `notExported` lists what has no `crs:` equivalent.
+    public func xmpSidecar(for idOrPrefix: String) throws -> XMPSidecar {
+        let asset = try asset(idOrPrefix)
+        guard let data = asset.adjustmentData else { return XMPSidecar(asset: asset, recipe: nil) }
+        guard Recipe.canHandle(data), let recipe = try? Recipe(adjustmentData: data, registry: registry) else {
+            return XMPSidecar(asset: asset, recipe: nil, unreadFormat: "\(data.formatIdentifier) \(data.formatVersion)")
+        }
+        return XMPSidecar(asset: asset, recipe: recipe)
+    }
+}
+
+extension Revision {
+    /// For a revision made from Lightroom develop settings (`com.adobe.crs`):
+    /// the settings its translation does not map (empty when all are);
+    /// nil for any other revision.
+    public var lightroomUnmapped: [String]? {
+        guard let data = adjustmentData, LightroomSettings.canHandle(data),
+              let settings = try? LightroomSettings(adjustmentData: data),
+              let translation = try? settings.translation() else { return nil }
+        return translation.unmapped
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+
+/// Lightroom develop settings written from a photoedit recipe: the inverse
+/// of `LightroomSettings.translation()` for every filter that has a `crs:`
+/// equivalent, so that reading them back gives the same parameters.
+struct LightroomEquivalents {
+    /// Simple `crs:` values, in writing order.
+    var values: [(name: String, value: String)] = []
+    /// Tone curves (`ToneCurvePV2012`, `…Red`…): `x, y` points on 0…255.
+    var curves: [(name: String, points: [String])] = []
+    /// Filters (or parts of them) that have no `crs:` equivalent, one text each.
+    var notExported: [String] = []
+
+    /// The equivalents of `recipe` for a photo of EXIF `orientation` (the
+    /// crop is written in the frame as stored, as Lightroom reads it).
+    init(recipe: Recipe, orientation: Int) {
+        func add(_ name: String, _ value: Double, signed: Bool = true) {
+            values.append((name, signed ? LightroomSettings.describe(value) : JSONValue.format(value)))
+        }
+        func clamped(_ v: Double, _ range: ClosedRange<Double>, _ what: String) -> Double {
+            if !range.contains(v) { notExported.append("\(what) \(JSONValue.format(v)) (written as \(JSONValue.format(min(max(v, range.lowerBound), range.upperBound))), Lightroom's limit)") }
+            return min(max(v, range.lowerBound), range.upperBound)
+        }
+        for node in recipe.nodes {
+            let p = node.parameters
+            switch node.filter {
+            case "raw":
+                switch p.text("wb") {
+                case "auto": values.append(("WhiteBalance", "Auto"))
+                case "kelvin":
+                    values.append(("WhiteBalance", "Custom"))
+                    add("Temperature", p.number("temperature"), signed: false)
+                    add("Tint", p.number("tint"))
+                case "custom": notExported.append("raw.wb custom multipliers")
+                default: values.append(("WhiteBalance", "As Shot"))
+                }
+                let rest = ["highlights", "demosaic", "exposure", "preserve", "black", "white", "denoise"]
+                    .filter { p[$0] != Filters.raw.defaults[$0] }
+                if !rest.isEmpty { notExported.append("raw " + rest.joined(separator: ", ")) }
+            case "temperature": add("IncrementalTemperature", p.number("amount"))
+            case "tint": add("IncrementalTint", p.number("amount"))
+            case "exposure": add("Exposure2012", p.number("ev"))
+            case "contrast": add("Contrast2012", p.number("amount"))
+            case "highlights": add("Highlights2012", p.number("amount"))
+            case "shadows": add("Shadows2012", p.number("amount"))
+            case "whites": add("Whites2012", p.number("amount"))
+            case "blacks": add("Blacks2012", p.number("amount"))
+            case "vibrance":
+                add("Vibrance", p.number("amount"))
+                if !p.bool("spare_skin") { notExported.append("vibrance spare_skin=false") }
+            case "saturation": add("Saturation", p.number("amount"))
+            case "hsl":
+                for (band, range) in LightroomSettings.bands.sorted(by: { $0.key < $1.key }) {
+                    for (prefix, suffix) in [("HueAdjustment", "h"), ("SaturationAdjustment", "s"), ("LuminanceAdjustment", "l")] {
+                        let v = p.number("\(range)_\(suffix)")
+                        if v != 0 { add(prefix + band, v) }
+                    }
+                }
+            case "curve":
+                let names = ["rgb": "ToneCurvePV2012", "red": "ToneCurvePV2012Red", "green": "ToneCurvePV2012Green", "blue": "ToneCurvePV2012Blue"]
+                guard let name = names[p.text("channel")] else { notExported.append("curve on the luminance"); continue }
+                let n = Int(p.number("n"))
+                // Lightroom (and darktable) read whole 0…255 steps: points off that grid move by at most 0.5 / 255.
+                curves.append((name, (1...n).map { "\(Int((p.number("x\($0)") * 255).rounded())), \(Int((p.number("y\($0)") * 255).rounded()))" }))
+            case "crop":
+                guard p.text("mode") == "rect" else { notExported.append("crop \(p.text("mode"))"); continue }
+                let (x, y, w, h) = (p.number("x"), p.number("y"), p.number("w"), p.number("h"))
+                let stored = LightroomSettings.stored(x: x, y: y, w: w, h: h, orientation: orientation)
+                values.append(("HasCrop", "True"))
+                add("CropLeft", stored.left, signed: false)
+                add("CropTop", stored.top, signed: false)
+                add("CropRight", stored.right, signed: false)
+                add("CropBottom", stored.bottom, signed: false)
+            case "straighten":
+                let angle = p.number("angle")
+                add("CropAngle", [2, 4, 5, 7].contains(orientation) ? -angle : angle)
+                if recipe.node("crop") == nil { values.append(("HasCrop", "True")) }
+            case "sharpen":
+                add("Sharpness", clamped(p.number("amount"), 0...150, "sharpen amount"), signed: false)
+                add("SharpenRadius", clamped(p.number("radius"), 0.5...3, "sharpen radius"))
+                add("SharpenEdgeMasking", clamped(p.number("threshold") * 5, 0...100, "sharpen threshold×5"), signed: false)
+            case "vignette":
+                add("PostCropVignetteAmount", p.number("amount"))
+                add("PostCropVignetteMidpoint", p.number("midpoint"), signed: false)
+                add("PostCropVignetteRoundness", p.number("roundness"))
+                add("PostCropVignetteFeather", p.number("feather"), signed: false)
+            case "grain":
+                add("GrainAmount", p.number("amount"), signed: false)
+                add("GrainSize", clamped((p.number("size") - 1) / 0.09, 0...100, "grain size (as Lightroom's 0…100)"), signed: false)
+                if p.number("seed") != 0 { notExported.append("grain seed") }
+            case "mono":
+                guard p.number("amount") == 100 else { notExported.append("mono \(JSONValue.format(p.number("amount"))) % (Lightroom's is all or nothing)"); continue }
+                values.append(("ConvertToGrayscale", "True"))
+                for (name, weight, rec709) in [("GrayMixerRed", p.number("red"), 0.2126), ("GrayMixerGreen", p.number("green"), 0.7152),
+                                               ("GrayMixerBlue", p.number("blue"), 0.0722)] {
+                    add(name, clamped((weight / rec709 - 1) * 100, -200...200, name))
+                }
+            case "splittone":
+                add("SplitToningShadowHue", p.number("shadow_hue"), signed: false)
+                add("SplitToningShadowSaturation", p.number("shadow_sat"), signed: false)
+                add("SplitToningHighlightHue", p.number("high_hue"), signed: false)
+                add("SplitToningHighlightSaturation", p.number("high_sat"), signed: false)
+                add("SplitToningBalance", p.number("balance"))
+            default:
+                notExported.append(node.filter)
+            }
+        }
+    }
+}
+
+extension LightroomSettings {
+    /// The inverse of `upright`: an upright (x, y, w, h) as the stored frame's edges.
+    static func stored(x: Double, y: Double, w: Double, h: Double, orientation: Int) -> (left: Double, top: Double, right: Double, bottom: Double) {
+        // Each orientation's map is an involution or the inverse of its partner (6 ↔ 8).
+        let inverse = [6: 8, 8: 6][orientation] ?? orientation
+        let (l, t, width, height) = upright(left: x, top: y, right: x + w, bottom: y + h, orientation: inverse)
+        return (l, t, l + width, t + height)
+    }
+}
+
+/// An XMP sidecar for a photo, as Lightroom and darktable read them:
+/// rating, label, keywords, title and caption, the `crs:` equivalents of
+/// the current recipe, and the recipe itself in photoedit's namespace.
+public struct XMPSidecar: Sendable {
+    /// photoedit's XMP namespace; `photoedit:recipe` holds the recipe's canonical JSON.
+    public static let namespace = "http://ns.photoedit.org/xmp/1.0/"
+    /// The packet, UTF-8.
+    public let data: Data
+    /// Parts of the recipe that have no `crs:` equivalent (kept in
+    /// `photoedit:recipe` only), one text each.
+    public let notExported: [String]
+
+    /// XML text (the same escaping as the golden reports': &, <, >, " escaped, control characters dropped).
+    static func escaped(_ text: String) -> String { GoldenReport.escape(text) }
+
+    /// The sidecar of a photo with this metadata and (current) recipe;
+    /// `unreadFormat` names the format of a current edit photoedit cannot read.
+    init(asset: Asset, recipe: Recipe?, unreadFormat: String? = nil) {
+        var attributes = ["xmp:Rating=\"\(asset.rating)\""]
+        if let label = asset.colorLabel { attributes.append("xmp:Label=\"\(label.xmpLabel)\"") }
+        var elements: [String] = []
+        if !asset.keywords.isEmpty {
+            var flat: [String] = []
+            for keyword in asset.keywords { flat += Keyword.levels(keyword) }
+            var seen = Set<String>()
+            flat = flat.filter { seen.insert(Keyword.folded($0)).inserted }
+            elements.append("<dc:subject><rdf:Bag>" + flat.map { "<rdf:li>\(Self.escaped($0))</rdf:li>" }.joined() + "</rdf:Bag></dc:subject>")
+            elements.append("<lr:hierarchicalSubject><rdf:Bag>"
+                            + asset.keywords.map { "<rdf:li>\(Self.escaped(Keyword.lightroom($0)))</rdf:li>" }.joined() + "</rdf:Bag></lr:hierarchicalSubject>")
+        }
+        for (name, text) in [("title", asset.title), ("description", asset.caption)] {
+            if let text { elements.append("<dc:\(name)><rdf:Alt><rdf:li xml:lang=\"x-default\">\(Self.escaped(text))</rdf:li></rdf:Alt></dc:\(name)>") }
+        }
+        var notExported = unreadFormat.map { ["the current edit, in format \($0)"] } ?? []
+        if let recipe {
+            let crs = LightroomEquivalents(recipe: recipe, orientation: asset.orientation)
+            notExported = crs.notExported
+            attributes += ["tiff:Orientation=\"\(asset.orientation)\"", "crs:ProcessVersion=\"11.0\"", "crs:HasSettings=\"True\""]
+            attributes += crs.values.map { "crs:\($0.name)=\"\(Self.escaped($0.value))\"" }
+            elements += crs.curves.map { curve in
+                "<crs:\(curve.name)><rdf:Seq>" + curve.points.map { "<rdf:li>\($0)</rdf:li>" }.joined() + "</rdf:Seq></crs:\(curve.name)>"
+            }
+            elements.append("<photoedit:recipe>\(Self.escaped(String(decoding: recipe.json.canonicalData, as: UTF8.self)))</photoedit:recipe>")
+        }
+        let text = """
+            <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
+            <x:xmpmeta xmlns:x="adobe:ns:meta/" x:xmptk="photoedit">
+             <rdf:RDF xmlns:rdf="\(XMPPacket.rdf)">
+              <rdf:Description rdf:about=""
+                xmlns:xmp="\(XMPPacket.xmp)" xmlns:dc="\(XMPPacket.dc)" xmlns:lr="\(XMPPacket.lightroom)"
+                xmlns:tiff="\(LightroomSettings.tiff)" xmlns:crs="\(LightroomSettings.namespace)" xmlns:photoedit="\(Self.namespace)"
+                \(attributes.joined(separator: "\n    "))>
+               \(elements.joined(separator: "\n   "))
+              </rdf:Description>
+             </rdf:RDF>
+            </x:xmpmeta>
+            <?xpacket end="w"?>
+
+            """
+        data = Data(text.utf8)
+        self.notExported = notExported
+    }
+}

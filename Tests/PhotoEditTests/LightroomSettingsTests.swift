@@ -1,0 +1,386 @@
+import Foundation
+import Testing
+@testable import PhotoEdit
+
+/// Lightroom / Camera Raw develop settings (`crs:`): both shapes of packet,
+/// the translation into a recipe, hostile packets, import (sidecars written
+/// by exiftool on real photos, embedded packets, a RAW), the verbatim
+/// packet as `com.adobe.crs` adjustment data, idempotence, `import-xmp`.
+@Suite("Lightroom develop settings")
+struct LightroomSettingsTests {
+    static let fixtures = Paths.root.appendingPathComponent("Tests/Fixtures/lightroom")
+    static func fixture(_ name: String) throws -> Data { try Data(contentsOf: fixtures.appendingPathComponent(name)) }
+
+    static func translate(_ packet: String) throws -> LightroomTranslation {
+        try LightroomSettings(packet: Data(packet.utf8)).translation()
+    }
+
+    /// A packet of `crs:` attributes.
+    static func packet(_ attributes: String, body: String = "") -> String {
+        """
+        <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+         <rdf:Description rdf:about="" xmlns:crs="http://ns.adobe.com/camera-raw-settings/1.0/" \(attributes)>\(body)</rdf:Description>
+        </rdf:RDF></x:xmpmeta>
+        """
+    }
+
+    static func number(_ t: LightroomTranslation, _ filter: String, _ parameter: String) -> Double? {
+        t.recipe.node(filter).map { $0.parameters.number(parameter) }
+    }
+
+    // MARK: Translation
+
+    @Test func bothShapesTranslateTheSame() throws {
+        let attributes = try LightroomSettings(packet: Self.fixture("attributes.xmp")).translation()
+        let elements = try LightroomSettings(packet: Self.fixture("elements.xmp")).translation()
+        #expect(attributes == elements, "attributes (Lightroom Classic) and elements (Lightroom 7+), other prefixes")
+        let t = attributes
+        #expect(Self.number(t, "exposure", "ev") == 0.6)
+        #expect(Self.number(t, "contrast", "amount") == 15)
+        #expect(Self.number(t, "highlights", "amount") == -40)
+        #expect(Self.number(t, "shadows", "amount") == 35)
+        #expect(Self.number(t, "whites", "amount") == 10)
+        #expect(Self.number(t, "blacks", "amount") == -12)
+        #expect(Self.number(t, "temperature", "amount") == 12 && Self.number(t, "tint", "amount") == -6)
+        #expect(t.recipe.node("raw") == nil, "as shot: no RAW development")
+        #expect(Self.number(t, "vibrance", "amount") == 20 && Self.number(t, "saturation", "amount") == -5)
+        #expect(Self.number(t, "hsl", "orange_h") == 6 && Self.number(t, "hsl", "green_h") == -10)
+        #expect(Self.number(t, "hsl", "blue_s") == -25 && Self.number(t, "hsl", "orange_l") == 10)
+        #expect(Self.number(t, "hsl", "red_h") == 0)
+        let crop = try #require(t.recipe.node("crop"))
+        #expect(crop.parameters.text("mode") == "rect")
+        #expect(abs(crop.parameters.number("x") - 0.05) < 1e-9 && abs(crop.parameters.number("y") - 0.1) < 1e-9)
+        #expect(abs(crop.parameters.number("w") - 0.9) < 1e-9 && abs(crop.parameters.number("h") - 0.8) < 1e-9)
+        #expect(t.recipe.node("straighten") == nil)
+        let curve = try #require(t.recipe.node("curve"))
+        #expect(curve.parameters.text("channel") == "rgb" && curve.parameters.number("n") == 4)
+        #expect(abs(curve.parameters.number("x2") - 64.0 / 255) < 1e-6 && abs(curve.parameters.number("y2") - 56.0 / 255) < 1e-6)
+        #expect(Self.number(t, "sharpen", "amount") == 40 && Self.number(t, "sharpen", "radius") == 1.2)
+        #expect(Self.number(t, "sharpen", "threshold") == 4)
+        #expect(Self.number(t, "vignette", "amount") == -30 && Self.number(t, "vignette", "midpoint") == 40)
+        #expect(Self.number(t, "vignette", "feather") == 60 && Self.number(t, "vignette", "roundness") == 20)
+        #expect(Self.number(t, "grain", "amount") == 25 && Self.number(t, "grain", "size") == 3.25)
+        #expect(t.recipe.node("mono") == nil)
+        #expect(Self.number(t, "splittone", "shadow_hue") == 220 && Self.number(t, "splittone", "shadow_sat") == 25)
+        #expect(Self.number(t, "splittone", "high_hue") == 45 && Self.number(t, "splittone", "high_sat") == 20)
+        #expect(Self.number(t, "splittone", "balance") == 10)
+        #expect(t.unmapped == ["ToneCurvePV2012Blue (one tone curve is mapped: ToneCurvePV2012)", "Clarity2012 +18", "Dehaze +8",
+                               "MaskGroupBasedCorrections"],
+                "set and not mapped, never dropped silently; defaults (Texture 0, ColorGradeBlending 50…) and bookkeeping are not listed")
+    }
+
+    @Test func defaultsTranslateToNothing() throws {
+        let t = try Self.translate(Self.packet("""
+            crs:Version="15.0" crs:ProcessVersion="11.0" crs:WhiteBalance="As Shot" crs:Exposure2012="0.00" crs:Contrast2012="0" \
+            crs:Clarity2012="0" crs:Sharpness="0" crs:HasCrop="False" crs:CropLeft="0.2" crs:ConvertToGrayscale="False" \
+            crs:GrainFrequency="50" crs:SharpenDetail="25"
+            """, body: "<crs:ToneCurvePV2012><rdf:Seq><rdf:li>0, 0</rdf:li><rdf:li>255, 255</rdf:li></rdf:Seq></crs:ToneCurvePV2012>"))
+        #expect(t.isDefault, "\(t.recipe) \(t.unmapped)")
+    }
+
+    @Test func whiteBalanceCropOrientationAndCurves() throws {
+        // A RAW's custom white balance: kelvin → raw.wb, clamped to raw's 2000…25000 K.
+        var t = try Self.translate(Self.packet(#"crs:WhiteBalance="Custom" crs:Temperature="4650" crs:Tint="+12""#))
+        #expect(t.recipe.node("raw")?.parameters.text("wb") == "kelvin" && Self.number(t, "raw", "temperature") == 4650)
+        #expect(Self.number(t, "raw", "tint") == 12 && t.needsRaw)
+        t = try Self.translate(Self.packet(#"crs:WhiteBalance="Daylight" crs:Temperature="50000" crs:Tint="0""#))
+        #expect(Self.number(t, "raw", "temperature") == 25000)
+        t = try Self.translate(Self.packet(#"crs:WhiteBalance="Auto" crs:Temperature="5000""#))
+        #expect(t.recipe.node("raw")?.parameters.text("wb") == "auto")
+        t = try Self.translate(Self.packet(#"crs:WhiteBalance="As Shot" crs:Temperature="5000" crs:Tint="+3""#))
+        #expect(!t.needsRaw, "as shot is photoedit's default development")
+
+        // The crop is in the frame as stored: orientation 6 (turned 90° clockwise) moves it.
+        let crop = #"crs:HasCrop="True" crs:CropLeft="0.1" crs:CropTop="0.2" crs:CropRight="0.5" crs:CropBottom="0.9" crs:CropAngle="-3.5""#
+        t = try Self.translate(Self.packet(crop + #" xmlns:tiff="http://ns.adobe.com/tiff/1.0/" tiff:Orientation="6""#))
+        let node = try #require(t.recipe.node("crop"))
+        let rect = ["x", "y", "w", "h"].map { (node.parameters.number($0) * 1000).rounded() / 1000 }
+        #expect(rect == [0.1, 0.1, 0.7, 0.4], "upright x = 1 − bottom, y = left")
+        #expect(Self.number(t, "straighten", "angle") == -3.5)
+        t = try Self.translate(Self.packet(crop + #" xmlns:tiff="http://ns.adobe.com/tiff/1.0/" tiff:Orientation="2""#))
+        #expect(Self.number(t, "straighten", "angle") == 3.5, "a mirrored frame turns the other way")
+
+        // A curve of more than 8 points is resampled to 8; a lone channel curve is that channel's.
+        let many = (0...17).map { i in "<rdf:li>\(i * 15), \(min(255, i * 16))</rdf:li>" }.joined()
+        t = try Self.translate(Self.packet("", body: "<crs:ToneCurvePV2012Green><rdf:Seq>\(many)</rdf:Seq></crs:ToneCurvePV2012Green>"))
+        let curve = try #require(t.recipe.node("curve"))
+        #expect(curve.parameters.text("channel") == "green" && curve.parameters.number("n") == 8 && t.unmapped.isEmpty)
+        #expect(curve.parameters.number("x1") == 0 && curve.parameters.number("x8") == 1 && curve.parameters.number("y8") == 1)
+
+        // Black and white with the grey mixer's red, green and blue.
+        t = try Self.translate(Self.packet(#"crs:ConvertToGrayscale="True" crs:GrayMixerRed="+40" crs:GrayMixerGreen="-20" crs:GrayMixerBlue="0" crs:GrayMixerAqua="-15""#))
+        #expect(Self.number(t, "mono", "amount") == 100)
+        #expect(abs((Self.number(t, "mono", "red") ?? 0) - 0.2126 * 1.4) < 1e-6 && abs((Self.number(t, "mono", "green") ?? 0) - 0.7152 * 0.8) < 1e-6)
+        #expect(t.unmapped == ["GrayMixerAqua -15"])
+    }
+
+    @Test(arguments: [
+        (#"crs:Exposure2012="NaN""#, "crs:Exposure2012"),
+        (#"crs:Exposure2012="inf""#, "crs:Exposure2012"),
+        (#"crs:Exposure2012="1e400""#, "crs:Exposure2012"),
+        (#"crs:Contrast2012="+900""#, "crs:Contrast2012"),
+        (#"crs:Temperature="-5" crs:WhiteBalance="Custom""#, "crs:Temperature"),
+        (#"crs:HasCrop="True" crs:CropLeft="0.8" crs:CropRight="0.2""#, "CropRight"),
+        (#"crs:HasCrop="Maybe""#, "crs:HasCrop"),
+        (#"crs:SplitToningShadowHue="720""#, "crs:SplitToningShadowHue"),
+        (#"crs:Exposure2012="0" xmlns:tiff="http://ns.adobe.com/tiff/1.0/" tiff:Orientation="9""#, "tiff:Orientation"),
+    ])
+    func absurdValuesAreRefused(_ attributes: String, _ named: String) throws {
+        #expect {
+            _ = try Self.translate(Self.packet(attributes))
+        } throws: { error in
+            "\(error)".contains(named) && !"\(error)".contains("900") && !"\(error)".contains("NaN")
+        }
+    }
+
+    @Test func hostileCurvesAndSizesAreRefused() throws {
+        let points = (0..<300).map { "<rdf:li>\(min($0, 255)), 0</rdf:li>" }.joined()
+        #expect(throws: XMPProblem.self, "300 points") {
+            _ = try Self.translate(Self.packet("", body: "<crs:ToneCurvePV2012><rdf:Seq>\(points)</rdf:Seq></crs:ToneCurvePV2012>"))
+        }
+        #expect(throws: XMPProblem.self, "x going back") {
+            _ = try Self.translate(Self.packet("", body: "<crs:ToneCurvePV2012><rdf:Seq><rdf:li>128, 0</rdf:li><rdf:li>64, 255</rdf:li></rdf:Seq></crs:ToneCurvePV2012>"))
+        }
+        #expect(throws: XMPProblem.self, "not x, y") {
+            _ = try Self.translate(Self.packet("", body: "<crs:ToneCurvePV2012><rdf:Seq><rdf:li>0, 0, 0</rdf:li><rdf:li>255, 255</rdf:li></rdf:Seq></crs:ToneCurvePV2012>"))
+        }
+        let huge = Self.packet(#"crs:Exposure2012="+1""#, body: String(repeating: "<!-- padding -->", count: (LightroomSettings.maxPacketBytes / 16) + 1))
+        #expect(throws: XMPProblem.self, "over 2 MiB") { _ = try Self.translate(huge) }
+        let deep = Self.packet(#"crs:Exposure2012="+1""#, body: "<crs:Deep>" + String(repeating: "<a>", count: 100) + String(repeating: "</a>", count: 100) + "</crs:Deep>")
+        #expect(throws: XMPProblem.self, "nested 100 deep") { _ = try Self.translate(deep) }
+        let many = Self.packet((0..<2100).map { "crs:Unknown\($0)=\"1\"" }.joined(separator: " "))
+        #expect(throws: XMPProblem.self, "2100 settings") { _ = try Self.translate(many) }
+    }
+
+    // MARK: Import
+
+    /// A real photo with a sidecar written by exiftool gets a revision: the
+    /// recipe is the translation, the packet is kept byte for byte,
+    /// unmapped settings are listed; importing the same sidecar again adds nothing.
+    @Test func importWithExiftoolSidecar() throws {
+        let temp = TemporaryDirectory("photoedit-crs")
+        let photo = temp.file("IMG_1.jpg"), sidecar = temp.file("IMG_1.xmp")
+        try FileManager.default.copyItem(atPath: Paths.sample("coffee.jpg"), toPath: photo)
+        try XMPMetadataTests.exiftool(["-o", sidecar, "-XMP-crs:Exposure2012=+1.0", "-XMP-crs:HasCrop=True", "-XMP-crs:CropLeft=0.1",
+                                       "-XMP-crs:CropTop=0.2", "-XMP-crs:CropRight=0.9", "-XMP-crs:CropBottom=0.8",
+                                       "-XMP-crs:Clarity2012=+20", "-XMP-crs:Vibrance=+25", "-XMP-xmp:Rating=4", photo])
+        let library = try PhotoLibrary(url: temp.url.appendingPathComponent("library"))
+        let result = try #require(try library.importItems([photo]).first)
+        let id = try #require(result.id)
+        #expect(result.warnings.isEmpty, "\(result.warnings)")
+        let lr = try #require(result.lightroom)
+        #expect(lr.isNew && lr.revision == 1 && lr.source == "sidecar IMG_1.xmp" && lr.unmapped == ["Clarity2012 +20"])
+
+        let history = try library.history(id)
+        #expect(history.map(\.number) == [0, 1])
+        let data = try #require(history[1].adjustmentData)
+        #expect(data.formatIdentifier == "com.adobe.crs" && data.formatVersion == "1")
+        let sidecarBytes = try Data(contentsOf: URL(fileURLWithPath: sidecar))
+        #expect(data.data == sidecarBytes, "the packet, verbatim")
+        #expect(history[1].lightroomUnmapped == ["Clarity2012 +20"] && history[0].lightroomUnmapped == nil)
+        #expect(history[1].hasRender && history[1].pixelWidth == 480 && history[1].pixelHeight == 240, "600×400 cropped to 80 %×60 %")
+        let recipe = try Recipe(adjustmentData: data, registry: library.registry)
+        #expect(Chain.format(recipe, registry: library.registry) == "exposure=+1,vibrance=+25,crop=0.1:0.2:0.8:0.6")
+        #expect(try library.asset(id).rating == 4, "the metadata of the same sidecar")
+
+        // The same sidecar again: no second revision.
+        let again = try #require(try library.importDevelopSettings(id))
+        let revisions = try library.history(id).count
+        #expect(!again.isNew && again.revision == 1 && revisions == 2)
+        let libraryPath = temp.url.appendingPathComponent("library").path
+        var r = try CLI.run(["import-xmp", "--library", libraryPath, id, "--sidecar", sidecar])
+        #expect(r.status == 0 && r.stdoutLines == ["\(id)\t1\tunchanged\tnot mapped: Clarity2012 +20"], "\(r)")
+
+        // An edit on top edits the translated recipe (photoedit can handle it).
+        try library.apply(chain: "saturation=-10", to: id)
+        let edited = try #require(try library.history(id).last?.adjustmentData)
+        #expect(Chain.format(try Recipe(adjustmentData: edited, registry: library.registry), registry: library.registry)
+                == "exposure=+1,saturation=-10,vibrance=+25,crop=0.1:0.2:0.8:0.6")
+        r = try CLI.run(["history", "--library", libraryPath, id])
+        #expect(r.stdoutLines.count == 3 && r.stdoutLines[1].contains("[from Lightroom; not mapped: Clarity2012 +20]"), "\(r)")
+
+        // Revert to the Lightroom revision renders it again from its translation.
+        let reverted = try library.revert(id, to: 1)
+        #expect(reverted.adjustmentData == data && reverted.pixelWidth == 480)
+    }
+
+    /// import-xmp for a photo already in the library: a hand-written packet
+    /// (elements), then a bad one (an error naming the problem, nothing
+    /// applied), and a photo without settings.
+    @Test func importXMPCommand() throws {
+        let cli = CLILibrary()
+        let temp = cli.temp
+        let photo = temp.file("chelsea.jpg")
+        try FileManager.default.copyItem(atPath: Paths.sample("chelsea.jpg"), toPath: photo)
+        var r = try cli.run(["import", photo])
+        let id = try #require(r.stdoutLines.first?.split(separator: "\t").first.map(String.init))
+        #expect(r.stderrLines.isEmpty, "\(r)")
+        r = try cli.run(["import-xmp", id])
+        #expect(r.status == 0 && r.stdoutLines == ["\(id)\tno develop settings"], "\(r)")
+
+        r = try cli.run(["import-xmp", String(id.prefix(8)), "--sidecar", Self.fixtures.appendingPathComponent("elements.xmp").path])
+        #expect(r.status == 0 && r.stdoutLines.count == 1 && r.stdoutLines[0].hasPrefix("\(id)\t1\tnew\tnot mapped: "), "\(r)")
+
+        let bad = temp.file("bad.xmp")
+        try Self.packet(#"crs:Exposure2012="NaN" crs:Contrast2012="+20""#).write(toFile: bad, atomically: true, encoding: .utf8)
+        r = try cli.run(["import-xmp", id, "--sidecar", bad])
+        #expect(r.status != 0 && r.stderrLines.count == 1 && r.stderrLines[0].contains("crs:Exposure2012"), "\(r)")
+        #expect(!r.stderrLines[0].contains("NaN"), "errors never quote the packet")
+        r = try cli.run(["import-xmp", id, "--sidecar", temp.file("missing.xmp")])
+        #expect(r.status != 0 && r.stderrLines.count == 1, "\(r)")
+        r = try cli.run(["history", id])
+        #expect(r.stdoutLines.count == 2, "nothing applied from the bad packets: \(r)")
+    }
+
+    /// Packets embedded in the photo (exiftool writes them into the JPEG);
+    /// a hostile sidecar wins over nothing: one warning, no revision; a
+    /// RAW white balance on a JPEG is refused with a warning.
+    @Test func embeddedPacketsAndWarnings() throws {
+        let temp = TemporaryDirectory("photoedit-crs-embedded")
+        let (embedded, hostile, rawWB) = (temp.file("A.jpg"), temp.file("B.jpg"), temp.file("C.jpg"))
+        for (path, sample) in [(embedded, "coffee.jpg"), (hostile, "chelsea.jpg"), (rawWB, "astronaut.jpg")] {
+            try FileManager.default.copyItem(atPath: Paths.sample(sample), toPath: path)
+        }
+        try XMPMetadataTests.exiftool(["-overwrite_original", "-XMP-crs:Exposure2012=-0.5", "-XMP-crs:ConvertToGrayscale=True", embedded])
+        try Self.packet(#"crs:Exposure2012="+1" crs:Shadows2012="1e300""#).write(toFile: temp.file("B.xmp"), atomically: true, encoding: .utf8)
+        try Self.packet(#"crs:WhiteBalance="Custom" crs:Temperature="3200" crs:Tint="0""#).write(toFile: temp.file("C.xmp"), atomically: true, encoding: .utf8)
+        let library = try PhotoLibrary(url: temp.url.appendingPathComponent("library"))
+        let results = try library.importItems([embedded, hostile, rawWB], jobs: 1)
+        #expect(results.allSatisfy { $0.id != nil })
+
+        let a = try #require(results[0].lightroom)
+        #expect(a.source == "embedded XMP" && a.isNew && a.unmapped.isEmpty)
+        let recipe = try library.editableRecipe(try library.asset(results[0].id!))
+        #expect(Chain.format(recipe, registry: library.registry) == "exposure=-0.5,mono")
+
+        #expect(results[1].lightroom == nil && results[1].warnings.count == 1, "\(results[1].warnings)")
+        #expect(results[1].warnings.first?.contains("crs:Shadows2012") == true && results[1].warnings.first?.contains("1e300") == false)
+        #expect(try library.history(results[1].id!).count == 1, "nothing applied")
+
+        #expect(results[2].lightroom == nil && results[2].warnings.first?.contains("no RAW") == true, "\(results[2]) \(results[2].warnings)")
+        #expect(try library.history(results[2].id!).count == 1)
+    }
+
+    /// A RAW: Lightroom's kelvin white balance becomes the `raw` stage.
+    @Test func rawWhiteBalance() throws {
+        let temp = TemporaryDirectory("photoedit-crs-raw")
+        let raw = temp.file("IMG_7.dng")
+        try FileManager.default.copyItem(atPath: Paths.root.appendingPathComponent("Tests/Fixtures/raw/coffee.dng").path, toPath: raw)
+        try XMPMetadataTests.exiftool(["-o", temp.file("IMG_7.xmp"), "-XMP-crs:WhiteBalance=Custom", "-XMP-crs:ColorTemperature=3800",
+                                       "-XMP-crs:Tint=+8", "-XMP-crs:Exposure2012=+0.3", raw])
+        let library = try PhotoLibrary(url: temp.url.appendingPathComponent("library"))
+        let result = try #require(try library.importItems([raw]).first)
+        #expect(result.lightroom?.isNew == true, "\(result.warnings)")
+        let recipe = try library.editableRecipe(try library.asset(result.id!))
+        #expect(Chain.format(recipe, registry: library.registry) == "raw.wb=3800:+8,exposure=+0.3")
+    }
+
+    // MARK: Writing
+
+    /// ours → crs: → ours: a recipe using every filter with a crs:
+    /// equivalent, on a photo turned by EXIF orientation 6, written as a
+    /// sidecar and read back, keeps every parameter; the metadata too.
+    @Test func sidecarRoundTrip() throws {
+        let cli = CLILibrary()
+        let id = try cli.importSample("rotated-exif.jpg")
+        let library = try PhotoLibrary(url: URL(fileURLWithPath: cli.path))
+        let chain = "temperature=+15,tint=-5,exposure=+0.7,contrast=+20,highlights=-30,shadows=+25,whites=+5,blacks=-8,"
+            + "curve=0:0.2:0.4:0.6:1:0.8,saturation=-10,vibrance=+20,hsl.blue_s=-30,hsl.orange_l=+15,hsl.green_h=+40,"
+            + "mono=0.3:0.6:0.1,splittone=220:30:40:25:+20,straighten=-2.5,crop=0.1:0.2:0.7:0.6,sharpen=80:1.5:4,"
+            + "vignette=-30:40:+20:60,grain=25:2.8"
+        try library.apply(chain: chain, to: id)
+        try library.setRating(4, of: [id])
+        try library.setColorLabel(.green, of: [id])
+        try library.addKeywords(["Trips/Iceland", "Music/AC\\/DC", "Birds"], to: [id])
+        try library.setTitle("Falls & <spray>", of: [id])
+        try library.setCaption("Line one\nline \"two\"", of: [id])
+        let ours = try library.editableRecipe(try library.asset(id))
+
+        let sidecar = try library.xmpSidecar(for: id)
+        #expect(sidecar.notExported.isEmpty, "\(sidecar.notExported)")
+        let back = try LightroomSettings(packet: sidecar.data).translation()
+        #expect(back.unmapped.isEmpty, "\(back.unmapped)")
+        #expect(Chain.format(back.recipe, registry: library.registry) == Chain.format(ours, registry: library.registry))
+        #expect(back.recipe.nodes == ours.nodes, "every mapped parameter survives ours → crs: → ours")
+        let packet = try XMPPacket(data: sidecar.data)
+        let asset = try library.asset(id)
+        #expect(try packet.descriptiveMetadata() == DescriptiveMetadata(rating: 4, colorLabel: .green, keywords: asset.keywords,
+                                                                         title: "Falls & <spray>", caption: "Line one\nline \"two\""))
+        let embedded = try #require(packet.value(XMPSidecar.namespace, "recipe")?.defaultText)
+        #expect(try Recipe(json: JSONValue.parse(Data(embedded.utf8))) == ours, "our recipe, whole, in its own namespace")
+
+        // Curve points off Lightroom's whole 0…255 steps come back within half a step.
+        try library.apply(chain: "curve=0:0.1:0.5:0.55:1:0.9", to: id)
+        let curve = try #require(try LightroomSettings(packet: library.xmpSidecar(for: id).data).translation().recipe.node("curve"))
+        #expect(abs(curve.parameters.number("y1") - 0.1) <= 0.5 / 255 + 1e-6 && abs(curve.parameters.number("y2") - 0.55) <= 0.5 / 255 + 1e-6)
+
+        // A filter without a crs: equivalent is said, and kept in photoedit:recipe.
+        try library.apply(chain: "blur=2,mono=50", to: id)
+        #expect(try library.xmpSidecar(for: id).notExported.contains("blur"))
+
+        // The CLI writes it beside the exported files; importing them elsewhere gives the same edit and metadata.
+        let out = cli.temp.file("out")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        // photoedit reads its own recipe back whole (blur included), as an ordinary revision.
+        try library.revert(id, to: 1)
+        try library.apply(chain: "blur=2", to: id)
+        let current = try library.editableRecipe(try library.asset(id))
+        let r = try cli.run(["export", id, "--all", out, "--xmp"])
+        #expect(r.status == 0 && r.stdoutLines.contains("xmp\t\(out)/rotated-exif.xmp"), "\(r)")
+        #expect(r.stderrLines.count == 1 && r.stderrLines[0].contains("no Lightroom equivalent (kept in photoedit:recipe): blur"), "\(r)")
+        let other = try PhotoLibrary(url: cli.temp.url.appendingPathComponent("other"))
+        let result = try #require(try other.importItems([out + "/rotated-exif.jpg"]).first)
+        let lr = try #require(result.lightroom, "\(result.warnings)")
+        #expect(lr.isNew && lr.isPhotoeditRecipe && lr.unmapped.isEmpty)
+        let copy = try other.asset(result.id!)
+        #expect(copy.rating == 4 && copy.colorLabel == .green && copy.keywords == asset.keywords && copy.title == asset.title)
+        #expect(copy.adjustmentData?.formatIdentifier == Recipe.formatIdentifier)
+        #expect(try other.editableRecipe(copy) == current)
+        #expect(try other.importDevelopSettings(copy.id)?.isNew == false, "the same sidecar again adds nothing")
+        let refused = try cli.run(["export", id, "--resource", "photo", "-o", cli.temp.file("x.xmp"), "--xmp"])
+        #expect(refused.status != 0 && refused.stderrLines.count == 1, "\(refused)")
+    }
+
+    // MARK: Golden cases
+
+    /// `Tests/Fixtures/lightroom/goldens/crs/NNNN-case/`: a sample, Lightroom
+    /// settings (`settings.xmp`) and, in `case.json`, the chain they must
+    /// translate to. The case runs as any golden case (the chain applied,
+    /// compared with expected.png by CIEDE2000), and the photo imported with
+    /// the settings as its sidecar must translate to that chain and render
+    /// the same image.
+    static let goldenRoot = fixtures.appendingPathComponent("goldens")
+    static let goldenCases = GoldenCase.load(root: goldenRoot)
+
+    @Test func goldenCasesExist() { #expect(Self.goldenCases.count >= 5) }
+
+    @Test(arguments: goldenCases)
+    func golden(_ golden: GoldenCase) throws {
+        let spec = try #require(golden.spec, "\(golden.id): \(golden.problem ?? "")")
+        let chain = try #require(spec.chain)
+        switch try GoldenRunner.run(golden).outcome {
+        case let .passed(max, mean): print(String(format: "golden %@: max ΔE00 %.3f, mean %.3f", golden.id, max, mean))
+        case .recorded: print("golden \(golden.id): RECORDED \(golden.expected.path)")
+        case .missingExpected: Issue.record("\(golden.id): expected.png is missing; record it with PHOTOEDIT_RECORD_GOLDEN=1")
+        case let .failed(problem, folder): Issue.record("\(golden.id): \(problem); see \(folder.path)")
+        }
+
+        let sample = try #require(GoldenSuite(root: Self.goldenRoot, sourceFolders: [Paths.samples, Paths.root]).sourcePath(for: golden))
+        let temp = TemporaryDirectory("photoedit-crs-golden")
+        let photo = temp.file("IMG." + (sample as NSString).pathExtension)
+        try FileManager.default.copyItem(atPath: sample, toPath: photo)
+        try FileManager.default.copyItem(at: golden.folder.appendingPathComponent("settings.xmp"), to: URL(fileURLWithPath: temp.file("IMG.xmp")))
+        let library = try PhotoLibrary(url: temp.url.appendingPathComponent("library"))
+        let result = try #require(try library.importItems([photo]).first)
+        let id = try #require(result.id)
+        #expect(result.lightroom?.isNew == true, "\(golden.id): \(result.warnings)")
+        let recipe = try library.editableRecipe(try library.asset(id))
+        #expect(Chain.format(recipe, registry: library.registry) == chain, "\(golden.id): the translation")
+        guard FileManager.default.fileExists(atPath: golden.expected.path) else { return }
+        let actual = temp.file("imported.png")
+        try library.render(id, version: .current, to: actual, options: RenderOptions(maxWidth: spec.size, maxHeight: spec.size))
+        let difference = try GoldenRunner.compare(actual: actual, expected: golden.expected.path,
+                                                  failureFolder: Paths.goldenFailures.appendingPathComponent("crs-import-\(golden.name)"))
+        #expect(difference.passes, "\(golden.id): the imported photo renders differently: \(difference.problem ?? "")")
+    }
+}
