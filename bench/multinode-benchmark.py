@@ -179,6 +179,17 @@ def request(conn, method, path, body=None, headers=None):
     return r.status, r.getheader("ETag"), r.read()
 
 
+def run_threads(worker, clients):
+    """Runs worker(k) on `clients` threads; returns the seconds it took."""
+    started = time.time()
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return time.time() - started
+
+
 def edits(ports, ids, clients, seconds):
     """Committed edits per second, threads round-robin over the nodes."""
     done, failures, stop = [0] * clients, [0] * clients, time.time() + seconds
@@ -202,13 +213,7 @@ def edits(ports, ids, clients, seconds):
                 failures[k] += 1
                 tags[i] = request(conns[0], "GET", "/v1/assets/%s" % i)[1]
             n += 1
-    started = time.time()
-    threads = [threading.Thread(target=worker, args=(k,)) for k in range(clients)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return sum(done) / (time.time() - started), sum(failures)
+    return sum(done) / run_threads(worker, clients), sum(failures)
 
 
 class Sizes:
@@ -235,13 +240,7 @@ def renders(ports, ids, clients, seconds, sizes):
                 sys.exit("render → %d %s" % (status, body[:200]))
             done[k] += 1
             n += 1
-    started = time.time()
-    threads = [threading.Thread(target=worker, args=(k,)) for k in range(clients)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return sum(done) / (time.time() - started)
+    return sum(done) / run_threads(worker, clients)
 
 
 def per_render(port, ids, rounds, sizes):
