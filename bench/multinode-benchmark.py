@@ -213,7 +213,8 @@ def edits(ports, ids, clients, seconds):
                 failures[k] += 1
                 tags[i] = request(conns[0], "GET", "/v1/assets/%s" % i)[1]
             n += 1
-    return sum(done) / run_threads(worker, clients), sum(failures)
+    elapsed = run_threads(worker, clients)
+    return sum(done) / elapsed, sum(failures)
 
 
 class Sizes:
@@ -240,7 +241,8 @@ def renders(ports, ids, clients, seconds, sizes):
                 sys.exit("render → %d %s" % (status, body[:200]))
             done[k] += 1
             n += 1
-    return sum(done) / run_threads(worker, clients)
+    elapsed = run_threads(worker, clients)
+    return sum(done) / elapsed
 
 
 def per_render(port, ids, rounds, sizes):
