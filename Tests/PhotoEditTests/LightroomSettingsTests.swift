@@ -261,6 +261,33 @@ struct LightroomSettingsTests {
         #expect(try library.history(results[2].id!).count == 1)
     }
 
+    /// An upload (the library API the server's `POST /v1/assets` streams
+    /// into) reads the develop settings embedded in the file as an import does.
+    @Test func uploadedFileWithEmbeddedSettings() async throws {
+        let temp = TemporaryDirectory("photoedit-crs-upload")
+        let file = temp.file("upload.jpg")
+        try FileManager.default.copyItem(atPath: Paths.sample("coffee.jpg"), toPath: file)
+        try XMPMetadataTests.exiftool(["-overwrite_original", "-XMP-crs:Exposure2012=+0.7", "-XMP-crs:Clarity2012=+20", file])
+        let library = try PhotoLibrary(url: temp.url.appendingPathComponent("library"))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+        func chunks(_ parts: [Data]) -> AsyncStream<Data> {
+            AsyncStream { c in
+                for part in parts { c.yield(part) }
+                c.finish()
+            }
+        }
+        let placeholder = try await library.createAsset(fromChunks: chunks([bytes.prefix(5000), bytes.dropFirst(5000)]), filename: "upload.jpg")
+        let asset = try await library.asset(placeholder.localIdentifier)
+        #expect(asset.revision == 1 && asset.adjustmentData?.formatIdentifier == "com.adobe.crs")
+        #expect(Chain.format(try library.editableRecipe(asset), registry: library.registry) == "exposure=+0.7")
+        let history = try await library.history(asset.id)
+        #expect(history.last?.lightroomUnmapped == ["Clarity2012 +20"])
+        // The same bytes again: the photo it is, no second revision.
+        let again = try await library.createAsset(fromChunks: chunks([bytes]), filename: "upload.jpg")
+        let revision = try await library.asset(again.localIdentifier).revision
+        #expect(again.existed && revision == 1)
+    }
+
     /// A RAW: Lightroom's kelvin white balance becomes the `raw` stage.
     @Test func rawWhiteBalance() throws {
         let temp = TemporaryDirectory("photoedit-crs-raw")

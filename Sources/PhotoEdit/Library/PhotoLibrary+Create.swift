@@ -68,7 +68,18 @@ extension PhotoLibrary {
                                               source: name ?? Self.unnamedUpload)
         try await body(writer)
         let (sha, size) = try writer.finish()
-        return try await offload { try self.createAsset(.staged(path: staged, sha256: sha, size: size, filename: name)) }
+        return try await offload {
+            let placeholder = try self.createAsset(.staged(path: staged, sha256: sha, size: size, filename: name))
+            // Lightroom develop settings embedded in the file (no sidecar
+            // travels with an upload): a revision of the new photo, as at import.
+            if !placeholder.existed && !placeholder.joinedPair {
+                var results = [ImportResult(path: name ?? Self.unnamedUpload, id: placeholder.localIdentifier, duplicate: false,
+                                            error: nil, joinedPair: false)]
+                self.importDevelopSettings(of: [SystemPath(staged)], results: &results)
+                if !results[0].warnings.isEmpty { placeholder.setWarnings(placeholder.warnings + results[0].warnings) }
+            }
+            return placeholder
+        }
     }
 
     /// One creation through `performChanges`, retried when a concurrent
