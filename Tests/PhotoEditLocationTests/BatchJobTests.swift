@@ -85,14 +85,18 @@ struct BatchJobTests {
         let batch = enqueued.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(try await jobs.progress(batch).jobs == count / 4)
 
-        // Worker 1, killed once it is in the middle of a job.
+        // Worker 1, killed once it is in the middle of a job: it runs in
+        // short slices and is looked at while SIGSTOPped, so what is seen
+        // is where it is (polling alone can miss a whole job under load).
         let doomed = try Child(["jobs", "work", "--library", library, "--lease", "2", "--name", "doomed"], f.environment)
         let deadline = ContinuousClock.now + .seconds(120)
         var midJob = false
         while ContinuousClock.now < deadline {
+            kill(doomed.process.processIdentifier, SIGCONT)
+            try await Task.sleep(for: .milliseconds(15))
+            kill(doomed.process.processIdentifier, SIGSTOP)
             let running = try await jobs.catalog.jobs(inBatch: batch).filter { $0.worker == "doomed" && $0.state == .running }
             if running.contains(where: { $0.done >= 1 && $0.done < 4 }) { midJob = true; break }
-            try await Task.sleep(for: .milliseconds(2))
         }
         doomed.kill()
         #expect(midJob, "worker 1 was seen in the middle of a job")
