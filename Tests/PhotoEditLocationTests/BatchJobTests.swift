@@ -89,16 +89,12 @@ struct BatchJobTests {
         // short slices and is looked at while SIGSTOPped, so what is seen
         // is where it is (polling alone can miss a whole job under load).
         let doomed = try Child(["jobs", "work", "--library", library, "--lease", "2", "--name", "doomed"], f.environment)
-        let deadline = ContinuousClock.now + .seconds(120)
-        var midJob = false
-        while ContinuousClock.now < deadline {
-            kill(doomed.process.processIdentifier, SIGCONT)
-            try await Task.sleep(for: .milliseconds(15))
-            kill(doomed.process.processIdentifier, SIGSTOP)
+        let midJob = try await doomed.runInSlices {
             let running = try await jobs.catalog.jobs(inBatch: batch).filter { $0.worker == "doomed" && $0.state == .running }
-            if running.contains(where: { $0.done >= 1 && $0.done < 4 }) { midJob = true; break }
+            return running.contains { $0.done >= 1 && $0.done < 4 }
         }
         doomed.kill()
+        let deadline = ContinuousClock.now + .seconds(120)
         #expect(midJob, "worker 1 was seen in the middle of a job")
 
         // Worker 2: a serve node; it takes the dead worker's job over when its lease ends.
@@ -221,6 +217,26 @@ struct BatchJobTests {
         func kill() {
             if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
+        }
+
+        /// Runs the child in short slices (SIGCONT, 15 ms, SIGSTOP) and asks
+        /// `look` between them, while it is stopped — so what `look` sees is
+        /// where the child is, which polling a running child can miss under
+        /// load — until `look` answers true (the child is left stopped: kill
+        /// it), nil (give up) or 120 s pass. Whether `look` answered true.
+        func runInSlices(until look: () async throws -> Bool?) async throws -> Bool {
+            let deadline = ContinuousClock.now + .seconds(120)
+            while ContinuousClock.now < deadline {
+                Foundation.kill(process.processIdentifier, SIGCONT)
+                try await Task.sleep(for: .milliseconds(15))
+                Foundation.kill(process.processIdentifier, SIGSTOP)
+                switch try await look() {
+                case true?: return true
+                case nil: return false
+                case false?: continue
+                }
+            }
+            return false
         }
     }
 }

@@ -198,14 +198,9 @@ struct MultiNodeTests {
                 try await group.waitForAll()
             }
         }
-        var midUpload = false
-        let uploadWatch = ContinuousClock.now + .seconds(120)
-        while !midUpload && ContinuousClock.now < uploadWatch {
-            kill(pids[uploader], SIGCONT)
-            try await Task.sleep(for: .milliseconds(15))
-            kill(pids[uploader], SIGSTOP)
+        let midUpload = try await nodes[uploader].runInSlices {
             let staged = (try? FileManager.default.contentsOfDirectory(atPath: staging)) ?? []
-            midUpload = staged.contains { $0.hasSuffix(".upload") && FileIO.size(staging + "/" + $0) ?? 0 > 0 }
+            return staged.contains { $0.hasSuffix(".upload") && FileIO.size(staging + "/" + $0) ?? 0 > 0 }
         }
         nodes[uploader].kill()
         try #require(midUpload, "node \(uploader) was caught in the middle of an upload")
@@ -255,15 +250,10 @@ struct MultiNodeTests {
         }
         let jobs = try await LibraryJobs.open(location, library: f.library)
         let doomed = "-\(pids[0])-"  // a serve worker's name holds its pid
-        var caught = false
-        let watch = ContinuousClock.now + .seconds(120)
-        while !caught && ContinuousClock.now < watch {
-            kill(pids[0], SIGCONT)
-            try await Task.sleep(for: .milliseconds(15))
-            kill(pids[0], SIGSTOP)
+        let caught = try await nodes[0].runInSlices {
             let batchJobs = try await jobs.catalog.jobs(inBatch: batch)
-            caught = batchJobs.contains { $0.state == .running && $0.worker?.contains(doomed) == true }
-            if !caught && !batchJobs.isEmpty && batchJobs.allSatisfy({ $0.state == .done }) { break }
+            if batchJobs.contains(where: { $0.state == .running && $0.worker?.contains(doomed) == true }) { return true }
+            return !batchJobs.isEmpty && batchJobs.allSatisfy({ $0.state == .done }) ? nil : false
         }
         try #require(caught, "the first node was caught in the middle of a job")
         let killed = 0
