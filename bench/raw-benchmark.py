@@ -12,8 +12,8 @@ sRGB primaries, the sRGB curve, 8-bit TIFF out):
   photoedit render ID --version original -o out.tif --compression none
 photoedit's run includes opening the library and finding the photo; the
 neutral development goes from libraw's 16-bit linear output to 8-bit sRGB by
-one table lookup per value, in a loop over libraw's buffer split between the
-cores (no float copy, no libvips pass). Same pixels: dcraw_emu's 16-bit
+one table lookup per value, made row by row by libvips' workers as the writer
+asks for them (no float copy, no 8-bit copy of the whole image). Same pixels: dcraw_emu's 16-bit
 linear output (-4 -g 1 1, same settings) encoded to 8-bit sRGB by libvips
 must equal photoedit's output exactly (`photoedit compare --max 0`); against
 dcraw_emu's own 8-bit TIFF they differ only by the rounding of the 8-bit
