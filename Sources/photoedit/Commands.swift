@@ -34,6 +34,7 @@ struct ImportCommand: ParsableCommand {
                     for warning in r.warnings { Output.note("\(r.path): \(warning)") }
                     if r.joinedPair { Output.note("\(r.path): joined photo \(id) as a RAW+JPEG pair") }
                     if let lr = r.lightroom { Output.note("\(r.path): \(ImportXMPCommand.describe(lr))") }
+                    if let dt = r.darktable { Output.note("\(r.path): \(ImportXMPCommand.describe(dt))") }
                 } else if let error = r.error {
                     failed += 1
                     Output.error(error.description)
@@ -357,6 +358,7 @@ struct HistoryCommand: ParsableCommand {
                         "base": .string(r.baseRevision.map { "render of revision \($0)" } ?? (r.isBasedOnAlternate ? "alternate" : "original")),
                         "fromLightroom": .bool(r.lightroomUnmapped != nil),
                         "unmapped": r.lightroomUnmapped.map { .array($0.map { .string($0) }) } ?? .null,
+                        "darktableModules": r.darktableHistory.map { .array($0.activeModules.map { .string($0) }) } ?? .null,
                     ])
                 }))
                 return
@@ -368,6 +370,7 @@ struct HistoryCommand: ParsableCommand {
                 if let unmapped = r.lightroomUnmapped {
                     chain += "  [from Lightroom" + (unmapped.isEmpty ? "]" : "; not mapped: \(unmapped.joined(separator: ", "))]")
                 }
+                if let darktable = r.darktableHistory { chain = "(darktable history: \(ImportXMPCommand.summary(darktable)))" }
                 Output.line("\(r.number == current ? "*" : " ") \(r.number)\t\(Output.date(r.date))\t\(r.kind.rawValue)\t\(Output.field(format))\t\(Output.field(chain))")
             }
         }

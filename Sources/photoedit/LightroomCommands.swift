@@ -5,12 +5,15 @@ import PhotoEdit
 struct ImportXMPCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import-xmp",
-        abstract: "Read Lightroom develop settings (crs:) of photos already in the library as a new revision.",
+        abstract: "Read Lightroom develop settings (crs:) or a darktable history of photos already in the library as a new revision.",
         discussion: """
         The packet is --sidecar FILE when given, else the first sidecar with crs: settings beside the file each photo was \
         imported from (IMG_1.CR2.xmp, IMG_1.xmp, ...), else the XMP embedded in the photo. Its translation is rendered and \
         committed with the packet kept verbatim (com.adobe.crs); a packet already in the photo's history adds nothing. \
         Prints ID<TAB>REVISION<TAB>new|unchanged<TAB>not mapped: ..., or ID<TAB>no develop settings. \
+        Without crs: settings, a darktable history in that sidecar (darktable:history) is kept verbatim as \
+        org.darktable.history and rendered by darktable-cli when it is installed ($PHOTOEDIT_DARKTABLE_CLI names another, \
+        or none), else kept with the photo's unedited render; it prints ID<TAB>REVISION<TAB>new|unchanged<TAB>darktable: .... \
         A packet that cannot be used is an error (exit 1), the photos before it keeping their revision.
         """)
     @OptionGroup var options: LibraryOptions
@@ -23,13 +26,34 @@ struct ImportXMPCommand: ParsableCommand {
             let resolved = try ids.map { try library.resolve($0) }
             for id in resolved {
                 guard let result = try library.importDevelopSettings(id, sidecar: sidecar) else {
-                    Output.line("\(id)\tno develop settings")
+                    guard let dt = try library.importDarktableHistory(id, sidecar: sidecar) else {
+                        Output.line("\(id)\tno develop settings")
+                        continue
+                    }
+                    Output.line("\(id)\t\(dt.revision)\t\(dt.isNew ? "new" : "unchanged")\t" + Output.field("darktable: " + Self.summary(dt.history)))
+                    if dt.isNew && !dt.renderedByDarktable { Output.note("\(id): \(Self.notRendered)") }
                     continue
                 }
                 let unmapped = result.unmapped.isEmpty ? "" : "\t" + Output.field("not mapped: " + result.unmapped.joined(separator: ", "))
                 Output.line("\(id)\t\(result.revision)\t\(result.isNew ? "new" : "unchanged")\(unmapped)")
             }
         }
+    }
+
+    /// A darktable history in a few words: its steps and the modules it has on.
+    static func summary(_ history: DarktableHistory) -> String {
+        let modules = history.activeModules
+        let shown = modules.prefix(12).joined(separator: ", ") + (modules.count > 12 ? ", …" : "")
+        return "\(history.steps.count) step\(history.steps.count == 1 ? "" : "s")" + (modules.isEmpty ? "" : " (\(shown))")
+    }
+
+    static let notRendered = "darktable-cli not found: the darktable history is kept, rendered as the photo unedited (install darktable, then revert and import-xmp again to see its edit)"
+
+    /// One line about a darktable history read at import.
+    static func describe(_ dt: DarktableImport) -> String {
+        guard dt.isNew else { return "darktable history (\(dt.source)) already in revision \(dt.revision)" }
+        return "darktable history (\(dt.source), \(summary(dt.history))) kept as revision \(dt.revision), "
+            + (dt.renderedByDarktable ? "rendered by darktable" : "not rendered: " + notRendered)
     }
 
     /// One line about develop settings read at import.

@@ -261,6 +261,33 @@ struct LightroomSettingsTests {
         #expect(try library.history(results[2].id!).count == 1)
     }
 
+    /// A JPEG Lightroom exported carries the settings it was made with,
+    /// marked `crs:AlreadyApplied`: they are in its pixels, and are never
+    /// applied again (at import, by import-xmp, from a sidecar).
+    @Test func settingsAlreadyAppliedAreNotAppliedAgain() throws {
+        let cli = CLILibrary()
+        let exported = cli.temp.file("exported.jpg"), sidecar = cli.temp.file("other.jpg")
+        try FileManager.default.copyItem(atPath: Paths.sample("coffee.jpg"), toPath: exported)
+        try FileManager.default.copyItem(atPath: Paths.sample("chelsea.jpg"), toPath: sidecar)
+        try XMPMetadataTests.exiftool(["-overwrite_original", "-XMP-crs:AlreadyApplied=True", "-XMP-crs:Exposure2012=+1.5", exported])
+        try Self.packet(#"crs:AlreadyApplied="True" crs:Exposure2012="+1""#).write(toFile: cli.temp.file("other.xmp"), atomically: true, encoding: .utf8)
+        var r = try cli.succeed(["import", exported, sidecar])
+        let ids = r.stdoutLines.compactMap { $0.split(separator: "\t").first.map(String.init) }
+        #expect(ids.count == 2 && r.stderrLines.isEmpty, "\(r)")
+        for id in ids {
+            r = try cli.succeed(["import-xmp", id])
+            #expect(r.stdoutLines == ["\(id)\tno develop settings"], "\(r)")
+            r = try cli.succeed(["history", id])
+            #expect(r.stdoutLines.count == 1, "no revision: \(r)")
+        }
+        // Without the mark, the same embedded settings are an edit.
+        let unmarked = cli.temp.file("unmarked.jpg")
+        try FileManager.default.copyItem(atPath: Paths.sample("astronaut.jpg"), toPath: unmarked)
+        try XMPMetadataTests.exiftool(["-overwrite_original", "-XMP-crs:Exposure2012=+1.5", unmarked])
+        r = try cli.succeed(["import", unmarked])
+        #expect(r.stderrLines.count == 1 && r.stderrLines[0].contains("applied as revision 1"), "\(r)")
+    }
+
     /// An upload (the library API the server's `POST /v1/assets` streams
     /// into) reads the develop settings embedded in the file as an import does.
     @Test func uploadedFileWithEmbeddedSettings() async throws {

@@ -207,4 +207,7 @@ public struct ImportResult: Sendable {
     /// The Lightroom develop settings read for the photo, when it had some
     /// (set on the result of the file that created or completed the photo).
     public var lightroom: LightroomImport?
+    /// The darktable history read from the file's sidecar, when it has one
+    /// (set on the same result as `lightroom`; a sidecar has one or the other).
+    public var darktable: DarktableImport?
 }

@@ -39,18 +39,13 @@ extension PhotoLibrary {
             let path = SystemPath(sidecar)
             do {
                 guard let data = try XMPPacket.loadData(path) else { throw PhotoEditError.unreadableFile(path: sidecar, reason: "no such file") }
-                packet = (data, SystemPath.display(path.lastComponent))
+                // A sidecar without crs: settings to apply (darktable's, metadata only, or an export's) is not used as Lightroom's.
+                packet = try !LightroomSettings(packet: XMPPacket(data: data)).isToApply ? nil : (data, SystemPath.display(path.lastComponent))
             } catch let problem as XMPProblem {
                 throw PhotoEditError.unreadableFile(path: sidecar, reason: problem.description)
             }
         } else {
-            guard let record = try read({ db in try AssetRecord.fetch(id, db) }) else { throw PhotoEditError.unknownAsset(idOrPrefix) }
-            var files: [SystemPath] = []
-            if let folder = record.sourceFolder {
-                for name in [record.alternateFilename, record.originalFilename].compactMap({ $0 }) {
-                    files.append(SystemPath(folder).appending(ArraySlice(Array(name.utf8))))
-                }
-            }
+            let files = try sourceFiles(of: id, idOrPrefix)
             var found: (Data, String)?
             do {
                 found = try developPacket(sidecarsOf: files, embeddedIn: try originalPath(id), quiet: false)
@@ -67,9 +62,21 @@ extension PhotoLibrary {
         }
     }
 
+    /// The files a photo was imported from (a RAW+JPEG pair's RAW first),
+    /// where its sidecars are looked for; empty when the library does not know
+    /// (an upload). `idOrPrefix` is what the caller named, for the error.
+    func sourceFiles(of id: String, _ idOrPrefix: String) throws -> [SystemPath] {
+        guard let record = try read({ db in try AssetRecord.fetch(id, db) }) else { throw PhotoEditError.unknownAsset(idOrPrefix) }
+        guard let folder = record.sourceFolder else { return [] }
+        return [record.alternateFilename, record.originalFilename].compactMap { $0 }.map {
+            SystemPath(folder).appending(ArraySlice(Array($0.utf8)))
+        }
+    }
+
     /// The packet with develop settings for a photo: the first sidecar of
     /// `files` that has `crs:` settings, else the packet embedded in
-    /// `original` when it has some; nil when none has. A sidecar that cannot
+    /// `original` when it has some; nil when none has. Settings marked
+    /// `crs:AlreadyApplied` (a file Lightroom exported) are passed over. A sidecar that cannot
     /// be read or parsed throws unless `quiet` (import has already warned
     /// about it), and is then passed over.
     func developPacket(sidecarsOf files: [SystemPath], embeddedIn original: String?, quiet: Bool) throws(XMPProblem) -> (Data, String)? {
@@ -78,7 +85,7 @@ extension PhotoLibrary {
                 let name = "sidecar " + SystemPath.display(candidate.lastComponent)
                 do {
                     guard let data = try XMPPacket.loadData(candidate) else { continue }
-                    if try !LightroomSettings(packet: XMPPacket(data: data)).isEmpty { return (data, name) }
+                    if try LightroomSettings(packet: XMPPacket(data: data)).isToApply { return (data, name) }
                 } catch {
                     if !quiet { throw XMPProblem("\(name) not used: \(error)") }
                 }
@@ -87,7 +94,7 @@ extension PhotoLibrary {
         }
         guard let original, !Renderer.isRaw(original),
               let embedded = try? Image.load(path: original, sequential: true, strict: false).blob("xmp-data"),
-              let packet = try? XMPPacket(data: embedded), let settings = try? LightroomSettings(packet: packet), !settings.isEmpty
+              let packet = try? XMPPacket(data: embedded), let settings = try? LightroomSettings(packet: packet), settings.isToApply
         else { return nil }
         return (embedded, "embedded XMP")
     }
@@ -136,7 +143,9 @@ extension PhotoLibrary {
         // a name that is not UTF-8 cannot be handed to libvips, so skipped.
         let embeddedSource = files.first { !isRaw($0) && SystemPath($0.display).bytes == $0.bytes }?.display
         do {
-            guard let (packet, source) = try developPacket(sidecarsOf: ordered, embeddedIn: embeddedSource, quiet: true) else { return }
+            guard let (packet, source) = try developPacket(sidecarsOf: ordered, embeddedIn: embeddedSource, quiet: true) else {
+                return importDarktableHistory(of: ordered, id: id, result: &results[k])
+            }
             do {
                 results[k].lightroom = try applyDevelopSettings(id, packet: packet, source: source)
             } catch {
@@ -144,6 +153,23 @@ extension PhotoLibrary {
             }
         } catch {
             results[k].warnings.append("Lightroom develop settings not used: \(error)")
+        }
+    }
+
+    /// After an import without Lightroom settings: a darktable history in the
+    /// first sidecar of `files` becomes a revision. Only sidecars: the
+    /// history embedded in a file darktable exported says how that file was
+    /// made from its RAW, and is already in its pixels.
+    private func importDarktableHistory(of files: [SystemPath], id: String, result: inout ImportResult) {
+        do {
+            guard let sidecar = try darktableSidecar(of: files, quiet: true) else { return }
+            do {
+                result.darktable = try applyDarktableHistory(id, sidecar)
+            } catch {
+                result.warnings.append("\(sidecar.source): darktable history not kept: \(error)")
+            }
+        } catch {
+            result.warnings.append("\(error)")
         }
     }
 }

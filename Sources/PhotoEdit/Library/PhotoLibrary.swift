@@ -27,6 +27,8 @@ public final class PhotoLibrary: Sendable {
     public let isReadOnly: Bool
     /// When `tmp/` was last swept (see PhotoLibrary+Staging.swift).
     let stagingSweep = Mutex<Date>(.distantPast)
+    /// See ``darktable``.
+    let darktableSetting = Mutex<DarktableCLI?>(DarktableCLI.located())
     /// Called after each commit that created photos, with their ids, when
     /// their previews are left to others (a distributed library queues them
     /// as `derivatives` jobs); nil: an import makes its previews itself.

@@ -99,6 +99,14 @@ public struct LightroomSettings: Sendable {
     /// Whether the packet has no `crs:` member at all (nor a `photoedit:recipe`).
     public var isEmpty: Bool { values.isEmpty && arrays.isEmpty && structures.isEmpty && photoeditRecipe == nil }
 
+    /// `crs:AlreadyApplied="True"`: Lightroom and Camera Raw write it into the
+    /// files they export, whose pixels already have the settings. Such a
+    /// packet describes how the file was made and is never applied again.
+    public var isAlreadyApplied: Bool { values["AlreadyApplied"]?.lowercased() == "true" }
+
+    /// Settings to apply: not empty and not already applied.
+    var isToApply: Bool { !isEmpty && !isAlreadyApplied }
+
     /// The `photoedit:recipe` of a sidecar photoedit wrote, when this build
     /// reads it and it applies to a photo from scratch (not on another
     /// tool's render); nil otherwise.

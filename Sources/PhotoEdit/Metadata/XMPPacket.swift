@@ -82,6 +82,10 @@ struct XMPPacket {
     /// Top-level properties whose value is a structure (`rdf:parseType="Resource"`,
     /// a nested description): their names only, their content is not read.
     private(set) var structures: Set<Name> = []
+    /// For each top-level array: the attributes of its `rdf:li` items, in
+    /// order (darktable writes each history step as an item whose fields are
+    /// attributes: `darktable:operation="exposure"`), `rdf:` and `xml:` ones left out.
+    private(set) var itemAttributes: [Name: [[Name: String]]] = [:]
 
     /// The value of a property, nil when the packet does not set it.
     func value(_ namespace: String, _ local: String) -> Value? { properties[Name(namespace: namespace, local: local)] }
@@ -133,6 +137,15 @@ struct XMPPacket {
                         (language: li.attributes.first { $0.namespace == Self.xml && $0.name == "lang" }?.value, text: li.text)
                     }
                     set(name, .array(items))
+                    if itemAttributes[name] == nil {
+                        itemAttributes[name] = container.children.filter { $0.namespace == Self.rdf && $0.name == "li" }.map { li in
+                            var fields: [Name: String] = [:]
+                            for a in li.attributes where a.namespace != Self.rdf && a.namespace != Self.xml && !a.namespace.isEmpty {
+                                fields[Name(namespace: a.namespace, local: a.name)] = a.value
+                            }
+                            return fields
+                        }
+                    }
                 } else if p.children.isEmpty && !p.attributes.contains(where: { $0.namespace == Self.rdf }) {
                     set(name, .text(p.text))
                 } else {
