@@ -329,6 +329,26 @@ struct LightroomSettingsTests {
         #expect(Chain.format(recipe, registry: library.registry) == "raw.wb=3800:+8,exposure=+0.3")
     }
 
+    /// A DNG Lightroom wrote its settings and metadata into (XMP in the
+    /// TIFF container, read by libvips' TIFF loader; libraw has none): read
+    /// at import and by import-xmp like a JPEG's embedded packet.
+    @Test func xmpInsideADNG() throws {
+        let cli = CLILibrary()
+        let raw = cli.temp.file("IMG_8.dng")
+        try FileManager.default.copyItem(atPath: Paths.root.appendingPathComponent("Tests/Fixtures/raw/coffee.dng").path, toPath: raw)
+        try XMPMetadataTests.exiftool(["-overwrite_original", "-XMP-crs:Exposure2012=+0.7", "-XMP-crs:Vibrance=+15",
+                                       "-XMP-xmp:Rating=3", "-XMP-dc:Subject=Trips", raw])
+        var r = try cli.succeed(["import", raw])
+        let id = try #require(r.stdoutLines.first?.split(separator: "\t").first.map(String.init))
+        #expect(r.stderrLines.count == 1 && r.stderrLines[0].contains("Lightroom develop settings (embedded XMP) applied as revision 1"), "\(r)")
+        r = try cli.succeed(["history", id])
+        #expect(r.stdoutLines.last?.contains("exposure=+0.7,vibrance=+15") == true, "\(r)")
+        r = try cli.succeed(["list", "--where", "rating=3 and keyword=\"Trips\""])
+        #expect(r.stdoutLines.count == 1, "the DNG's metadata: \(r)")
+        r = try cli.succeed(["import-xmp", id])
+        #expect(r.stdoutLines == ["\(id)\t1\tunchanged"], "\(r)")
+    }
+
     // MARK: Writing
 
     /// ours → crs: → ours: a recipe using every filter with a crs:

@@ -184,10 +184,20 @@ enum Importer {
         var probed = ProbedImage(loader: "raw", format: "raw", uniformTypeIdentifier: info.isDNG ? "com.adobe.raw-image" : "public.camera-raw-image",
                                  storedWidth: info.width, storedHeight: info.height, orientation: 1)
         probed.rawExtension = stored
+        probed.xmp = rawXMP(path)
         probed.creationDate = info.creationDate
         probed.camera = CameraInfo(make: info.make, model: info.model, lens: info.lens.isEmpty ? nil : info.lens, iso: info.iso,
                                    exposureTime: info.exposureTime, fNumber: info.fNumber, focalLength: info.focalLength)
         return probed
+    }
+
+    /// The XMP packet inside a camera RAW that is a TIFF container (DNG:
+    /// Lightroom writes its settings and metadata there, tag 700 of the
+    /// first directory), read by libvips' TIFF loader from the header only.
+    /// Nil for other RAWs (libraw does not expose XMP) and when there is none.
+    static func rawXMP(_ path: String) -> Data? {
+        guard Vips.loader(for: path)?.hasPrefix("tiffload") == true else { return nil }
+        return (try? Image.load(path: path, sequential: true, strict: false))?.blob("xmp-data")
     }
 
     static func fileExtension(forLoader loader: String, format: String, raw: String? = nil) -> String {

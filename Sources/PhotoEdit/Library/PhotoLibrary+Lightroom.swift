@@ -92,8 +92,9 @@ extension PhotoLibrary {
                 break
             }
         }
-        guard let original, !Renderer.isRaw(original),
-              let embedded = try? Image.load(path: original, sequential: true, strict: false).blob("xmp-data"),
+        guard let original,
+              let embedded = Renderer.isRaw(original) ? Importer.rawXMP(original)
+                  : (try? Image.load(path: original, sequential: true, strict: false))?.blob("xmp-data"),
               let packet = try? XMPPacket(data: embedded), let settings = try? LightroomSettings(packet: packet), settings.isToApply
         else { return nil }
         return (embedded, "embedded XMP")
@@ -139,9 +140,11 @@ extension PhotoLibrary {
         let isRaw = { (f: SystemPath) in RawDecoder.extensions.contains((f.display as NSString).pathExtension.lowercased()) }
         let ordered = files.filter(isRaw) + files.filter { !isRaw($0) }
         // The embedded packet is read from the file imported (the same bytes
-        // as the original, without fetching it back from a blob store);
+        // as the original, without fetching it back from a blob store): the
+        // RAW's when it has one (a DNG Lightroom wrote into), else the JPEG's;
         // a name that is not UTF-8 cannot be handed to libvips, so skipped.
-        let embeddedSource = files.first { !isRaw($0) && SystemPath($0.display).bytes == $0.bytes }?.display
+        let named = ordered.filter { SystemPath($0.display).bytes == $0.bytes }.map(\.display)
+        let embeddedSource = named.first { Renderer.isRaw($0) && Importer.rawXMP($0) != nil } ?? named.first { !Renderer.isRaw($0) }
         do {
             guard let (packet, source) = try developPacket(sidecarsOf: ordered, embeddedIn: embeddedSource, quiet: true) else {
                 return importDarktableHistory(of: ordered, id: id, result: &results[k])
