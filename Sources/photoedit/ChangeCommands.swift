@@ -214,8 +214,8 @@ struct ExportCommand: ParsableCommand {
     }
 
     /// Writes the photo's XMP sidecar as `path` (staged, then renamed); notes what has no crs: equivalent.
-    func writeSidecar(_ library: PhotoLibrary, to path: String) throws {
-        let sidecar = try library.xmpSidecar(for: id)
+    func writeSidecar(_ library: PhotoLibrary, to path: String, applied: Bool = false) throws {
+        let sidecar = try library.xmpSidecar(for: id, applied: applied)
         let temp = path + ".photoedit-\(UUID().uuidString.prefix(8))"
         do {
             try sidecar.data.write(to: URL(fileURLWithPath: temp))
@@ -257,7 +257,8 @@ struct ExportCommand: ParsableCommand {
                 if xmp {
                     let sidecar = (output as NSString).deletingPathExtension + ".xmp"
                     guard sidecar != output else { throw PhotoEditError.invalidOutput("\(output) would be overwritten by its own sidecar; name the output otherwise") }
-                    try writeSidecar(library, to: sidecar)
+                    // Beside the current render, the edit is already in its pixels.
+                    try writeSidecar(library, to: sidecar, applied: type == .fullSizePhoto)
                 }
             } else if json {
                 Output.json(.array(resources.map { r in

@@ -413,6 +413,19 @@ struct LightroomSettingsTests {
         #expect(try other.importDevelopSettings(copy.id)?.isNew == false, "the same sidecar again adds nothing")
         let refused = try cli.run(["export", id, "--resource", "photo", "-o", cli.temp.file("x.xmp"), "--xmp"])
         #expect(refused.status != 0 && refused.stderrLines.count == 1, "\(refused)")
+
+        // Beside the current render the sidecar is a record, marked applied
+        // (upright, crs:AlreadyApplied): imported, the render gets its
+        // metadata and no second helping of the edit.
+        let render = cli.temp.file("render.jpg")
+        try cli.succeed(["export", id, "--resource", "fullSizePhoto", "-o", render, "--xmp"])
+        let text = try String(contentsOfFile: cli.temp.file("render.xmp"), encoding: .utf8)
+        #expect(text.contains(#"crs:AlreadyApplied="True""#) && text.contains(#"tiff:Orientation="1""#))
+        let third = try PhotoLibrary(url: cli.temp.url.appendingPathComponent("third"))
+        let imported = try #require(try third.importItems([render]).first)
+        #expect(imported.lightroom == nil && imported.warnings.isEmpty, "\(imported.warnings)")
+        let plain = try third.asset(imported.id!)
+        #expect(plain.rating == 4 && plain.keywords == asset.keywords && plain.revision == 0)
     }
 
     // MARK: Golden cases

@@ -183,13 +183,18 @@ extension PhotoLibrary {
     /// current recipe (so Lightroom and darktable open it with the edit
     /// approximated), and the recipe itself as `photoedit:recipe`.
     /// `notExported` lists what has no `crs:` equivalent.
-    public func xmpSidecar(for idOrPrefix: String) throws -> XMPSidecar {
+    ///
+    /// `applied`: the sidecar goes beside the current render (the
+    /// `fullSizePhoto` resource), whose pixels already have the edit: it is
+    /// marked `crs:AlreadyApplied` with orientation 1, as Lightroom marks the
+    /// files it exports, so neither Lightroom nor photoedit applies it again.
+    public func xmpSidecar(for idOrPrefix: String, applied: Bool = false) throws -> XMPSidecar {
         let asset = try asset(idOrPrefix)
         guard let data = asset.adjustmentData else { return XMPSidecar(asset: asset, recipe: nil) }
         guard Recipe.canHandle(data), let recipe = try? Recipe(adjustmentData: data, registry: registry) else {
             return XMPSidecar(asset: asset, recipe: nil, unreadFormat: "\(data.formatIdentifier) \(data.formatVersion)")
         }
-        return XMPSidecar(asset: asset, recipe: recipe)
+        return XMPSidecar(asset: asset, recipe: recipe, applied: applied)
     }
 }
 

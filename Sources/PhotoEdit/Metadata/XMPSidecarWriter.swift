@@ -135,7 +135,9 @@ public struct XMPSidecar: Sendable {
 
     /// The sidecar of a photo with this metadata and (current) recipe;
     /// `unreadFormat` names the format of a current edit photoedit cannot read.
-    init(asset: Asset, recipe: Recipe?, unreadFormat: String? = nil) {
+    /// `applied`: the sidecar goes beside the render, whose pixels already
+    /// have the edit (see `PhotoLibrary.xmpSidecar(for:applied:)`).
+    init(asset: Asset, recipe: Recipe?, unreadFormat: String? = nil, applied: Bool = false) {
         var attributes = ["xmp:Rating=\"\(asset.rating)\""]
         if let label = asset.colorLabel { attributes.append("xmp:Label=\"\(label.xmpLabel)\"") }
         var elements: [String] = []
@@ -155,7 +157,9 @@ public struct XMPSidecar: Sendable {
         if let recipe {
             let crs = LightroomEquivalents(recipe: recipe, orientation: asset.orientation)
             notExported = crs.notExported
-            attributes += ["tiff:Orientation=\"\(asset.orientation)\"", "crs:ProcessVersion=\"11.0\"", "crs:HasSettings=\"True\""]
+            // A render is upright; its settings are a record, marked as Lightroom marks its exports'.
+            attributes += ["tiff:Orientation=\"\(applied ? 1 : asset.orientation)\"", "crs:ProcessVersion=\"11.0\"", "crs:HasSettings=\"True\""]
+            if applied { attributes.append("crs:AlreadyApplied=\"True\"") }
             attributes += crs.values.map { "crs:\($0.name)=\"\(Self.escaped($0.value))\"" }
             elements += crs.curves.map { curve in
                 "<crs:\(curve.name)><rdf:Seq>" + curve.points.map { "<rdf:li>\($0)</rdf:li>" }.joined() + "</rdf:Seq></crs:\(curve.name)>"
