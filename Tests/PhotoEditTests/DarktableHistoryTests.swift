@@ -164,6 +164,49 @@ struct DarktableHistoryTests {
         #expect(r.status == 0 && r.stdoutLines == ["\(id)\t2\tunchanged\tdarktable: 10 steps (rawprepare, demosaic, colorin, colorout, gamma, temperature, highlights, filmicrgb, flip)"], "\(r)")
     }
 
+    // MARK: The other way: darktable opens photoedit's sidecars
+
+    /// Runs darktable-cli on `photo` alone: darktable reads the Lightroom
+    /// sidecar beside it (`NAME.xmp`) as its Lightroom import does.
+    static func darktableOpens(_ photo: String, to output: String, _ cli: DarktableCLI, _ temp: TemporaryDirectory) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: cli.executable)
+        process.arguments = [photo, output, "--icc-type", "SRGB", "--apply-custom-presets", "false", "--core", "--configdir",
+                             temp.file("dt-config-\(UUID().uuidString)"), "--library", ":memory:", "--conf", "write_sidecar_files=never"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
+    /// `export --xmp`: darktable opens the exported original with the edit
+    /// approximated — the crop in the same place (written in the frame as
+    /// stored, for a photo turned by EXIF orientation 6), the exposure.
+    @Test func darktableOpensPhotoeditsSidecarsWithTheEdit() throws {
+        let cli = try Self.darktableCLI()
+        let lib = CLILibrary()
+        let out = lib.temp.file("out")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        var r = try lib.succeed(["import", Paths.sample("rotated-exif.jpg"), Paths.sample("coffee.jpg")])
+        let ids = r.stdoutLines.compactMap { $0.split(separator: "\t").first.map(String.init) }
+        try #require(ids.count == 2)
+        try lib.succeed(["apply", "crop=0.1:0.2:0.5:0.3", ids[0]])
+        try lib.succeed(["apply", "exposure=+1", ids[1]])
+        for id in ids { r = try lib.succeed(["export", id, "--all", out, "--xmp"]) }
+
+        let turned = lib.temp.file("darktable-rotated.jpg")
+        try Self.darktableOpens(out + "/rotated-exif.jpg", to: turned, cli, lib.temp)
+        let crop = try ImageComparison.compare(turned, out + "/rotated-exif-FullSizeRender.jpg")
+        #expect(crop.sameSize && crop.meanDeltaE < 5, "the same part of the photo (a crop 0.02 off is mean 9): \(crop)")
+
+        let bright = lib.temp.file("darktable-coffee.jpg"), plain = lib.temp.file("darktable-plain.jpg")
+        try Self.darktableOpens(out + "/coffee.jpg", to: bright, cli, lib.temp)
+        try Self.darktableOpens(Paths.sample("coffee.jpg"), to: plain, cli, lib.temp)
+        let (edited, unedited) = (try Self.mean(bright), try Self.mean(plain))
+        #expect(edited > unedited + 30, "darktable applies the exposure: \(edited) vs \(unedited)")
+    }
+
     // MARK: Without darktable, failures, and what is not an edit
 
     @Test func withoutDarktableTheHistoryIsKeptWithTheUneditedRender() throws {

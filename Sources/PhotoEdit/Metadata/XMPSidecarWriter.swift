@@ -105,6 +105,13 @@ struct LightroomEquivalents {
                 notExported.append(node.filter)
             }
         }
+        // Lightroom writes a crop whole, its four edges and its angle; darktable's reader needs every one.
+        if values.contains(where: { $0.name == "HasCrop" }) {
+            for (name, value) in [("CropLeft", 0.0), ("CropTop", 0), ("CropRight", 1), ("CropBottom", 1), ("CropAngle", 0)]
+            where !values.contains(where: { $0.name == name }) {
+                add(name, value, signed: name == "CropAngle")
+            }
+        }
     }
 }
 
@@ -158,7 +165,12 @@ public struct XMPSidecar: Sendable {
             let crs = LightroomEquivalents(recipe: recipe, orientation: asset.orientation)
             notExported = crs.notExported
             // A render is upright; its settings are a record, marked as Lightroom marks its exports'.
-            attributes += ["tiff:Orientation=\"\(applied ? 1 : asset.orientation)\"", "crs:ProcessVersion=\"11.0\"", "crs:HasSettings=\"True\""]
+            // The frame's size as stored, as Lightroom writes it: darktable places the crop with it.
+            let turned = !applied && (5...8).contains(asset.orientation)
+            let (w, h) = applied ? (asset.pixelWidth, asset.pixelHeight)
+                : turned ? (asset.originalPixelHeight, asset.originalPixelWidth) : (asset.originalPixelWidth, asset.originalPixelHeight)
+            attributes += ["tiff:Orientation=\"\(applied ? 1 : asset.orientation)\"", "tiff:ImageWidth=\"\(w)\"", "tiff:ImageLength=\"\(h)\"",
+                           "crs:ProcessVersion=\"11.0\"", "crs:HasSettings=\"True\""]
             if applied { attributes.append("crs:AlreadyApplied=\"True\"") }
             attributes += crs.values.map { "crs:\($0.name)=\"\(Self.escaped($0.value))\"" }
             elements += crs.curves.map { curve in
