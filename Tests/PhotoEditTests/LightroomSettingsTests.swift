@@ -69,6 +69,15 @@ struct LightroomSettingsTests {
                 "set and not mapped, never dropped silently; defaults (Texture 0, ColorGradeBlending 50…) and bookkeeping are not listed")
     }
 
+    /// A camera profile other than Adobe's neutral one changes the look:
+    /// listed, as every setting photoedit does not apply.
+    @Test func cameraProfilesOtherThanTheNeutralOneAreListed() throws {
+        #expect(try Self.translate(Self.packet(#"crs:CameraProfile="Adobe Standard" crs:Exposure2012="+0.5""#)).unmapped.isEmpty)
+        #expect(try Self.translate(Self.packet(#"crs:CameraProfile="Camera Portrait""#)).unmapped == ["CameraProfile Camera Portrait"])
+        let long = String(repeating: "x", count: 100)
+        #expect(try Self.translate(Self.packet("crs:CameraProfile=\"\(long)\"")).unmapped == ["CameraProfile (not Adobe Standard)"])
+    }
+
     @Test func defaultsTranslateToNothing() throws {
         let t = try Self.translate(Self.packet("""
             crs:Version="15.0" crs:ProcessVersion="11.0" crs:WhiteBalance="As Shot" crs:Exposure2012="0.00" crs:Contrast2012="0" \

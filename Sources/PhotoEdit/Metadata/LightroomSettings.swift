@@ -419,8 +419,17 @@ extension LightroomSettings {
             if !items.isEmpty { out.append(name) }
         }
         for name in structures.sorted() where !Self.bookkeeping.contains(name) { out.append(name) }
+        // The camera profile is bookkeeping while it is Adobe's neutral one; another
+        // (Camera Portrait, Adobe Monochrome…) changes the look, which photoedit does not apply.
+        if let profile = values["CameraProfile"], !Self.neutralProfiles.contains(profile) {
+            let printable = profile.count <= 64 && profile.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
+            out.append(printable ? "CameraProfile \(profile)" : "CameraProfile (not Adobe Standard)")
+        }
         return out
     }
+
+    /// Profiles that render as Lightroom's default look for the camera.
+    static let neutralProfiles: Set<String> = ["", "Adobe Standard", "Adobe Color", "Embedded"]
 
     static func describe(_ v: Double) -> String { (v > 0 ? "+" : "") + JSONValue.format(v) }
 
