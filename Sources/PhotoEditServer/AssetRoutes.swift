@@ -307,6 +307,8 @@ func revisionJSON(_ revision: Revision, library: PhotoLibrary) -> JSONValue {
         "pixelHeight": .number(Double(revision.pixelHeight)),
         "baseRevision": revision.baseRevision.map { .number(Double($0)) } ?? .null,
         "isBasedOnAlternate": .bool(revision.isBasedOnAlternate),
+        "formatIdentifier": revision.adjustmentData.map { .string($0.formatIdentifier) } ?? .null,
+        "editorNote": revision.editorNote.map(JSONValue.string) ?? .null,
     ])
 }
 

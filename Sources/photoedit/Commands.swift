@@ -370,7 +370,7 @@ struct HistoryCommand: ParsableCommand {
                 if let unmapped = r.lightroomUnmapped {
                     chain += "  [from Lightroom" + (unmapped.isEmpty ? "]" : "; not mapped: \(unmapped.joined(separator: ", "))]")
                 }
-                if let darktable = r.darktableHistory { chain = "(darktable history: \(ImportXMPCommand.summary(darktable)))" }
+                if r.darktableHistory != nil, let note = r.editorNote { chain = "(\(note))" }
                 Output.line("\(r.number == current ? "*" : " ") \(r.number)\t\(Output.date(r.date))\t\(r.kind.rawValue)\t\(Output.field(format))\t\(Output.field(chain))")
             }
         }

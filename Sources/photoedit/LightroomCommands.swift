@@ -30,7 +30,7 @@ struct ImportXMPCommand: ParsableCommand {
                         Output.line("\(id)\tno develop settings")
                         continue
                     }
-                    Output.line("\(id)\t\(dt.revision)\t\(dt.isNew ? "new" : "unchanged")\t" + Output.field("darktable: " + Self.summary(dt.history)))
+                    Output.line("\(id)\t\(dt.revision)\t\(dt.isNew ? "new" : "unchanged")\t" + Output.field("darktable: " + dt.history.summary))
                     if dt.isNew && !dt.renderedByDarktable { Output.note("\(id): \(Self.notRendered)") }
                     continue
                 }
@@ -40,19 +40,12 @@ struct ImportXMPCommand: ParsableCommand {
         }
     }
 
-    /// A darktable history in a few words: its steps and the modules it has on.
-    static func summary(_ history: DarktableHistory) -> String {
-        let modules = history.activeModules
-        let shown = modules.prefix(12).joined(separator: ", ") + (modules.count > 12 ? ", …" : "")
-        return "\(history.steps.count) step\(history.steps.count == 1 ? "" : "s")" + (modules.isEmpty ? "" : " (\(shown))")
-    }
-
     static let notRendered = "darktable-cli not found: the darktable history is kept, rendered as the photo unedited (install darktable, then revert and import-xmp again to see its edit)"
 
     /// One line about a darktable history read at import.
     static func describe(_ dt: DarktableImport) -> String {
         guard dt.isNew else { return "darktable history (\(dt.source)) already in revision \(dt.revision)" }
-        return "darktable history (\(dt.source), \(summary(dt.history))) kept as revision \(dt.revision), "
+        return "darktable history (\(dt.source), \(dt.history.summary)) kept as revision \(dt.revision), "
             + (dt.renderedByDarktable ? "rendered by darktable" : "not rendered: " + notRendered)
     }
 

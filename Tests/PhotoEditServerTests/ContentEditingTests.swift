@@ -217,6 +217,16 @@ struct HTTPContentEditingTests {
             #expect(history.last?.adjustmentData?.data == Data("plain text".utf8))
             // The first editor's data is still in the history, byte for byte.
             #expect(history[1].adjustmentData.map { [UInt8]($0.data) } == Self.foreignData)
+            // The history says whose edits they are (no chain: not photoedit's).
+            try await client.execute(uri: "/v1/assets/\(id)/history", method: .get) { response in
+                guard case let .array(revisions)? = response.member("revisions"), revisions.count == 3,
+                      case let .object(first) = revisions[1], case let .object(second) = revisions[2] else {
+                    Issue.record("history: \(String(buffer: response.body))"); return
+                }
+                #expect(first["formatIdentifier"] == .string("com.example.foreign") && first["chain"] == .null)
+                #expect(first["editorNote"] == .string("another editor's edit (com.example.foreign 1.1)"))
+                #expect(second["editorNote"] == .string("another editor's edit (org.example.other 2)"))
+            }
             #expect(stagedFiles(temp.library).isEmpty)
         }
     }

@@ -142,4 +142,15 @@ extension Revision {
     public var darktableHistory: DarktableHistory? {
         adjustmentData.flatMap { DarktableHistory(adjustmentData: $0) }
     }
+
+    /// Where an edit not written as a photoedit recipe came from, in a few
+    /// words (`from Lightroom; not mapped: Clarity2012 +18`, `darktable
+    /// history: 10 steps (…)`, `another editor's edit (com.example.app 2)`);
+    /// nil for photoedit's own recipes and the original.
+    public var editorNote: String? {
+        guard let data = adjustmentData, data.formatIdentifier != Recipe.formatIdentifier else { return nil }
+        if let unmapped = lightroomUnmapped { return "from Lightroom" + (unmapped.isEmpty ? "" : "; not mapped: " + unmapped.joined(separator: ", ")) }
+        if let history = darktableHistory { return "darktable history: " + history.summary }
+        return "another editor's edit (\(data.formatIdentifier) \(data.formatVersion))"
+    }
 }

@@ -47,6 +47,14 @@ public struct DarktableHistory: Sendable, Hashable {
         return order.filter { state[$0] == true }
     }
 
+    /// The history in a few words: `10 steps (rawprepare, …, flip)` — its
+    /// steps and the modules it has on (the first 12).
+    public var summary: String {
+        let modules = activeModules
+        let shown = modules.prefix(12).joined(separator: ", ") + (modules.count > 12 ? ", …" : "")
+        return "\(steps.count) step\(steps.count == 1 ? "" : "s")" + (modules.isEmpty ? "" : " (\(shown))")
+    }
+
     /// Reads the history of a darktable sidecar; nil when the packet has no
     /// darktable history (no `darktable:history`, or an empty one). Throws
     /// for one that is not darktable's (one line, never quoting the packet).

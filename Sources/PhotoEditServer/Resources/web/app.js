@@ -602,7 +602,7 @@ async function loadHistory() {
       const item = el("li", { class: current ? "current" : "", value: String(r.number), "data-revision": String(r.number) },
         el("span", { class: "rev-number", text: `r${r.number}` }),
         el("span", { class: "rev-kind", text: r.kind }),
-        el("span", { class: "rev-chain", text: r.chain || (r.number === 0 ? "as imported" : "no adjustments") }),
+        el("span", { class: "rev-chain", text: r.chain || r.editorNote || (r.number === 0 ? "as imported" : "no adjustments") }),
         el("time", { datetime: r.date, text: when }));
       if (current) item.append(el("span", { class: "rev-current", text: "current" }));
       else item.append(el("button", { type: "button", text: "Go to", "aria-label": `Go to revision ${r.number}`,
