@@ -197,11 +197,24 @@ func docSnippet8(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:333 (Photos from bytes (uploads))
+/// docs/library-api.md:326 (Lightroom develop settings)
 func docSnippet9(_ doc: DocSnippetContext) throws {
     let library = doc.library
+    let id = doc.id
+#sourceLocation(file: "docs/library-api.md", line: 327)
+    library.darktable = DarktableCLI.located()          // the default; nil keeps histories with the unedited render
+    if let dt = try library.importDarktableHistory(id) {  // the photo's sidecar (or sidecar: path); nil: no history
+        print(dt.revision, dt.isNew, dt.renderedByDarktable, dt.history.activeModules)   // 1 true true ["rawprepare", …, "flip"]
+    }
+    let kept = try library.history(id).compactMap(\.darktableHistory)       // the histories in the photo's revisions
+#sourceLocation()
+}
+
+/// docs/library-api.md:347 (Photos from bytes (uploads))
+func docSnippet10(_ doc: DocSnippetContext) throws {
+    let library = doc.library
     let jpegData = doc.jpegData
-#sourceLocation(file: "docs/library-api.md", line: 334)
+#sourceLocation(file: "docs/library-api.md", line: 348)
     // Synchronous, or in a change block with other requests.
     let photo = try library.createAsset(from: jpegData, filename: "IMG_0042.JPG")
     let again = try library.performChanges(returning: { changes in
@@ -211,12 +224,12 @@ func docSnippet9(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:342 (Photos from bytes (uploads))
-func docSnippet10(_ doc: DocSnippetContext) async throws {
+/// docs/library-api.md:356 (Photos from bytes (uploads))
+func docSnippet11(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let jpegData = doc.jpegData
     let requestBody = doc.requestBody
-#sourceLocation(file: "docs/library-api.md", line: 343)
+#sourceLocation(file: "docs/library-api.md", line: 357)
     // Async: Data, or a stream of bytes or chunks (an HTTP request body).
     let uploaded = try await library.createAsset(fromChunks: requestBody, filename: "IMG_0043.HEIC")
     let bytes = AsyncStream<UInt8> { continuation in
@@ -228,11 +241,11 @@ func docSnippet10(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:379 (Fetching photos and albums (PhotoKit's `PHFetchOptions`))
-func docSnippet11(_ doc: DocSnippetContext) throws {
+/// docs/library-api.md:393 (Fetching photos and albums (PhotoKit's `PHFetchOptions`))
+func docSnippet12(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 380)
+#sourceLocation(file: "docs/library-api.md", line: 394)
     // Typed: operators on AssetField build an AssetPredicate.
     let options = FetchOptions(
         predicate: .has(.favorite) && AssetField.width >= 3000 && AssetField.created >= "2024-01-01"
@@ -259,10 +272,10 @@ func docSnippet11(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:427 (The change feed (PhotoKit's change observer))
-func docSnippet12(_ doc: DocSnippetContext) throws {
+/// docs/library-api.md:441 (The change feed (PhotoKit's change observer))
+func docSnippet13(_ doc: DocSnippetContext) throws {
     let library = doc.library
-#sourceLocation(file: "docs/library-api.md", line: 428)
+#sourceLocation(file: "docs/library-api.md", line: 442)
     // Past changes: one ChangeSet per commit, oldest first.
     for set in try library.changes(since: 0) {
         for entry in set.entries {                   // seq, date, objectType, identifier, kind, aspects
@@ -274,11 +287,11 @@ func docSnippet12(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:439 (The change feed (PhotoKit's change observer)) — until-cancelled: the live feed never ends by itself; the test runs it in a task, commits a change and cancels the task
-func docSnippet13(_ doc: DocSnippetContext) async throws {
+/// docs/library-api.md:453 (The change feed (PhotoKit's change observer)) — until-cancelled: the live feed never ends by itself; the test runs it in a task, commits a change and cancels the task
+func docSnippet14(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 440)
+#sourceLocation(file: "docs/library-api.md", line: 454)
     // Live, from this process and any other; cancelling the task stops the watcher.
     let now = try await library.latestChangeSequence()
     var shown = try await library.fetchAssets(FetchOptions(predicate: .has(.favorite)))
@@ -298,11 +311,11 @@ func docSnippet13(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:482 (Resources and verification)
-func docSnippet14(_ doc: DocSnippetContext) throws {
+/// docs/library-api.md:496 (Resources and verification)
+func docSnippet15(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 483)
+#sourceLocation(file: "docs/library-api.md", line: 497)
     for resource in try library.resources(for: id) {   // the files behind a photo
         print(resource.type, resource.originalFilename, resource.uniformTypeIdentifier, resource.fileSize)
     }
@@ -314,11 +327,11 @@ func docSnippet14(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:498 (Resources and verification)
-func docSnippet15(_ doc: DocSnippetContext) async throws {
+/// docs/library-api.md:512 (Resources and verification)
+func docSnippet16(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 499)
+#sourceLocation(file: "docs/library-api.md", line: 513)
     let resources = try await library.resources(for: id)
     if let original = resources.first(where: { $0.type == .photo }) {
         let data = try await library.requestData(for: original)
@@ -329,11 +342,11 @@ func docSnippet15(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:522 (Errors)
-func docSnippet16(_ doc: DocSnippetContext) throws {
+/// docs/library-api.md:536 (Errors)
+func docSnippet17(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 523)
+#sourceLocation(file: "docs/library-api.md", line: 537)
     do {
         try library.performChanges { try $0.changeRequest(for: id).isFavorite = true }
     } catch PhotoEditError.conflict(_, _, let actual) {
@@ -344,15 +357,15 @@ func docSnippet16(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:534 (Image requests and the caching image manager (PhotoKit's `PHImageManager`))
-func docSnippet17(_ doc: DocSnippetContext) async throws {
+/// docs/library-api.md:548 (Image requests and the caching image manager (PhotoKit's `PHImageManager`))
+func docSnippet18(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
     let cell = doc.cell
     let sink = doc.sink
     let visibleIDs = doc.visibleIDs
     let scrolledAwayIDs = doc.scrolledAwayIDs
-#sourceLocation(file: "docs/library-api.md", line: 535)
+#sourceLocation(file: "docs/library-api.md", line: 549)
     let manager = ImageManager(library: library)          // one per process is enough; thread-safe
 
     // Opportunistic (the default): a degraded image first when the final one
@@ -399,13 +412,14 @@ let docSnippets: [DocSnippet] = [
     DocSnippet(number: 6, line: 218, section: "Change requests", run: .sync(docSnippet6)),
     DocSnippet(number: 7, line: 255, section: "Ratings, labels, keywords, titles and captions", run: .sync(docSnippet7)),
     DocSnippet(number: 8, line: 293, section: "Lightroom develop settings", run: .sync(docSnippet8)),
-    DocSnippet(number: 9, line: 333, section: "Photos from bytes (uploads)", run: .sync(docSnippet9)),
-    DocSnippet(number: 10, line: 342, section: "Photos from bytes (uploads)", run: .async(docSnippet10)),
-    DocSnippet(number: 11, line: 379, section: "Fetching photos and albums (PhotoKit's `PHFetchOptions`)", run: .sync(docSnippet11)),
-    DocSnippet(number: 12, line: 427, section: "The change feed (PhotoKit's change observer)", run: .sync(docSnippet12)),
-    DocSnippet(number: 13, line: 439, section: "The change feed (PhotoKit's change observer)", run: .untilCancelled(docSnippet13)),
-    DocSnippet(number: 14, line: 482, section: "Resources and verification", run: .sync(docSnippet14)),
-    DocSnippet(number: 15, line: 498, section: "Resources and verification", run: .async(docSnippet15)),
-    DocSnippet(number: 16, line: 522, section: "Errors", run: .sync(docSnippet16)),
-    DocSnippet(number: 17, line: 534, section: "Image requests and the caching image manager (PhotoKit's `PHImageManager`)", run: .async(docSnippet17)),
+    DocSnippet(number: 9, line: 326, section: "Lightroom develop settings", run: .sync(docSnippet9)),
+    DocSnippet(number: 10, line: 347, section: "Photos from bytes (uploads)", run: .sync(docSnippet10)),
+    DocSnippet(number: 11, line: 356, section: "Photos from bytes (uploads)", run: .async(docSnippet11)),
+    DocSnippet(number: 12, line: 393, section: "Fetching photos and albums (PhotoKit's `PHFetchOptions`)", run: .sync(docSnippet12)),
+    DocSnippet(number: 13, line: 441, section: "The change feed (PhotoKit's change observer)", run: .sync(docSnippet13)),
+    DocSnippet(number: 14, line: 453, section: "The change feed (PhotoKit's change observer)", run: .untilCancelled(docSnippet14)),
+    DocSnippet(number: 15, line: 496, section: "Resources and verification", run: .sync(docSnippet15)),
+    DocSnippet(number: 16, line: 512, section: "Resources and verification", run: .async(docSnippet16)),
+    DocSnippet(number: 17, line: 536, section: "Errors", run: .sync(docSnippet17)),
+    DocSnippet(number: 18, line: 548, section: "Image requests and the caching image manager (PhotoKit's `PHImageManager`)", run: .async(docSnippet18)),
 ]
