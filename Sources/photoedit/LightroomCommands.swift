@@ -40,7 +40,7 @@ struct ImportXMPCommand: ParsableCommand {
         }
     }
 
-    static let notRendered = "darktable-cli not found: the darktable history is kept, rendered as the photo unedited (install darktable, then revert and import-xmp again to see its edit)"
+    static let notRendered = "darktable-cli not found: the darktable history is kept, rendered as the photo unedited (install darktable, then run import-xmp again to see its edit)"
 
     /// One line about a darktable history read at import.
     static func describe(_ dt: DarktableImport) -> String {

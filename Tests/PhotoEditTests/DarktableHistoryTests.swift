@@ -224,6 +224,16 @@ struct DarktableHistoryTests {
         try library.render(id, to: current)
         try library.render(id, version: .unadjusted, to: unedited)
         #expect(try ImageComparison.compare(current, unedited).maxDeltaE < 1, "nothing photoedit cannot read is guessed")
+        #expect(try library.importDarktableHistory(id)?.isNew == false, "still no darktable: nothing new")
+
+        // darktable installed later: the same history, rendered by darktable, as a new revision; once.
+        library.darktable = try Self.darktableCLI()
+        let later = try #require(try library.importDarktableHistory(id))
+        #expect(later.isNew && later.revision == 2 && later.renderedByDarktable)
+        let again = try #require(try library.importDarktableHistory(id))
+        #expect(!again.isNew && again.revision == 2 && again.renderedByDarktable)
+        try library.render(id, to: current)
+        #expect(try ImageComparison.compare(current, unedited).meanDeltaE > 2, "darktable's render now")
 
         // The CLI with darktable turned off says so.
         let other = TemporaryDirectory("photoedit-darktable-none-cli")

@@ -106,9 +106,14 @@ extension PhotoLibrary {
     /// ``darktable`` is set, else with the photo's unedited render.
     func applyDarktableHistory(_ id: String, _ sidecar: DarktableSidecar) throws -> DarktableImport {
         let data = DarktableHistory.adjustmentData(packet: sidecar.data, history: sidecar.history)
+        let darktable = self.darktable
         if let existing = try history(id).last(where: { $0.adjustmentData == data }) {
-            return DarktableImport(source: sidecar.source, revision: existing.number, isNew: false, history: sidecar.history,
-                                   renderedByDarktable: false)
+            let rendered = try isRenderedByDarktable(id, revision: existing.number)
+            // Kept before without darktable: now that it is here, it renders the history as a new revision.
+            if rendered || darktable == nil {
+                return DarktableImport(source: sidecar.source, revision: existing.number, isNew: false, history: sidecar.history,
+                                       renderedByDarktable: rendered)
+            }
         }
         try requireWritable()
         let asset = try asset(id)
@@ -118,7 +123,6 @@ extension PhotoLibrary {
         let input = try requestContentEditingInput(for: id, options: options)
         var output = ContentEditingOutput(contentEditingInput: input)
         defer { unlink(output.renderedContentURL.path) }
-        let darktable = self.darktable
         if let darktable {
             try darktable.render(original: input.fullSizeImageURL.path, sidecar: sidecar.data,
                                  to: output.renderedContentURL.path, work: layout.tmp)
@@ -133,6 +137,19 @@ extension PhotoLibrary {
         let revision = try history(id).last!
         return DarktableImport(source: sidecar.source, revision: revision.number, isNew: true, history: sidecar.history,
                                renderedByDarktable: darktable != nil)
+    }
+}
+
+extension PhotoLibrary {
+    /// Whether darktable made the render of a revision: its exports carry the
+    /// history they were made with in their XMP (`darktable:xmp_version`);
+    /// photoedit's renders carry none.
+    func isRenderedByDarktable(_ id: String, revision: Int) throws -> Bool {
+        guard let record = try read({ db in try RevisionRecord.fetch(id, revision, db) }),
+              let render = record.renderPath.flatMap(files.existingLocalPath),
+              let xmp = (try? Image.load(path: render, sequential: true, strict: false))?.blob("xmp-data"),
+              let packet = try? XMPPacket(data: xmp) else { return false }
+        return packet.value(XMPPacket.darktable, "xmp_version") != nil
     }
 }
 
