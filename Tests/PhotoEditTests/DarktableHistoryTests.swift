@@ -111,6 +111,15 @@ struct DarktableHistoryTests {
         let differs = try ImageComparison.compare(ours, unedited)
         #expect(differs.meanDeltaE > 2, "darktable's filmic and exposure, not photoedit's unadjusted development: \(differs.meanDeltaE)")
 
+        // A lost render of the darktable revision: verify --repair has darktable make it again.
+        let relative = try #require(try library.read { try RevisionRecord.fetch(id, 1, $0) }?.renderPath)
+        try FileManager.default.removeItem(atPath: library.url.appendingPathComponent(relative).path)
+        #expect(try library.verify().problems.contains { $0.contains("is missing") })
+        let repaired = try library.verify(repair: true)
+        #expect(repaired.isClean && repaired.repaired.count == 1, "\(repaired.problems) \(repaired.repaired)")
+        try library.render(id, to: ours)
+        #expect(try ImageComparison.compare(ours, theirs).maxDeltaE < 1, "darktable's render again")
+
         // The same sidecar again adds nothing.
         let again = try #require(try library.importDarktableHistory(id))
         let count = try library.history(id).count
@@ -133,6 +142,7 @@ struct DarktableHistoryTests {
         try library.render(id, to: ours)
         #expect(try ImageComparison.compare(ours, theirs).maxDeltaE < 1)
         #expect(try library.verify().isClean)
+
     }
 
     /// `import-xmp --sidecar` with another darktable history of the same

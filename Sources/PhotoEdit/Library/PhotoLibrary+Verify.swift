@@ -105,7 +105,7 @@ extension PhotoLibrary {
                         referenced.insert(fixed)
                         report.repaired.append("\(label): \(problem); rebuilt as \(fixed)")
                     } else {
-                        report.problems.append("\(label): \(problem)\(repair ? " (cannot rebuild: not photoedit's format or its base is missing)" : "")")
+                        report.problems.append("\(label): \(problem)\(repair ? " (cannot rebuild: another editor's format or its base is missing)" : "")")
                     }
                 }
             }
@@ -248,15 +248,28 @@ extension PhotoLibrary {
         }
     }
 
-    /// Renders a revision again from its recipe and points the revision at the new file.
+    /// Renders a revision again from its recipe and points the revision at
+    /// the new file. A darktable history is rendered again by darktable (or,
+    /// without it, as the photo unedited, as it was kept); other foreign
+    /// formats cannot be rendered again.
     private func rebuildRender(_ a: AssetRecord, _ r: RevisionRecord) throws -> String {
-        guard let data = r.adjustmentData, Recipe.canHandle(data) else { throw PhotoEditError.invalidAdjustmentData("foreign") }
-        let recipe = try Recipe(adjustmentData: data, registry: registry)
+        guard let data = r.adjustmentData else { throw PhotoEditError.invalidAdjustmentData("foreign") }
         let base = readablePath(r.basePath ?? a.originalPath)
-        let image = try renderer.render(recipe: recipe, originalPath: base)
         let staged = layout.temporary(".jpg")
         defer { unlink(staged) }
-        try Renderer.save(image, to: staged, format: .jpeg, quality: Renderer.renderQuality)
+        if Recipe.canHandle(data) {
+            let image = try renderer.render(recipe: try Recipe(adjustmentData: data, registry: registry), originalPath: base)
+            try Renderer.save(image, to: staged, format: .jpeg, quality: Renderer.renderQuality)
+        } else if DarktableHistory(adjustmentData: data) != nil {
+            if let darktable {
+                try darktable.render(original: base, sidecar: data.data, to: staged, work: layout.tmp)
+            } else {
+                let unedited = Recipe(nodes: [], base: r.basePath == nil ? .original : .alternate, registry: registry)
+                try Renderer.save(try renderer.render(recipe: unedited, originalPath: base), to: staged, format: .jpeg, quality: Renderer.renderQuality)
+            }
+        } else {
+            throw PhotoEditError.invalidAdjustmentData("foreign")
+        }
         try FileIO.flush(staged)
         let relative = LibraryLayout.renderPath(asset: a.id, revision: r.number)
         let journal = IntentJournal(layout: layout)
