@@ -13,8 +13,9 @@ import Foundation
 /// in); a photo with none of them set has none. A small JSON document like
 /// the revision records: our keyword syntax, favorite and hidden round-trip
 /// exactly, and it is read back with the same bounds.
-struct MetadataRecord: Codable, Equatable, Sendable {
+struct MetadataRecord: LibraryRecord, Equatable, Sendable {
     static let formatName = "photoedit.metadata"
+    static let noun = "metadata record"
     /// Larger files are not records this engine wrote (1000 keywords of
     /// 500 characters, two texts of 10 000, escaped, stay well under it).
     static let maxBytes: Int64 = 8 << 20
@@ -67,28 +68,14 @@ struct MetadataRecord: Codable, Equatable, Sendable {
         a.hidden = hidden
     }
 
-    func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .secondsSince1970
-        return try encoder.encode(self) + Data("\n".utf8)
-    }
-
     /// Reads a record, every member checked as a change to the catalog
     /// checks it; the reason (never the file's content) when it is not one
     /// this engine reads.
     static func read(_ path: String) -> Result<MetadataRecord, PhotoEditError> {
-        guard let size = FileIO.size(path) else { return .failure(.unreadableFile(path: path, reason: "missing")) }
-        guard size <= maxBytes, let data = FileManager.default.contents(atPath: path) else {
-            return .failure(.unreadableFile(path: path, reason: size > maxBytes ? "too large for a metadata record" : "unreadable"))
-        }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        guard var record = try? decoder.decode(MetadataRecord.self, from: data), record.format == formatName else {
-            return .failure(.unreadableFile(path: path, reason: "not a photoedit metadata record"))
-        }
-        guard record.version == 1 else {
-            return .failure(.unreadableFile(path: path, reason: "metadata record version \(record.version) is newer than this photoedit reads"))
+        var record: MetadataRecord
+        switch decoded(path) {
+        case .failure(let error): return .failure(error)
+        case .success(let r): record = r
         }
         do {
             guard record.asset.count == 32, record.asset.allSatisfy({ $0.isHexDigit && !$0.isUppercase }), record.date.timeIntervalSince1970.isFinite,
