@@ -143,38 +143,33 @@ extension PhotoLibrary {
     /// records it finds or writes go in `referenced`.
     func verifyMetadataRecords(_ assets: [AssetRecord], repair: Bool, _ report: inout VerificationReport,
                                referenced: inout Set<String>) throws {
-        let keywords = try read { db in try Self.keywords(of: assets.map(\.id), db) }
+        // Keywords a few hundred photos per query (a statement's parameters are bounded).
+        var keywords: [String: [String]] = [:]
+        for start in stride(from: 0, to: assets.count, by: 500) {
+            let ids = assets[start..<min(start + 500, assets.count)].map(\.id)
+            keywords.merge(try read { db in try Self.keywords(of: ids, db) }) { first, _ in first }
+        }
         var without = 0
-        for a in assets {
-            if let path = a.metadataPath { referenced.insert(path) }
-            let problem: String
-            if let path = a.metadataPath {
-                switch MetadataRecord.read(readablePath(path)) {
-                case .failure(.unreadableFile(_, let reason)) where reason == "missing":
-                    problem = "metadata record \(path) is missing"
-                case .failure(let error):
-                    problem = "metadata record \(path) is unusable (\(error.description))"
-                case .success(let record):
-                    if record.matches(a, keywords: keywords[a.id] ?? []) { continue }
-                    problem = "metadata record \(path) does not match the catalog"
-                }
-            } else if MetadataRecord(a, keywords: keywords[a.id] ?? []).isEmpty {
-                continue
-            } else {
-                problem = "no metadata record"
+        for listed in assets {
+            if let path = listed.metadataPath { referenced.insert(path) }
+            guard var problem = metadataRecordProblem(listed, keywords: keywords[listed.id] ?? []) else { continue }
+            // Changed since it was listed (another process's commit)? Its row now, read with its keywords.
+            let now = try read { db in
+                try AssetRecord.fetch(listed.id, db).map { ($0, try Self.keywords(of: [listed.id], db)[listed.id] ?? []) }
             }
+            guard let (a, words) = now else { continue }   // purged meanwhile
+            if let path = a.metadataPath { referenced.insert(path) }
+            guard let current = metadataRecordProblem(a, keywords: words) else { continue }
+            problem = current
             if repair {
                 do {
                     let written = try replaceMetadataRecord(a.id)
                     if let written { referenced.insert(written) }
                     report.repaired.append("\(a.id): \(problem); " + (written.map { "written as \($0)" } ?? "none needed"))
-                    continue
                 } catch let e as PhotoEditError {
                     report.problems.append("\(a.id): \(problem) (cannot write it: \(e.description))")
-                    continue
                 }
-            }
-            if a.metadataPath == nil {
+            } else if a.metadataPath == nil {
                 without += 1   // a photo described by an older photoedit
             } else {
                 report.problems.append("\(a.id): \(problem)")
@@ -183,6 +178,22 @@ extension PhotoLibrary {
         if without > 0 {
             report.notes.append("\(without) photo(s) rated, labelled, tagged, titled, favorited or hidden by an older photoedit have no metadata "
                                 + "record under revisions/: `photoedit verify --repair` writes them, so that `verify --rebuild-catalog` recovers them")
+        }
+    }
+
+    /// What is wrong with photo `a`'s metadata record, nil when it says what
+    /// the row says (or the photo has nothing to record and no record).
+    private func metadataRecordProblem(_ a: AssetRecord, keywords: [String]) -> String? {
+        guard let path = a.metadataPath else {
+            return MetadataRecord(a, keywords: keywords).isEmpty ? nil : "no metadata record"
+        }
+        switch MetadataRecord.read(readablePath(path)) {
+        case .failure(.unreadableFile(_, let reason)) where reason == "missing":
+            return "metadata record \(path) is missing"
+        case .failure(let error):
+            return "metadata record \(path) is unusable (\(error.description))"
+        case .success(let record):
+            return record.matches(a, keywords: keywords) ? nil : "metadata record \(path) does not match the catalog"
         }
     }
 
