@@ -111,6 +111,26 @@ struct MetadataRecordTests {
         #expect(try Self.records(lib).count == 1)
     }
 
+    /// The JPEG of a RAW+JPEG pair joins the RAW's photo with its sidecar's
+    /// metadata: the join writes the photo's record, and a rebuild gives it back.
+    @Test func aJoinedPairsMetadataIsRecorded() throws {
+        let folder = try RawDevelopmentTests.pairFolder()
+        let lib = CLILibrary()
+        let id = try lib.importFiles([folder.file("IMG_0042.DNG")])[0]
+        #expect(try Self.records(lib).isEmpty)
+        try XMPMetadataTests.exiftool(["-o", folder.file("IMG_0042.JPG.xmp"), "-XMP-xmp:Rating=3", "-XMP-dc:Subject=Pairs",
+                                       Paths.sample("coffee.jpg")])
+        let joined = try lib.succeed(["import", folder.file("IMG_0042.JPG")])
+        #expect(joined.stdout.hasPrefix(id) && joined.stderr.contains("RAW+JPEG pair"), "\(joined)")
+        let records = try Self.records(lib)
+        #expect(records.count == 1 && records[0].contains(id), "\(records)")
+        let shown = try lib.show(id)
+        #expect(shown["rating"] == .number(3) && shown["keywords"] == .array([.string("Pairs")]))
+        CatalogRebuildTests.removeCatalog(lib)
+        try lib.succeed(["verify", "--rebuild-catalog"])
+        #expect(try lib.show(id) == shown)
+    }
+
     /// Changed again and again, then purged: no record is left behind.
     @Test func aPurgedPhotoLeavesNoRecord() throws {
         let lib = CLILibrary()
