@@ -453,7 +453,7 @@ extension PhotoLibrary {
                 // after it (before they are removed) leaves a journal whose
                 // unreferenced files recovery removes: the purge finishes.
                 // A crash before it leaves them referenced: nothing happened.
-                for file in purgedFiles { try journal.record(file) }
+                try journal.record(contentsOf: purgedFiles)
             }
             let purgedAssets = changes.compactMap { change -> String? in
                 if case .purge(let id) = change { return id }

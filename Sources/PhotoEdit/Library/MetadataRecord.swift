@@ -115,26 +115,34 @@ extension PhotoLibrary {
     /// skipped): each staged, flushed, named in `journal` and moved into
     /// place; the new files go in `placed` (removed if the transaction
     /// rolls back), the ones they replace in `replaced` (removed once it
-    /// commits). A photo whose metadata is all unset gets no record.
+    /// commits). A photo whose metadata is all unset gets no record. The
+    /// journal is flushed once for all of them (a batch of many photos).
     func placeMetadataRecords(of ids: Set<String>, _ db: any CatalogConnection, journal: IntentJournal,
                               placed: inout [String], replaced: inout [String]) throws {
+        var staged: [(relative: String, file: String)] = []
+        defer { for s in staged { unlink(s.file) } }
+        var rows: [(id: String, path: String?, old: String?)] = []
         for id in ids.sorted() {
-            guard let a = try AssetRecord.fetch(id, db) else { continue }
+            guard let a = try AssetRecord.fetch(id, db) else { continue }   // purged in this commit
             let record = MetadataRecord(a, keywords: try Self.keywords(of: [id], db)[id] ?? [])
             if record.isEmpty && a.metadataPath == nil { continue }
             var path: String?
             if !record.isEmpty {
-                let relative = LibraryLayout.metadataRecordPath(asset: id)
-                let staged = layout.temporary(".json")
-                defer { unlink(staged) }
-                try FileIO.writeFlushed(try record.encoded(), to: staged)
-                try journal.record(relative)
-                try files.publish(staged, as: relative)
-                placed.append(relative)
-                path = relative
+                let file = layout.temporary(".json")
+                staged.append((LibraryLayout.metadataRecordPath(asset: id), file))
+                try FileIO.writeFlushed(try record.encoded(), to: file)
+                path = staged.last!.relative
             }
-            if let old = a.metadataPath { replaced.append(old) }
-            try db.execute("UPDATE asset SET metadataPath = ? WHERE id = ?", path, id)
+            rows.append((id, path, a.metadataPath))
+        }
+        try journal.record(contentsOf: staged.map(\.relative))
+        for s in staged {
+            try files.publish(s.file, as: s.relative)
+            placed.append(s.relative)
+        }
+        for row in rows {
+            if let old = row.old { replaced.append(old) }
+            try db.execute("UPDATE asset SET metadataPath = ? WHERE id = ?", row.path, row.id)
         }
     }
 
@@ -210,7 +218,7 @@ extension PhotoLibrary {
                 replaced = []
                 guard try AssetRecord.fetch(id, db, locking: true) != nil else { throw PhotoEditError.unknownAsset(id) }
                 try placeMetadataRecords(of: [id], db, journal: journal, placed: &placed, replaced: &replaced)
-                for old in replaced { try journal.record(old) }
+                try journal.record(contentsOf: replaced)
                 return try db.value(String.self, "SELECT metadataPath FROM asset WHERE id = ?", id)
             }
             for old in replaced { files.remove(old) }
