@@ -214,8 +214,6 @@ extension PhotoLibrary {
         var replaced: [String] = []
         do {
             let path: String? = try write { db in
-                placed = []
-                replaced = []
                 guard try AssetRecord.fetch(id, db, locking: true) != nil else { throw PhotoEditError.unknownAsset(id) }
                 try placeMetadataRecords(of: [id], db, journal: journal, placed: &placed, replaced: &replaced)
                 try journal.record(contentsOf: replaced)
