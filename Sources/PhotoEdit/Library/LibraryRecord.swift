@@ -13,6 +13,8 @@ protocol LibraryRecord: Codable {
     static var noun: String { get }
     var format: String { get }
     var version: Int { get }
+    /// Reads a record, every member checked; the reason when it is not one this engine reads.
+    static func read(_ path: String) -> Result<Self, PhotoEditError>
 }
 
 extension LibraryRecord {
@@ -21,6 +23,20 @@ extension LibraryRecord {
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .secondsSince1970
         return try encoder.encode(self) + Data("\n".utf8)
+    }
+
+    /// What `verify` says of the record `relative` (read from `path`):
+    /// missing, unusable, or saying something else than the catalog
+    /// (`matches`); nil when it agrees.
+    static func problem(_ relative: String, at path: String, matches: (Self) -> Bool) -> String? {
+        switch read(path) {
+        case .failure(.unreadableFile(_, let reason)) where reason == "missing":
+            return "\(noun) \(relative) is missing"
+        case .failure(let error):
+            return "\(noun) \(relative) is unusable (\(error.description))"
+        case .success(let record):
+            return matches(record) ? nil : "\(noun) \(relative) does not match the catalog"
+        }
     }
 
     /// Reads the file at `path` as a record of version 1 of this format

@@ -195,14 +195,7 @@ extension PhotoLibrary {
         guard let path = a.metadataPath else {
             return MetadataRecord(a, keywords: keywords).isEmpty ? nil : "no metadata record"
         }
-        switch MetadataRecord.read(readablePath(path)) {
-        case .failure(.unreadableFile(_, let reason)) where reason == "missing":
-            return "metadata record \(path) is missing"
-        case .failure(let error):
-            return "metadata record \(path) is unusable (\(error.description))"
-        case .success(let record):
-            return record.matches(a, keywords: keywords) ? nil : "metadata record \(path) does not match the catalog"
-        }
+        return MetadataRecord.problem(path, at: readablePath(path)) { $0.matches(a, keywords: keywords) }
     }
 
     /// Writes photo `id`'s metadata record again from its row, in a commit

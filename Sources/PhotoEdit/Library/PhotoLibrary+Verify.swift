@@ -202,14 +202,7 @@ extension PhotoLibrary {
     /// revision as the catalog has it.
     private func sidecarProblem(_ a: AssetRecord, _ r: RevisionRecord) -> String? {
         guard let relative = r.sidecarPath else { return "no revision record" }
-        switch RevisionSidecar.read(readablePath(relative)) {
-        case .failure(.unreadableFile(_, let reason)) where reason == "missing":
-            return "revision record \(relative) is missing"
-        case .failure(let error):
-            return "revision record \(relative) is unusable (\(error.description))"
-        case .success(let sidecar):
-            return sidecar.matches(a, r) ? nil : "revision record \(relative) does not match the catalog"
-        }
+        return RevisionSidecar.problem(relative, at: readablePath(relative)) { $0.matches(a, r) }
     }
 
     /// Writes a revision's sidecar again from the catalog; the old one goes
