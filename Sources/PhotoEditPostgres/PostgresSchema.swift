@@ -279,5 +279,11 @@ enum PostgresSchema {
             CREATE UNIQUE INDEX assetKeyword_asset ON assetKeyword(assetId, lower(keyword));
             CREATE INDEX assetKeyword_keyword ON assetKeyword((lower(keyword) COLLATE "C"), assetId);
             """),
+        Migration(name: "pg7: metadata records on disk (SQLite v8)", sql: """
+            -- The photo's metadata record beside its revision records (rating,
+            -- label, keywords, title, caption, favorite, hidden); NULL when
+            -- none is set.
+            ALTER TABLE asset ADD COLUMN metadataPath text;
+            """),
     ]
 }

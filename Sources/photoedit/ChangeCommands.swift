@@ -283,9 +283,9 @@ struct VerifyCommand: ParsableCommand {
         abstract: "Check every original, revision and the catalog; --repair rebuilds renders (never touches originals).",
         discussion: """
         --rebuild-catalog rebuilds a lost, empty or damaged catalog.sqlite from the files (originals, the revision \
-        records under revisions/, renders), keeps the old catalog beside it as catalog.sqlite.before-rebuild-TIME, \
-        then verifies the library. Favorites, hidden, recently deleted, albums, edited dates or locations, ratings, labels, \
-        keywords, titles and captions live only in the catalog and are not recovered (docs/library-layout.md).
+        and metadata records under revisions/, renders), keeps the old catalog beside it as catalog.sqlite.before-rebuild-TIME, \
+        then verifies the library. Recently deleted, albums, edited dates or locations and the change history live only \
+        in the catalog and are not recovered (docs/library-layout.md).
         """)
     @OptionGroup var options: LibraryOptions
     @Flag(help: "Rebuild missing or damaged renders from adjustment data, remove unreferenced renders.") var repair = false
@@ -300,7 +300,8 @@ struct VerifyCommand: ParsableCommand {
                 let rebuilt = try PhotoLibrary.rebuildCatalog(url: options.folder(for: "--rebuild-catalog"))
                 if let kept = rebuilt.previousCatalog { Output.note("the previous catalog is kept as \(kept)") }
                 Output.note("rebuilt the catalog: \(rebuilt.photos) photos (\(rebuilt.photosFromRecords) from revision records, "
-                            + "\(rebuilt.photosWithoutRecords) from originals alone), \(rebuilt.revisions) revisions, \(rebuilt.renders) renders")
+                            + "\(rebuilt.photosWithoutRecords) from originals alone), \(rebuilt.revisions) revisions, \(rebuilt.renders) renders; "
+                            + "\(rebuilt.photosWithMetadata) with their metadata")
                 for line in rebuilt.problems { Output.line("not recovered: \(Output.field(line))") }
                 for line in rebuilt.notes { Output.note(line) }
             }

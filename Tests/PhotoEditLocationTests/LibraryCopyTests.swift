@@ -6,7 +6,7 @@ import Testing
 
 /// `photoedit library copy` between a folder library and one on a real
 /// PostgreSQL + SeaweedFS, both ways: killed half way and run again, then
-/// compared photo by photo (rows, revisions, recipes, flags, albums) and
+/// compared photo by photo (rows, revisions, recipes, flags, metadata, albums) and
 /// verified; a target that is not a partial copy of the source is refused.
 @Suite("Library copy", .serialized)
 struct LibraryCopyTests {
@@ -43,6 +43,9 @@ struct LibraryCopyTests {
         try await source.performChanges { c in
             try c.changeRequest(for: ids[1]).isFavorite = true
             try c.changeRequest(for: ids[2]).isHidden = true
+            try c.changeRequest(for: ids[0]).setRating(4)
+            try c.changeRequest(for: ids[0]).addKeywords(["Trips/Iceland", "Birds"])
+            try c.changeRequest(for: ids[2]).setTitle("Astronaut")
             _ = c.createAlbum(title: "Trip")
             try c.albumChangeRequest(for: "Trip").addAssets([ids[1], ids[0]])
         }
@@ -87,5 +90,14 @@ struct LibraryCopyTests {
         try await copy.render(ids[1], to: out)
         let width = try await source.asset(ids[1]).pixelWidth
         #expect(try Image.load(path: out, sequential: true).width == width)
+
+        // Metadata changed in the distributed library: its record is a
+        // blob, replaced in the same commit, checked by verify.
+        try await f.library.performChanges { c in try c.changeRequest(for: ids[0]).setRating(2) }
+        let records = try f.library.files.list("revisions").map(\.relative).filter { $0.contains(ids[0]) && LibraryLayout.isMetadataRecord($0) }
+        #expect(records.count == 1, "the replaced record removed: \(records)")
+        let afterRating = try await f.library.verify()
+        #expect(afterRating.isClean, "\(afterRating.problems)")
+        #expect(try await f.library.asset(ids[0]).rating == 2)
     }
 }

@@ -380,6 +380,11 @@ struct AssetRouteTests {
         }
         let asset = try await temp.library.asset(id)
         #expect(asset.rating == 4 && asset.caption == "Gullfoss" && !asset.isFavorite, "no bad PATCH changed anything")
+        // The PATCHes wrote the photo's metadata record, as the CLI does (a rebuilt catalog reads it back).
+        let path = try temp.library.read { db in try db.value(String.self, "SELECT metadataPath FROM asset WHERE id = ?", id) }
+        let record = try MetadataRecord.read(temp.library.readablePath(try #require(path))).get()
+        #expect(record.rating == 4 && record.caption == "Gullfoss" && record.keywords.isEmpty && record.title == nil && record.colorLabel == nil)
+        #expect(try await temp.library.verify().isClean)
     }
 
     @Test("If-Match takes the revision (\"rN\", N) or the whole ETag; a whole ETag is refused (412 stale-metadata) once the metadata changed, the revision is not")

@@ -3,7 +3,8 @@ import Testing
 @testable import PhotoEdit
 
 /// The crash test of issue 3 §4(a): `photoedit` processes doing imports,
-/// applies and reverts are SIGKILLed at random moments, many times in a row;
+/// applies, reverts and metadata changes (tag, rate) are SIGKILLed at random
+/// moments, many times in a row;
 /// after each kill the library must verify clean, every revision committed
 /// before the kill must be unchanged, and the current version must render.
 /// `scripts/soak` runs the same loop for as long as you like.
@@ -48,13 +49,16 @@ struct CrashTests {
         for i in 0..<iterations {
             let id = ids[Int.random(in: 0..<ids.count, using: &rng)]
             var arguments: [String]
-            switch Int.random(in: 0..<4, using: &rng) {
+            switch Int.random(in: 0..<5, using: &rng) {
             case 0:
                 let png = lib.temp.file("generated-\(i).png")
                 try Pixels.writeSyntheticPNG(to: png, seed: 1000 + i, width: 320, height: 200)
                 arguments = ["import", "--library", lib.path, png]
             case 1:
                 arguments = ["revert", "--library", lib.path, id]
+            case 2:
+                // A metadata change: its record on disk and its row agree after any kill.
+                arguments = i % 2 == 0 ? ["tag", "--library", lib.path, "Run \(i)", id] : ["rate", "--library", lib.path, String(i % 6), id]
             default:
                 arguments = ["apply", "--library", lib.path, chains[Int.random(in: 0..<chains.count, using: &rng)], id]
             }
@@ -86,7 +90,7 @@ struct CrashTests {
                 let before = histories[other] ?? []
                 let after = try Self.revisions(lib, other)
                 #expect(Array(after.prefix(before.count)) == before, "\(label): earlier revisions of \(other) changed")
-                let touched = other == id && command != "import"
+                let touched = other == id && (command == "apply" || command == "revert")
                 if !touched {
                     #expect(after.count == before.count, "\(label): \(other) gained revisions")
                 } else if outcome.killed {
@@ -95,6 +99,13 @@ struct CrashTests {
                     #expect(after.count == before.count + 1, "\(label): the completed command's revision is missing")
                 }
                 histories[other] = after
+            }
+
+            // A completed metadata change is there.
+            if command == "tag" && !outcome.killed {
+                #expect(try lib.show(id)["keywords"]?.array?.contains(.string("Run \(i)")) == true, "\(label): the keyword is missing")
+            } else if command == "rate" && !outcome.killed {
+                #expect(try lib.show(id)["rating"] == .number(Double(i % 6)), "\(label): the rating is missing")
             }
 
             // Photos: none lost; an import adds at most one (exactly one if it completed).

@@ -209,6 +209,15 @@ enum Catalog {
                 CREATE INDEX asset_rating ON asset(rating);
                 """)
         }
+        m.registerMigration("v8: metadata records") { db in
+            try db.alter(table: "asset") { t in
+                // The photo's metadata record on disk (revisions/…/metadata-…json):
+                // rating, label, keywords, title, caption, favorite, hidden, from
+                // which `verify --rebuild-catalog` gives them back; NULL when
+                // none is set (or set by an older version).
+                t.add(column: "metadataPath", .text)
+            }
+        }
         return m
     }
 }

@@ -39,6 +39,10 @@ struct AssetRecord: Codable, Sendable {
     var colorLabel: String?
     var title: String?
     var caption: String?
+    /// The photo's metadata record under `revisions/` (MetadataRecord.swift):
+    /// rating, label, keywords, title, caption, favorite and hidden, for a
+    /// rebuilt catalog; nil when it has none of them set (v8).
+    var metadataPath: String? = nil
 }
 
 struct RevisionRecord: Codable, Sendable {
@@ -97,6 +101,7 @@ extension AssetRecord {
         colorLabel = try row.get("colorLabel")
         title = try row.get("title")
         caption = try row.get("caption")
+        metadataPath = try row.get("metadataPath")
     }
 
     /// The photo with this id, nil when there is none. `locking`: the row is
@@ -123,6 +128,7 @@ extension AssetRecord {
             ("alternateFilename", alternateFilename.sqlValue), ("alternateFileSize", alternateFileSize.sqlValue),
             ("alternateFormat", alternateFormat.sqlValue), ("alternateUniformTypeIdentifier", alternateUniformTypeIdentifier.sqlValue),
             ("rating", rating.sqlValue), ("colorLabel", colorLabel.sqlValue), ("title", title.sqlValue), ("caption", caption.sqlValue),
+            ("metadataPath", metadataPath.sqlValue),
         ], json: ["camera"])
     }
 }

@@ -436,10 +436,14 @@ extension PhotoLibrary {
             // The change feed's entries are written in the same transaction.
             try write { db in
                 let recorder = ChangeRecorder()
+                var described = Set<String>()   // photos whose metadata record is written again
                 for (i, change) in changes.enumerated() {
                     try apply(change, index: i, db: db, edits: edits, creations: creations, purgedFiles: &purgedFiles,
-                              recorder: recorder, journal: journal, placed: &placedRenders)
+                              recorder: recorder, journal: journal, placed: &placedRenders, described: &described)
                 }
+                // Their metadata records as the rows are now; the ones they
+                // replace go with the purged files, once this commits.
+                try placeMetadataRecords(of: described, db, journal: journal, placed: &placedRenders, replaced: &purgedFiles)
                 try recorder.record(db)
                 // Every file of the change is in place (put, in a blob
                 // store), the transaction not yet committed.
@@ -449,7 +453,7 @@ extension PhotoLibrary {
                 // after it (before they are removed) leaves a journal whose
                 // unreferenced files recovery removes: the purge finishes.
                 // A crash before it leaves them referenced: nothing happened.
-                for file in purgedFiles { try journal.record(file) }
+                try journal.record(contentsOf: purgedFiles)
             }
             let purgedAssets = changes.compactMap { change -> String? in
                 if case .purge(let id) = change { return id }
@@ -494,7 +498,8 @@ extension PhotoLibrary {
 
     private func apply(_ change: PhotoLibraryChanges.Change, index i: Int, db: any CatalogConnection, edits: [Int: PreparedEdit],
                        creations: [Int: Creation?], purgedFiles: inout [String],
-                       recorder: ChangeRecorder, journal: IntentJournal, placed: inout [String]) throws {
+                       recorder: ChangeRecorder, journal: IntentJournal, placed: inout [String],
+                       described: inout Set<String>) throws {
         // Every object is handed to the recorder before it changes. Its row
         // is read for update: on PostgreSQL a concurrent commit to the same
         // photo waits for this one, then sees its revision (no lost update).
@@ -540,6 +545,7 @@ extension PhotoLibrary {
                     try recorder.asset(partner.id, db)
                     try join(created.record, to: partner, db)
                     try Self.fillMetadata(of: partner.id, from: created.record, keywords: created.keywords, db)
+                    described.insert(partner.id)
                     // The photo's files changed: its sidecars say so.
                     try rewriteSidecars(of: partner.id, db, journal: journal, placed: &placed, replaced: &purgedFiles)
                     if case let .create(placeholder, _) = change { placeholder.set(partner.id, joinedPair: true) }
@@ -547,6 +553,7 @@ extension PhotoLibrary {
                     try recorder.asset(created.record.id, db)
                     try created.record.insert(db)
                     try Self.changeKeywords(of: created.record.id, add: created.keywords, remove: [], replace: false, db)
+                    described.insert(created.record.id)   // metadata the file arrived with
                     var revision = created.revision
                     let sidecar = try placeSidecar(created.record, revision, journal: journal)
                     placed.append(sidecar)
@@ -565,9 +572,11 @@ extension PhotoLibrary {
         case let .favorite(id, value):
             _ = try asset(id)
             try db.execute("UPDATE asset SET favorite = ? WHERE id = ?", value, id)
+            described.insert(id)
         case let .hidden(id, value):
             _ = try asset(id)
             try db.execute("UPDATE asset SET hidden = ? WHERE id = ?", value, id)
+            described.insert(id)
         case let .creationDate(id, value):
             _ = try asset(id)
             try db.execute("UPDATE asset SET creationDate = ? WHERE id = ?", value, id)
@@ -580,18 +589,23 @@ extension PhotoLibrary {
         case let .rating(id, value):
             _ = try asset(id)
             try db.execute("UPDATE asset SET rating = ? WHERE id = ?", try Rating.checked(value), id)
+            described.insert(id)
         case let .colorLabel(id, value):
             _ = try asset(id)
             try db.execute("UPDATE asset SET colorLabel = ? WHERE id = ?", value?.rawValue, id)
+            described.insert(id)
         case let .keywords(id, add, remove, replace):
             _ = try asset(id)
             try Self.changeKeywords(of: id, add: add, remove: remove, replace: replace, db)
+            described.insert(id)
         case let .title(id, value):
             _ = try asset(id)
             try db.execute("UPDATE asset SET title = ? WHERE id = ?", try DescriptiveMetadata.checkedText(value, "a title"), id)
+            described.insert(id)
         case let .caption(id, value):
             _ = try asset(id)
             try db.execute("UPDATE asset SET caption = ? WHERE id = ?", try DescriptiveMetadata.checkedText(value, "a caption"), id)
+            described.insert(id)
         case .delete(let id):
             let a = try asset(id)
             if a.trashedDate == nil {
@@ -608,6 +622,7 @@ extension PhotoLibrary {
             try recorder.albums(ofAsset: id, db)
             purgedFiles.append(a.originalPath)
             if let alternate = a.alternatePath { purgedFiles.append(alternate) }
+            if let record = a.metadataPath { purgedFiles.append(record) }
             purgedFiles += try db.texts("""
                 SELECT renderPath FROM revision WHERE assetId = ? AND renderPath IS NOT NULL
                 UNION ALL SELECT sidecarPath FROM revision WHERE assetId = ? AND sidecarPath IS NOT NULL

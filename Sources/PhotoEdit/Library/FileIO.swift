@@ -278,10 +278,17 @@ final class IntentJournal {
     /// (for a purge) that it is about to be removed once the transaction
     /// commits: either way, recovery removes it if no catalog row references it.
     func record(_ relative: String) throws {
+        try record(contentsOf: [relative])
+    }
+
+    /// `record(_:)` for many files, flushed once (a commit that touches
+    /// many photos' records).
+    func record(contentsOf relatives: [String]) throws {
+        guard !relatives.isEmpty else { return }
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw PhotoEditError.library("cannot write \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
-        let line = Array((relative + "\n").utf8)
+        let line = Array(relatives.map { $0 + "\n" }.joined().utf8)
         guard line.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == line.count, fsync(fd) == 0 else {
             throw PhotoEditError.library("cannot write \(path): \(String(cString: strerror(errno)))")
         }

@@ -94,6 +94,7 @@ extension PhotoLibrary {
                     report.bytesWritten += bytes
                 }
             }
+            let keywords = try read { db in try Self.keywords(of: [id], db)[id] ?? [] }
             // Tests kill the copy here, before the commit of photo N (its files put).
             CrashPoint.reach("copy-before-commit-\(n + 1)")
             try target.catalog.write { db in
@@ -103,6 +104,7 @@ extension PhotoLibrary {
                 let recorder = ChangeRecorder()
                 try recorder.asset(id, db)
                 try asset.insert(db)
+                try Self.changeKeywords(of: id, add: keywords, remove: [], replace: false, db)
                 for revision in revisions { try revision.insert(db) }
                 try db.execute("UPDATE asset SET revision = revision WHERE id = ?", id)   // fires the current-version triggers
                 try recorder.record(db)
@@ -165,6 +167,7 @@ extension PhotoLibrary {
     static func files(_ asset: AssetRecord, _ revisions: [RevisionRecord]) -> [(String, String?)] {
         var out: [(String, String?)] = [(asset.originalPath, asset.sha256)]
         if let path = asset.alternatePath { out.append((path, asset.alternateSha256)) }
+        if let path = asset.metadataPath { out.append((path, nil)) }
         for r in revisions {
             for path in [r.renderPath, r.basePath, r.sidecarPath].compactMap({ $0 }) { out.append((path, nil)) }
         }

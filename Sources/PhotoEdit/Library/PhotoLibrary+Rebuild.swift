@@ -15,9 +15,13 @@ public struct CatalogRebuildReport: Sendable {
     public var revisions = 0
     /// Revisions whose render file was found.
     public var renders = 0
+    /// Photos whose rating, colour label, keywords, title, caption,
+    /// favorite and hidden came back from their metadata record.
+    public var photosWithMetadata = 0
     /// Where the catalog that was replaced was moved (nil when there was none).
     public var previousCatalog: String?
-    /// One line for each thing that could not be recovered.
+    /// One line for each thing that could not be recovered (a damaged,
+    /// foreign or oversized record among them, never quoting its content).
     public var problems: [String] = []
     /// Remarks (what was left out on purpose).
     public var notes: [String] = []
@@ -28,12 +32,14 @@ extension PhotoLibrary {
     /// (`photoedit verify --rebuild-catalog`), when `catalog.sqlite` is lost,
     /// empty or damaged: originals, the revision records under `revisions/`
     /// (each photo's id, file name, import date, and every revision with its
-    /// adjustment data, render and base) and the renders they name.
+    /// adjustment data, render and base), the renders they name, and each
+    /// photo's metadata record (rating, colour label, keywords, title,
+    /// caption, favorite, hidden). A damaged, foreign or oversized record is
+    /// one line of `problems` and is left out; the rest is recovered.
     ///
     /// Originals no record names become new photos with their metadata read
     /// again from the file. Not recovered (they live only in the catalog):
-    /// favorites, hidden, recently deleted, albums, edited capture dates and
-    /// locations, ratings, labels, keywords, titles and captions, and the
+    /// recently deleted, albums, edited capture dates and locations, and the
     /// change feed's history. See docs/library-layout.md.
     ///
     /// All-or-nothing: the new catalog is built in `tmp/`, then renamed over
@@ -56,7 +62,7 @@ extension PhotoLibrary {
                 throw PhotoEditError.library("\(layout.root.path) is open in another process: close it before rebuilding its catalog")
             }
             defer { withExtendedLifetime(lock) {} }
-            let (assets, revisions) = try recoverRows(layout, &report)
+            let (assets, revisions, keywords) = try recoverRows(layout, &report)
             let built = layout.temporary(".rebuilt-catalog")
             defer { unlink(built); unlink(built + "-journal") }
             do {
@@ -65,6 +71,7 @@ extension PhotoLibrary {
                 try queue.write { db in
                     let connection = SQLiteCatalogConnection(db: db)
                     for a in assets { try a.insert(connection) }
+                    for (id, list) in keywords { try Self.changeKeywords(of: id, add: list, remove: [], replace: false, connection) }
                     for r in revisions { try r.insert(connection) }
                     try db.execute(sql: "UPDATE asset SET revision = revision")   // fires the current-version triggers
                 }
@@ -110,8 +117,10 @@ extension PhotoLibrary {
         return report
     }
 
-    /// The rows of the new catalog, from the originals and revision records on disk.
-    private static func recoverRows(_ layout: LibraryLayout, _ report: inout CatalogRebuildReport) throws -> ([AssetRecord], [RevisionRecord]) {
+    /// The rows of the new catalog, from the originals, revision and
+    /// metadata records on disk; the recovered photos' keywords by id.
+    private static func recoverRows(_ layout: LibraryLayout, _ report: inout CatalogRebuildReport) throws
+        -> ([AssetRecord], [RevisionRecord], [String: [String]]) {
         // Files named by a pending intent journal belong to a commit that may
         // never have happened: left out (recovery removes them).
         let (_, pending) = IntentJournal.pendingPaths(in: layout.tmp)
@@ -129,9 +138,12 @@ extension PhotoLibrary {
             }
             originals[relative] = sha
         }
-        // Revision records, by photo and number.
+        // Revision records, by photo and number; metadata records, by photo.
+        let recordFiles = relativeFiles("revisions")
+        let described = recoverMetadataRecords(layout, files: recordFiles, &report)
+        var keywords: [String: [String]] = [:]
         var records: [String: [Int: (path: String, sidecar: RevisionSidecar)]] = [:]
-        for relative in relativeFiles("revisions") where relative.hasSuffix(".json") {
+        for relative in recordFiles where relative.hasSuffix(".json") && !LibraryLayout.isMetadataRecord(relative) {
             switch RevisionSidecar.read(layout.absolute(relative)) {
             case .failure(let error):
                 report.problems.append("\(relative): \(error.description): left out")
@@ -190,6 +202,12 @@ extension PhotoLibrary {
                     report.problems.append("\(label): its RAW \(alt.path) is missing or damaged: recovered without it")
                 }
             }
+            if let (path, metadata) = described[id] {
+                metadata.apply(to: &a)
+                a.metadataPath = path
+                if !metadata.keywords.isEmpty { keywords[id] = metadata.keywords }
+                report.photosWithMetadata += 1
+            }
             let last = byNumber.keys.max()!
             a.revision = last
             for n in 0...last {
@@ -234,8 +252,8 @@ extension PhotoLibrary {
         }
         report.photos = assets.count
         report.revisions = revisions.count
-        report.notes.append("not recovered (kept only in the catalog): favorites, hidden, recently deleted, albums, edited dates and locations, ratings, labels, keywords, titles, captions, change history")
-        return (assets, revisions)
+        report.notes.append("not recovered (kept only in the catalog): recently deleted, albums, edited dates and locations, change history")
+        return (assets, revisions, keywords)
     }
 
     private static func record(id: String, relative: String, sha256: String, probe: ProbedImage, filename: String,

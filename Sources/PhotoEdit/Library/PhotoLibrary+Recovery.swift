@@ -25,7 +25,8 @@ extension PhotoLibrary {
         }
     }
 
-    /// Every file path the catalog references: originals, renders, bases.
+    /// Every file path the catalog references: originals, renders, bases,
+    /// revision and metadata records.
     func referencedPaths() throws -> Set<String> {
         try read { db in
             Set(try db.texts("""
@@ -34,6 +35,7 @@ extension PhotoLibrary {
                 UNION SELECT renderPath FROM revision WHERE renderPath IS NOT NULL
                 UNION SELECT basePath FROM revision WHERE basePath IS NOT NULL
                 UNION SELECT sidecarPath FROM revision WHERE sidecarPath IS NOT NULL
+                UNION SELECT metadataPath FROM asset WHERE metadataPath IS NOT NULL
                 """))
         }
     }

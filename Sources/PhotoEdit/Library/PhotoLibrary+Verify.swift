@@ -14,8 +14,8 @@ public struct VerificationReport: Sendable {
 
 extension PhotoLibrary {
     /// Checks the whole library: the catalog's integrity, every original
-    /// against its hash and decoded whole, every revision's adjustment data, render and base,
-    /// and files that no catalog row references. With `repair`, rebuilds
+    /// against its hash and decoded whole, every revision's adjustment data, render, base
+    /// and record, every photo's metadata record, and files that no catalog row references. With `repair`, rebuilds
     /// missing or damaged renders from adjustment data this engine reads and
     /// removes unreferenced files; in a folder library it never touches an original.
     ///
@@ -110,6 +110,8 @@ extension PhotoLibrary {
                 }
             }
         }
+        // Each photo's metadata record against its row.
+        try verifyMetadataRecords(assets, repair: repair, &report, referenced: &referenced)
         // Previews: rebuildable, so a missing one is a note (made on first
         // use), which `repair` makes now.
         var withoutPreview = 0
@@ -200,14 +202,7 @@ extension PhotoLibrary {
     /// revision as the catalog has it.
     private func sidecarProblem(_ a: AssetRecord, _ r: RevisionRecord) -> String? {
         guard let relative = r.sidecarPath else { return "no revision record" }
-        switch RevisionSidecar.read(readablePath(relative)) {
-        case .failure(.unreadableFile(_, let reason)) where reason == "missing":
-            return "revision record \(relative) is missing"
-        case .failure(let error):
-            return "revision record \(relative) is unusable (\(error.description))"
-        case .success(let sidecar):
-            return sidecar.matches(a, r) ? nil : "revision record \(relative) does not match the catalog"
-        }
+        return RevisionSidecar.problem(relative, at: readablePath(relative)) { $0.matches(a, r) }
     }
 
     /// Writes a revision's sidecar again from the catalog; the old one goes

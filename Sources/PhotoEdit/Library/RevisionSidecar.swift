@@ -9,8 +9,9 @@ import Foundation
 /// Written with the revision, in the same commit (journalled like a render),
 /// read-only, referenced by `revision.sidecarPath`; a change that alters a
 /// photo's files (a RAW+JPEG join) writes its sidecars again.
-struct RevisionSidecar: Codable, Equatable, Sendable {
+struct RevisionSidecar: LibraryRecord, Equatable, Sendable {
     static let formatName = "photoedit.revision"
+    static let noun = "revision record"
     /// Larger files are not sidecars this engine wrote.
     static let maxBytes: Int64 = 64 << 20
 
@@ -79,26 +80,12 @@ struct RevisionSidecar: Codable, Equatable, Sendable {
         return expected == self
     }
 
-    func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .secondsSince1970
-        return try encoder.encode(self) + Data("\n".utf8)
-    }
-
     /// Reads a sidecar; nil with the reason when it is not one this engine reads.
     static func read(_ path: String) -> Result<RevisionSidecar, PhotoEditError> {
-        guard let size = FileIO.size(path) else { return .failure(.unreadableFile(path: path, reason: "missing")) }
-        guard size <= maxBytes, let data = FileManager.default.contents(atPath: path) else {
-            return .failure(.unreadableFile(path: path, reason: size > maxBytes ? "too large for a revision record" : "unreadable"))
-        }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        guard let sidecar = try? decoder.decode(RevisionSidecar.self, from: data), sidecar.format == formatName else {
-            return .failure(.unreadableFile(path: path, reason: "not a photoedit revision record"))
-        }
-        guard sidecar.version == 1 else {
-            return .failure(.unreadableFile(path: path, reason: "revision record version \(sidecar.version) is newer than this photoedit reads"))
+        let sidecar: RevisionSidecar
+        switch decoded(path) {
+        case .failure(let error): return .failure(error)
+        case .success(let s): sidecar = s
         }
         guard sidecar.asset.count == 32, sidecar.asset.allSatisfy({ $0.isHexDigit && !$0.isUppercase }), sidecar.revision >= 0,
               sidecar.revision < 1_000_000, sidecar.pixelWidth >= 0, sidecar.pixelHeight >= 0,
