@@ -48,7 +48,9 @@ public struct DarktableCLI: Sendable, Hashable {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let xmp = folder + "/history.xmp", exported = folder + "/render.jpg", log = folder + "/darktable.log"
         try sidecar.write(to: URL(fileURLWithPath: xmp))
-        FileManager.default.createFile(atPath: log, contents: nil)
+        guard FileManager.default.createFile(atPath: log, contents: nil) else {
+            throw PhotoEditError.native(library: "darktable", operation: "darktable-cli", message: "cannot create its log in \(work)")
+        }
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
