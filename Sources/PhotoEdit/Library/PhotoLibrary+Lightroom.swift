@@ -48,7 +48,7 @@ extension PhotoLibrary {
             let files = try sourceFiles(of: id, idOrPrefix)
             var found: (Data, String)?
             do {
-                found = try developPacket(sidecarsOf: files, embeddedIn: try originalPath(id), quiet: false)
+                found = try developPacket(sidecarsOf: files, embeddedIn: [try originalPath(id)], quiet: false)
             } catch let problem as XMPProblem {
                 throw PhotoEditError.invalidAdjustmentData("\(problem)")
             }
@@ -74,12 +74,13 @@ extension PhotoLibrary {
     }
 
     /// The packet with develop settings for a photo: the first sidecar of
-    /// `files` that has `crs:` settings, else the packet embedded in
-    /// `original` when it has some; nil when none has. Settings marked
+    /// `files` that has `crs:` settings, else the first packet embedded in
+    /// one of `originals` that has some (each file read once: libvips' header,
+    /// a DNG's by its TIFF loader); nil when none has. Settings marked
     /// `crs:AlreadyApplied` (a file Lightroom exported) are passed over. A sidecar that cannot
     /// be read or parsed throws unless `quiet` (import has already warned
     /// about it), and is then passed over.
-    func developPacket(sidecarsOf files: [SystemPath], embeddedIn original: String?, quiet: Bool) throws(XMPProblem) -> (Data, String)? {
+    func developPacket(sidecarsOf files: [SystemPath], embeddedIn originals: [String], quiet: Bool) throws(XMPProblem) -> (Data, String)? {
         for file in files {
             for candidate in Self.sidecarCandidates(of: file) {
                 let name = "sidecar " + SystemPath.display(candidate.lastComponent)
@@ -92,12 +93,14 @@ extension PhotoLibrary {
                 break
             }
         }
-        guard let original,
-              let embedded = Renderer.isRaw(original) ? Importer.rawXMP(original)
-                  : (try? Image.load(path: original, sequential: true, strict: false))?.blob("xmp-data"),
-              let packet = try? XMPPacket(data: embedded), let settings = try? LightroomSettings(packet: packet), settings.isToApply
-        else { return nil }
-        return (embedded, "embedded XMP")
+        for original in originals {
+            guard let embedded = Renderer.isRaw(original) ? Importer.rawXMP(original)
+                      : (try? Image.load(path: original, sequential: true, strict: false))?.blob("xmp-data"),
+                  let packet = try? XMPPacket(data: embedded), let settings = try? LightroomSettings(packet: packet), settings.isToApply
+            else { continue }
+            return (embedded, "embedded XMP")
+        }
+        return nil
     }
 
     /// Translates a packet and commits it as the photo's next revision,
@@ -141,12 +144,11 @@ extension PhotoLibrary {
         let ordered = files.filter(isRaw) + files.filter { !isRaw($0) }
         // The embedded packet is read from the file imported (the same bytes
         // as the original, without fetching it back from a blob store): the
-        // RAW's when it has one (a DNG Lightroom wrote into), else the JPEG's;
-        // a name that is not UTF-8 cannot be handed to libvips, so skipped.
-        let named = ordered.filter { SystemPath($0.display).bytes == $0.bytes }.map(\.display)
-        let embeddedSource = named.first { Renderer.isRaw($0) && Importer.rawXMP($0) != nil } ?? named.first { !Renderer.isRaw($0) }
+        // RAW's first (a DNG Lightroom wrote into), then the JPEG's; a name
+        // that is not UTF-8 cannot be handed to libvips, so skipped.
+        let embedded = ordered.filter { SystemPath($0.display).bytes == $0.bytes }.map(\.display)
         do {
-            guard let (packet, source) = try developPacket(sidecarsOf: ordered, embeddedIn: embeddedSource, quiet: true) else {
+            guard let (packet, source) = try developPacket(sidecarsOf: ordered, embeddedIn: embedded, quiet: true) else {
                 return importDarktableHistory(of: ordered, id: id, result: &results[k])
             }
             do {
