@@ -147,6 +147,7 @@ let package = Package(
             dependencies: [
                 "PhotoEdit",
                 "PhotoEditServer",
+                "PhotoEditLoopback",
                 "photoedit",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Yams", package: "Yams"),

@@ -225,6 +225,7 @@ public final class LibraryJobs: Sendable {
                 }
             }
             try await context.progress(done: Int64(n + 1))
+            await Self.pausePoint(Self.pauseAfterApplyItem)
         }
     }
 
@@ -239,6 +240,23 @@ public final class LibraryJobs: Sendable {
             }
             try await context.progress(done: Int64(n + 1))
         }
+    }
+
+    /// The pause point after each photo of an apply job (see `pausePoint`).
+    static let pauseAfterApplyItem = "apply-item"
+
+    /// A test-only pause point: when `PHOTOEDIT_TEST_PAUSE_AT` names `point`,
+    /// the worker holds here — its job running, the photo's progress
+    /// recorded, the rest not started — until the process is killed. Tests
+    /// that must kill a worker in the middle of a job use it instead of
+    /// trying to catch the moment (which a loaded machine can miss): what
+    /// they see then is where the worker is, every time. Says once on
+    /// standard error that it holds, so that nobody mistakes it for a hang.
+    static func pausePoint(_ point: String) async {
+        guard ProcessInfo.processInfo.environment["PHOTOEDIT_TEST_PAUSE_AT"] == point else { return }
+        FileHandle.standardError.write(Data("photoedit: held at test pause point '\(point)' (PHOTOEDIT_TEST_PAUSE_AT) until killed\n".utf8))
+        // Never resumed, on purpose: not even cancellation ends the hold, only a kill.
+        await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
     }
 
     static func decode<T: Decodable>(_ type: T.Type, _ job: CatalogJob) throws -> T {

@@ -85,11 +85,12 @@ struct BatchJobTests {
         let batch = enqueued.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(try await jobs.progress(batch).jobs == count / 4)
 
-        // Worker 1, killed once it is in the middle of a job: it runs in
-        // short slices and is looked at while SIGSTOPped, so what is seen
-        // is where it is (polling alone can miss a whole job under load).
-        let doomed = try Child(["jobs", "work", "--library", library, "--lease", "2", "--name", "doomed"], f.environment)
-        let midJob = try await doomed.runInSlices {
+        // Worker 1, killed in the middle of a job: it holds at the test pause
+        // point after the first photo of its first job (PHOTOEDIT_TEST_PAUSE_AT),
+        // so the moment is there to see however loaded the machine is.
+        let doomed = try Child(["jobs", "work", "--library", library, "--lease", "2", "--name", "doomed"],
+                               f.environment.merging(Child.pauseAfterApplyItem) { $1 })
+        let midJob = try await doomed.waitWhileRunning {
             let running = try await jobs.catalog.jobs(inBatch: batch).filter { $0.worker == "doomed" && $0.state == .running }
             return running.contains { $0.done >= 1 && $0.done < 4 }
         }
@@ -219,22 +220,20 @@ struct BatchJobTests {
             process.waitUntilExit()
         }
 
-        /// Runs the child in short slices (SIGCONT, 15 ms, SIGSTOP) and asks
-        /// `look` between them, while it is stopped — so what `look` sees is
-        /// where the child is, which polling a running child can miss under
-        /// load — until `look` answers true (the child is left stopped: kill
-        /// it), nil (give up) or 120 s pass. Whether `look` answered true.
-        func runInSlices(until look: () async throws -> Bool?) async throws -> Bool {
-            let deadline = ContinuousClock.now + .seconds(120)
-            while ContinuousClock.now < deadline {
-                Foundation.kill(process.processIdentifier, SIGCONT)
-                try await Task.sleep(for: .milliseconds(15))
-                Foundation.kill(process.processIdentifier, SIGSTOP)
-                switch try await look() {
-                case true?: return true
-                case nil: return false
-                case false?: continue
-                }
+        /// The environment that holds a `jobs work` or `serve` child's worker
+        /// after the first photo of an apply job, until it is killed (the test pause
+        /// point of `LibraryJobs`): a worker in the middle of a job, every time.
+        static let pauseAfterApplyItem = ["PHOTOEDIT_TEST_PAUSE_AT": "apply-item"]
+
+        /// Asks `look` every 50 ms until it answers true, the child ends
+        /// (false) or 180 s pass (false). For states the child holds once
+        /// reached (a pause point, a request whose body is held back), so
+        /// that no answer depends on how fast the machine is.
+        func waitWhileRunning(until look: () async throws -> Bool) async throws -> Bool {
+            let deadline = ContinuousClock.now + .seconds(180)
+            while ContinuousClock.now < deadline && process.isRunning {
+                if try await look() { return true }
+                try await Task.sleep(for: .milliseconds(50))
             }
             return false
         }

@@ -79,6 +79,17 @@ struct MultiNodeTests {
         }
     }
 
+    /// An upload over a raw connection that sends its headers and all of
+    /// its body but the last `withheld` bytes, then holds: the server stays
+    /// in the middle of reading it until the connection closes (or the
+    /// server dies).
+    static func heldUpload(port: Int, path: String, body: Data, withheld: Int) throws -> LoopbackConnection {
+        guard let connection = LoopbackConnection(port: port) else { throw PhotoEditError.library("port \(port) refused the held upload") }
+        let head = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: image/jpeg\r\nContent-Length: \(body.count)\r\n\r\n"
+        guard connection.send(Data(head.utf8) + body.dropLast(withheld)) else { throw PhotoEditError.library("the held upload was cut off") }
+        return connection
+    }
+
     /// The statuses answered per photo.
     final class Statuses: Sendable {
         private let byPhoto = Mutex<[String: [Int]]>([:])
@@ -120,8 +131,11 @@ struct MultiNodeTests {
         var nodes: [Child] = []
         defer { nodes.forEach { $0.kill() } }
         for (n, port) in ports.prefix(3).enumerated() {
+            // Node 0 holds after the first photo of an apply job (the test
+            // pause point): the batch below kills it in the middle of one.
             let node = try Child(["serve", "--library", library.replacingOccurrences(of: "cli-work", with: "node\(n)"),
-                                  "--port", String(port), "--job-lease", "2"], f.environment)
+                                  "--port", String(port), "--job-lease", "2"],
+                                 n == 0 ? f.environment.merging(Child.pauseAfterApplyItem) { $1 } : f.environment)
             nodes.append(node)
         }
         for node in nodes { try #require(try node.waitForLine(containing: "listening on") != nil) }
@@ -163,16 +177,25 @@ struct MultiNodeTests {
         }
 
         // Uploads to every node, and an edit of each photo straight to the
-        // last node, which is killed in the middle of one of the uploads: it
-        // runs in short slices and is looked at while SIGSTOPped, until its
-        // staging folder holds an upload's bytes (`….upload`, removed once
-        // the upload is answered).
+        // last node, which is killed in the middle of an upload: one upload
+        // to it sends all of its body but the end and holds it back, so the
+        // node is in the middle of that upload (its staging file holds the
+        // bytes sent, `….upload`) for as long as the test wants, however
+        // loaded the machine. The others are in flight around it.
         let pids = nodes.map(\.process.processIdentifier)
         let uploader = nodes.count - 1
         let staging = f.temp.appendingPathComponent("node\(uploader)/tmp").path
         let uploads = Array(try BatchJobTests.photos(ids.count + 8, in: f.temp.appendingPathComponent("up")).dropFirst(ids.count))
+        let heldFile = f.temp.appendingPathComponent("up/held.jpg").path
+        let larger = try Image.load(path: DistributedLibraryTests.sample("coffee.jpg"), sequential: false).call("resize", [("scale", .number(1.5))])
+        try Renderer.save(larger, to: heldFile, format: .jpeg, quality: 97)
+        let heldBytes = try Data(contentsOf: URL(fileURLWithPath: heldFile))
+        // Staged bytes no other upload reaches: the held one's file is told apart by its size.
+        let sentOfHeld = heldBytes.count - 4096
+        let largestOther = try uploads.map { try Data(contentsOf: URL(fileURLWithPath: $0)).count }.max() ?? 0
+        try #require(sentOfHeld > largestOther, "the held upload is the largest (\(sentOfHeld) > \(largestOther) bytes)")
         let acknowledged = Statuses(), edited = Statuses()
-        kill(pids[uploader], SIGSTOP)
+        kill(pids[uploader], SIGSTOP)   // what follows queues up, then runs at once
         let sending = Task {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for (n, file) in uploads.enumerated() {
@@ -198,16 +221,24 @@ struct MultiNodeTests {
                 try await group.waitForAll()
             }
         }
-        let midUpload = try await nodes[uploader].runInSlices {
+        kill(pids[uploader], SIGCONT)
+        // Sent once the node runs again (a stopped node reads nothing, and a
+        // body larger than the socket buffers would block the sender).
+        let held = try Self.heldUpload(port: ports[uploader], path: "/v1/assets?filename=held.jpg", body: heldBytes,
+                                       withheld: heldBytes.count - sentOfHeld)
+        defer { held.close() }
+        let midUpload = try await nodes[uploader].waitWhileRunning {
             let staged = (try? FileManager.default.contentsOfDirectory(atPath: staging)) ?? []
-            return staged.contains { $0.hasSuffix(".upload") && FileIO.size(staging + "/" + $0) ?? 0 > 0 }
+            return staged.contains { $0.hasSuffix(".upload") && FileIO.size(staging + "/" + $0) ?? 0 >= Int64(sentOfHeld) }
         }
         nodes[uploader].kill()
-        try #require(midUpload, "node \(uploader) was caught in the middle of an upload")
+        held.close()
+        try #require(midUpload, "node \(uploader) staged the held upload's bytes")
         try await sending.value
+        acknowledged.add(0, for: heldFile)   // never answered: the node died with its body half-read
         let failed = acknowledged.all.filter { !$0.value.contains(where: { $0 == 200 || $0 == 201 }) }.map(\.key)
         #expect(!failed.isEmpty, "the killed node answered every upload: \(acknowledged.all)")
-        print("node \(uploader) killed: \(uploads.count - failed.count) uploads answered, \(failed.count) sent again; "
+        print("node \(uploader) killed: \(uploads.count + 1 - failed.count) uploads answered, \(failed.count) sent again; "
               + "edits answered: \(edited.all.values.filter { $0.contains(200) }.count) of \(ids.count)")
         for file in failed.sorted() {   // the client tries again, through nginx
             let (status, body) = try await Self.request("POST", "\(front)/v1/assets?filename=\(URL(fileURLWithPath: file).lastPathComponent)",
@@ -227,17 +258,15 @@ struct MultiNodeTests {
             #expect(try await f.library.asset(id).revision == rounds + 1, "\(id): the edit landed once")
         }
         let hashes = try await f.library.assets().map(\.sha256)
-        #expect(hashes.count == ids.count + uploads.count, "each photo once: \(hashes.count) photos")
-        for file in uploads {
+        #expect(hashes.count == ids.count + uploads.count + 1, "each photo once: \(hashes.count) photos")
+        for file in uploads + [heldFile] {
             #expect(hashes.contains(try FileIO.sha256(of: file)), "\(file) is in the library")
         }
 
-        // A batch through every node's worker; one node killed while it runs
-        // one of its jobs. Catching a node in the middle of a job by polling
-        // alone is a race (on a loaded machine a whole batch can finish between
-        // two looks), so the first node runs alone, in short slices, and is
-        // looked at while SIGSTOPped: a job it holds then is one it is really
-        // in the middle of. The others are held stopped until it is killed.
+        // A batch through every node's worker; the first node killed in the
+        // middle of one of its jobs: it holds after the job's photo (the test
+        // pause point), so it is seen there however loaded the machine. The
+        // others are held stopped until it is killed, so that it gets a job.
         let others = pids.indices.filter { $0 != 0 && $0 != uploader }.map { pids[$0] }
         for pid in others { kill(pid, SIGSTOP) }
         let enqueued = try DistributedLibraryTests.photoedit(["apply", "--library", library, "--as-job", "--photos-per-job", "1",
@@ -250,12 +279,10 @@ struct MultiNodeTests {
         }
         let jobs = try await LibraryJobs.open(location, library: f.library)
         let doomed = "-\(pids[0])-"  // a serve worker's name holds its pid
-        let caught = try await nodes[0].runInSlices {
-            let batchJobs = try await jobs.catalog.jobs(inBatch: batch)
-            if batchJobs.contains(where: { $0.state == .running && $0.worker?.contains(doomed) == true }) { return true }
-            return !batchJobs.isEmpty && batchJobs.allSatisfy({ $0.state == .done }) ? nil : false
+        let caught = try await nodes[0].waitWhileRunning {
+            try await jobs.catalog.jobs(inBatch: batch).contains { $0.state == .running && $0.done >= 1 && $0.worker?.contains(doomed) == true }
         }
-        try #require(caught, "the first node was caught in the middle of a job")
+        try #require(caught, "the first node holds in the middle of a job")
         let killed = 0
         nodes[killed].kill()
         for pid in others { kill(pid, SIGCONT) }

@@ -4,6 +4,7 @@ import HummingbirdTesting
 @testable import PhotoEdit
 @testable import PhotoEditServer
 import Testing
+import PhotoEditLoopback
 
 @Suite("HTTP API v1: filters and the change feed")
 struct FeedTests {

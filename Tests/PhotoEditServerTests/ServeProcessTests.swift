@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PhotoEditLoopback
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -39,63 +40,7 @@ struct ServeProcessTests {
         init(_ description: String) { self.description = description }
     }
 
-    /// A blocking TCP connection to 127.0.0.1:port.
-    final class Connection: @unchecked Sendable {  // one fd, used by one task at a time
-        let fd: Int32
-
-        init?(port: Int) {
-            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            if result != 0 { close(fd); return nil }
-        }
-
-        deinit { close(fd) }
-
-        func send(_ data: Data) {
-            data.withUnsafeBytes { raw in
-                var offset = 0
-                while offset < raw.count {
-                    let n = Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-                    if n <= 0 { return }
-                    offset += n
-                }
-            }
-        }
-
-        /// What arrives until it contains `marker` (or the server closes, or `limit` seconds pass).
-        func receive(until marker: String, limit: Int = 30) -> String {
-            var timeout = timeval(tv_sec: limit, tv_usec: 0)
-            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            var bytes: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while !String(decoding: bytes, as: UTF8.self).contains(marker) {
-                let n = recv(fd, &buffer, buffer.count, 0)
-                if n <= 0 { break }
-                bytes += buffer[0..<n]
-            }
-            return String(decoding: bytes, as: UTF8.self)
-        }
-
-        /// Everything until the server closes the connection (or `limit` seconds pass).
-        func receiveAll(limit: Int = 60) -> String {
-            var timeout = timeval(tv_sec: limit, tv_usec: 0)
-            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            var bytes: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let n = recv(fd, &buffer, buffer.count, 0)
-                if n <= 0 { break }
-                bytes += buffer[0..<n]
-            }
-            return String(decoding: bytes, as: UTF8.self)
-        }
-    }
+    typealias Connection = LoopbackConnection
 
     @Test("SIGTERM: the upload in flight completes (201), new connections are refused, exit status 0")
     func gracefulShutdown() throws {
