@@ -71,8 +71,15 @@ struct LibraryAPITests {
         _ = expectPhotoEditError("delete", { try kept!.delete() }, matches: isLate)
         _ = expectPhotoEditError("setLocation", { try kept!.setLocation(Location(latitude: 1, longitude: 2)) }, matches: isLate)
         _ = expectPhotoEditError("changeRequest", { _ = try keptChanges!.changeRequest(for: f.b) }, matches: isLate)
+        // A property set cannot throw: it is ignored (the property keeps its
+        // value, `lateUse` says so) and the caller's process goes on.
+        #expect(kept!.lateUse == nil)
+        kept!.isFavorite = true
+        kept!.isHidden = true
+        #expect(!kept!.isFavorite && !kept!.isHidden)
+        #expect(kept!.lateUse?.contains("isHidden was set after its performChanges block") == true, "\(kept!.lateUse ?? "nil")")
         let asset = try f.library.asset(f.a)
-        #expect(!asset.isFavorite && asset.deletedDate == nil && asset.location == nil)
+        #expect(!asset.isFavorite && !asset.isHidden && asset.deletedDate == nil && asset.location == nil)
     }
 
     /// `setCreationDate` takes a `Date`, stored in the time zone given, and

@@ -56,9 +56,11 @@ public final class ObjectPlaceholder: @unchecked Sendable {
 ///
 /// A request belongs to its block: once `performChanges` has returned, every
 /// throwing method throws `PhotoEditError.invalidChange`, and setting
-/// `isFavorite`, `isHidden` or `contentEditingOutput` stops the process (a
-/// programming error, as PhotoKit raises one; use `setFavorite(_:)` and
-/// `setHidden(_:)` to get an error instead).
+/// `isFavorite`, `isHidden` or `contentEditingOutput` changes nothing: the
+/// property keeps its value and `lateUse` says what was ignored (a setter
+/// cannot throw; PhotoKit raises an exception there, which would end the
+/// caller's process. Use `setFavorite(_:)` and `setHidden(_:)` to get an
+/// error instead).
 public final class AssetChangeRequest {
     /// The photo this request changes.
     public let assetIdentifier: String
@@ -74,19 +76,27 @@ public final class AssetChangeRequest {
     /// A new revision with this output's adjustment data and render. The
     /// output must have been made from an input of this photo.
     public var contentEditingOutput: ContentEditingOutput? {
-        didSet { if let o = contentEditingOutput { owner.mustAdd(.contentEdit(assetIdentifier, o)) } }
+        didSet {
+            if let o = contentEditingOutput, recording, !owner.addFromSetter(.contentEdit(assetIdentifier, o)) {
+                ignoreLateSet("contentEditingOutput") { contentEditingOutput = oldValue }
+            }
+        }
     }
 
     /// Whether the photo is a favorite: reads the photo's value when the
     /// request was made, then what this block set.
     public var isFavorite: Bool {
-        didSet { if recording { owner.mustAdd(.favorite(assetIdentifier, isFavorite)) } }
+        didSet {
+            if recording, !owner.addFromSetter(.favorite(assetIdentifier, isFavorite)) { ignoreLateSet("isFavorite") { isFavorite = oldValue } }
+        }
     }
 
     /// Whether the photo is hidden from default listings: reads the photo's
     /// value when the request was made, then what this block set.
     public var isHidden: Bool {
-        didSet { if recording { owner.mustAdd(.hidden(assetIdentifier, isHidden)) } }
+        didSet {
+            if recording, !owner.addFromSetter(.hidden(assetIdentifier, isHidden)) { ignoreLateSet("isHidden") { isHidden = oldValue } }
+        }
     }
 
     /// Sets `isFavorite`; throws when the block is over.
@@ -103,6 +113,15 @@ public final class AssetChangeRequest {
 
     private var recording = true
     private func withoutRecording(_ body: () -> Void) { recording = false; body(); recording = true }
+
+    /// What was set on this request after its block returned, and ignored
+    /// (nil when nothing was): the library did not change.
+    public private(set) var lateUse: String?
+
+    private func ignoreLateSet(_ property: String, restore: () -> Void) {
+        withoutRecording(restore)
+        lateUse = "\(property) was set after its performChanges block returned and was ignored; make changes inside the block"
+    }
 
     /// Sets the capture time, or clears it. It is stored as ISO 8601 text in
     /// `timeZone` (the camera's local time and its offset, like EXIF dates;
@@ -212,10 +231,10 @@ extension Optional where Wrapped == PhotoLibraryChanges {
         changes.add(change)
     }
 
-    /// Records a change from a property setter, which cannot throw: using a
-    /// request after its block is a programming error.
-    func mustAdd(_ change: PhotoLibraryChanges.Change) {
-        do { try add(change) } catch { preconditionFailure("\(error)") }
+    /// Records a change from a property setter, which cannot throw: false
+    /// when the request's block is over (nothing recorded).
+    func addFromSetter(_ change: PhotoLibraryChanges.Change) -> Bool {
+        (try? add(change)) != nil
     }
 }
 
