@@ -57,6 +57,39 @@ struct LibraryAPITests {
         #expect(try f.library.asset(f.a).isFavorite && f.library.asset(f.a).isHidden)
     }
 
+    /// An edit returns the revision it wrote, even while another writer
+    /// edits the same photo: each returned revision holds that call's own
+    /// recipe (reading the history's last revision after the commit could
+    /// hand back the other writer's).
+    @Test func anEditReturnsTheRevisionItWrote() async throws {
+        let f = try Fixture()
+        let library = f.library, id = f.a
+        let returned = try await withThrowingTaskGroup(of: [(String, Revision)].self) { group in
+            for writer in 1...2 {
+                group.addTask {
+                    var mine: [(String, Revision)] = []
+                    for k in 0..<6 {
+                        let chain = "contrast=+\(writer * 10 + k)"
+                        do {
+                            mine.append((chain, try await library.apply(chain: chain, to: id)))
+                        } catch PhotoEditError.conflict {
+                            continue   // the other writer committed first: nothing written
+                        }
+                    }
+                    return mine
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(!returned.isEmpty)
+        #expect(Set(returned.map(\.1.number)).count == returned.count, "each call wrote its own revision")
+        for (chain, revision) in returned {
+            let recipe = try Recipe(adjustmentData: try #require(revision.adjustmentData), registry: library.registry)
+            let text = Chain.format(recipe, registry: library.registry)
+            #expect(text.contains(chain), "revision \(revision.number) returned for \(chain) holds \(text)")
+        }
+    }
+
     /// A request kept after its block is refused, and changes nothing.
     @Test func requestUsedAfterItsBlockIsAnError() throws {
         let f = try Fixture()

@@ -348,12 +348,30 @@ extension PhotoLibrary {
     /// request is invalid, or an edit's photo has moved on since its input was
     /// read (`PhotoEditError.conflict`), nothing changes.
     public func performChanges(_ block: (PhotoLibraryChanges) throws -> Void) throws {
+        _ = try performChangesWritingRevisions(block)
+    }
+
+    /// `performChanges`; returns the number of the revision the commit
+    /// wrote for each photo it gave one (edits, reverts): what this commit
+    /// wrote, never a revision another writer added since.
+    func performChangesWritingRevisions(_ block: (PhotoLibraryChanges) throws -> Void) throws -> [String: Int] {
         try requireWritable()
         let changes = PhotoLibraryChanges(library: self)
         defer { changes.close() }
         try block(changes)
         changes.close()
-        try commit(changes.changes, importDate: changes.importDate)
+        return try commit(changes.changes, importDate: changes.importDate)
+    }
+
+    /// Commits one photo's new revision made in `block`; returns that revision.
+    func commitRevision(of id: String, _ block: (PhotoLibraryChanges) throws -> Void) throws -> Revision {
+        guard let number = try performChangesWritingRevisions(block)[id] else {
+            throw PhotoEditError.library("the change of \(id) wrote no revision")
+        }
+        return try read { db in
+            guard let record = try RevisionRecord.fetch(id, number, db) else { throw PhotoEditError.unknownAsset(id) }
+            return Self.revision(record)
+        }
     }
 
     /// `performChanges` whose block returns a value (placeholders, outputs…),
@@ -390,7 +408,7 @@ extension PhotoLibrary {
         var kind: Revision.Kind
     }
 
-    private func commit(_ changes: [PhotoLibraryChanges.Change], importDate: Date? = nil) throws {
+    private func commit(_ changes: [PhotoLibraryChanges.Change], importDate: Date? = nil) throws -> [String: Int] {
         sweepStagingIfDue()
         // An output's staged render leaves tmp/ as soon as the output can
         // never commit: committed (moved into place), or stale (its photo
@@ -452,12 +470,13 @@ extension PhotoLibrary {
             }
             // 2. One transaction.
             var purgedFiles: [String] = []
+            var written: [String: Int] = [:]
             // The change feed's entries are written in the same transaction.
             try write { db in
                 let recorder = ChangeRecorder()
                 var described = Set<String>()   // photos whose metadata record is written again
                 for (i, change) in changes.enumerated() {
-                    try apply(change, index: i, db: db, edits: edits, creations: creations, purgedFiles: &purgedFiles,
+                    try apply(change, index: i, db: db, edits: edits, creations: creations, purgedFiles: &purgedFiles, written: &written,
                               recorder: recorder, journal: journal, placed: &placedRenders, described: &described)
                 }
                 // Their metadata records as the rows are now; the ones they
@@ -492,6 +511,7 @@ extension PhotoLibrary {
                 let created = creations.sorted { $0.key < $1.key }.compactMap { $0.value?.record.id }
                 if !created.isEmpty { afterImport(self, created) }
             }
+            return written
         } catch {
             // Renders have unique names: nobody else can use them. An original
             // may be shared with another writer importing the same bytes: it
@@ -516,7 +536,7 @@ extension PhotoLibrary {
     }
 
     private func apply(_ change: PhotoLibraryChanges.Change, index i: Int, db: any CatalogConnection, edits: [Int: PreparedEdit],
-                       creations: [Int: Creation?], purgedFiles: inout [String],
+                       creations: [Int: Creation?], purgedFiles: inout [String], written: inout [String: Int],
                        recorder: ChangeRecorder, journal: IntentJournal, placed: inout [String],
                        described: inout Set<String>) throws {
         // Every object is handed to the recorder before it changes. Its row
@@ -550,6 +570,7 @@ extension PhotoLibrary {
             revision.sidecarPath = sidecar
             try revision.insert(db)
             try db.execute("UPDATE asset SET revision = ? WHERE id = ?", a.revision, id)
+            written[id] = a.revision
         }
         switch change {
         case .create:

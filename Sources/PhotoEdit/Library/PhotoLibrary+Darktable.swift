@@ -133,8 +133,7 @@ extension PhotoLibrary {
             output.renderedByEngine = true
         }
         output.adjustmentData = data
-        try performChanges { changes in try changes.changeRequest(for: id).contentEditingOutput = output }
-        let revision = try history(id).last!
+        let revision = try commitRevision(of: id) { changes in try changes.changeRequest(for: id).contentEditingOutput = output }
         return DarktableImport(source: sidecar.source, revision: revision.number, isNew: true, history: sidecar.history,
                                renderedByDarktable: darktable != nil)
     }

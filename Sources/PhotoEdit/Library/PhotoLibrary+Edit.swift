@@ -225,8 +225,9 @@ extension PhotoLibrary {
         try Renderer.save(image, to: output.renderedContentURL.path, format: .jpeg, quality: Renderer.renderQuality)
         output.adjustmentData = adjustmentData ?? recipe.adjustmentData
         output.renderedByEngine = true
-        try performChanges { changes in try changes.changeRequest(for: input.assetIdentifier).contentEditingOutput = output }
-        return try history(input.assetIdentifier).last!
+        return try commitRevision(of: input.assetIdentifier) { changes in
+            try changes.changeRequest(for: input.assetIdentifier).contentEditingOutput = output
+        }
     }
 
     /// Returns the photo to its original as a new revision without
@@ -271,12 +272,11 @@ extension PhotoLibrary {
         }
         output.adjustmentData = data
         output.kind = .revert
-        try performChanges { changes in try changes.changeRequest(for: id).contentEditingOutput = output }
-        return try history(id).last!
+        return try commitRevision(of: id) { changes in try changes.changeRequest(for: id).contentEditingOutput = output }
     }
 
     private func commitRevert(_ id: String, expected: Int?) throws -> Revision {
-        try performChanges { changes in
+        try commitRevision(of: id) { changes in
             let request = try changes.changeRequest(for: id)
             if let expected {
                 try request.revertAssetContentToOriginal(ifAt: expected)
@@ -284,7 +284,6 @@ extension PhotoLibrary {
                 try request.revertAssetContentToOriginal()
             }
         }
-        return try history(id).last!
     }
 
     /// The recipe an edit of this photo starts from.
