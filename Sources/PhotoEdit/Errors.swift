@@ -54,6 +54,9 @@ public enum PhotoEditError: Error, Equatable, Sendable, CustomStringConvertible,
     case malformedIdentifier(String)
     /// A file or folder that cannot be used as an image.
     case unreadableFile(path: String, reason: String)
+    /// A LUT name (`lut=NAME.cube`) that is in none of the LUT folders
+    /// (`searched`, for the CLI's message; a server names only the LUT).
+    case unknownLUT(name: String, searched: [String])
     /// The image is larger than the configured pixel limit.
     case imageTooLarge(path: String, width: Int, height: Int, limit: Int)
     /// A revision number that does not exist for the photo.
@@ -115,6 +118,8 @@ public enum PhotoEditError: Error, Equatable, Sendable, CustomStringConvertible,
             return "malformed id '\(id)': ids are hexadecimal (0-9, a-f)"
         case let .unreadableFile(path, reason):
             return "\(path): \(reason)"
+        case let .unknownLUT(name, searched):
+            return "\(name): no such LUT in the LUT folders (\(searched.joined(separator: ", ")))"
         case let .imageTooLarge(path, width, height, limit):
             return "\(path): image is \(width)×\(height) = \(width * height) pixels, above the limit of \(limit) pixels (set PHOTOEDIT_MAX_PIXELS to change it)"
         case let .unknownRevision(asset, revision, latest):

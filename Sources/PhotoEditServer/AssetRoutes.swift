@@ -11,7 +11,7 @@ func addAssetRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
     // [&thumbnail=SIZE&thumbnailFit=fill|fit&thumbnailFormat=F]: with thumbnail,
     // each photo also has its thumbnail's URL, signed (Thumbnails.swift).
     v1.get("assets") { request, _ -> Response in
-        let query = request.uri.queryParameters
+        let query = try request.formQuery()
         var predicate = try query.get("where").map { try AssetPredicate(parsing: $0) }
         let deleted = try flag(query, "deleted")
         if deleted { predicate = predicate.map { .has(.deleted) && $0 } ?? .has(.deleted) }
@@ -63,7 +63,13 @@ func addAssetRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
         if let length = request.headers[.contentLength].flatMap({ Int64($0) }), length > limit {
             throw Problem(.contentTooLarge, code: "upload-too-large", "the upload is \(length) bytes; the limit is \(limit)")
         }
-        let filename = request.uri.queryParameters.get("filename") ?? request.headers[.contentDisposition].flatMap(dispositionFilename)
+        let filename = try request.formQuery().get("filename") ?? request.headers[.contentDisposition].flatMap(dispositionFilename)
+        do { _ = try PhotoLibrary.checkedFilename(filename) } catch let error as PhotoEditError {
+            // A name with folders (../../etc/x.jpg) is a bad parameter, not a refused change.
+            guard case .invalidChange = error else { throw error }
+            throw Problem(.badRequest, code: "invalid-parameter",
+                          "filename must be one path component of 1–255 bytes without control characters")
+        }
         let body = LimitedBody(base: request.body, limit: limit)
         let placeholder = try await library.createAsset(fromChunks: body, filename: filename)
         let id = placeholder.localIdentifier
@@ -178,6 +184,19 @@ func addEditRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
         }
         let asset = try await blocking { try library.asset(id) }
         return assetResponse(try assetJSON(asset, library: library))
+    }
+
+    // POST /v1/assets/{id}/editing-output with If-Match: an editor's output
+    // (multipart/form-data: adjustmentData, base, render), as /edits takes it
+    // too; its own operation so generated clients have one body per call.
+    v1.post("assets/:id/editing-output") { request, context -> Response in
+        let id = try context.parameters.require("id")
+        guard let expected = try ifMatch(request, required: true) else { preconditionFailure() }
+        guard isMultipart(request.headers[.contentType]) else {
+            throw Problem(.unsupportedMediaType, code: "unsupported-media-type",
+                          "an editor's output is multipart/form-data (adjustmentData, base, render)")
+        }
+        return try await commitEditingOutput(request, id: id, expected: expected, state: state)
     }
 
     // POST /v1/assets/{id}/revert with If-Match, body {} (to the original) or {"revision": N}.

@@ -14,3 +14,21 @@ func addPresetRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
         })]))
     }
 }
+
+/// What this server was started with, for clients that adapt to it (the
+/// web editor asks once): `GET /v1/capabilities` —
+/// `{"urlSigning": bool, "tokens": bool, "maxUploadBytes": N, "maxRenderPixels": N}`.
+/// Without signing keys a client fetches renders with its token (or
+/// without one when the server has no tokens) instead of asking
+/// `render-url`, which answers 409 `no-signing-keys` then.
+func addCapabilitiesRoute(_ v1: RouterGroup<ServerContext>, state: ServerState) {
+    v1.get("capabilities") { _, _ -> Response in
+        let configuration = state.configuration
+        return jsonResponse(.object([
+            "urlSigning": .bool(!configuration.signer.keys.isEmpty),
+            "tokens": .bool(!configuration.tokens.isEmpty),
+            "maxUploadBytes": .number(Double(configuration.maxUploadBytes)),
+            "maxRenderPixels": .number(Double(configuration.maxRenderPixels)),
+        ]))
+    }
+}

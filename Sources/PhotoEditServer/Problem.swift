@@ -60,6 +60,7 @@ public struct Problem: Error, HTTPResponseError, Sendable {
         case .ambiguousAsset: (status, code) = (.conflict, "ambiguous-asset")
         case .malformedIdentifier: (status, code) = (.badRequest, "malformed-identifier")
         case .unreadableFile: (status, code) = (.unprocessableContent, "unreadable-image")
+        case .unknownLUT: (status, code) = (.badRequest, "unknown-lut")
         case .imageTooLarge: (status, code) = (.unprocessableContent, "image-too-large")
         case .unknownRevision: (status, code) = (.notFound, "unknown-revision")
         case let .conflict(_, _, actual):
@@ -78,8 +79,44 @@ public struct Problem: Error, HTTPResponseError, Sendable {
         case let .catalog(failure) where failure.isFull: (status, code) = (HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), "storage-full")
         case .catalog: (status, code) = (.internalServerError, "catalog-failure")
         }
-        self.init(status, code: code, error.description, extra: extra, headers: headers)
+        self.init(status, code: code, Self.clientDetail(error), extra: extra, headers: headers)
     }
+
+    /// An engine error's one line as a client may read it: the engine's
+    /// text with every server path cut to its last component (a client
+    /// learns which file, never where the server keeps it); a missing LUT
+    /// names only the LUT.
+    static func clientDetail(_ error: PhotoEditError) -> String {
+        switch error {
+        case let .unknownLUT(name, _): return "no LUT named '\(name)' on this server"
+        case let .unreadableFile(path, reason): return redactingPaths("\(lastComponent(path)): \(reason)")
+        case let .imageTooLarge(path, width, height, limit):
+            return redactingPaths(PhotoEditError.imageTooLarge(path: lastComponent(path), width: width, height: height, limit: limit).description)
+        default: return redactingPaths(error.description)
+        }
+    }
+
+    /// The file name of a path (a name without folders stays as it is).
+    static func lastComponent(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+
+    /// `text` with each absolute file path (`/a/b…`, `~/…`: two components
+    /// or more, not an API path `/v1/…`) replaced by `…/` and its last component.
+    static func redactingPaths(_ text: String) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let match = rest.firstMatch(of: pathPattern) {
+            let path = match.output.1
+            result += String(rest[..<path.startIndex])
+            result += "…/" + lastComponent(String(path))
+            rest = rest[match.range.upperBound...]
+        }
+        return result + rest
+    }
+
+    /// An absolute path after the start of the text, a space, a quote, `(`, `=` or `,`.
+    static var pathPattern: Regex<(Substring, Substring)> { #/(?:^|[\s'"(=,])(~?/(?!v1/)[^\s'"(),;:/]+/[^\s'"(),;:]*)/# }
 
     /// Turns any error a handler throws into a problem (engine errors keep
     /// their message; anything unexpected is a 500 that names no internals).

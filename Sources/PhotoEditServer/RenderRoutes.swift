@@ -19,12 +19,12 @@ func addRenderRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
     // hour, at most a year), for a browser or CDN to fetch without a token.
     v1.get("assets/:id/render-url") { request, context -> Response in
         let id = try context.parameters.require("id")
-        let query = request.uri.queryParameters
+        let query = try request.formQuery()
         let ttl = try integer(query, "ttl", in: 1...31_536_000) ?? 3600
         let renderKeys: Set = ["w", "h", "fit", "format", "q", "version", "rev"]
         var kept: [String] = []
         for pair in (request.uri.query ?? "").split(separator: "&") where !pair.isEmpty {
-            let key = String(pair.split(separator: "=", maxSplits: 1).first ?? "")
+            let key = try FormQuery.decode(pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0], name: nil)
             if key == "ttl" { continue }
             guard renderKeys.contains(key) else {
                 throw Problem(.badRequest, code: "invalid-parameter", "unknown parameter '\(key)' (w, h, fit, format, q, version, rev, ttl)")
@@ -35,7 +35,8 @@ func addRenderRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
         let path = "/v1/assets/\(asset.id)/render" + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&"))
         let expires = Date().addingTimeInterval(TimeInterval(ttl))
         guard let url = state.configuration.signer.sign(path, expires: expires) else {
-            throw Problem(.notImplemented, code: "no-signing-keys", "this server has no signing keys (serve --signing-keys FILE)")
+            throw Problem(.conflict, code: "no-signing-keys",
+                          "this server signs no URLs (it has no signing keys; GET /v1/capabilities says so): fetch /v1/assets/{id}/render itself")
         }
         return jsonResponse(.object(["url": .string(url), "expires": .string(ISO8601DateFormatter().string(from: expires))]))
     }
@@ -45,7 +46,7 @@ func addRenderRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
     // (what an editor's sliders call). Always JPEG, never cached.
     v1.get("assets/:id/preview") { request, context -> Response in
         let id = try context.parameters.require("id")
-        let query = request.uri.queryParameters
+        let query = try request.formQuery()
         let known: Set = ["chain", "w", "reset", "q"]
         if let unknown = query.map({ String($0.key) }).sorted().first(where: { !known.contains($0) }) {
             throw Problem(.badRequest, code: "invalid-parameter", "unknown parameter '\(unknown)' (chain, w, reset, q)")
@@ -72,7 +73,7 @@ func addRenderRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
 
     v1.get("assets/:id/render") { request, context -> Response in
         let id = try context.parameters.require("id")
-        let query = request.uri.queryParameters
+        let query = try request.formQuery()
         let known: Set = ["w", "h", "fit", "format", "q", "version", "rev", "exp", "kid", "sig"]
         if let unknown = query.map({ String($0.key) }).sorted().first(where: { !known.contains($0) }) {
             throw Problem(.badRequest, code: "invalid-parameter", "unknown parameter '\(unknown)' (w, h, fit, format, q, version, rev)")

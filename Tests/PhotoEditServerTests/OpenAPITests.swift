@@ -248,6 +248,8 @@ struct OpenAPITests {
             try await client.call(.get, "/v1/assets?limit=5&thumbnail=64&thumbnailFormat=jpeg", expect: .ok)
             try await client.call(.get, "/v1/assets?thumbnail=4096", expect: .badRequest)
             try await client.call(.get, "/v1/assets?where=width%3E%3D", expect: .badRequest)
+            try await client.call(.get, "/v1/assets?where=favorite+or+width%3E%3D1", expect: .ok)
+            try await client.call(.post, "/v1/assets?filename=..%2Fx.jpg", body: jpeg, expect: .badRequest)
             let got = try await client.call(.get, "/v1/assets/\(id)", expect: .ok)
             try await client.call(.get, "/v1/assets/\(id)", headers: [.ifNoneMatch: got.headers[.eTag] ?? ""], expect: .notModified)
             try await client.call(.get, "/v1/assets/0123456789abcdef0123456789abcdef", expect: .notFound)
@@ -262,6 +264,8 @@ struct OpenAPITests {
             try await client.call(.post, "/v1/assets/\(id)/edits", headers: json, body: ByteBuffer(string: "{}"), expect: .preconditionRequired)
             try await client.call(.post, "/v1/assets/\(id)/edits", headers: [.ifMatch: "\"r1\"", .contentType: "application/json"],
                                   body: ByteBuffer(string: #"{"chain": "nosuchfilter=1"}"#), expect: .badRequest)
+            try await client.call(.post, "/v1/assets/\(id)/edits", headers: [.ifMatch: "\"r1\"", .contentType: "application/json"],
+                                  body: ByteBuffer(string: #"{"chain": "lut=nope.cube"}"#), expect: .badRequest)
             let input = try await client.call(.post, "/v1/assets/\(id)/editing-input", headers: json,
                                               body: ByteBuffer(string: #"{"formats": []}"#), expect: .ok)
             let preview = try await client.call(.get, "/v1/assets/\(id)/preview?w=120&chain=contrast%3D10", expect: .ok)
@@ -269,7 +273,9 @@ struct OpenAPITests {
             form.add("adjustmentData", adjustmentPart("com.example.x", "1", [9, 8, 7]), type: "application/json")
             form.add("base", input.string("base") ?? "")
             form.add("render", Array(preview.body.readableBytesView), type: "image/jpeg")
-            try await client.call(.post, "/v1/assets/\(id)/edits", headers: [.ifMatch: "\"r1\"", .contentType: form.contentType],
+            try await client.call(.post, "/v1/assets/\(id)/editing-output", headers: [.ifMatch: "\"r1\"", .contentType: "application/json"],
+                                  body: ByteBuffer(string: "{}"), expect: .unsupportedMediaType)
+            try await client.call(.post, "/v1/assets/\(id)/editing-output", headers: [.ifMatch: "\"r1\"", .contentType: form.contentType],
                                   body: form.body, expect: .ok)
             try await client.call(.post, "/v1/assets/\(id)/editing-input", headers: json, body: ByteBuffer(string: "3"), expect: .badRequest)
             try await client.call(.get, "/v1/assets/\(id)/history", expect: .ok)
@@ -308,6 +314,7 @@ struct OpenAPITests {
             // Filters and the feed.
             try await client.call(.get, "/v1/filters", expect: .ok)
             try await client.call(.get, "/v1/presets", expect: .ok)
+            try await client.call(.get, "/v1/capabilities", expect: .ok)
             try await client.call(.get, "/v1/changes?since=0&limit=5", expect: .ok)
             try await client.call(.get, "/v1/changes?limit=0", expect: .badRequest)
             try await client.call(.get, "/v1/changes/stream", headers: [.lastEventID: "yesterday"], expect: .badRequest)

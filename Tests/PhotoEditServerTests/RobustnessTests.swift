@@ -56,16 +56,8 @@ final class ServeProcess: @unchecked Sendable {
 
 /// `photoedit verify` on a library: its exit status and output.
 func verify(_ library: URL) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = try ServeProcessTests.binary()
-    process.arguments = ["verify", "--library", library.path]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return (process.terminationStatus, output)
+    let (status, output) = try runToEnd(try ServeProcessTests.binary().path, ["verify", "--library", library.path])
+    return (status, output)
 }
 
 func json(_ response: TestClient.Response) -> JSONValue {

@@ -21,26 +21,27 @@ struct SchemathesisTests {
         // The run takes minutes: on a Dispatch thread, never blocking Swift's
         // cooperative pool (which the other suites' servers run on).
         let binary = try ServeProcessTests.binary().path
-        let (status, text) = try await blocking { try Self.run(binary) }
+        let script = Paths.root.appendingPathComponent("scripts/schemathesis").path
+        let (status, text) = try await blocking { try runToEnd(script, [binary], environment: ["PHOTOEDIT_VENV": Self.venv]) }
         // The summary names every failure; its reproductions can be huge.
         let summary = text.components(separatedBy: "\n").filter { $0.count < 300 }.suffix(60).joined(separator: "\n")
         #expect(status == 0, "scripts/schemathesis failed:\n\(summary)")
         #expect(text.contains("passed") && !text.contains("Failures:"), "\(summary)")
     }
+}
 
-    static func run(_ binary: String) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = Paths.root.appendingPathComponent("scripts/schemathesis")
-        process.arguments = [binary]
-        var environment = ProcessInfo.processInfo.environment
-        environment["PHOTOEDIT_VENV"] = Self.venv
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
-    }
+/// Runs a program to its end, with `environment` added to ours: its exit
+/// status and its output (stdout and stderr together).
+func runToEnd(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: program)
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, text)
 }

@@ -123,7 +123,7 @@ public enum LUTFolders {
             }
             return path
         }
-        throw PhotoEditError.unreadableFile(path: name, reason: "no such LUT in the LUT folders (\(searched.joined(separator: ", ")))")
+        throw PhotoEditError.unknownLUT(name: name, searched: searched)
     }
 
     /// The SHA-256 of a LUT file, hex.

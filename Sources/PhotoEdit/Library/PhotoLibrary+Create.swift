@@ -103,8 +103,10 @@ extension PhotoLibrary {
     /// How an upload without a file name is named in errors.
     static let unnamedUpload = "uploaded data"
 
-    /// A file name given with bytes: one path component, printable.
-    static func checkedFilename(_ name: String?) throws -> String? {
+    /// A file name given with bytes: one path component, printable
+    /// (`invalidChange` otherwise). Public so a server can refuse a bad
+    /// name as a bad request before it reads the upload.
+    public static func checkedFilename(_ name: String?) throws -> String? {
         guard let name else { return nil }
         guard !name.isEmpty, name.utf8.count <= 255, name != ".", name != "..", !name.contains("/"),
               !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) else {

@@ -1,0 +1,310 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...models.problem import Problem
+from ...models.render_url_fit import RenderUrlFit
+from ...models.render_url_format import RenderUrlFormat
+from ...models.render_url_response_200 import RenderUrlResponse200
+from ...models.render_url_version import RenderUrlVersion
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    id: str,
+    *,
+    w: int | Unset = UNSET,
+    h: int | Unset = UNSET,
+    fit: RenderUrlFit | Unset = UNSET,
+    format_: RenderUrlFormat | Unset = UNSET,
+    q: int | Unset = UNSET,
+    version: RenderUrlVersion | Unset = UNSET,
+    rev: int | Unset = UNSET,
+    ttl: int | Unset = 3600,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["w"] = w
+
+    params["h"] = h
+
+    json_fit: str | Unset = UNSET
+    if not isinstance(fit, Unset):
+        json_fit = fit.value
+
+    params["fit"] = json_fit
+
+    json_format_: str | Unset = UNSET
+    if not isinstance(format_, Unset):
+        json_format_ = format_.value
+
+    params["format"] = json_format_
+
+    params["q"] = q
+
+    json_version: str | Unset = UNSET
+    if not isinstance(version, Unset):
+        json_version = version.value
+
+    params["version"] = json_version
+
+    params["rev"] = rev
+
+    params["ttl"] = ttl
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/assets/{id}/render-url".format(
+            id=quote(str(id), safe=""),
+        ),
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Problem | RenderUrlResponse200:
+    if response.status_code == 200:
+        response_200 = RenderUrlResponse200.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
+    response_default = Problem.from_dict(response.json())
+
+    return response_default
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Problem | RenderUrlResponse200]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    w: int | Unset = UNSET,
+    h: int | Unset = UNSET,
+    fit: RenderUrlFit | Unset = UNSET,
+    format_: RenderUrlFormat | Unset = UNSET,
+    q: int | Unset = UNSET,
+    version: RenderUrlVersion | Unset = UNSET,
+    rev: int | Unset = UNSET,
+    ttl: int | Unset = 3600,
+) -> Response[Problem | RenderUrlResponse200]:
+    """A render URL signed with the server's first key (fetched without a token until it expires).
+
+    Args:
+        id (str):
+        w (int | Unset):
+        h (int | Unset):
+        fit (RenderUrlFit | Unset):
+        format_ (RenderUrlFormat | Unset):
+        q (int | Unset):
+        version (RenderUrlVersion | Unset):
+        rev (int | Unset):
+        ttl (int | Unset):  Default: 3600.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | RenderUrlResponse200]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        w=w,
+        h=h,
+        fit=fit,
+        format_=format_,
+        q=q,
+        version=version,
+        rev=rev,
+        ttl=ttl,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    w: int | Unset = UNSET,
+    h: int | Unset = UNSET,
+    fit: RenderUrlFit | Unset = UNSET,
+    format_: RenderUrlFormat | Unset = UNSET,
+    q: int | Unset = UNSET,
+    version: RenderUrlVersion | Unset = UNSET,
+    rev: int | Unset = UNSET,
+    ttl: int | Unset = 3600,
+) -> Problem | RenderUrlResponse200 | None:
+    """A render URL signed with the server's first key (fetched without a token until it expires).
+
+    Args:
+        id (str):
+        w (int | Unset):
+        h (int | Unset):
+        fit (RenderUrlFit | Unset):
+        format_ (RenderUrlFormat | Unset):
+        q (int | Unset):
+        version (RenderUrlVersion | Unset):
+        rev (int | Unset):
+        ttl (int | Unset):  Default: 3600.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | RenderUrlResponse200
+    """
+
+    return sync_detailed(
+        id=id,
+        client=client,
+        w=w,
+        h=h,
+        fit=fit,
+        format_=format_,
+        q=q,
+        version=version,
+        rev=rev,
+        ttl=ttl,
+    ).parsed
+
+
+async def asyncio_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    w: int | Unset = UNSET,
+    h: int | Unset = UNSET,
+    fit: RenderUrlFit | Unset = UNSET,
+    format_: RenderUrlFormat | Unset = UNSET,
+    q: int | Unset = UNSET,
+    version: RenderUrlVersion | Unset = UNSET,
+    rev: int | Unset = UNSET,
+    ttl: int | Unset = 3600,
+) -> Response[Problem | RenderUrlResponse200]:
+    """A render URL signed with the server's first key (fetched without a token until it expires).
+
+    Args:
+        id (str):
+        w (int | Unset):
+        h (int | Unset):
+        fit (RenderUrlFit | Unset):
+        format_ (RenderUrlFormat | Unset):
+        q (int | Unset):
+        version (RenderUrlVersion | Unset):
+        rev (int | Unset):
+        ttl (int | Unset):  Default: 3600.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | RenderUrlResponse200]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        w=w,
+        h=h,
+        fit=fit,
+        format_=format_,
+        q=q,
+        version=version,
+        rev=rev,
+        ttl=ttl,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    w: int | Unset = UNSET,
+    h: int | Unset = UNSET,
+    fit: RenderUrlFit | Unset = UNSET,
+    format_: RenderUrlFormat | Unset = UNSET,
+    q: int | Unset = UNSET,
+    version: RenderUrlVersion | Unset = UNSET,
+    rev: int | Unset = UNSET,
+    ttl: int | Unset = 3600,
+) -> Problem | RenderUrlResponse200 | None:
+    """A render URL signed with the server's first key (fetched without a token until it expires).
+
+    Args:
+        id (str):
+        w (int | Unset):
+        h (int | Unset):
+        fit (RenderUrlFit | Unset):
+        format_ (RenderUrlFormat | Unset):
+        q (int | Unset):
+        version (RenderUrlVersion | Unset):
+        rev (int | Unset):
+        ttl (int | Unset):  Default: 3600.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | RenderUrlResponse200
+    """
+
+    return (
+        await asyncio_detailed(
+            id=id,
+            client=client,
+            w=w,
+            h=h,
+            fit=fit,
+            format_=format_,
+            q=q,
+            version=version,
+            rev=rev,
+            ttl=ttl,
+        )
+    ).parsed

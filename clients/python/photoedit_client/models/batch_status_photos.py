@@ -1,0 +1,75 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="BatchStatusPhotos")
+
+
+@_attrs_define
+class BatchStatusPhotos:
+    """
+    Attributes:
+        done (int):
+        total (int | None):
+    """
+
+    done: int
+    total: int | None
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        done = self.done
+
+        total: int | None
+        total = self.total
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "done": done,
+                "total": total,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        done = d.pop("done")
+
+        def _parse_total(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        total = _parse_total(d.pop("total"))
+
+        batch_status_photos = cls(
+            done=done,
+            total=total,
+        )
+
+        batch_status_photos.additional_properties = d
+        return batch_status_photos
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

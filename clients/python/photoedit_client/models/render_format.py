@@ -1,0 +1,11 @@
+from enum import StrEnum
+
+
+class RenderFormat(StrEnum):
+    AVIF = "avif"
+    JPEG = "jpeg"
+    PNG = "png"
+    WEBP = "webp"
+
+    def __str__(self) -> str:
+        return str(self.value)
