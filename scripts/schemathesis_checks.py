@@ -66,3 +66,16 @@ def no_server_path(ctx, response, case):
         if found:
             raise AssertionError(f"a problem names a server path ({found!r}): {text[:300]!r}")
     return None
+
+
+if __name__ == "__main__":
+    # A self-check (SchemathesisTests runs it): the detector finds what it must and only that.
+    KNOWN[:] = ["/srv/photoedit-lib"]
+    assert server_path_in("no such LUT in the LUT folders (/home/u/.config/photoedit/presets, /opt/x)") == "/home/u/.config/photoedit/presets"
+    assert server_path_in("catalog /srv/photoedit-lib/catalog.sqlite: disk I/O error") == "/srv/photoedit-lib"
+    assert server_path_in('VipsJpeg: "/tmp/photoedit-staging/abc.jpg" is not a known file format') == "/tmp/photoedit-staging/abc.jpg"
+    assert server_path_in("~/Pictures/x.jpg: truncated") == "~/Pictures/x.jpg"
+    assert server_path_in("fetch /v1/assets/{id}/render itself") is None
+    assert server_path_in("…/abc.jpg: not a JPEG; fit/fill, w/h") is None
+    assert server_path_in("unknown key '/a/b'", sent="{'where': '/a/b'}") is None
+    print("schemathesis_checks: self-check passed")

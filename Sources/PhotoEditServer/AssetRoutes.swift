@@ -11,7 +11,7 @@ func addAssetRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
     // [&thumbnail=SIZE&thumbnailFit=fill|fit&thumbnailFormat=F]: with thumbnail,
     // each photo also has its thumbnail's URL, signed (Thumbnails.swift).
     v1.get("assets") { request, _ -> Response in
-        let query = try request.formQuery()
+        let query = request.formQuery()
         var predicate = try query.get("where").map { try AssetPredicate(parsing: $0) }
         let deleted = try flag(query, "deleted")
         if deleted { predicate = predicate.map { .has(.deleted) && $0 } ?? .has(.deleted) }
@@ -63,7 +63,7 @@ func addAssetRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
         if let length = request.headers[.contentLength].flatMap({ Int64($0) }), length > limit {
             throw Problem(.contentTooLarge, code: "upload-too-large", "the upload is \(length) bytes; the limit is \(limit)")
         }
-        let filename = try request.formQuery().get("filename") ?? request.headers[.contentDisposition].flatMap(dispositionFilename)
+        let filename = request.formQuery().get("filename") ?? request.headers[.contentDisposition].flatMap(dispositionFilename)
         do { _ = try PhotoLibrary.checkedFilename(filename) } catch let error as PhotoEditError {
             // A name with folders (../../etc/x.jpg) is a bad parameter, not a refused change.
             guard case .invalidChange = error else { throw error }

@@ -17,7 +17,7 @@ func addFeedRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
     // GET /v1/changes?since=N&limit=M: the change sets after N (oldest first,
     // at most M, default 100), one entry per changed object, and the latest sequence number.
     v1.get("changes") { request, _ -> Response in
-        let query = try request.formQuery()
+        let query = request.formQuery()
         let since = try integer(query, "since", in: 0...Int(Int64.max >> 1)) ?? 0
         let limit = try integer(query, "limit", in: 1...1000) ?? 100
         let (entries, latest) = try await blocking {
@@ -37,7 +37,7 @@ func addFeedRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
     // (`id:` the sequence number, `event: change`, `data:` the set as JSON).
     // Without either, only changes from now on.
     v1.get("changes/stream") { request, _ -> Response in
-        var since = try integer(try request.formQuery(), "since", in: 0...Int(Int64.max >> 1))
+        var since = try integer(request.formQuery(), "since", in: 0...Int(Int64.max >> 1))
         if let last = request.headers[.lastEventID] {
             guard let n = Int(last.trimmingCharacters(in: .whitespaces)), n >= 0 else {
                 throw Problem(.badRequest, code: "invalid-last-event-id", "Last-Event-ID must be a sequence number")

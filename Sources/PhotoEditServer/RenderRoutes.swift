@@ -19,12 +19,12 @@ func addRenderRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
     // hour, at most a year), for a browser or CDN to fetch without a token.
     v1.get("assets/:id/render-url") { request, context -> Response in
         let id = try context.parameters.require("id")
-        let query = try request.formQuery()
+        let query = request.formQuery()
         let ttl = try integer(query, "ttl", in: 1...31_536_000) ?? 3600
         let renderKeys: Set = ["w", "h", "fit", "format", "q", "version", "rev"]
         var kept: [String] = []
         for pair in (request.uri.query ?? "").split(separator: "&") where !pair.isEmpty {
-            let key = try FormQuery.decode(pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0], name: nil)
+            let key = FormQuery.decode(pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0])
             if key == "ttl" { continue }
             guard renderKeys.contains(key) else {
                 throw Problem(.badRequest, code: "invalid-parameter", "unknown parameter '\(key)' (w, h, fit, format, q, version, rev, ttl)")
@@ -46,7 +46,7 @@ func addRenderRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
     // (what an editor's sliders call). Always JPEG, never cached.
     v1.get("assets/:id/preview") { request, context -> Response in
         let id = try context.parameters.require("id")
-        let query = try request.formQuery()
+        let query = request.formQuery()
         let known: Set = ["chain", "w", "reset", "q"]
         if let unknown = query.map({ String($0.key) }).sorted().first(where: { !known.contains($0) }) {
             throw Problem(.badRequest, code: "invalid-parameter", "unknown parameter '\(unknown)' (chain, w, reset, q)")
@@ -73,7 +73,7 @@ func addRenderRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
 
     v1.get("assets/:id/render") { request, context -> Response in
         let id = try context.parameters.require("id")
-        let query = try request.formQuery()
+        let query = request.formQuery()
         let known: Set = ["w", "h", "fit", "format", "q", "version", "rev", "exp", "kid", "sig"]
         if let unknown = query.map({ String($0.key) }).sorted().first(where: { !known.contains($0) }) {
             throw Problem(.badRequest, code: "invalid-parameter", "unknown parameter '\(unknown)' (w, h, fit, format, q, version, rev)")

@@ -30,7 +30,7 @@ func addResourceRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
             throw Problem(.notFound, code: "unknown-resource-type",
                           "no resource type '\(typeName)' (\(AssetResourceType.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
-        let query = try request.formQuery()
+        let query = request.formQuery()
         let known: Set = ["rev", "exp", "kid", "sig"]
         if let unknown = query.map({ String($0.key) }).sorted().first(where: { !known.contains($0) }) {
             throw Problem(.badRequest, code: "invalid-parameter", "unknown parameter '\(unknown)' (rev)")

@@ -15,9 +15,11 @@ raises the curve's middle on its canvas (a brighter preview), crops with the cro
 with the keyboard, the 1:1 preset, a straighten angle) and saves a square
 render, creates an album with the photo and adds/removes it from another,
 filters the grid by album (thumbnails signed in the listing, no render-url
-call), hides a photo and sees it leave the default grid, searches (and sees
-a bad query's problem+json message), and takes screenshots at 1280 px and at
-a phone's width. Exit status 0 when every
+call), hides a photo and sees it leave the default grid, searches with
+spaces (and sees a bad query's problem+json message), recrops an aspect crop
+made elsewhere (a plain rectangle is saved), and, on a server without tokens
+or keys, works with no console error, no render-url request and no 5xx in
+/metrics. Takes screenshots at 1280 px and at a phone's width. Exit status 0 when every
 check passed; each check prints one line. Leaves nothing running: the
 browser, chromedriver and the server are stopped in `finally`.
 """
@@ -120,6 +122,14 @@ class Server:
         self.process.stdout.close()
         if close_log:
             self.log.close()
+
+
+def server_errors(server):
+    """How many kinds of answer a server's /metrics counts, and those that were 5xx."""
+    with urllib.request.urlopen(server.url + "/metrics", timeout=30) as response:
+        metrics = response.read().decode()
+    served = [line for line in metrics.splitlines() if line.startswith("photoedit_http_requests_total{")]
+    return len(served), [line for line in served if 'status="5' in line]
 
 
 def browser(width, height):
@@ -495,6 +505,36 @@ def main():
         check(fits, "a square photo is letterboxed inside the viewer, not cut off")
         shot("13-cropped")
 
+        # An aspect crop made elsewhere (crop=16:9), then a drag in the tool:
+        # the saved crop is a plain rectangle (no stale crop.aw/ah), and the
+        # sides the drag left on the image's edges are exactly on them.
+        status, asset = server.api("POST", f"/v1/assets/{coffee_id}/edits", {"chain": "crop=16:9", "reset": True},
+                                   headers={"If-Match": asset["etag"]})
+        check(status == 200 and "crop=16:9" in asset["chain"], f"another client crops to 16:9 ({status}, {asset.get('chain')})")
+        revision = asset["revision"]
+        until(lambda: f"revision {revision}" in driver.find_element(By.ID, "photo-rev").text, "the 16:9 crop arrives live")
+        press(driver.find_element(By.ID, "crop-open"))
+        until(lambda: js("return !document.getElementById('crop-panel').hidden && document.getElementById('view').complete && "
+                         "document.querySelector('.crop-rect').getBoundingClientRect().width > 50"),
+              "the crop tool opens on the 16:9 crop")
+        check(driver.find_element(By.ID, "crop-x").get_attribute("value") == "0" and
+              driver.find_element(By.ID, "crop-w").get_attribute("value") == "100",
+              "the 16:9 frame spans the width of the 3:2 photo")
+        webdriver.ActionChains(driver).click_and_hold(driver.find_element(By.CSS_SELECTOR, ".crop-nw")) \
+            .move_by_offset(30, 20).move_by_offset(30, 20).release().perform()
+        check(float(driver.find_element(By.ID, "crop-x").get_attribute("value")) > 2, "dragging the top-left handle moves the left side")
+        driver.find_element(By.ID, "crop-done").click()
+        until(lambda: not js("return document.getElementById('save').disabled"), "the dragged crop is unsaved")
+        driver.find_element(By.ID, "save").click()
+        until(lambda: f"revision {revision + 1}" in driver.find_element(By.ID, "photo-rev").text, "saving the dragged crop makes a revision")
+        status, asset = server.api("GET", f"/v1/assets/{coffee_id}")
+        chain = asset["chain"] or ""
+        crop_step = next((step for step in chain.split(",") if step.startswith("crop=")), "")
+        numbers = [float(n) for n in crop_step[5:].split(":")] if crop_step.count(":") == 3 else []
+        check(numbers and "crop.aw" not in chain and "crop.ah" not in chain and "crop.mode" not in chain,
+              f"the saved crop is a plain rectangle, no stale aw/ah ({chain})")
+        check(numbers and abs(numbers[0] + numbers[2] - 1) < 1e-9, f"the right side stays exactly on the image's edge (x + w = 1: {crop_step})")
+
         # --- Albums: create one with the photo in it ------------------------
         title = driver.find_element(By.ID, "album-title")
         js("arguments[0].scrollIntoView({block: 'center'})", title)
@@ -558,10 +598,12 @@ def main():
         # --- Search with the CLI's query syntax, and a problem+json error ---
         where = driver.find_element(By.ID, "where")
         where.clear()
-        where.send_keys("favorite", Keys.ENTER)
-        until(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#grid .tile")) == 1, "the search 'favorite' finds one photo")
+        # Spaces travel as '+' (URLSearchParams): the server reads the query as a form.
+        where.send_keys("favorite and width >= 16", Keys.ENTER)
+        until(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#grid .tile")) == 1, "the search 'favorite and width >= 16' finds one photo")
         check(driver.find_element(By.CSS_SELECTOR, "#grid .tile").get_attribute("data-id") == coffee_id,
-              "search with the query syntax: 'favorite' finds the favorite")
+              "search with spaces in the query syntax: 'favorite and width >= 16' finds the favorite")
+        check(js("return document.getElementById('alert').hidden"), "a query with spaces is no error")
         where.clear()
         where.send_keys("width>>3", Keys.ENTER)
         until(lambda: driver.find_element(By.ID, "alert").is_displayed(), "a bad query shows an error")
@@ -612,6 +654,12 @@ def main():
         # --- The default server: no tokens, no signing keys ----------------
         # (photoedit serve as the README starts it): no token asked for,
         # renders loaded from plain revision-addressed URLs.
+        # Answers the test provoked on the first server (401 before the
+        # token, 400 bad query, 412 stale save) are logged as failed loads.
+        expected = ("invalid-query", "status of 400", "status of 401", "status of 412")
+        errors = [e for e in driver.get_log("browser")
+                  if e["level"] == "SEVERE" and not any(x in e["message"] for x in expected)]
+        check(not errors, "no script errors in the console" + ("" if not errors else f": {errors[:3]}"))
         plain_server = Server(server.binary, os.path.join(folder, "plain"), secured=False)
         driver.execute_script("sessionStorage.clear()")
         driver.get(plain_server.url + "/")
@@ -641,6 +689,10 @@ def main():
         # server comes back on the same port and the page, resuming the
         # feed with Last-Event-ID, gets the change it missed.
         plain_id = js("return location.hash.split('/').pop()")
+        # The session so far on the server without keys: no 5xx (its
+        # counters start again with the restart below, checked again then).
+        served, fives = server_errors(plain_server)
+        check(served >= 8 and not fives, f"no 5xx in /metrics after the session on the server without keys ({fives[:3] or served})")
         plain_server.stop(close_log=False)
         until(lambda: driver.find_element(By.ID, "live").text == "reconnecting", "the page sees the feed drop")
         plain_server.run("apply", "--library", plain_server.library, "exposure=+1", plain_id)
@@ -650,15 +702,18 @@ def main():
         check(driver.find_element(By.ID, "live").text == "live",
               "the feed resumes with Last-Event-ID and brings the change made while it was down")
 
-        # Answers the test provoked (401 before the token, 400 bad query,
-        # 412 stale save, 501 no signing keys) are logged as failed loads.
-        # The feed's reconnection attempts while the plain server was down
-        # are refused connections.
-        expected = ("invalid-query", "status of 400", "status of 401", "status of 412", "status of 501",
-                    "/v1/changes/stream - Failed to load resource: net::ERR_CONNECTION_REFUSED")
-        errors = [e for e in driver.get_log("browser")
-                  if e["level"] == "SEVERE" and not any(x in e["message"] for x in expected)]
-        check(not errors, "no script errors in the console" + ("" if not errors else f": {errors[:3]}"))
+        # A session on a server without keys: it said so once
+        # (GET /v1/capabilities), the page never asked for a signed URL, and
+        # nothing failed — the only console errors are the feed's refused
+        # reconnections while the server was down.
+        refused = "/v1/changes/stream - Failed to load resource: net::ERR_CONNECTION_REFUSED"
+        errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE" and refused not in e["message"]]
+        check(not errors, "no console error in a session on a server without keys" + ("" if not errors else f": {errors[:3]}"))
+        asked = js("return performance.getEntriesByType('resource').map(e => e.name)")
+        check(not [n for n in asked if "/render-url" in n] and len([n for n in asked if "/v1/capabilities" in n]) == 1,
+              "without keys the page asks /v1/capabilities once and never /render-url")
+        served, fives = server_errors(plain_server)
+        check(served and not fives, f"no 5xx in /metrics after the reconnection ({fives[:3] or served})")
         print(f"{len(CHECKS)} checks passed in {time.monotonic() - started:.1f} s", flush=True)
         return 0
     except (Exception, Stop) as error:

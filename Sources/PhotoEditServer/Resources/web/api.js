@@ -97,10 +97,20 @@ export const api = {
 
   // --- Renders ---------------------------------------------------------
 
-  /** "signed" (render-url works), "open" (no keys, no token needed), "blob" (no keys, token needed). */
+  /** "signed" (the server signs render URLs), "open" (no keys, no token needed), "blob" (no keys, token needed). */
   renderMode: null,
-  probe: null,
+  capabilities: null,
   urls: new Map(),
+
+  /**
+   * What the server was started with (GET /v1/capabilities), asked once:
+   * whether it signs render URLs decides how renders are loaded, so a
+   * server without signing keys is never asked for one.
+   */
+  async serverCapabilities() {
+    this.capabilities ??= this.get("/v1/capabilities").catch((error) => { this.capabilities = null; throw error; });
+    return this.capabilities;
+  },
 
   /**
    * A URL an <img> can load for a render of the photo at revision `rev`
@@ -113,23 +123,13 @@ export const api = {
     const key = `${id}?${query}`;
     const cached = this.urls.get(key);
     if (cached && cached.expires > Date.now() + 60_000) return cached.url;
-    let url = null, expires = Infinity;
     if (this.renderMode === null) {
-      // The first render URL tells whether the server signs them; the
-      // others wait for it rather than all asking.
-      const probe = this.probe ??= this.mint(id, query).then(
-        (signed) => { this.renderMode = "signed"; return { id, query, signed }; },
-        (error) => {
-          this.probe = null;
-          if (!(error instanceof ApiError) || error.code !== "no-signing-keys") throw error;
-          this.renderMode = this.needsToken ? "blob" : "open";
-          return null;
-        });
-      const first = await probe;
-      if (first && first.id === id && first.query === query) ({ url, expires } = first.signed);
+      const capabilities = await this.serverCapabilities();
+      this.renderMode = capabilities.urlSigning ? "signed" : (capabilities.tokens || this.needsToken) ? "blob" : "open";
     }
-    if (!url && this.renderMode === "signed") ({ url, expires } = await this.mint(id, query));
-    if (!url && this.renderMode === "open") url = `/v1/assets/${id}/render?${query}`;
+    let url = null, expires = Infinity;
+    if (this.renderMode === "signed") ({ url, expires } = await this.mint(id, query));
+    if (this.renderMode === "open") url = `/v1/assets/${id}/render?${query}`;
     if (!url) {
       const response = await this.fetch(`/v1/assets/${id}/render?${query}`);
       if (!response.ok) throw await problemOf(response);

@@ -310,6 +310,9 @@ function pendingEdit() {
     changed = true;
     const neutral = filter.params.every((p) => same(valueOf(filter.id, p), p.default));
     if (neutral && state.base[filter.id]) remove.push(filter.id);
+    // A mode goes last: a step such as crop.aw=1 implies its own mode (aspect),
+    // so the mode chosen must come after it to stand.
+    diffs.sort((a, b) => (a.name === "mode") - (b.name === "mode"));
     for (const p of diffs) steps.push(`${filter.id}.${p.name}=${chainValue(p, valueOf(filter.id, p))}`);
   }
   if (state.pendingPreset) { steps.unshift(`preset:${state.pendingPreset}`); changed = true; }
@@ -830,6 +833,11 @@ function finishCrop(apply) {
       // The whole frame is no crop: the parameters go back to their defaults.
       if (whole) for (const p of state.filters.find((f) => f.id === "crop").params) setValue("crop", p, p.default);
       else {
+        // A rect crop, and only that: an earlier aspect crop's aw/ah (or a
+        // trim's threshold) go back to their defaults, not left in the recipe.
+        for (const p of state.filters.find((f) => f.id === "crop").params) {
+          if (!["mode", "x", "y", "w", "h"].includes(p.name)) setValue("crop", p, p.default);
+        }
         if (mode) setValue("crop", mode, "rect");
         for (const side of ["x", "y", "w", "h"]) setValue("crop", cropParam(side), r[side]);
       }
@@ -1032,6 +1040,8 @@ async function start() {
     state.presets = presets;
     for (const p of presets) $("preset").append(el("option", { value: p.name, text: `${p.name} — ${p.summary}` }));
     setUpCrop();
+    // Once: whether the server signs render URLs (renders load accordingly).
+    await api.serverCapabilities();
     await loadAlbums();
   } catch (error) {
     showError(error);

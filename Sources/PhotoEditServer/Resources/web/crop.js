@@ -18,12 +18,23 @@ export const ASPECTS = [
 
 const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
 
-/** A crop rectangle as the filter stores it: 4 decimals, never past the image (x + w ≤ 1). */
+const SNAP = 0.002;  // a side this close to the image's edge is on it (a drag's last pixel, float noise)
+
+/**
+ * A crop rectangle as the filter stores it: 4 decimals, never past the
+ * image (x + w ≤ 1), and a side within SNAP of the image's edge on the edge
+ * (a frame dragged back to a corner is not left 0.0004 off it).
+ */
 export function rounded(rect) {
-  const x = clamp(Math.round(rect.x * 1e4) / 1e4, 0, 1 - MIN);
-  const y = clamp(Math.round(rect.y * 1e4) / 1e4, 0, 1 - MIN);
-  const w = clamp(Math.round(rect.w * 1e4) / 1e4, MIN, Math.floor((1 - x) * 1e4) / 1e4);
-  const h = clamp(Math.round(rect.h * 1e4) / 1e4, MIN, Math.floor((1 - y) * 1e4) / 1e4);
+  let left = rect.x, top = rect.y, right = rect.x + rect.w, bottom = rect.y + rect.h;
+  if (left < SNAP) left = 0;
+  if (top < SNAP) top = 0;
+  if (right > 1 - SNAP) right = 1;
+  if (bottom > 1 - SNAP) bottom = 1;
+  const x = clamp(Math.round(left * 1e4) / 1e4, 0, 1 - MIN);
+  const y = clamp(Math.round(top * 1e4) / 1e4, 0, 1 - MIN);
+  const w = clamp(Math.round((right - left) * 1e4) / 1e4, MIN, Math.floor((1 - x) * 1e4 + 1e-6) / 1e4);
+  const h = clamp(Math.round((bottom - top) * 1e4) / 1e4, MIN, Math.floor((1 - y) * 1e4 + 1e-6) / 1e4);
   return { x, y, w, h };
 }
 
