@@ -161,6 +161,21 @@ struct LocalAdjustmentTests {
         }
     }
 
+    /// A brush that would paint for minutes (10 000 wide segments across
+    /// the photo) is refused before painting.
+    @Test func aHostileBrushIsRefusedQuickly() throws {
+        let points = (0..<10_000).map { i in MaskPoint(x: i % 2 == 0 ? 0 : 1, y: Double(i % 7) / 7) }
+        let start = Date()
+        let shape = try MaskShape.brush([BrushStroke(points: points, radius: 1)]).validated("shape")
+        do {
+            _ = try shape.render(width: 300, height: 200)
+            Issue.record("painted")
+        } catch {
+            #expect("\(error)".contains("the brush strokes would paint"), "\(error)")
+        }
+        #expect(Date().timeIntervalSince(start) < 5)
+    }
+
     // MARK: Masks
 
     @Test func radialMask() throws {

@@ -23,27 +23,37 @@ enum BrushCanvas {
         var stroke = [Float](repeating: 0, count: cw * ch)
         let scaleX = Double(width) / Double(k), scaleY = Double(height) / Double(k)
         let shortSide = Double(min(width, height)) / Double(k)
-        for s in strokes {
+        typealias Point = (x: Double, y: Double)
+        // Each stroke: its radius on the canvas, its points, its box (cleared again after use).
+        let prepared = strokes.map { s -> (stroke: BrushStroke, radius: Double, points: [Point], box: (Int, Int, Int, Int)) in
             let radius = max(s.radius * shortSide, 0.75)
-            let inner = radius * (1 - s.feather)
             let points = s.points.map { (x: $0.x * scaleX, y: $0.y * scaleY) }
-            // The stroke's box on the canvas, cleared again after use.
             let xs = points.map { $0.x }, ys = points.map { $0.y }
-            let minX = max(0, Int((xs.min()! - radius).rounded(.down)))
-            let maxX = min(cw - 1, Int((xs.max()! + radius).rounded(.up)))
-            let minY = max(0, Int((ys.min()! - radius).rounded(.down)))
-            let maxY = min(ch - 1, Int((ys.max()! + radius).rounded(.up)))
+            return (s, radius, points, (max(0, Int((xs.min()! - radius).rounded(.down))), min(cw - 1, Int((xs.max()! + radius).rounded(.up))),
+                                        max(0, Int((ys.min()! - radius).rounded(.down))), min(ch - 1, Int((ys.max()! + radius).rounded(.up)))))
+        }
+        func segments(_ points: [Point]) -> [(Point, Point)] {
+            points.count == 1 ? [(points[0], points[0])] : Array(zip(points, points.dropFirst()))
+        }
+        // The pixels painting will visit, counted first: a hostile recipe is refused, not painted for minutes.
+        var work = 0
+        for item in prepared {
+            for (p, q) in segments(item.points) {
+                spans(p, q, radius: item.radius, box: item.box) { _, x0, x1 in work += x1 - x0 + 1 }
+            }
+        }
+        guard work <= MaskLimits.brushWork else {
+            throw PhotoEditError.invalidParameter(filter: "local", parameter: "",
+                                                  problem: "the brush strokes would paint \(work) canvas pixels (at most \(MaskLimits.brushWork)); use fewer or smaller strokes")
+        }
+        for (s, radius, points, box) in prepared {
+            let inner = radius * (1 - s.feather)
+            let (minX, maxX, minY, maxY) = box
             guard minX <= maxX, minY <= maxY else { continue }
-            let segments = points.count == 1 ? [(points[0], points[0])] : Array(zip(points, points.dropFirst()))
-            for (p, q) in segments {
-                let x0 = max(minX, Int((min(p.x, q.x) - radius).rounded(.down)))
-                let x1 = min(maxX, Int((max(p.x, q.x) + radius).rounded(.up)))
-                let y0 = max(minY, Int((min(p.y, q.y) - radius).rounded(.down)))
-                let y1 = min(maxY, Int((max(p.y, q.y) + radius).rounded(.up)))
-                guard x0 <= x1, y0 <= y1 else { continue }
+            for (p, q) in segments(points) {
                 let (dx, dy) = (q.x - p.x, q.y - p.y)
                 let length2 = dx * dx + dy * dy
-                for y in y0...y1 {
+                spans(p, q, radius: radius, box: box) { y, x0, x1 in
                     let py = Double(y) + 0.5
                     for x in x0...x1 {
                         let px = Double(x) + 0.5
@@ -83,6 +93,33 @@ enum BrushCanvas {
             }
         }
         return image
+    }
+
+    /// Calls `body(y, x0, x1)` for each canvas row's run of pixels that may
+    /// lie within `radius` of the segment p→q, inside `box` (minX, maxX, minY, maxY).
+    static func spans(_ p: (x: Double, y: Double), _ q: (x: Double, y: Double), radius: Double, box: (Int, Int, Int, Int),
+                      _ body: (Int, Int, Int) -> Void) {
+        let (minX, maxX, minY, maxY) = box
+        let y0 = max(minY, Int((min(p.y, q.y) - radius).rounded(.down)))
+        let y1 = min(maxY, Int((max(p.y, q.y) + radius).rounded(.up)))
+        guard y0 <= y1 else { return }
+        let (dx, dy) = (q.x - p.x, q.y - p.y)
+        for y in y0...y1 {
+            let py = Double(y) + 0.5
+            // The part of the segment within `radius` of this row, widened by `radius`.
+            var (t0, t1) = (0.0, 1.0)
+            if abs(dy) > 1e-12 {
+                let (a, b) = ((py - radius - p.y) / dy, (py + radius - p.y) / dy)
+                (t0, t1) = (max(0, min(a, b)), min(1, max(a, b)))
+                if t0 > t1 { continue }
+            } else if abs(py - p.y) > radius {
+                continue
+            }
+            let (xa, xb) = (p.x + t0 * dx, p.x + t1 * dx)
+            let x0 = max(minX, Int((min(xa, xb) - radius).rounded(.down)))
+            let x1 = min(maxX, Int((max(xa, xb) + radius).rounded(.up)))
+            if x0 <= x1 { body(y, x0, x1) }
+        }
     }
 
     /// A float image holding `pixels` (rows top to bottom, bands interleaved).

@@ -148,6 +148,9 @@ enum MaskLimits {
     static let coordinate = -1.0...2.0
     /// The brush canvas's longest side, in pixels.
     static let brushCanvas = 1024
+    /// Canvas pixels the strokes of one brush may visit (each pixel once per
+    /// segment near it), counted before painting: 300 full 1024² canvases.
+    static let brushWork = 300 * 1024 * 1024
 }
 
 // MARK: Validation
