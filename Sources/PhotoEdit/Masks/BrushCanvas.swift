@@ -83,16 +83,8 @@ enum BrushCanvas {
                 }
             }
         }
-        var image = try floatImage(mask, width: cw, height: ch, bands: 1)
-        if k > 1 {
-            image = try image.call("resize", [("scale", .number(Double(k))), ("kernel", .string("linear"))])
-            image = try image.extractArea(left: 0, top: 0, width: min(width, image.width), height: min(height, image.height))
-            if image.width < width || image.height < height {
-                image = try image.call("embed", [("x", .number(0)), ("y", .number(0)), ("width", .number(Double(width))),
-                                                 ("height", .number(Double(height))), ("extend", .string("copy"))])
-            }
-        }
-        return image
+        let image = try floatImage(mask, width: cw, height: ch, bands: 1)
+        return k > 1 ? try MaskMath.resized(image, width: width, height: height) : image
     }
 
     /// Calls `body(y, x0, x1)` for each canvas row's run of pixels that may

@@ -146,6 +146,8 @@ enum MaskLimits {
     static let spots = 256
     /// Coordinates may reach this far outside the photo.
     static let coordinate = -1.0...2.0
+    /// The longest side masks are built at before being resized to the image, in pixels.
+    static let maskCanvas = 2048
     /// The brush canvas's longest side, in pixels.
     static let brushCanvas = 1024
     /// Canvas pixels the strokes of one brush may visit (each pixel once per
@@ -254,9 +256,14 @@ extension Mask {
     /// brushes are painted on a canvas of at most 1024 px and resized), so
     /// a preview and a full-size render see the same mask.
     func render(width: Int, height: Int) throws -> Image {
+        // Masks are smooth: built at most `maskCanvas` pixels on the long
+        // side and resized, a 24 MP render pays for a 3 MP mask (and a hard
+        // edge is softened over a few of its pixels, invisibly).
+        let k = Double(max(width, height)) / Double(MaskLimits.maskCanvas)
+        let (cw, ch) = k > 1 ? (max(1, Int((Double(width) / k).rounded())), max(1, Int((Double(height) / k).rounded()))) : (width, height)
         var mask: Image?
         for component in components {
-            let shape = try component.shape.render(width: width, height: height)
+            let shape = try component.shape.render(width: cw, height: ch)
             guard let m = mask else { mask = shape; continue }
             switch component.mode {
             case .add: mask = try m.maximum(shape)
@@ -266,7 +273,7 @@ extension Mask {
         }
         guard var out = mask else { throw PhotoEditError.invalidParameter(filter: "local", parameter: "", problem: "a mask needs at least one shape") }
         if inverted { out = try out.linear(multiply: [-1], add: [1]) }
-        return out
+        return cw == width && ch == height ? out : try MaskMath.resized(out, width: width, height: height)
     }
 }
 
@@ -322,6 +329,18 @@ enum MaskMath {
     /// x^p per pixel (x ≥ 0).
     static func power(_ image: Image, _ p: Double) throws -> Image {
         try image.call("math2_const", [("math2", .string("pow")), ("c", .doubles([p]))])
+    }
+
+    /// A one-band mask resized (bilinear) to exactly `width`×`height`.
+    static func resized(_ image: Image, width: Int, height: Int) throws -> Image {
+        var out = try image.call("resize", [("scale", .number(Double(width) / Double(image.width))),
+                                            ("vscale", .number(Double(height) / Double(image.height))), ("kernel", .string("linear"))])
+        out = try out.extractArea(left: 0, top: 0, width: min(width, out.width), height: min(height, out.height))
+        if out.width < width || out.height < height {
+            out = try out.call("embed", [("x", .number(0)), ("y", .number(0)), ("width", .number(Double(width))),
+                                         ("height", .number(Double(height))), ("extend", .string("copy"))])
+        }
+        return out
     }
 
     /// 3t² − 2t³ for t in 0…1: a ramp with soft ends.
