@@ -409,8 +409,6 @@ struct LocalAdjustmentTests {
         // The ring itself is untouched by the spot (up to the feathered edge it never reaches).
         let ringSpotted = Self.stats(spotted.ring)
         #expect(abs(ringSpotted.mean - ring.mean) < 0.002)
-        try? FileManager.default.copyItem(atPath: healedPath, toPath: "/tmp/photoedit-healed.png")
-        try? FileManager.default.copyItem(atPath: dustyPath, toPath: "/tmp/photoedit-dusty.png")
     }
 
     @Test func cloneCopiesTheSourceAndHealMatchesTheEdge() throws {
