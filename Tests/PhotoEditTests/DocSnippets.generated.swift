@@ -403,6 +403,28 @@ func docSnippet18(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
+/// docs/library-api.md:676 (Local corrections and healing spots)
+func docSnippet19(_ doc: DocSnippetContext) throws {
+    let library = doc.library
+    let id = doc.id
+#sourceLocation(file: "docs/library-api.md", line: 677)
+    var recipe = try library.currentRecipe(id)
+    let face = RadialGradient(centre: MaskPoint(x: 0.5, y: 0.4), radiusX: 0.2, radiusY: 0.3, feather: 0.6)
+    let sky = LinearGradient(zero: MaskPoint(x: 0.5, y: 0.5), full: MaskPoint(x: 0.5, y: 0))
+    try recipe.setLocalCorrections([
+        LocalCorrection(mask: Mask(.radial(face)), amounts: [.exposure: 0.5, .shadows: 20]),
+        LocalCorrection(mask: Mask([MaskComponent(.linear(sky)), MaskComponent(.radial(face), mode: .subtract)]),
+                        amounts: [.exposure: -1, .saturation: 15]),
+    ])
+    try recipe.setRetouchSpots([
+        RetouchSpot(mode: .heal, centre: MaskPoint(x: 0.8, y: 0.2), radiusX: 0.02, radiusY: 0.03, offset: MaskPoint(x: -0.05, y: 0)),
+    ])
+    try library.apply(recipe: recipe, to: id)
+    print(try library.currentRecipe(id).localCorrections.count)   // 2
+    // The same as a chain: local=radial(0.5 0.4 0.2 0.3 feather=0.6) exposure=+0.5 shadows=+20,…
+#sourceLocation()
+}
+
 /// The page's snippets, in page order.
 let docSnippets: [DocSnippet] = [
     DocSnippet(number: 1, line: 6, section: "Using photoedit from Swift", run: .none(reason: "two elements of Package.swift's arrays, not statements")),
@@ -423,4 +445,5 @@ let docSnippets: [DocSnippet] = [
     DocSnippet(number: 16, line: 515, section: "Resources and verification", run: .async(docSnippet16)),
     DocSnippet(number: 17, line: 539, section: "Errors", run: .sync(docSnippet17)),
     DocSnippet(number: 18, line: 551, section: "Image requests and the caching image manager (PhotoKit's `PHImageManager`)", run: .async(docSnippet18)),
+    DocSnippet(number: 19, line: 676, section: "Local corrections and healing spots", run: .sync(docSnippet19)),
 ]

@@ -226,6 +226,9 @@ public struct RenderContext: Sendable {
 /// A complete, validated set of parameter values for one filter.
 public struct Parameters: Hashable, Sendable {
     public internal(set) var values: [String: ParameterValue]
+    /// The lists a structured filter holds instead of numbers (`local`'s
+    /// corrections, `retouch`'s spots); nil for every other filter.
+    public internal(set) var content: NodeContent? = nil
 
     /// A number parameter (0 if absent or of another type).
     public func number(_ name: String) -> Double {
@@ -319,6 +322,9 @@ public struct FilterDefinition: Sendable {
     /// is now (the `lut` filter records its file's SHA-256), when a chain or
     /// preset sets the filter; throws if that thing cannot be used.
     let bind: @Sendable (Parameters) throws -> Parameters
+    /// For a filter that holds lists (masks, spots) rather than numbers: how
+    /// its content is read, written and edited (see Masks/StructuredFilter.swift).
+    var structure: StructuredFilter? = nil
 
     /// Declares a filter (see docs/adding-a-filter.md).
     public init(id: String, version: Int, stage: PipelineStage, order: Int, summary: String, colourSpace: String,

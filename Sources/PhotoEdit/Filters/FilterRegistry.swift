@@ -22,7 +22,8 @@ public struct FilterRegistry: Sendable {
     public static let standard = FilterRegistry([
         Filters.raw, Filters.temperature, Filters.tint, Filters.exposure, Filters.contrast, Filters.saturation,
         Filters.rotate, Filters.flip, Filters.crop,
-    ] + Filters.toneGroup + Filters.colourGroup + Filters.detailGroup)
+    ] + Filters.toneGroup + Filters.colourGroup + Filters.detailGroup
+      + [Filters.local, Filters.retouch])
 
     /// The filter called `id`.
     public func filter(_ id: String) -> FilterDefinition? { byID[id] }

@@ -79,6 +79,7 @@ public enum Chain {
                              presets: PresetLibrary? = nil, depth: Int = 0) throws -> Recipe {
         var result = recipe
         var index = 0
+        var structuredSeen: Set<String> = []
         while index < steps.count {
             let step = steps[index]
             if let name = step.preset {
@@ -100,6 +101,22 @@ public enum Chain {
                 continue
             }
             let definition = try registry.require(step.filter)
+            if let structure = definition.structure {
+                // A filter holding lists (`local`, `retouch`): the first
+                // `filter=…` step of a chain replaces the list, later ones
+                // and `filter.add=…` append (docs/chain-grammar.md).
+                let fresh = step.parameter == nil && !structuredSeen.contains(definition.id)
+                structuredSeen.insert(definition.id)
+                let current = fresh ? nil : result.node(definition.id)?.parameters.content
+                let content = try structure.apply(step.parameter, step.values.joined(separator: ":"), current)
+                if content.isEmpty {
+                    result.remove(definition.id)
+                } else {
+                    result.set(RecipeNode(filter: definition.id, version: definition.version, parameters: Parameters(values: [:], content: content)), registry: registry)
+                }
+                index += 1
+                continue
+            }
             var values: [String: ParameterValue]
             if step.parameter != nil {
                 // A run of `filter.parameter=value` steps on one filter is one
@@ -188,6 +205,9 @@ public enum Chain {
 
     static func format(_ node: RecipeNode, registry: FilterRegistry) -> String {
         guard let definition = registry.filter(node.filter) else { return node.filter }
+        if let structure = definition.structure, let content = node.parameters.content {
+            return structure.format(content).map { definition.id + "=" + $0 }.joined(separator: ",")
+        }
         let defaults = definition.defaults
         // Recorded parameters are the engine's, not the chain's: written as if at their default.
         var parameters = node.parameters

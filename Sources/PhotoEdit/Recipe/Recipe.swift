@@ -131,7 +131,7 @@ public struct Recipe: Hashable, Sendable {
                 .object([
                     "id": .string(node.filter),
                     "version": .number(Double(node.version)),
-                    "params": .object(node.parameters.values.mapValues(\.json)),
+                    "params": .object(node.parameters.content.map { StructuredFilter.encode($0) } ?? node.parameters.values.mapValues(\.json)),
                 ])
             }),
         ])
@@ -225,6 +225,13 @@ public struct Recipe: Hashable, Sendable {
             }
             if nodes.contains(where: { $0.filter == id }) {
                 throw PhotoEditError.invalidAdjustmentData("filter '\(id)' appears twice")
+            }
+            if let structure = definition.structure {
+                // A filter holding lists (local corrections, spots): its own reader.
+                guard case .object(let p) = n["params"] ?? .object([:]) else { throw PhotoEditError.invalidAdjustmentData("'params' of '\(id)' must be an object") }
+                let content = try structure.decode(p, Int(ver))
+                nodes.append(RecipeNode(filter: id, version: Int(ver), parameters: Parameters(values: [:], content: content)))
+                continue
             }
             var values: [String: ParameterValue] = [:]
             if let params = n["params"] {

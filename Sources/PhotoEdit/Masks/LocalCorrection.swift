@@ -1,0 +1,175 @@
+import Foundation
+
+/// The adjustments a local correction can make, in the order they are
+/// applied (the canonical pipeline's). Each reuses a whole-image filter,
+/// pinned to the version it had when `local` version 1 was written, so a
+/// later change of that filter keeps version 1's renders.
+public enum LocalAdjustment: String, Hashable, Sendable, CaseIterable, Comparable {
+    case temperature, tint, exposure, noise, contrast, highlights, shadows, whites, blacks, saturation, hue, sharpness
+
+    /// The range of the amount.
+    public var range: ClosedRange<Double> {
+        switch self {
+        case .exposure: return -5...5
+        case .noise: return 0...100
+        case .hue: return -180...180
+        case .sharpness: return 0...500
+        default: return -100...100
+        }
+    }
+
+    /// Unit and meaning, for help and docs.
+    public var summary: String {
+        switch self {
+        case .temperature: return "mired, as the temperature filter (+ warmer)"
+        case .tint: return "as the tint filter (+ magenta)"
+        case .exposure: return "EV, as the exposure filter"
+        case .noise: return "noise reduction strength, as noise's strength"
+        case .contrast: return "as the contrast filter (v2)"
+        case .highlights, .shadows, .whites, .blacks: return "as the \(rawValue) filter"
+        case .saturation: return "as the saturation filter"
+        case .hue: return "degrees: rotates hues around the grey axis, keeping luminance"
+        case .sharpness: return "%, as sharpen's amount (radius 1 px)"
+        }
+    }
+
+    /// The whole-image filter, its version and parameter the amount drives (nil: hue, local's own).
+    var filter: (definition: FilterDefinition, version: Int, parameter: String)? {
+        switch self {
+        case .temperature: return (Filters.temperature, 1, "amount")
+        case .tint: return (Filters.tint, 1, "amount")
+        case .exposure: return (Filters.exposure, 1, "ev")
+        case .noise: return (Filters.noise, 1, "strength")
+        case .contrast: return (Filters.contrast, 2, "amount")
+        case .highlights: return (Filters.highlights, 1, "amount")
+        case .shadows: return (Filters.shadows, 1, "amount")
+        case .whites: return (Filters.whites, 1, "amount")
+        case .blacks: return (Filters.blacks, 1, "amount")
+        case .saturation: return (Filters.saturation, 1, "amount")
+        case .sharpness: return (Filters.sharpen, 1, "amount")
+        case .hue: return nil
+        }
+    }
+
+    public static func < (a: LocalAdjustment, b: LocalAdjustment) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}
+
+/// A local correction: adjustments applied through a mask. Where the mask
+/// is m (0…1), out = in + m × (adjusted − in).
+public struct LocalCorrection: Hashable, Sendable {
+    /// Where the correction applies.
+    public var mask: Mask
+    /// How much of each adjustment; adjustments left out (or 0) do nothing.
+    public var amounts: [LocalAdjustment: Double]
+    /// A switched-off correction stays in the recipe and renders nothing.
+    public var enabled: Bool
+
+    public init(mask: Mask, amounts: [LocalAdjustment: Double], enabled: Bool = true) {
+        self.mask = mask
+        self.amounts = amounts
+        self.enabled = enabled
+    }
+
+    /// Checks every value; zero amounts are dropped, numbers made canonical.
+    func validated(_ what: String) throws -> LocalCorrection {
+        var amounts: [LocalAdjustment: Double] = [:]
+        for (kind, value) in self.amounts {
+            let v = try checkedNumber(value, kind.range, "\(what) \(kind.rawValue)")
+            if v != 0 { amounts[kind] = v }
+        }
+        return LocalCorrection(mask: try mask.validated(what), amounts: amounts, enabled: enabled)
+    }
+
+    /// The correction applied to `image` (linear float RGB, upright and
+    /// uncropped: local corrections run before the geometry filters).
+    func render(_ image: Image, context: RenderContext) throws -> Image {
+        guard enabled, !amounts.isEmpty else { return image }
+        var adjusted = image
+        for kind in amounts.keys.sorted() {
+            adjusted = try kind.apply(amounts[kind]!, to: adjusted, context: context)
+        }
+        let mask = try self.mask.render(width: image.width, height: image.height)
+        return try image.adding(adjusted.subtracting(image).multiplied(by: mask))
+    }
+}
+
+extension LocalAdjustment {
+    /// The adjustment on the whole image.
+    func apply(_ amount: Double, to image: Image, context: RenderContext) throws -> Image {
+        guard let target = filter else {
+            return try image.recombine(Self.hueRotation(degrees: amount))
+        }
+        let (definition, version, parameter) = target
+        let values: [String: ParameterValue] = [parameter: .number(amount)]
+        let parameters: Parameters
+        if version == definition.version {
+            parameters = try definition.validated(values)
+        } else {
+            guard let legacy = definition.legacy.first(where: { $0.version == version }) else {
+                throw PhotoEditError.invalidParameter(filter: "local", parameter: rawValue, problem: "\(definition.id) version \(version) is unknown")
+            }
+            parameters = try FilterDefinition.validate(values, against: legacy.parameters, filter: definition.id)
+        }
+        return try definition.renderer(for: version)(image, parameters, context)
+    }
+
+    /// A rotation of linear RGB around the grey axis that keeps Rec. 709
+    /// luminance (the usual hue-rotate matrix).
+    static func hueRotation(degrees: Double) -> [Double] {
+        let (c, s) = (cos(degrees * .pi / 180), sin(degrees * .pi / 180))
+        let l = ColourMath.luminance
+        // M = L + cos·(I − L) + sin·K, with L the luminance projection and K
+        // the skew part that keeps luminance (its rows are orthogonal to grey).
+        let k: [Double] = [-l[0], -l[1], 1 - l[2],
+                           0.143, 0.140, -0.283,
+                           -(1 - l[0]), l[1], l[2]]
+        var m = [Double](repeating: 0, count: 9)
+        for row in 0..<3 {
+            for col in 0..<3 {
+                m[row * 3 + col] = l[col] + c * ((row == col ? 1 : 0) - l[col]) + s * k[row * 3 + col]
+            }
+        }
+        return m
+    }
+}
+
+extension Filters {
+    /// Local corrections: adjustments through masks (`LocalCorrection`).
+    /// Runs after the colour filters and before geometry, so masks are
+    /// drawn on the upright, uncropped photo and follow crop, rotation and
+    /// flips as the pixels do.
+    public static let local: FilterDefinition = {
+        var d = FilterDefinition(
+            id: "local", version: 1, stage: .colour, order: 1000,
+            summary: "local corrections: exposure, contrast, colour… through linear, radial and brush masks",
+            colourSpace: "linear RGB",
+            parameters: [],
+            forms: [ChainForm([], "e.g. local=radial(0.5 0.5 0.2 0.3) exposure=+0.5 (docs/chain-grammar.md)")]
+        ) { image, p, context in
+            guard case .corrections(let corrections)? = p.content else { return image }
+            var out = image
+            for correction in corrections {
+                out = try correction.render(out, context: context)
+            }
+            return out
+        }
+        d.structure = StructuredFilter(
+            decode: { params, _ in
+                try StructuredFilter.checked("local") { .corrections(try LocalJSON.corrections(params)) }
+            },
+            apply: { parameter, text, current in
+                try StructuredFilter.checked("local") {
+                    var list: [LocalCorrection] = []
+                    if case .corrections(let c)? = current { list = c }
+                    return .corrections(try MaskChain.applyLocal(parameter, text, to: list))
+                }
+            },
+            format: { content in
+                guard case .corrections(let list) = content else { return [] }
+                return list.map(MaskChain.format)
+            })
+        return d
+    }()
+}

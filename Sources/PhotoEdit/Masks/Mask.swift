@@ -1,0 +1,362 @@
+import Foundation
+
+/// A point in normalised photo coordinates: `x` across the width and `y`
+/// down the height of the upright, uncropped photo (0…1 inside it; shapes
+/// may reach outside, -1…2).
+public struct MaskPoint: Hashable, Sendable {
+    public var x: Double
+    public var y: Double
+
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+}
+
+/// A linear gradient: no effect on the `zero` side of the line through
+/// `zero`, full effect beyond the line through `full`, a smooth ramp between
+/// (Lightroom's graduated filter, darktable's gradient).
+public struct LinearGradient: Hashable, Sendable {
+    /// Where the effect starts (0 %).
+    public var zero: MaskPoint
+    /// Where the effect is complete (100 %).
+    public var full: MaskPoint
+
+    public init(zero: MaskPoint, full: MaskPoint) {
+        self.zero = zero
+        self.full = full
+    }
+}
+
+/// An elliptical gradient (Lightroom's radial filter, darktable's ellipse).
+public struct RadialGradient: Hashable, Sendable {
+    /// The centre.
+    public var centre: MaskPoint
+    /// Half the ellipse's width, as a fraction of the photo's width.
+    public var radiusX: Double
+    /// Half the ellipse's height, as a fraction of the photo's height.
+    public var radiusY: Double
+    /// Clockwise rotation of the ellipse in degrees, in pixel space.
+    public var angle: Double = 0
+    /// -1 (a diamond) … 0 (an ellipse) … 1 (nearly a rectangle).
+    public var roundness: Double = 0
+    /// The part of the radius, from the edge inwards, over which the effect fades (0 hard … 1 from the centre).
+    public var feather: Double = 0.5
+    /// The effect inside the ellipse (true) or outside it (false).
+    public var inside: Bool = true
+
+    public init(centre: MaskPoint, radiusX: Double, radiusY: Double, angle: Double = 0, roundness: Double = 0,
+                feather: Double = 0.5, inside: Bool = true) {
+        self.centre = centre
+        self.radiusX = radiusX
+        self.radiusY = radiusY
+        self.angle = angle
+        self.roundness = roundness
+        self.feather = feather
+        self.inside = inside
+    }
+}
+
+/// One brush stroke: dabs along a polyline.
+public struct BrushStroke: Hashable, Sendable {
+    /// The stroke's path (one point: a single dab).
+    public var points: [MaskPoint]
+    /// The brush radius, as a fraction of the photo's shorter side.
+    public var radius: Double
+    /// The part of the radius, from the edge inwards, that fades (0 hard … 1 soft).
+    public var feather: Double = 0.5
+    /// How much one stroke adds (or, erasing, removes), 0…1.
+    public var flow: Double = 1
+    /// Erases what earlier strokes of the brush painted.
+    public var erase: Bool = false
+
+    public init(points: [MaskPoint], radius: Double, feather: Double = 0.5, flow: Double = 1, erase: Bool = false) {
+        self.points = points
+        self.radius = radius
+        self.feather = feather
+        self.flow = flow
+        self.erase = erase
+    }
+}
+
+/// The shapes a mask is made of.
+public enum MaskShape: Hashable, Sendable {
+    case linear(LinearGradient)
+    case radial(RadialGradient)
+    /// Strokes painted in order (erase strokes remove).
+    case brush([BrushStroke])
+
+    /// The shape's name in recipes and chains.
+    public var kind: String {
+        switch self {
+        case .linear: return "linear"
+        case .radial: return "radial"
+        case .brush: return "brush"
+        }
+    }
+}
+
+/// How a shape combines with the shapes before it.
+public enum MaskMode: String, Hashable, Sendable, CaseIterable {
+    /// Union: the larger of the two (darktable's union).
+    case add
+    /// The shape is taken away: m × (1 − shape).
+    case subtract
+    /// The smaller of the two.
+    case intersect
+}
+
+/// One shape of a mask and how it combines with the ones before it (the
+/// first shape's mode is `add`).
+public struct MaskComponent: Hashable, Sendable {
+    public var shape: MaskShape
+    public var mode: MaskMode
+
+    public init(_ shape: MaskShape, mode: MaskMode = .add) {
+        self.shape = shape
+        self.mode = mode
+    }
+}
+
+/// A mask: shapes combined in order, optionally inverted. Rendered as a
+/// one-band float image (0…1) the size of the image it applies to.
+public struct Mask: Hashable, Sendable {
+    public var components: [MaskComponent]
+    /// Inverts the combined mask (1 − m).
+    public var inverted: Bool
+
+    public init(_ components: [MaskComponent], inverted: Bool = false) {
+        self.components = components
+        self.inverted = inverted
+    }
+
+    /// A mask of one shape.
+    public init(_ shape: MaskShape, inverted: Bool = false) {
+        self.init([MaskComponent(shape)], inverted: inverted)
+    }
+}
+
+/// Bounds on what a recipe may hold (hostile input).
+enum MaskLimits {
+    static let corrections = 64
+    static let componentsPerMask = 32
+    static let strokesPerBrush = 1000
+    static let pointsPerStroke = 10_000
+    static let pointsPerRecipe = 200_000
+    static let spots = 256
+    /// Coordinates may reach this far outside the photo.
+    static let coordinate = -1.0...2.0
+    /// The longest side masks are built at before being resized to the image, in pixels.
+    static let maskCanvas = 2048
+    /// The brush canvas's longest side, in pixels.
+    static let brushCanvas = 1024
+    /// Canvas pixels the strokes of one brush may visit (each pixel once per
+    /// segment near it), counted before painting: 300 full 1024² canvases.
+    static let brushWork = 300 * 1024 * 1024
+}
+
+// MARK: Validation
+
+extension Mask {
+    /// Checks every value; numbers come back canonical (6 decimals).
+    func validated(_ what: String) throws -> Mask {
+        guard !components.isEmpty else { throw MaskProblem.invalid("\(what): a mask needs at least one shape") }
+        guard components.count <= MaskLimits.componentsPerMask else {
+            throw MaskProblem.invalid("\(what): at most \(MaskLimits.componentsPerMask) shapes per mask (\(components.count) given)")
+        }
+        var out = self
+        out.components = try components.enumerated().map { i, c in
+            MaskComponent(try c.shape.validated("\(what) shape \(i + 1)"), mode: i == 0 ? .add : c.mode)
+        }
+        return out
+    }
+
+    /// Points of every brush stroke.
+    var pointCount: Int {
+        components.reduce(0) { total, c in
+            if case .brush(let strokes) = c.shape { return total + strokes.reduce(0) { $0 + $1.points.count } }
+            return total
+        }
+    }
+}
+
+/// A problem with a mask or spot value, turned into `invalidParameter` by the caller.
+enum MaskProblem: Error {
+    case invalid(String)
+
+    var message: String {
+        switch self { case .invalid(let m): return m }
+    }
+}
+
+/// `value` checked against `range` and made canonical.
+func checkedNumber(_ value: Double, _ range: ClosedRange<Double>, _ what: String, open lower: Bool = false) throws -> Double {
+    let v = JSONValue.canonicalNumber(value)
+    guard v.isFinite, range.contains(v), !(lower && v == range.lowerBound) else {
+        let bound = lower ? "more than \(JSONValue.format(range.lowerBound)) and at most \(JSONValue.format(range.upperBound))"
+            : "\(JSONValue.format(range.lowerBound))…\(JSONValue.format(range.upperBound))"
+        throw MaskProblem.invalid("\(what) \(value.isFinite ? JSONValue.format(value) : "\(value)") is out of range (expected \(bound))")
+    }
+    return v
+}
+
+extension MaskPoint {
+    func validated(_ what: String) throws -> MaskPoint {
+        MaskPoint(x: try checkedNumber(x, MaskLimits.coordinate, "\(what) x"), y: try checkedNumber(y, MaskLimits.coordinate, "\(what) y"))
+    }
+}
+
+extension MaskShape {
+    func validated(_ what: String) throws -> MaskShape {
+        switch self {
+        case .linear(let g):
+            let out = LinearGradient(zero: try g.zero.validated("\(what) start"), full: try g.full.validated("\(what) end"))
+            guard out.zero != out.full else { throw MaskProblem.invalid("\(what): a linear gradient's start and end must differ") }
+            return .linear(out)
+        case .radial(let r):
+            var angle = try checkedNumber(r.angle, -360...360, "\(what) angle")
+            // One form for equal ellipses: the angle in (-90, 90] … (an ellipse turned half a turn is itself).
+            angle = angle.truncatingRemainder(dividingBy: 180)
+            if angle > 90 { angle -= 180 } else if angle <= -90 { angle += 180 }
+            return .radial(RadialGradient(
+                centre: try r.centre.validated("\(what) centre"),
+                radiusX: try checkedNumber(r.radiusX, 0...4, "\(what) radius x", open: true),
+                radiusY: try checkedNumber(r.radiusY, 0...4, "\(what) radius y", open: true),
+                angle: JSONValue.canonicalNumber(angle),
+                roundness: try checkedNumber(r.roundness, -1...1, "\(what) roundness"),
+                feather: try checkedNumber(r.feather, 0...1, "\(what) feather"),
+                inside: r.inside))
+        case .brush(let strokes):
+            guard !strokes.isEmpty else { throw MaskProblem.invalid("\(what): a brush needs at least one stroke") }
+            guard strokes.count <= MaskLimits.strokesPerBrush else {
+                throw MaskProblem.invalid("\(what): at most \(MaskLimits.strokesPerBrush) strokes per brush (\(strokes.count) given)")
+            }
+            return .brush(try strokes.enumerated().map { i, s in
+                let name = "\(what) stroke \(i + 1)"
+                guard !s.points.isEmpty else { throw MaskProblem.invalid("\(name): a stroke needs at least one point") }
+                guard s.points.count <= MaskLimits.pointsPerStroke else {
+                    throw MaskProblem.invalid("\(name): at most \(MaskLimits.pointsPerStroke) points per stroke (\(s.points.count) given)")
+                }
+                return BrushStroke(points: try s.points.map { try $0.validated("\(name) point") },
+                                   radius: try checkedNumber(s.radius, 0...1, "\(name) radius", open: true),
+                                   feather: try checkedNumber(s.feather, 0...1, "\(name) feather"),
+                                   flow: try checkedNumber(s.flow, 0...1, "\(name) flow", open: true),
+                                   erase: s.erase)
+            })
+        }
+    }
+}
+
+// MARK: Rendering
+
+extension Mask {
+    /// The mask as a one-band float image (0…1) of `width`×`height`: the
+    /// size of the upright, uncropped image the correction applies to. Built
+    /// from libvips operations (gradients are computed per pixel, lazily;
+    /// brushes are painted on a canvas of at most 1024 px and resized), so
+    /// a preview and a full-size render see the same mask.
+    func render(width: Int, height: Int) throws -> Image {
+        // Masks are smooth: built at most `maskCanvas` pixels on the long
+        // side and resized, a 24 MP render pays for a 3 MP mask (and a hard
+        // edge is softened over a few of its pixels, invisibly).
+        let k = Double(max(width, height)) / Double(MaskLimits.maskCanvas)
+        let (cw, ch) = k > 1 ? (max(1, Int((Double(width) / k).rounded())), max(1, Int((Double(height) / k).rounded()))) : (width, height)
+        var mask: Image?
+        for component in components {
+            let shape = try component.shape.render(width: cw, height: ch)
+            guard let m = mask else { mask = shape; continue }
+            switch component.mode {
+            case .add: mask = try m.maximum(shape)
+            case .subtract: mask = try m.multiplied(by: shape.linear(multiply: [-1], add: [1]))
+            case .intersect: mask = try m.minimum(shape)
+            }
+        }
+        guard var out = mask else { throw PhotoEditError.invalidParameter(filter: "local", parameter: "", problem: "a mask needs at least one shape") }
+        if inverted { out = try out.linear(multiply: [-1], add: [1]) }
+        return cw == width && ch == height ? out : try MaskMath.resized(out, width: width, height: height)
+    }
+}
+
+extension MaskShape {
+    func render(width: Int, height: Int) throws -> Image {
+        let w = Double(width), h = Double(height)
+        switch self {
+        case .linear(let g):
+            // t = ((p − zero) · d) / |d|², d = full − zero, in pixels.
+            let (x0, y0) = (g.zero.x * w, g.zero.y * h)
+            let (dx, dy) = (g.full.x * w - x0, g.full.y * h - y0)
+            let length2 = dx * dx + dy * dy
+            let t = try MaskMath.plane(width: width, height: height, a: dx / length2, b: dy / length2,
+                                       c: -(x0 * dx + y0 * dy) / length2)
+            return try MaskMath.smoothstep(t.clamped01())
+        case .radial(let r):
+            let (cx, cy) = (r.centre.x * w, r.centre.y * h)
+            let (a, b) = (max(r.radiusX * w, 1e-6), max(r.radiusY * h, 1e-6))
+            let theta = r.angle * .pi / 180
+            let (c, s) = (cos(theta), sin(theta))
+            // u along the ellipse's first axis, v along the second, in radii.
+            let u = try MaskMath.plane(width: width, height: height, a: c / a, b: s / a, c: -(cx * c + cy * s) / a)
+            let v = try MaskMath.plane(width: width, height: height, a: -s / b, b: c / b, c: (cx * s - cy * c) / b)
+            let rho: Image
+            let n = MaskMath.exponent(roundness: r.roundness)
+            if n == 2 {
+                rho = try MaskMath.power(u.multiplied(by: u).adding(v.multiplied(by: v)), 0.5)
+            } else {
+                rho = try MaskMath.power(MaskMath.power(u.call("abs"), n).adding(MaskMath.power(v.call("abs"), n)), 1 / n)
+            }
+            // 1 inside 1 − feather, fading to 0 at the edge.
+            let f = max(r.feather, 1e-3)
+            var m = try MaskMath.smoothstep(rho.linear(multiply: [-1 / f], add: [1 / f]).clamped01())
+            if !r.inside { m = try m.linear(multiply: [-1], add: [1]) }
+            return m
+        case .brush(let strokes):
+            return try BrushCanvas.render(strokes, width: width, height: height)
+        }
+    }
+}
+
+/// libvips building blocks of the masks.
+enum MaskMath {
+    /// a·x + b·y + c at each pixel centre (x, y in pixels), one float band.
+    static func plane(width: Int, height: Int, a: Double, b: Double, c: Double) throws -> Image {
+        let xy = try Vips.image("xyz", [("width", .number(Double(width))), ("height", .number(Double(height)))]).cast("float")
+        // Pixel centres: (x + ½, y + ½).
+        let x = try xy.extractBands(0, count: 1).linear(multiply: [a], add: [c + 0.5 * (a + b)])
+        let y = try xy.extractBands(1, count: 1).linear(multiply: [b], add: [0])
+        return try x.adding(y)
+    }
+
+    /// x^p per pixel (x ≥ 0).
+    static func power(_ image: Image, _ p: Double) throws -> Image {
+        try image.call("math2_const", [("math2", .string("pow")), ("c", .doubles([p]))])
+    }
+
+    /// A one-band mask resized (bilinear) to exactly `width`×`height`.
+    static func resized(_ image: Image, width: Int, height: Int) throws -> Image {
+        var out = try image.call("resize", [("scale", .number(Double(width) / Double(image.width))),
+                                            ("vscale", .number(Double(height) / Double(image.height))), ("kernel", .string("linear"))])
+        out = try out.extractArea(left: 0, top: 0, width: min(width, out.width), height: min(height, out.height))
+        if out.width < width || out.height < height {
+            out = try out.call("embed", [("x", .number(0)), ("y", .number(0)), ("width", .number(Double(width))),
+                                         ("height", .number(Double(height))), ("extend", .string("copy"))])
+        }
+        return out
+    }
+
+    /// 3t² − 2t³ for t in 0…1: a ramp with soft ends.
+    static func smoothstep(_ t: Image) throws -> Image {
+        try t.multiplied(by: t).multiplied(by: t.linear(multiply: [-2], add: [3]))
+    }
+
+    /// The superellipse exponent of a roundness: 2 (ellipse) at 0, 1 (diamond) at -1, 8 at 1.
+    static func exponent(roundness r: Double) -> Double {
+        r >= 0 ? pow(2, 1 + 2 * r) : pow(2, 1 + r)
+    }
+}
+
+extension Image {
+    /// max(self, other) per band, as (a + b + |a − b|) / 2.
+    func maximum(_ other: Image) throws -> Image {
+        try adding(other).adding(try subtracting(other).call("abs")).linear(multiply: [0.5], add: [0])
+    }
+}
