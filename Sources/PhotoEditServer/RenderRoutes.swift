@@ -125,15 +125,15 @@ func addRenderRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
         }
         let data = try await state.renders.run {
+            // Encoded once, from the pixels, at the format and quality asked
+            // (never a cached JPEG decoded and encoded again).
             let options = ImageRequestOptions(version: version, deliveryMode: .highQuality, resizeMode: .exact)
-            let imageRequest = try state.images.requestImage(for: asset.id, targetSize: target, contentMode: fit, options: options)
-            var final: ImageResult?
-            for await result in imageRequest where !result.info.isDegraded { final = result }
-            guard let final else { throw CancellationError() }
-            if let error = final.info.error { throw error }
-            state.metrics.render(fromCache: final.info.isFromCache)
-            guard let image = final.image else { throw CancellationError() }
-            return try await blocking { try image.encoded(as: encoding, quality: quality, currentQuality: state.images.configuration.quality) }
+            let (data, fromCache) = try await blocking {
+                try state.images.requestEncodedImage(for: asset.id, targetSize: target, contentMode: fit, options: options,
+                                                     encoding: encoding, quality: quality)
+            }
+            state.metrics.render(fromCache: fromCache)
+            return data
         }
         state.renderAnswers.put(answerKey, data)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))

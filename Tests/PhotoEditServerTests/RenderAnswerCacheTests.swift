@@ -55,6 +55,50 @@ struct RenderAnswerCacheTests {
         }
     }
 
+    @Test("a render in another format is encoded once from the pixels, never from the cached JPEG")
+    func encodedOnce() async throws {
+        let temp = try TemporaryLibrary()
+        let id = try temp.importSample("coffee.jpg")
+        _ = try await temp.library.apply(chain: "exposure=+0.3", to: id)
+        let state = ServerState(library: temp.library, configuration: ServerConfiguration())
+        let application = Application(router: makeRouter(state: state))
+        try await application.test(.router) { client in
+            // The JPEG at the manager's quality first: the shared cache now holds it.
+            try await client.execute(uri: "/v1/assets/\(id)/render?w=256&format=jpeg&q=\(state.images.configuration.quality)",
+                                     method: .get) { #expect($0.status == .ok) }
+            let png = try await client.execute(uri: "/v1/assets/\(id)/render?w=256&format=png", method: .get) { response in
+                #expect(response.status == .ok)
+                return Data(response.body.readableBytesView)
+            }
+            // Lossless: the answer's pixels are the pipeline's own (made
+            // again by a manager without a disk cache)...
+            let uncached = ImageManager(library: temp.library, configuration: ImageCacheConfiguration(diskLimit: 0))
+            let pipeline = try Image.load(data: try uncached.requestEncodedImage(
+                for: id, targetSize: ImageSize(side: 256), options: ImageRequestOptions(resizeMode: .exact), encoding: .png, quality: 100).data)
+            let answered = try Image.load(data: png)
+            #expect(try Self.largestDifference(answered, pipeline) == 0)
+            // ...not the cached JPEG's, decoded (a second lossy generation).
+            var viaJPEG: RenderedImage?
+            for await result in try state.images.requestImage(for: id, targetSize: ImageSize(side: 256),
+                                                               options: ImageRequestOptions(resizeMode: .exact)) {
+                viaJPEG = result.image
+            }
+            #expect(try Self.largestDifference(answered, try #require(viaJPEG).image()) > 0)
+            // Kept by format and quality: asked again, it comes from the caches.
+            let again = try state.images.requestEncodedImage(for: id, targetSize: ImageSize(side: 256),
+                                                             options: ImageRequestOptions(resizeMode: .exact), encoding: .png, quality: 100)
+            #expect(again.isFromCache && again.data == png)
+            let webp = try state.images.requestEncodedImage(for: id, targetSize: ImageSize(side: 256),
+                                                            options: ImageRequestOptions(resizeMode: .exact), encoding: .webp, quality: 80)
+            #expect(!webp.isFromCache && webp.data.starts(with: Data("RIFF".utf8)))
+        }
+    }
+
+    /// The largest difference of any band of any pixel.
+    static func largestDifference(_ a: Image, _ b: Image) throws -> Double {
+        try Vips.image("subtract", [("left", .image(try a.cast("short"))), ("right", .image(try b.cast("short")))]).call("abs").maximum()
+    }
+
     @Test("the cache keeps to its byte limit, least recently used first, and skips answers over an eighth of it")
     func bounded() {
         let cache = EncodedRenderCache(limit: 8_000)

@@ -15,6 +15,22 @@ struct ImageCacheKey: Hashable, Sendable {
     let crop: NormalizedRect?
     /// A degraded image (a preview), never served as a final one.
     let degraded: Bool
+    /// The encoding asked for (`ImageManager.requestEncodedImage`); nil: a
+    /// JPEG at the manager's quality, what `requestImage` hands out.
+    private(set) var format: EncodedFormat?
+
+    /// A format and quality an image is encoded in, when not the manager's own JPEG.
+    struct EncodedFormat: Hashable, Sendable {
+        let encoding: ImageEncoding
+        let quality: Int
+    }
+
+    /// The same image encoded as `format`.
+    func encoded(as format: EncodedFormat?) -> ImageCacheKey {
+        var key = self
+        key.format = format
+        return key
+    }
 
     init(_ subject: ImageSubject, target: ImageSize, contentMode: ImageContentMode, resizeMode: ImageResizeMode,
          crop: NormalizedRect?, degraded: Bool) {
@@ -44,12 +60,14 @@ struct ImageCacheKey: Hashable, Sendable {
     }
 
     /// The file's path under `cache/images/`:
-    /// `ab/<id>/r<revision>-<version>-<W>x<H>-<mode>-<resize>[-c<x>_<y>_<w>_<h>][-degraded].jpg`.
+    /// `ab/<id>/r<revision>-<version>-<W>x<H>-<mode>-<resize>[-c<x>_<y>_<w>_<h>][-degraded][-<format>-q<Q>].<ext>`.
     var relativePath: String {
         var name = "r\(revision)-\(version.rawValue)-\(width)x\(height)-\(contentMode.rawValue)-\(resizeMode.rawValue)"
         if let c = crop { name += "-c" + [c.x, c.y, c.width, c.height].map { String(format: "%.6f", $0) }.joined(separator: "_") }
         if degraded { name += "-degraded" }
-        return "\(id.prefix(2))/\(id)/\(name).jpg"
+        guard let format else { return "\(id.prefix(2))/\(id)/\(name).jpg" }
+        name += "-\(format.encoding.rawValue)-q\(format.quality)"
+        return "\(id.prefix(2))/\(id)/\(name).\(format.encoding == .jpeg ? "jpg" : format.encoding.rawValue)"
     }
 }
 
@@ -141,7 +159,10 @@ final class DiskImageCache: Sendable {
     func get(_ key: ImageCacheKey) -> CachedImage? {
         let file = path(key)
         guard let data = FileManager.default.contents(atPath: file) else { return nil }
-        guard let size = JPEGHeader.size(of: data) else {
+        // A JPEG's size from its frame header; another format's from libvips' header read.
+        let size = key.format.map { $0.encoding == .jpeg } ?? true
+            ? JPEGHeader.size(of: data) : (try? Image.load(data: data)).map { (width: $0.width, height: $0.height) }
+        guard let size else {
             unlink(file)   // partial or damaged: rebuilt by the caller
             return nil
         }

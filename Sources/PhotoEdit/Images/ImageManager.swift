@@ -119,6 +119,30 @@ public final class ImageManager: Sendable {
         return request
     }
 
+    /// The final (never degraded) image of a request, encoded once as
+    /// `encoding` at `quality` from the pixels the pipeline makes — for a
+    /// service that answers many formats and qualities: a 256 px WebP is
+    /// one lossy generation of the render, never the re-encode of a cached
+    /// JPEG. Cached in memory and on disk like `requestImage`'s images,
+    /// keyed by format and quality too, and shared with concurrent requests
+    /// for the same answer. Blocking: call it off the cooperative pool.
+    /// Bad options and unknown ids throw, as rendering errors do. The flag
+    /// says the answer came from a cache.
+    public func requestEncodedImage(for idOrPrefix: String, targetSize: ImageSize = .maximum,
+                                    contentMode: ImageContentMode = .aspectFit, options: ImageRequestOptions = ImageRequestOptions(),
+                                    encoding: ImageEncoding, quality: Int) throws -> (data: Data, isFromCache: Bool) {
+        try options.validate(targetSize: targetSize)
+        try ImageEncoding.check(quality: quality)
+        let subject = try library.imageSubject(idOrPrefix, version: options.version)
+        // A JPEG at the manager's own quality is `requestImage`'s image.
+        let format = encoding == .jpeg && quality == configuration.quality ? nil
+            : ImageCacheKey.EncodedFormat(encoding: encoding, quality: encoding.hasQuality ? quality : 0)
+        let key = ImageCacheKey(subject, target: targetSize, contentMode: contentMode, resizeMode: options.resizeMode,
+                                crop: options.normalizedCropRect, degraded: false).encoded(as: format)
+        let (image, fromCache) = try obtain(key, subject).get()
+        return (image.data, fromCache)
+    }
+
     /// Cancels a request: it delivers a result with `info.isCancelled` and
     /// ends. Work other requests share goes on; a request already finished
     /// is left alone.
@@ -233,6 +257,24 @@ public final class ImageManager: Sendable {
             return (hit, true)
         }
         beforeCompute?(key)
+        let (source, geometry, resizeMode) = try source(for: key, s)
+        if key.format == nil, case .file(let path) = source, geometry.isFullSize, path == s.renderPath,
+           let data = FileManager.default.contents(atPath: path), let size = JPEGHeader.size(of: data) {
+            // The stored render is the full-size current version: its own bytes.
+            return (CachedImage(width: size.width, height: size.height, data: data), false)
+        }
+        let image = try ImagePipeline.image(from: source, geometry: geometry, resizeMode: resizeMode)
+        let format = key.format ?? ImageCacheKey.EncodedFormat(encoding: .jpeg, quality: configuration.quality)
+        let data = try format.encoding.encode(image, quality: format.quality)
+        let cached = CachedImage(width: image.width, height: image.height, data: data)
+        disk.put(key, cached)
+        return (cached, false)
+    }
+
+    /// Where the pixels of `key` come from (the preview, a stored render,
+    /// the original through the recipe…), at which geometry: the one choice
+    /// every computation of an image makes.
+    private func source(for key: ImageCacheKey, _ s: ImageSubject) throws -> (ImageSource, ImageGeometry, ImageResizeMode) {
         let full = s.fullSize
         let target = key.resizeMode == .none ? ImageSize.maximum : ImageSize(width: key.width, height: key.height)
         var geometry = ImageGeometry(fullWidth: full.width, fullHeight: full.height, target: target, contentMode: key.contentMode,
@@ -259,16 +301,7 @@ public final class ImageManager: Sendable {
             source = try ImagePipeline.finalSource(s, library: library)
             count { $0.renders += 1 }
         }
-        if case .file(let path) = source, geometry.isFullSize, path == s.renderPath, let data = FileManager.default.contents(atPath: path),
-           let size = JPEGHeader.size(of: data) {
-            // The stored render is the full-size current version: its own bytes.
-            return (CachedImage(width: size.width, height: size.height, data: data), false)
-        }
-        let image = try ImagePipeline.image(from: source, geometry: geometry, resizeMode: resizeMode)
-        let data = try image.encoded(format: "jpeg", options: [("Q", .number(Double(configuration.quality)))])
-        let cached = CachedImage(width: image.width, height: image.height, data: data)
-        disk.put(key, cached)
-        return (cached, false)
+        return (source, geometry, resizeMode)
     }
 
     // MARK: Caching ahead (PHCachingImageManager)
