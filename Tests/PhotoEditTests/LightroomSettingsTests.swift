@@ -473,6 +473,21 @@ struct LightroomSettingsTests {
         #expect(result.lightroom?.isNew == true, "\(result.warnings)")
         let recipe = try library.editableRecipe(try library.asset(result.id!))
         #expect(Chain.format(recipe, registry: library.registry) == "raw.wb=3800:+8,exposure=+0.3")
+
+        // Lightroom's 50000 K: the raw stage's 25000 K, which this camera's matrix
+        // cannot balance, develops with the nearest light it can: applied, not refused.
+        let hot = temp.file("IMG_8.dng")
+        try FileManager.default.copyItem(atPath: Paths.root.appendingPathComponent("Tests/Fixtures/raw/rotated.dng").path, toPath: hot)
+        try Self.packet(#"crs:WhiteBalance="Custom" crs:Temperature="50000" crs:Tint="+40" crs:Exposure2012="+0.3""#)
+            .write(toFile: temp.file("IMG_8.xmp"), atomically: true, encoding: .utf8)
+        let hotResult = try #require(try library.importItems([hot]).first)
+        #expect(hotResult.lightroom?.isNew == true && hotResult.warnings.isEmpty, "\(hotResult.warnings)")
+        let hotID = try #require(hotResult.id)
+        #expect(Chain.format(try library.editableRecipe(try library.asset(hotID)), registry: library.registry) == "raw.wb=25000:+40,exposure=+0.3")
+        #expect(try library.history(hotID).last?.hasRender == true)
+        // Edited on top and reverted: the same development renders again from the packet.
+        try library.apply(chain: "saturation=-5", to: hotID)
+        #expect(try library.revert(hotID, to: 1).hasRender)
     }
 
     /// A DNG Lightroom wrote its settings and metadata into (XMP in the
