@@ -175,11 +175,11 @@ func docSnippet7(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:293 (Lightroom develop settings)
+/// docs/library-api.md:295 (Lightroom develop settings)
 func docSnippet8(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 294)
+#sourceLocation(file: "docs/library-api.md", line: 296)
     // The sidecar beside the photo's source file, else its embedded packet
     // (or `sidecar: path`); nil when it has no develop settings. Importing the
     // same packet again returns its revision with isNew == false.
@@ -197,11 +197,11 @@ func docSnippet8(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:326 (Lightroom develop settings)
+/// docs/library-api.md:336 (Lightroom develop settings)
 func docSnippet9(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 327)
+#sourceLocation(file: "docs/library-api.md", line: 337)
     library.darktable = DarktableCLI.located()          // the default; nil keeps histories with the unedited render
     if let dt = try library.importDarktableHistory(id) {  // the photo's sidecar (or sidecar: path); nil: no history
         print(dt.revision, dt.isNew, dt.renderedByDarktable, dt.history.activeModules)   // 1 true true ["rawprepare", …, "flip"]
@@ -210,11 +210,11 @@ func docSnippet9(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:347 (Photos from bytes (uploads))
+/// docs/library-api.md:357 (Photos from bytes (uploads))
 func docSnippet10(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let jpegData = doc.jpegData
-#sourceLocation(file: "docs/library-api.md", line: 348)
+#sourceLocation(file: "docs/library-api.md", line: 358)
     // Synchronous, or in a change block with other requests.
     let photo = try library.createAsset(from: jpegData, filename: "IMG_0042.JPG")
     let again = try library.performChanges(returning: { changes in
@@ -224,12 +224,12 @@ func docSnippet10(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:356 (Photos from bytes (uploads))
+/// docs/library-api.md:366 (Photos from bytes (uploads))
 func docSnippet11(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let jpegData = doc.jpegData
     let requestBody = doc.requestBody
-#sourceLocation(file: "docs/library-api.md", line: 357)
+#sourceLocation(file: "docs/library-api.md", line: 367)
     // Async: Data, or a stream of bytes or chunks (an HTTP request body).
     let uploaded = try await library.createAsset(fromChunks: requestBody, filename: "IMG_0043.HEIC")
     let bytes = AsyncStream<UInt8> { continuation in
@@ -241,11 +241,11 @@ func docSnippet11(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:393 (Fetching photos and albums (PhotoKit's `PHFetchOptions`))
+/// docs/library-api.md:403 (Fetching photos and albums (PhotoKit's `PHFetchOptions`))
 func docSnippet12(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 394)
+#sourceLocation(file: "docs/library-api.md", line: 404)
     // Typed: operators on AssetField build an AssetPredicate.
     let options = FetchOptions(
         predicate: .has(.favorite) && AssetField.width >= 3000 && AssetField.created >= "2024-01-01"
@@ -272,10 +272,10 @@ func docSnippet12(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:441 (The change feed (PhotoKit's change observer))
+/// docs/library-api.md:451 (The change feed (PhotoKit's change observer))
 func docSnippet13(_ doc: DocSnippetContext) throws {
     let library = doc.library
-#sourceLocation(file: "docs/library-api.md", line: 442)
+#sourceLocation(file: "docs/library-api.md", line: 452)
     // Past changes: one ChangeSet per commit, oldest first.
     for set in try library.changes(since: 0) {
         for entry in set.entries {                   // seq, date, objectType, identifier, kind, aspects
@@ -287,11 +287,11 @@ func docSnippet13(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:453 (The change feed (PhotoKit's change observer)) — until-cancelled: the live feed never ends by itself; the test runs it in a task, commits a change and cancels the task
+/// docs/library-api.md:463 (The change feed (PhotoKit's change observer)) — until-cancelled: the live feed never ends by itself; the test runs it in a task, commits a change and cancels the task
 func docSnippet14(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 454)
+#sourceLocation(file: "docs/library-api.md", line: 464)
     // Live, from this process and any other; cancelling the task stops the watcher.
     let now = try await library.latestChangeSequence()
     var shown = try await library.fetchAssets(FetchOptions(predicate: .has(.favorite)))
@@ -311,11 +311,11 @@ func docSnippet14(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:496 (Resources and verification)
+/// docs/library-api.md:506 (Resources and verification)
 func docSnippet15(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 497)
+#sourceLocation(file: "docs/library-api.md", line: 507)
     for resource in try library.resources(for: id) {   // the files behind a photo
         print(resource.type, resource.originalFilename, resource.uniformTypeIdentifier, resource.fileSize)
     }
@@ -327,11 +327,11 @@ func docSnippet15(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:512 (Resources and verification)
+/// docs/library-api.md:522 (Resources and verification)
 func docSnippet16(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 513)
+#sourceLocation(file: "docs/library-api.md", line: 523)
     let resources = try await library.resources(for: id)
     if let original = resources.first(where: { $0.type == .photo }) {
         let data = try await library.requestData(for: original)
@@ -342,11 +342,11 @@ func docSnippet16(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:536 (Errors)
+/// docs/library-api.md:546 (Errors)
 func docSnippet17(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 537)
+#sourceLocation(file: "docs/library-api.md", line: 547)
     do {
         try library.performChanges { try $0.changeRequest(for: id).isFavorite = true }
     } catch PhotoEditError.conflict(_, _, let actual) {
@@ -357,7 +357,7 @@ func docSnippet17(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:548 (Image requests and the caching image manager (PhotoKit's `PHImageManager`))
+/// docs/library-api.md:558 (Image requests and the caching image manager (PhotoKit's `PHImageManager`))
 func docSnippet18(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
@@ -365,7 +365,7 @@ func docSnippet18(_ doc: DocSnippetContext) async throws {
     let sink = doc.sink
     let visibleIDs = doc.visibleIDs
     let scrolledAwayIDs = doc.scrolledAwayIDs
-#sourceLocation(file: "docs/library-api.md", line: 549)
+#sourceLocation(file: "docs/library-api.md", line: 559)
     let manager = ImageManager(library: library)          // one per process is enough; thread-safe
 
     // Opportunistic (the default): a degraded image first when the final one
@@ -411,15 +411,15 @@ let docSnippets: [DocSnippet] = [
     DocSnippet(number: 5, line: 184, section: "Editing with your own tool (PhotoKit's content editing)", run: .sync(docSnippet5)),
     DocSnippet(number: 6, line: 218, section: "Change requests", run: .sync(docSnippet6)),
     DocSnippet(number: 7, line: 255, section: "Ratings, labels, keywords, titles and captions", run: .sync(docSnippet7)),
-    DocSnippet(number: 8, line: 293, section: "Lightroom develop settings", run: .sync(docSnippet8)),
-    DocSnippet(number: 9, line: 326, section: "Lightroom develop settings", run: .sync(docSnippet9)),
-    DocSnippet(number: 10, line: 347, section: "Photos from bytes (uploads)", run: .sync(docSnippet10)),
-    DocSnippet(number: 11, line: 356, section: "Photos from bytes (uploads)", run: .async(docSnippet11)),
-    DocSnippet(number: 12, line: 393, section: "Fetching photos and albums (PhotoKit's `PHFetchOptions`)", run: .sync(docSnippet12)),
-    DocSnippet(number: 13, line: 441, section: "The change feed (PhotoKit's change observer)", run: .sync(docSnippet13)),
-    DocSnippet(number: 14, line: 453, section: "The change feed (PhotoKit's change observer)", run: .untilCancelled(docSnippet14)),
-    DocSnippet(number: 15, line: 496, section: "Resources and verification", run: .sync(docSnippet15)),
-    DocSnippet(number: 16, line: 512, section: "Resources and verification", run: .async(docSnippet16)),
-    DocSnippet(number: 17, line: 536, section: "Errors", run: .sync(docSnippet17)),
-    DocSnippet(number: 18, line: 548, section: "Image requests and the caching image manager (PhotoKit's `PHImageManager`)", run: .async(docSnippet18)),
+    DocSnippet(number: 8, line: 295, section: "Lightroom develop settings", run: .sync(docSnippet8)),
+    DocSnippet(number: 9, line: 336, section: "Lightroom develop settings", run: .sync(docSnippet9)),
+    DocSnippet(number: 10, line: 357, section: "Photos from bytes (uploads)", run: .sync(docSnippet10)),
+    DocSnippet(number: 11, line: 366, section: "Photos from bytes (uploads)", run: .async(docSnippet11)),
+    DocSnippet(number: 12, line: 403, section: "Fetching photos and albums (PhotoKit's `PHFetchOptions`)", run: .sync(docSnippet12)),
+    DocSnippet(number: 13, line: 451, section: "The change feed (PhotoKit's change observer)", run: .sync(docSnippet13)),
+    DocSnippet(number: 14, line: 463, section: "The change feed (PhotoKit's change observer)", run: .untilCancelled(docSnippet14)),
+    DocSnippet(number: 15, line: 506, section: "Resources and verification", run: .sync(docSnippet15)),
+    DocSnippet(number: 16, line: 522, section: "Resources and verification", run: .async(docSnippet16)),
+    DocSnippet(number: 17, line: 546, section: "Errors", run: .sync(docSnippet17)),
+    DocSnippet(number: 18, line: 558, section: "Image requests and the caching image manager (PhotoKit's `PHImageManager`)", run: .async(docSnippet18)),
 ]

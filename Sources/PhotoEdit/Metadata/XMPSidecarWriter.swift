@@ -106,6 +106,9 @@ struct LightroomEquivalents {
                 add("GrainAmount", p.number("amount"), signed: false)
                 add("GrainSize", clamped((p.number("size") - 1) / 0.09, 0...100, "grain size (as Lightroom's 0…100)"), signed: false)
                 if p.number("seed") != 0 { notExported.append("grain seed") }
+            case "noise":
+                add("LuminanceSmoothing", p.number("strength"), signed: false)
+                if p["radius"] != Filters.noise.defaults["radius"] { notExported.append("noise radius") }
             case "mono":
                 guard p.number("amount") == 100 else { notExported.append("mono \(JSONValue.format(p.number("amount"))) % (Lightroom's is all or nothing)"); continue }
                 values.append(("ConvertToGrayscale", "True"))
