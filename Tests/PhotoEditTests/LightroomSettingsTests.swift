@@ -752,5 +752,5 @@ struct LightroomCorpusTests {
     }
 
     /// The share this version reaches on the corpus (docs/xmp.md gives the figure).
-    static let reached = 0.79
+    static let reached = 0.81
 }

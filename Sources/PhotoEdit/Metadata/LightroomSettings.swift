@@ -708,6 +708,11 @@ struct Translator {
         read.formUnion(channelNames)
     }
 
+    /// The refining settings applied with their master, by name, that are not at their default.
+    func refinements(_ settings: [(String, Double?, Double)]) -> [String] {
+        settings.compactMap { name, value, neutral in value.map { $0 != neutral ? name : nil } ?? nil }
+    }
+
     /// Detail and effects: sharpening, post-crop vignette, grain.
     mutating func detailAndEffects() throws(XMPProblem) {
         let radius = try number("SharpenRadius", 0.5...3), masking = try number("SharpenEdgeMasking", 0...100)
@@ -715,7 +720,7 @@ struct Translator {
             set("sharpen", "amount", amount, 0...500)
             if let radius { set("sharpen", "radius", radius, 0.3...20) }
             if let masking, masking != 0 { set("sharpen", "threshold", masking / 5, 0...255) }
-            applied.append("Sharpness")
+            applied += ["Sharpness"] + refinements([("SharpenRadius", radius, 1), ("SharpenEdgeMasking", masking, 0)])
         }
         let midpoint = try number("PostCropVignetteMidpoint", 0...100), roundness = try number("PostCropVignetteRoundness", -100...100)
         let feather = try number("PostCropVignetteFeather", 0...100)
@@ -724,7 +729,8 @@ struct Translator {
             if let midpoint { set("vignette", "midpoint", midpoint, 0...100) }
             if let roundness { set("vignette", "roundness", roundness, -100...100) }
             if let feather { set("vignette", "feather", feather, 0...100) }
-            applied.append("PostCropVignetteAmount")
+            applied += ["PostCropVignetteAmount"]
+                + refinements([("PostCropVignetteMidpoint", midpoint, 50), ("PostCropVignetteRoundness", roundness, 0), ("PostCropVignetteFeather", feather, 50)])
         }
         // Lens vignetting (version 2): the same exposure-based vignette, round, when there is no post-crop one.
         let lensMidpoint = version >= 2 ? try number("VignetteMidpoint", 0...100) : nil
@@ -744,7 +750,7 @@ struct Translator {
             set("grain", "amount", amount, 0...100)
             // Lightroom's size 0…100 (default 25) → 1…10 px.
             if let size { set("grain", "size", 1 + size * 0.09, 1...10) }
-            applied.append("GrainAmount")
+            applied += ["GrainAmount"] + refinements([("GrainSize", size, 25)])
         }
     }
 
@@ -798,7 +804,12 @@ struct Translator {
             set("splittone", "shadow_hue", shadowHue, 0...360)
             set("splittone", "high_hue", highHue, 0...360)
             set("splittone", "balance", balance, -100...100)
-            applied.append("SplitToning")
+            applied += ["SplitToningShadowSaturation", "SplitToningHighlightSaturation", "SplitToningShadowHue", "SplitToningHighlightHue",
+                        "SplitToningBalance"].filter { (values[$0].flatMap(LightroomSettings.parseNumber) ?? 0) != 0 }
+            if !applied.contains(where: { $0.hasPrefix("SplitToning") }) {
+                applied += ["ColorGradeShadowSat", "ColorGradeHighlightSat", "ColorGradeShadowHue", "ColorGradeHighlightHue", "ColorGradeBalance"]
+                    .filter { (values[$0].flatMap(LightroomSettings.parseNumber) ?? 0) != 0 }
+            }
         }
     }
 }
