@@ -549,6 +549,7 @@ struct LightroomSettingsTests {
         #expect(r.stdoutLines.last?.contains("raw.wb=6500") == true, "\(r)")
         r = try CLI.run(["presets", "--presets", folder])
         #expect(r.stdoutLines.contains { $0.hasPrefix("WarmFilm\t") && $0.hasSuffix("Lightroom preset Warm Film") }, "\(r)")
+        #expect(r.stdout.contains("temperature=+") && !r.stdout.contains("raw.wb"), "listed as it applies to any photo: \(r)")
 
         // Not a preset name, not a packet: clear one-line errors, nothing applied.
         try "<x:xmpmeta".write(toFile: folder + "/Broken.xmp", atomically: true, encoding: .utf8)

@@ -23,12 +23,14 @@ public struct Preset: Sendable {
     /// The chain or recipe.
     public let content: Content
 
-    /// The preset as a chain (recipes written back in the grammar).
+    /// The preset as a chain (recipes written back in the grammar; a
+    /// Lightroom preset as it translates for a rendered file, which applies
+    /// to any photo: its white balance a relative shift).
     public var chain: String {
         switch content {
         case .chain(let text): return text
         case .recipe(let recipe): return Chain.format(recipe)
-        case .lightroom(let settings): return (try? settings.translation()).map { Chain.format($0.recipe) } ?? ""
+        case .lightroom(let settings): return (try? settings.targeting(rendered: true).translation()).map { Chain.format($0.recipe) } ?? ""
         }
     }
 
