@@ -436,7 +436,7 @@ struct PresetsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "presets",
         abstract: "List the presets: NAME<TAB>CHAIN<TAB>DESCRIPTION.",
-        discussion: "Search order: --presets DIR, $PHOTOEDIT_PRESETS, ~/.config/photoedit/presets, the shipped filters/presets/. A preset is NAME.chain (a chain; # comment lines, the first describes it) or NAME.json (a recipe).")
+        discussion: "Search order: --presets DIR, $PHOTOEDIT_PRESETS, ~/.config/photoedit/presets, the shipped filters/presets/. A preset is NAME.chain (a chain; # comment lines, the first describes it), NAME.json (a recipe) or NAME.xmp (a Lightroom develop preset).")
     @OptionGroup var presetOptions: PresetOptions
     @Flag(help: "Print JSON.") var json = false
 

@@ -175,11 +175,11 @@ func docSnippet7(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:293 (Lightroom develop settings)
+/// docs/library-api.md:295 (Lightroom develop settings)
 func docSnippet8(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 294)
+#sourceLocation(file: "docs/library-api.md", line: 296)
     // The sidecar beside the photo's source file, else its embedded packet
     // (or `sidecar: path`); nil when it has no develop settings. Importing the
     // same packet again returns its revision with isNew == false.
@@ -197,11 +197,11 @@ func docSnippet8(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:326 (Lightroom develop settings)
+/// docs/library-api.md:336 (Lightroom develop settings)
 func docSnippet9(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 327)
+#sourceLocation(file: "docs/library-api.md", line: 337)
     library.darktable = DarktableCLI.located()          // the default; nil keeps histories with the unedited render
     if let dt = try library.importDarktableHistory(id) {  // the photo's sidecar (or sidecar: path); nil: no history
         print(dt.revision, dt.isNew, dt.renderedByDarktable, dt.history.activeModules)   // 1 true true ["rawprepare", …, "flip"]
@@ -211,11 +211,11 @@ func docSnippet9(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:348 (Photos from bytes (uploads))
+/// docs/library-api.md:358 (Photos from bytes (uploads))
 func docSnippet10(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let jpegData = doc.jpegData
-#sourceLocation(file: "docs/library-api.md", line: 349)
+#sourceLocation(file: "docs/library-api.md", line: 359)
     // Synchronous, or in a change block with other requests.
     let photo = try library.createAsset(from: jpegData, filename: "IMG_0042.JPG")
     let again = try library.performChanges(returning: { changes in
@@ -225,12 +225,12 @@ func docSnippet10(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:357 (Photos from bytes (uploads))
+/// docs/library-api.md:367 (Photos from bytes (uploads))
 func docSnippet11(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let jpegData = doc.jpegData
     let requestBody = doc.requestBody
-#sourceLocation(file: "docs/library-api.md", line: 358)
+#sourceLocation(file: "docs/library-api.md", line: 368)
     // Async: Data, or a stream of bytes or chunks (an HTTP request body).
     let uploaded = try await library.createAsset(fromChunks: requestBody, filename: "IMG_0043.HEIC")
     let bytes = AsyncStream<UInt8> { continuation in
@@ -242,11 +242,11 @@ func docSnippet11(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:396 (Fetching photos and albums (PhotoKit's `PHFetchOptions`))
+/// docs/library-api.md:406 (Fetching photos and albums (PhotoKit's `PHFetchOptions`))
 func docSnippet12(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 397)
+#sourceLocation(file: "docs/library-api.md", line: 407)
     // Typed: operators on AssetField build an AssetPredicate.
     let options = FetchOptions(
         predicate: .has(.favorite) && AssetField.width >= 3000 && AssetField.created >= "2024-01-01"
@@ -273,10 +273,10 @@ func docSnippet12(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:444 (The change feed (PhotoKit's change observer))
+/// docs/library-api.md:454 (The change feed (PhotoKit's change observer))
 func docSnippet13(_ doc: DocSnippetContext) throws {
     let library = doc.library
-#sourceLocation(file: "docs/library-api.md", line: 445)
+#sourceLocation(file: "docs/library-api.md", line: 455)
     // Past changes: one ChangeSet per commit, oldest first.
     for set in try library.changes(since: 0) {
         for entry in set.entries {                   // seq, date, objectType, identifier, kind, aspects
@@ -288,11 +288,11 @@ func docSnippet13(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:456 (The change feed (PhotoKit's change observer)) — until-cancelled: the live feed never ends by itself; the test runs it in a task, commits a change and cancels the task
+/// docs/library-api.md:466 (The change feed (PhotoKit's change observer)) — until-cancelled: the live feed never ends by itself; the test runs it in a task, commits a change and cancels the task
 func docSnippet14(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 457)
+#sourceLocation(file: "docs/library-api.md", line: 467)
     // Live, from this process and any other; cancelling the task stops the watcher.
     let now = try await library.latestChangeSequence()
     var shown = try await library.fetchAssets(FetchOptions(predicate: .has(.favorite)))
@@ -312,11 +312,11 @@ func docSnippet14(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:499 (Resources and verification)
+/// docs/library-api.md:509 (Resources and verification)
 func docSnippet15(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 500)
+#sourceLocation(file: "docs/library-api.md", line: 510)
     for resource in try library.resources(for: id) {   // the files behind a photo
         print(resource.type, resource.originalFilename, resource.uniformTypeIdentifier, resource.fileSize)
     }
@@ -328,11 +328,11 @@ func docSnippet15(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:515 (Resources and verification)
+/// docs/library-api.md:525 (Resources and verification)
 func docSnippet16(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 516)
+#sourceLocation(file: "docs/library-api.md", line: 526)
     let resources = try await library.resources(for: id)
     if let original = resources.first(where: { $0.type == .photo }) {
         let data = try await library.requestData(for: original)
@@ -343,11 +343,11 @@ func docSnippet16(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:539 (Errors)
+/// docs/library-api.md:549 (Errors)
 func docSnippet17(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 540)
+#sourceLocation(file: "docs/library-api.md", line: 550)
     do {
         try library.performChanges { try $0.changeRequest(for: id).isFavorite = true }
     } catch PhotoEditError.conflict(_, _, let actual) {
@@ -358,7 +358,7 @@ func docSnippet17(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:551 (Image requests and the caching image manager (PhotoKit's `PHImageManager`))
+/// docs/library-api.md:561 (Image requests and the caching image manager (PhotoKit's `PHImageManager`))
 func docSnippet18(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
@@ -366,7 +366,7 @@ func docSnippet18(_ doc: DocSnippetContext) async throws {
     let sink = doc.sink
     let visibleIDs = doc.visibleIDs
     let scrolledAwayIDs = doc.scrolledAwayIDs
-#sourceLocation(file: "docs/library-api.md", line: 552)
+#sourceLocation(file: "docs/library-api.md", line: 562)
     let manager = ImageManager(library: library)          // one per process is enough; thread-safe
 
     // Opportunistic (the default): a degraded image first when the final one
@@ -403,11 +403,11 @@ func docSnippet18(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:676 (Local corrections and healing spots)
+/// docs/library-api.md:686 (Local corrections and healing spots)
 func docSnippet19(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 677)
+#sourceLocation(file: "docs/library-api.md", line: 687)
     var recipe = try library.currentRecipe(id)
     let face = RadialGradient(centre: MaskPoint(x: 0.5, y: 0.4), radiusX: 0.2, radiusY: 0.3, feather: 0.6)
     let sky = LinearGradient(zero: MaskPoint(x: 0.5, y: 0.5), full: MaskPoint(x: 0.5, y: 0))
@@ -434,16 +434,16 @@ let docSnippets: [DocSnippet] = [
     DocSnippet(number: 5, line: 184, section: "Editing with your own tool (PhotoKit's content editing)", run: .sync(docSnippet5)),
     DocSnippet(number: 6, line: 218, section: "Change requests", run: .sync(docSnippet6)),
     DocSnippet(number: 7, line: 255, section: "Ratings, labels, keywords, titles and captions", run: .sync(docSnippet7)),
-    DocSnippet(number: 8, line: 293, section: "Lightroom develop settings", run: .sync(docSnippet8)),
-    DocSnippet(number: 9, line: 326, section: "Lightroom develop settings", run: .sync(docSnippet9)),
-    DocSnippet(number: 10, line: 348, section: "Photos from bytes (uploads)", run: .sync(docSnippet10)),
-    DocSnippet(number: 11, line: 357, section: "Photos from bytes (uploads)", run: .async(docSnippet11)),
-    DocSnippet(number: 12, line: 396, section: "Fetching photos and albums (PhotoKit's `PHFetchOptions`)", run: .sync(docSnippet12)),
-    DocSnippet(number: 13, line: 444, section: "The change feed (PhotoKit's change observer)", run: .sync(docSnippet13)),
-    DocSnippet(number: 14, line: 456, section: "The change feed (PhotoKit's change observer)", run: .untilCancelled(docSnippet14)),
-    DocSnippet(number: 15, line: 499, section: "Resources and verification", run: .sync(docSnippet15)),
-    DocSnippet(number: 16, line: 515, section: "Resources and verification", run: .async(docSnippet16)),
-    DocSnippet(number: 17, line: 539, section: "Errors", run: .sync(docSnippet17)),
-    DocSnippet(number: 18, line: 551, section: "Image requests and the caching image manager (PhotoKit's `PHImageManager`)", run: .async(docSnippet18)),
-    DocSnippet(number: 19, line: 676, section: "Local corrections and healing spots", run: .sync(docSnippet19)),
+    DocSnippet(number: 8, line: 295, section: "Lightroom develop settings", run: .sync(docSnippet8)),
+    DocSnippet(number: 9, line: 336, section: "Lightroom develop settings", run: .sync(docSnippet9)),
+    DocSnippet(number: 10, line: 358, section: "Photos from bytes (uploads)", run: .sync(docSnippet10)),
+    DocSnippet(number: 11, line: 367, section: "Photos from bytes (uploads)", run: .async(docSnippet11)),
+    DocSnippet(number: 12, line: 406, section: "Fetching photos and albums (PhotoKit's `PHFetchOptions`)", run: .sync(docSnippet12)),
+    DocSnippet(number: 13, line: 454, section: "The change feed (PhotoKit's change observer)", run: .sync(docSnippet13)),
+    DocSnippet(number: 14, line: 466, section: "The change feed (PhotoKit's change observer)", run: .untilCancelled(docSnippet14)),
+    DocSnippet(number: 15, line: 509, section: "Resources and verification", run: .sync(docSnippet15)),
+    DocSnippet(number: 16, line: 525, section: "Resources and verification", run: .async(docSnippet16)),
+    DocSnippet(number: 17, line: 549, section: "Errors", run: .sync(docSnippet17)),
+    DocSnippet(number: 18, line: 561, section: "Image requests and the caching image manager (PhotoKit's `PHImageManager`)", run: .async(docSnippet18)),
+    DocSnippet(number: 19, line: 686, section: "Local corrections and healing spots", run: .sync(docSnippet19)),
 ]

@@ -1,9 +1,9 @@
-import Foundation
-
 extension Filters {
     /// Curve: a tone curve through 2 to 8 control points (x, y on the
     /// perceptual 0…1 scale), interpolated by a monotone cubic (Fritsch–
-    /// Carlson), on all three channels, one channel, or the luminance.
+    /// Carlson), on all three channels, one channel, or the luminance; then
+    /// (version 2) a curve of its own on each of red, green and blue
+    /// (Lightroom's and Photoshop's channel curves beside the RGB one).
     ///
     /// The curve is evaluated exactly, piecewise, with libvips arithmetic on
     /// the float data (no LUT, so no quantisation): on each segment a cubic
@@ -13,70 +13,125 @@ extension Filters {
     /// the 0…1 range (wide-gamut or brighter-than-white values) it continues
     /// with slope 1 from C(0) and C(1), so those values are not clipped here.
     public static let curve = FilterDefinition(
-        id: "curve", version: 1, stage: .tone, order: 70,
-        summary: "tone curve through control points (monotone cubic), on RGB, one channel or the luminance",
+        id: "curve", version: 2, stage: .tone, order: 70,
+        summary: "tone curve through control points (monotone cubic), on RGB, one channel or the luminance; then one per channel",
         colourSpace: "perceptual (linear ^ 1/2.2): per channel, or on the luminance Y applied by the luminance ratio",
-        parameters: curveParameters,
+        parameters: curveParameters + curveChannels.flatMap { curvePointParameters(prefix: "\($0)_", what: "the \($0) channel's curve") },
         forms: (2...curveMaxPoints).map { n in
             ChainForm((1...n).flatMap { ["x\($0)", "y\($0)"] }, fixed: ["n": .number(Double(n))],
                       n == 4 ? "\(n) points as x:y pairs, e.g. curve=0:0:0.25:0.2:0.75:0.8:1:1" : "\(n) points as x:y pairs")
+        } + curveChannels.flatMap { channel in
+            (2...curveMaxPoints).map { n in
+                ChainForm(named: channel, (1...n).flatMap { ["\(channel)_x\($0)", "\(channel)_y\($0)"] },
+                          fixed: ["\(channel)_n": .number(Double(n))],
+                          n == 2 ? "the \(channel) channel's own curve, after the main one, e.g. curve.\(channel)=0:0.05:1:0.95" : "\(n) points of the \(channel) channel's curve")
+            }
         },
+        legacy: [
+            LegacyVersion(
+                version: 1, parameters: curveParameters,
+                note: "v2 adds a curve of its own on each of red, green and blue, after the main curve (identity for v1 recipes)",
+                changesRendering: false,
+                migrate: { p in
+                    var values = p.values
+                    for channel in curveChannels {
+                        for spec in curvePointParameters(prefix: "\(channel)_", what: "") { values[spec.name] = spec.defaultValue }
+                    }
+                    return values
+                }),
+        ],
         check: { p in
-            let points = curvePoints(p)
-            for i in 1..<points.count where points[i].x < points[i - 1].x {
-                return "the points' x must not decrease (x\(i + 1) = \(JSONValue.format(points[i].x)) follows x\(i) = \(JSONValue.format(points[i - 1].x)))"
+            for prefix in [""] + curveChannels.map({ "\($0)_" }) {
+                let points = curvePoints(p, prefix: prefix)
+                for i in 1..<points.count where points[i].x < points[i - 1].x {
+                    return "the points' x must not decrease (\(prefix)x\(i + 1) = \(JSONValue.format(points[i].x)) follows \(prefix)x\(i) = \(JSONValue.format(points[i - 1].x)))"
+                }
             }
             return nil
         },
-        normalize: { p in
-            // Points beyond n are unused: keep them at their defaults so equal curves are equal recipes.
-            var out = p
-            let n = Int(p.number("n"))
-            for i in max(3, n + 1)..<(curveMaxPoints + 1) {
-                out.values["x\(i)"] = .number(1)
-                out.values["y\(i)"] = .number(1)
-            }
-            return out
-        }
+        normalize: curveNormalized
     ) { image, p, _ in
-        let points = curvePoints(p)
-        let isIdentity = points.first!.x == 0 && points.last!.x == 1 && points.allSatisfy { $0.x == $0.y }
-        if isIdentity { return image }
+        var image = try curveRendered(image, p)
+        // The channel curves, each on its own channel, after the main one.
+        for (band, channel) in curveChannels.enumerated() {
+            let points = curvePoints(p, prefix: "\(channel)_")
+            if isIdentityCurve(points) { continue }
+            image = try curveOnBand(image, band, ToneCurve(points))
+        }
+        return image
+    }
+
+    /// The channels that have a curve of their own (version 2).
+    static let curveChannels = ["red", "green", "blue"]
+
+    /// Points beyond n (of each curve) are unused: kept at their defaults so
+    /// equal curves are equal recipes.
+    @Sendable static func curveNormalized(_ p: Parameters) -> Parameters {
+        var out = p
+        for prefix in [""] + curveChannels.map({ "\($0)_" }) where p.values[prefix + "n"] != nil {
+            let n = Int(p.number(prefix + "n"))
+            for i in max(3, n + 1)..<(curveMaxPoints + 1) {
+                out.values["\(prefix)x\(i)"] = .number(1)
+                out.values["\(prefix)y\(i)"] = .number(1)
+            }
+        }
+        return out
+    }
+
+    /// The main curve (version 1's whole filter).
+    static func curveRendered(_ image: Image, _ p: Parameters) throws -> Image {
+        let points = curvePoints(p, prefix: "")
+        if isIdentityCurve(points) { return image }
         let spline = ToneCurve(points)
         switch p.text("channel") {
         case "luma":
             return try image.toneMapLuminance(spline.apply)
         case "red", "green", "blue":
-            let band = ["red": 0, "green": 1, "blue": 2][p.text("channel")]!
-            let mapped = try image.extractBands(band, count: 1).toneMapPerceptual(spline.apply)
-            let bands = try (0..<3).map { $0 == band ? mapped : try image.extractBands($0, count: 1) }
-            return try Vips.image("bandjoin", [("in", .images(bands))])
+            return try curveOnBand(image, ["red": 0, "green": 1, "blue": 2][p.text("channel")]!, spline)
         default:
             return try image.toneMapPerceptual(spline.apply)
         }
     }
 
+    /// `spline` on one band (0 red, 1 green, 2 blue), the others kept.
+    static func curveOnBand(_ image: Image, _ band: Int, _ spline: ToneCurve) throws -> Image {
+        let mapped = try image.extractBands(band, count: 1).toneMapPerceptual(spline.apply)
+        let bands = try (0..<3).map { $0 == band ? mapped : try image.extractBands($0, count: 1) }
+        return try Vips.image("bandjoin", [("in", .images(bands))])
+    }
+
+    /// The identity: from (0, 0) to (1, 1) with every point on the diagonal.
+    static func isIdentityCurve(_ points: [(x: Double, y: Double)]) -> Bool {
+        points.first!.x == 0 && points.last!.x == 1 && points.allSatisfy { $0.x == $0.y }
+    }
+
     static let curveMaxPoints = 8
 
-    fileprivate static let curveParameters: [ParameterSpec] = {
+    /// Version 1's parameters (the main curve).
+    fileprivate static let curveParameters: [ParameterSpec] = [
+        .choice("channel", ["rgb", "luma", "red", "green", "blue"], default: "rgb",
+                "what the curve maps: each of R, G, B alike; the luminance (colours kept); or one channel"),
+    ] + curvePointParameters(prefix: "", what: "")
+
+    /// `n` and the points of one curve, names prefixed (`red_x1`).
+    fileprivate static func curvePointParameters(prefix: String, what: String) -> [ParameterSpec] {
+        let of = what.isEmpty ? "" : " of \(what)"
         var specs: [ParameterSpec] = [
-            .choice("channel", ["rgb", "luma", "red", "green", "blue"], default: "rgb",
-                    "what the curve maps: each of R, G, B alike; the luminance (colours kept); or one channel"),
-            .number("n", 2...Double(curveMaxPoints), default: 2, step: 1, "number of control points used (set by the chain form)"),
+            .number(prefix + "n", 2...Double(curveMaxPoints), default: 2, step: 1, "number of control points used\(of) (set by the chain form)"),
         ]
         for i in 1...curveMaxPoints {
             let d: Double = i == 1 ? 0 : 1
-            let unused = i > 2 ? " (used when n ≥ \(i))" : ""
-            specs.append(.number("x\(i)", 0...1, default: d, "input of control point \(i), perceptual 0…1\(unused)"))
-            specs.append(.number("y\(i)", 0...1, default: d, "output of control point \(i), perceptual 0…1\(unused)"))
+            let unused = i > 2 ? " (used when \(prefix)n ≥ \(i))" : ""
+            specs.append(.number("\(prefix)x\(i)", 0...1, default: d, "input of control point \(i)\(of), perceptual 0…1\(unused)"))
+            specs.append(.number("\(prefix)y\(i)", 0...1, default: d, "output of control point \(i)\(of), perceptual 0…1\(unused)"))
         }
         return specs
-    }()
+    }
 
-    /// The n control points of a curve's parameters.
-    fileprivate static func curvePoints(_ p: Parameters) -> [(x: Double, y: Double)] {
-        let n = min(max(Int(p.number("n")), 2), curveMaxPoints)
-        return (1...n).map { (p.number("x\($0)"), p.number("y\($0)")) }
+    /// The n control points of one curve of a curve's parameters (`prefix` "" for the main one, `red_`…).
+    static func curvePoints(_ p: Parameters, prefix: String) -> [(x: Double, y: Double)] {
+        let n = min(max(Int(p.number(prefix + "n")), 2), curveMaxPoints)
+        return (1...n).map { (p.number("\(prefix)x\($0)"), p.number("\(prefix)y\($0)")) }
     }
 }
 

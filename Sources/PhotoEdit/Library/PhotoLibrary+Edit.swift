@@ -54,10 +54,12 @@ extension PhotoLibrary {
             // Setting the RAW development of a pair edited from its JPEG moves the edit to the RAW.
             fromRAW = true
         }
+        // A Lightroom preset's white balance develops a RAW, or shifts a rendered file's.
+        let isRaw = steps.contains { $0.preset != nil } ? try asset(idOrPrefix).format == "raw" : false
         return try edit(idOrPrefix, reset: reset, fromRAW: fromRAW, expected: expected) { recipe in
             var recipe = recipe
             for name in removing { recipe.remove(name) }
-            return try Chain.apply(steps, to: recipe, registry: registry, presets: presets)
+            return try Chain.apply(steps, to: recipe, registry: registry, presets: presets, developsRaw: isRaw || recipe.base == .alternate)
         }
     }
 

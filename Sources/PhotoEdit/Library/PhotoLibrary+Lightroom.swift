@@ -106,24 +106,28 @@ extension PhotoLibrary {
     /// Translates a packet and commits it as the photo's next revision,
     /// unless the same packet is already in its history.
     func applyDevelopSettings(_ id: String, packet: Data, source: String) throws -> LightroomImport {
-        let settings = try LightroomSettings(packet: packet)
-        // The crs: settings are checked even when photoedit's own recipe is
-        // used: a packet is used whole or not at all.
+        let asset = try asset(id)
+        // Lightroom develops a RAW (a pair's RAW too); on a rendered file it
+        // reads white balance in its relative form.
+        let hasRaw = asset.format == "raw" || asset.isRawPlusJPEG
+        let settings = try LightroomSettings(packet: packet, rendered: !hasRaw)
+        // The crs: settings are checked even when photoedit's own recipe is used.
         let translation = try settings.translation(registry: registry)
         var recipe = translation.recipe, unmapped = translation.unmapped
-        var data = LightroomSettings.adjustmentData(packet: packet)
+        var data = LightroomSettings.adjustmentData(packet: packet, rendered: !hasRaw)
         let ours = settings.photoeditRecipe(registry: registry)
         if let ours {
             // A sidecar photoedit wrote: its own recipe, whole, over the approximation.
             (recipe, unmapped, data) = (ours, [], ours.adjustmentData)
         }
-        if let existing = try history(id).last(where: { $0.adjustmentData == data }) {
+        // The same packet imported before (by any translation version) is that revision.
+        if let existing = try history(id).last(where: {
+            $0.adjustmentData.map { $0.formatIdentifier == data.formatIdentifier && $0.data == data.data } == true
+        }) {
             return LightroomImport(source: source, revision: existing.number, isNew: false, unmapped: unmapped, isPhotoeditRecipe: ours != nil)
         }
-        let asset = try asset(id)
-        let hasRaw = asset.format == "raw" || asset.isRawPlusJPEG
         if recipe.node(Filters.raw.id) != nil && !hasRaw {
-            throw XMPProblem("\(ours == nil ? "crs:Temperature" : "the raw stage") is a RAW development, and photo \(id) has no RAW (\(asset.format.uppercased()))")
+            throw XMPProblem("the raw stage is a RAW development, and photo \(id) has no RAW (\(asset.format.uppercased()))")
         }
         var options = ContentEditingInputRequestOptions(startFromOriginal: true, displaySize: nil)
         // Lightroom develops a pair's RAW; photoedit's recipe says which file it edits.

@@ -27,7 +27,8 @@ extension PhotoLibrary {
         } else {
             recipe = input.base == .original ? .empty : .emptyOnRender
         }
-        recipe = try Chain.apply(steps, to: recipe.rebased(input.base.recipeBase, registry: registry), registry: registry, presets: presets)
+        recipe = try Chain.apply(steps, to: recipe.rebased(input.base.recipeBase, registry: registry), registry: registry, presets: presets,
+                                 developsRaw: Renderer.isRaw(input.fullSizeImageURL.path))
 
         let path = input.fullSizeImageURL.path
         let definitions = try recipe.nodes.map { try registry.require($0.filter) }

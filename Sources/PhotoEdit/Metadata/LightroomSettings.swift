@@ -5,17 +5,22 @@ import Foundation
 /// as adjustment data photoedit *can handle* (format identifier
 /// `com.adobe.crs`). The packet is kept verbatim as the adjustment data's
 /// `data`; `translation()` turns it into a photoedit recipe, and lists every
-/// setting that is set and has no photoedit equivalent (docs/xmp.md has the
-/// mapping table).
+/// setting that is set, changes the picture and has no photoedit equivalent
+/// (docs/xmp.md has the mapping table).
 ///
 /// The translation is versioned by the adjustment data's `formatVersion`
 /// (`translationVersion`): a revision made from a packet always renders the
 /// way that version of the translation reads it, as filter versions do.
+/// From version 2 the format version also says whether the settings develop
+/// a RAW (`2`) or apply to a rendered file (`2-rendered`: a JPEG, TIFF…,
+/// where Lightroom turns a kelvin white balance into its relative form).
 public struct LightroomSettings: Sendable {
     /// The `formatIdentifier` of Lightroom develop settings kept as adjustment data.
     public static let formatIdentifier = "com.adobe.crs"
     /// The version of photoedit's translation, written as `formatVersion`.
-    public static let translationVersion = 1
+    public static let translationVersion = 2
+    /// The suffix of `formatVersion` for settings applied to a rendered file (not a RAW).
+    public static let renderedSuffix = "-rendered"
     /// The `crs:` namespace.
     public static let namespace = "http://ns.adobe.com/camera-raw-settings/1.0/"
     static let tiff = "http://ns.adobe.com/tiff/1.0/"
@@ -33,13 +38,19 @@ public struct LightroomSettings: Sendable {
     let arrays: [String: [String]]
     /// `crs:` members whose value is a structure (`Look`, masks).
     let structures: Set<String>
-    /// `tiff:Orientation` of the packet: the frame Lightroom's crop is in.
-    let orientation: Int
+    /// `tiff:Orientation` of the packet: the frame Lightroom's crop is in
+    /// (nil when it is not an orientation from 1 to 8).
+    let orientation: Int?
     /// The text of `photoedit:recipe` (a sidecar photoedit wrote), if any.
     let photoeditRecipe: String?
+    /// The translation version read with.
+    public let version: Int
+    /// The settings apply to a rendered file (JPEG, TIFF…), not a RAW's development.
+    public internal(set) var rendered: Bool
 
-    /// Reads the `crs:` members of a parsed packet.
-    init(packet: XMPPacket) throws(XMPProblem) {
+    /// Reads the `crs:` members of a parsed packet, for the translation
+    /// `version`, to develop a RAW or (`rendered`) to apply to a rendered file.
+    init(packet: XMPPacket, version: Int = translationVersion, rendered: Bool = false) throws(XMPProblem) {
         var values: [String: String] = [:], arrays: [String: [String]] = [:]
         for (name, value) in packet.properties where name.namespace == Self.namespace {
             switch value {
@@ -53,47 +64,62 @@ public struct LightroomSettings: Sendable {
         guard values.count + arrays.count + structures.count <= Self.maxSettings else {
             throw XMPProblem("more than \(Self.maxSettings) crs: settings")
         }
-        var orientation = 1
+        var orientation: Int? = 1
         if let text = packet.value(Self.tiff, "Orientation")?.defaultText {
-            guard let o = Int(text.trimmingCharacters(in: .whitespaces)), (1...8).contains(o) else {
-                throw XMPProblem("tiff:Orientation is not an orientation from 1 to 8")
-            }
-            orientation = o
+            orientation = Int(text.trimmingCharacters(in: .whitespaces)).flatMap { (1...8).contains($0) ? $0 : nil }
+            // Version 1 refused the packet; it never made a revision of one.
+            if orientation == nil && version == 1 { throw XMPProblem("tiff:Orientation is not an orientation from 1 to 8") }
         }
         self.orientation = orientation
         photoeditRecipe = packet.value(XMPSidecar.namespace, "recipe")?.defaultText
+        self.version = version
+        self.rendered = rendered
     }
 
     /// Reads the develop settings of a packet's bytes (a sidecar's whole
-    /// file, or an embedded packet).
-    public init(packet data: Data) throws(XMPProblem) {
+    /// file, or an embedded packet), to develop a RAW or (`rendered`) to
+    /// apply to a rendered file, with the current translation.
+    public init(packet data: Data, rendered: Bool = false) throws(XMPProblem) {
         guard data.count <= Self.maxPacketBytes else {
             throw XMPProblem("larger than \(Self.maxPacketBytes >> 20) MiB, the most kept as develop settings")
         }
-        try self.init(packet: XMPPacket(data: data))
+        try self.init(packet: XMPPacket(data: data), rendered: rendered)
     }
 
     /// Reads `com.adobe.crs` adjustment data of a translation version this build knows.
     public init(adjustmentData: AdjustmentData) throws {
-        guard Self.canHandle(adjustmentData) else {
+        guard let (version, rendered) = Self.formatVersion(adjustmentData) else {
             throw PhotoEditError.invalidAdjustmentData("format '\(adjustmentData.formatIdentifier)' version '\(adjustmentData.formatVersion)' is not Lightroom develop settings this engine reads (\(Self.formatIdentifier) up to \(Self.translationVersion))")
         }
         do {
-            try self.init(packet: adjustmentData.data)
+            guard adjustmentData.data.count <= Self.maxPacketBytes else {
+                throw XMPProblem("larger than \(Self.maxPacketBytes >> 20) MiB, the most kept as develop settings")
+            }
+            try self.init(packet: XMPPacket(data: adjustmentData.data), version: version, rendered: rendered)
         } catch {
             throw PhotoEditError.invalidAdjustmentData("Lightroom develop settings: \(error)")
         }
     }
 
-    /// Whether this build translates the adjustment data: `com.adobe.crs`
-    /// of a translation version it knows.
-    public static func canHandle(_ data: AdjustmentData) -> Bool {
-        data.formatIdentifier == formatIdentifier && Int(data.formatVersion).map { $0 >= 1 && $0 <= translationVersion } == true
+    /// The translation version and target of `com.adobe.crs` adjustment
+    /// data this build reads: `1`, `2` (a RAW's development), `2-rendered`.
+    static func formatVersion(_ data: AdjustmentData) -> (version: Int, rendered: Bool)? {
+        guard data.formatIdentifier == formatIdentifier else { return nil }
+        var text = Substring(data.formatVersion)
+        let rendered = text.hasSuffix(renderedSuffix)
+        if rendered { text = text.dropLast(renderedSuffix.count) }
+        guard let version = Int(text), version >= 1, version <= translationVersion, !(rendered && version < 2) else { return nil }
+        return (version, rendered)
     }
 
-    /// The packet as adjustment data (the bytes as they are).
-    public static func adjustmentData(packet: Data) -> AdjustmentData {
-        AdjustmentData(formatIdentifier: formatIdentifier, formatVersion: String(translationVersion), data: packet)
+    /// Whether this build translates the adjustment data: `com.adobe.crs`
+    /// of a translation version it knows.
+    public static func canHandle(_ data: AdjustmentData) -> Bool { formatVersion(data) != nil }
+
+    /// The packet as adjustment data (the bytes as they are), translated by
+    /// the current version for a RAW's development or (`rendered`) a rendered file.
+    public static func adjustmentData(packet: Data, rendered: Bool = false) -> AdjustmentData {
+        AdjustmentData(formatIdentifier: formatIdentifier, formatVersion: String(translationVersion) + (rendered ? renderedSuffix : ""), data: packet)
     }
 
     /// Whether the packet has no `crs:` member at all (nor a `photoedit:recipe`).
@@ -106,6 +132,28 @@ public struct LightroomSettings: Sendable {
 
     /// Settings to apply: not empty and not already applied.
     var isToApply: Bool { !isEmpty && !isAlreadyApplied }
+
+    /// A develop preset (`crs:PresetType`, Lightroom 7.3+ / Camera Raw 10.3+
+    /// `.xmp` presets), rather than a photo's settings.
+    public var isPreset: Bool { values["PresetType"] != nil }
+
+    /// The preset's name (`crs:Name`, its default language), when it has one.
+    public var presetName: String? { values["Name"] ?? arrays["Name"]?.first }
+
+    /// A preset's amount, 0…2 (0 to 200 %): `crs:Amount` when the preset
+    /// supports one (`crs:SupportsAmount` True), else 1. Version 1 read none.
+    var amount: Double {
+        guard version >= 2, values["SupportsAmount"]?.lowercased() == "true",
+              let a = values["Amount"].flatMap(Self.parseNumber) else { return 1 }
+        return min(max(a, 0), 2)
+    }
+
+    /// The same settings, translated for a rendered file or a RAW's development.
+    public func targeting(rendered: Bool) -> LightroomSettings {
+        var copy = self
+        copy.rendered = rendered
+        return copy
+    }
 
     /// The `photoedit:recipe` of a sidecar photoedit wrote, when this build
     /// reads it and it applies to a photo from scratch (not on another
@@ -121,78 +169,200 @@ public struct LightroomSettings: Sendable {
 public struct LightroomTranslation: Sendable, Hashable {
     /// The recipe: every mapped setting that is not at its default.
     public let recipe: Recipe
-    /// Settings that are set (not at their default) and have no photoedit
-    /// equivalent, one text each: the `crs:` name, and its value when simple
-    /// (`Clarity2012 +20`, `MaskGroupBasedCorrections`).
+    /// Settings that are set (not at their default), change the picture and
+    /// have no photoedit equivalent — or a value that cannot be used —, one
+    /// text each: the `crs:` name, and its value when simple (`Clarity2012
+    /// +20`, `MaskGroupBasedCorrections`, `Exposure2012 (not a number)`).
     public let unmapped: [String]
+    /// The settings that are set (not at their default) and applied, by
+    /// `crs:` name: with `unmapped`, every setting that changes the picture.
+    public let applied: [String]
     /// The recipe develops a camera RAW (it has a `raw` node: Lightroom's
     /// kelvin white balance), so it applies to a RAW base only.
     public var needsRaw: Bool { recipe.node(Filters.raw.id) != nil }
     /// Nothing to apply and nothing unmapped: Lightroom's defaults.
     public var isDefault: Bool { recipe.isEmpty && unmapped.isEmpty }
+    /// The share of the settings that change the picture that are applied (1 when there are none).
+    public var appliedShare: Double {
+        applied.isEmpty && unmapped.isEmpty ? 1 : Double(applied.count) / Double(applied.count + unmapped.count)
+    }
+}
+
+/// One `crs:` slider read as one filter parameter (`value × scale`): the
+/// mapping table. A slider that needs a filter still to come is one more
+/// line here, with the translation version it arrives in.
+struct LightroomSlider: Sendable {
+    /// The `crs:` name.
+    let setting: String
+    /// Lightroom's range (values beyond it are clamped, and said).
+    let range: ClosedRange<Double>
+    let filter: String
+    let parameter: String
+    /// The filter parameter's range (the value is clamped to it).
+    let filterRange: ClosedRange<Double>
+    /// The filter's value per unit of the slider.
+    var scale: Double = 1
+    /// Lightroom's default, which adds nothing.
+    var neutral: Double = 0
+    /// The first translation version that reads it.
+    var since = 1
+    /// The process versions it belongs to (Lightroom reads only its own process's sliders).
+    var process: LightroomSettings.Process? = .pv2012
 }
 
 extension LightroomSettings {
-    /// The filter versions translation version 1 writes (pinned, so a later
-    /// filter version never changes how an imported edit renders).
-    static let filterVersions: [String: Int] = [
-        "raw": 1, "temperature": 1, "tint": 1, "exposure": 1, "contrast": 2, "highlights": 1, "shadows": 1, "whites": 1,
-        "blacks": 1, "curve": 1, "saturation": 1, "vibrance": 1, "hsl": 1, "mono": 1, "splittone": 1, "straighten": 1,
-        "crop": 1, "sharpen": 1, "vignette": 1, "grain": 1,
-    ]
+    /// Lightroom's process versions: which sliders a packet's settings mean.
+    enum Process: Sendable {
+        /// Process 2010 and older (`crs:ProcessVersion` 5.7 and below): `Exposure`, `Brightness`, `FillLight`…
+        case pv2010
+        /// Process 2012 and later (6.7, 10, 11, 15…): `Exposure2012`…
+        case pv2012
+    }
+
+    /// The process the settings are in: `crs:ProcessVersion`, else the
+    /// sliders present (a packet with `…2012` sliders is 2012's).
+    var process: Process {
+        if let pv = values["ProcessVersion"].flatMap({ Double($0) }), pv.isFinite { return pv < 6 ? .pv2010 : .pv2012 }
+        if values.keys.contains(where: { $0.hasSuffix("2012") }) || arrays["ToneCurvePV2012"] != nil { return .pv2012 }
+        return values.keys.contains { ["Exposure", "Brightness", "FillLight", "HighlightRecovery"].contains($0) } ? .pv2010 : .pv2012
+    }
+
+    /// The filter versions each translation version writes (pinned, so a
+    /// later filter version never changes how an imported edit renders).
+    static func filterVersions(_ version: Int) -> [String: Int] {
+        var versions: [String: Int] = [
+            "raw": 1, "temperature": 1, "tint": 1, "exposure": 1, "contrast": 2, "highlights": 1, "shadows": 1, "whites": 1,
+            "blacks": 1, "curve": 1, "saturation": 1, "vibrance": 1, "hsl": 1, "mono": 1, "splittone": 1, "straighten": 1,
+            "crop": 1, "sharpen": 1, "vignette": 1, "grain": 1, "noise": 1,
+        ]
+        if version >= 2 { versions["curve"] = 2 }
+        return versions
+    }
 
     /// Lightroom's eight HSL bands and photoedit's `hsl` range names.
     static let bands = ["Red": "red", "Orange": "orange", "Yellow": "yellow", "Green": "green", "Aqua": "aqua",
                         "Blue": "blue", "Purple": "purple", "Magenta": "magenta"]
 
-    /// Settings read for the translation (a value outside its range refuses the packet).
-    static var mapped: Set<String> {
+    /// The sliders that are one filter parameter each.
+    static let sliders: [LightroomSlider] = {
+        var table: [LightroomSlider] = [
+            LightroomSlider(setting: "Exposure2012", range: -5...5, filter: "exposure", parameter: "ev", filterRange: -5...5),
+            LightroomSlider(setting: "Contrast2012", range: -100...100, filter: "contrast", parameter: "amount", filterRange: -100...100),
+            LightroomSlider(setting: "Highlights2012", range: -100...100, filter: "highlights", parameter: "amount", filterRange: -100...100),
+            LightroomSlider(setting: "Shadows2012", range: -100...100, filter: "shadows", parameter: "amount", filterRange: -100...100),
+            LightroomSlider(setting: "Whites2012", range: -100...100, filter: "whites", parameter: "amount", filterRange: -100...100),
+            LightroomSlider(setting: "Blacks2012", range: -100...100, filter: "blacks", parameter: "amount", filterRange: -100...100),
+            LightroomSlider(setting: "Vibrance", range: -100...100, filter: "vibrance", parameter: "amount", filterRange: -100...100, process: nil),
+            LightroomSlider(setting: "Saturation", range: -100...100, filter: "saturation", parameter: "amount", filterRange: -100...100, process: nil),
+            // Process 2010 (version 2): the older Basic panel, translated (docs/xmp.md says how).
+            LightroomSlider(setting: "Exposure", range: -4...4, filter: "exposure", parameter: "ev", filterRange: -5...5, since: 2, process: .pv2010),
+            LightroomSlider(setting: "Contrast", range: -50...100, filter: "contrast", parameter: "amount", filterRange: -100...100,
+                            neutral: 25, since: 2, process: .pv2010),
+            LightroomSlider(setting: "FillLight", range: 0...100, filter: "shadows", parameter: "amount", filterRange: -100...100,
+                            since: 2, process: .pv2010),
+            LightroomSlider(setting: "HighlightRecovery", range: 0...100, filter: "highlights", parameter: "amount", filterRange: -100...100,
+                            scale: -1, since: 2, process: .pv2010),
+            LightroomSlider(setting: "Shadows", range: 0...100, filter: "blacks", parameter: "amount", filterRange: -100...100,
+                            scale: -2, neutral: 5, since: 2, process: .pv2010),
+            // Noise reduction's luminance slider: photoedit's edge-preserving smoothing (rough).
+            LightroomSlider(setting: "LuminanceSmoothing", range: 0...100, filter: "noise", parameter: "strength", filterRange: 0...100,
+                            since: 2, process: nil),
+            // Clarity2012, Texture, Dehaze come with their filters (issues 25, 26), e.g.
+            // LightroomSlider(setting: "Clarity2012", range: -100...100, filter: "clarity", parameter: "amount", filterRange: -100...100, since: 3),
+        ]
+        for (band, range) in bands {
+            for (prefix, suffix) in [("HueAdjustment", "h"), ("SaturationAdjustment", "s"), ("LuminanceAdjustment", "l")] {
+                table.append(LightroomSlider(setting: prefix + band, range: -100...100, filter: "hsl", parameter: "\(range)_\(suffix)",
+                                             filterRange: -100...100, process: nil))
+            }
+        }
+        return table
+    }()
+
+    /// Settings read by the translation of `version` besides the sliders
+    /// (a setting it reads is never listed as not mapped just for being set).
+    static func read(_ version: Int) -> Set<String> {
         var names: Set<String> = [
-            "Exposure2012", "Contrast2012", "Highlights2012", "Shadows2012", "Whites2012", "Blacks2012", "WhiteBalance",
-            "Temperature", "Tint", "IncrementalTemperature", "IncrementalTint", "Vibrance", "Saturation", "HasCrop",
+            "WhiteBalance", "Temperature", "Tint", "IncrementalTemperature", "IncrementalTint", "HasCrop",
             "CropLeft", "CropTop", "CropRight", "CropBottom", "CropAngle", "ToneCurvePV2012", "Sharpness", "SharpenRadius",
             "SharpenEdgeMasking", "PostCropVignetteAmount", "PostCropVignetteMidpoint", "PostCropVignetteRoundness",
             "PostCropVignetteFeather", "GrainAmount", "GrainSize", "ConvertToGrayscale", "GrayMixerRed", "GrayMixerGreen",
             "GrayMixerBlue", "SplitToningShadowHue", "SplitToningShadowSaturation", "SplitToningHighlightHue",
             "SplitToningHighlightSaturation", "SplitToningBalance",
         ]
-        for band in bands.keys { names.formUnion(["HueAdjustment\(band)", "SaturationAdjustment\(band)", "LuminanceAdjustment\(band)"]) }
+        names.formUnion(sliders.filter { $0.since <= version }.map(\.setting))
+        if version >= 2 {
+            names.formUnion(["ToneCurvePV2012Red", "ToneCurvePV2012Green", "ToneCurvePV2012Blue", "ToneCurve", "ParametricShadows",
+                             "ParametricDarks", "ParametricLights", "ParametricHighlights", "ParametricShadowSplit",
+                             "ParametricMidtoneSplit", "ParametricHighlightSplit", "Brightness", "ColorGradeShadowHue",
+                             "ColorGradeShadowSat", "ColorGradeHighlightHue", "ColorGradeHighlightSat", "ColorGradeBalance"])
+        }
         return names
     }
 
     /// Bookkeeping that describes, not adjusts: never listed as unmapped.
     static let bookkeeping: Set<String> = [
         "Version", "ProcessVersion", "CompatibleVersion", "RawFileName", "HasSettings", "AlreadyApplied", "CameraProfile",
-        "CameraProfileDigest", "Look", "ToneCurveName", "ToneCurveName2012", "CropConstrainToWarp", "CropConstrainAspectRatio",
+        "Look", "ToneCurveName", "ToneCurveName2012", "CropConstrainToWarp", "CropConstrainAspectRatio",
         "CropUnit", "CropWidth", "CropHeight", "PostCropVignetteStyle", "LensProfileSetup", "LensProfileName", "LensProfileFilename",
-        "LensProfileDigest", "LensProfileIsEmbedded", "LensProfileDistortionScale", "LensProfileVignettingScale",
+        "LensProfileIsEmbedded", "LensProfileDistortionScale", "LensProfileVignettingScale",
         "LensProfileChromaticAberrationScale", "UprightVersion", "UprightCenterMode", "UprightCenterNormX", "UprightCenterNormY",
-        "UprightFocalMode", "UprightFocalLength35mm", "UprightPreview", "UprightTransformCount", "UprightDependentDigest",
-        "UprightGuidedDependentDigest", "AutoWhiteVersion", "CameraModelRestriction", "Copyright", "ContactInfo", "Cluster",
-        "UUID", "Group", "Name", "SortName", "ShortName", "Type", "PresetType", "SupportsAmount", "SupportsColor",
-        "SupportsMonochrome", "SupportsHighDynamicRange", "SupportsNormalDynamicRange", "SupportsSceneReferred",
-        "SupportsOutputReferred", "OverrideLookVignette", "GrayMixerOrange", "GrayMixerYellow", "GrayMixerAqua",
-        "GrayMixerPurple", "GrayMixerMagenta",
+        "UprightFocalMode", "UprightFocalLength35mm", "UprightPreview", "UprightTransformCount", "UprightFourSegmentsCount",
+        "AutoWhiteVersion", "CameraModelRestriction", "Copyright", "ContactInfo", "Cluster", "ClusterGroup",
+        "UUID", "Group", "Name", "SortName", "ShortName", "Type", "PresetType", "PresetSubtype", "SupportsAmount", "SupportsAmount2",
+        "SupportsColor", "SupportsMonochrome", "SupportsHighDynamicRange", "SupportsNormalDynamicRange", "SupportsSceneReferred",
+        "SupportsOutputReferred", "RequiresRenditionBehavior", "ShowInPresets", "ShowInQuickActions", "Description", "Treatment",
+        "ProfileName", "OverrideLookVignette", "GrayMixerOrange", "GrayMixerYellow", "GrayMixerAqua", "GrayMixerPurple",
+        "GrayMixerMagenta", "GrainSeed", "ColorVariance", "LookTable", "RGBTableName", "Amount", "HDREditMode", "SDRBrightness",
+        "SDRContrast", "SDRClarity", "SDRHighlights", "SDRShadows", "SDRWhites", "SDRBlend", "LensProfileMatchKeyExifMake",
+        "LensProfileMatchKeyExifModel", "LensProfileMatchKeyCameraModelName", "LensProfileMatchKeyLensInfo",
+        "LensProfileMatchKeyLensID", "LensProfileMatchKeyLensName", "LensProfileMatchKeyIsRaw", "LensProfileMatchKeySensorFormatFactor",
+        "DefringePurpleHueLo", "DefringePurpleHueHi", "DefringeGreenHueLo", "DefringeGreenHueHi", "ToneMapStrength",
+        "EnableCalibration", "EnableColorAdjustments", "EnableDetail", "EnableEffects", "EnableGrayscaleMix", "EnableLensCorrections",
+        "EnableRedEye", "EnableRetouch", "EnableSplitToning", "EnableToneCurve", "EnableTransform", "EnableCircularGradientBasedCorrections",
+        "EnableGradientBasedCorrections", "EnablePaintBasedCorrections", "EnableMaskGroupBasedCorrections",
     ]
+
+    /// Whether a setting's name alone says it is bookkeeping: digests
+    /// (`CameraProfileDigest`, `Table_<digest>`), Upright's recorded transforms.
+    static func isBookkeeping(_ name: String) -> Bool {
+        bookkeeping.contains(name) || name.hasSuffix("Digest") || name.hasPrefix("Table_") || name.hasPrefix("UprightTransform_")
+            || name.hasPrefix("UprightGuided") || name.hasPrefix("LensProfileMatchKey")
+    }
+
+    /// The sliders a preset's amount scales, with their neutral value.
+    static let scalable: [String: Double] = {
+        var table = Dictionary(sliders.map { ($0.setting, $0.neutral) }) { a, _ in a }
+        for name in ["ParametricShadows", "ParametricDarks", "ParametricLights", "ParametricHighlights", "IncrementalTemperature",
+                     "IncrementalTint", "Sharpness", "PostCropVignetteAmount", "GrainAmount", "SplitToningShadowSaturation",
+                     "SplitToningHighlightSaturation", "ColorGradeShadowSat", "ColorGradeHighlightSat"] {
+            table[name] = 0
+        }
+        table["Brightness"] = 50
+        return table
+    }()
 
     /// Settings whose default is not zero or False, with that default.
     static let defaults: [String: Double] = [
         "Brightness": 50, "Contrast": 25, "Shadows": 5, "ColorNoiseReduction": 25, "ColorNoiseReductionDetail": 50,
         "ColorNoiseReductionSmoothness": 50, "LuminanceNoiseReductionDetail": 50, "SharpenDetail": 25, "GrainFrequency": 50,
         "ParametricShadowSplit": 25, "ParametricMidtoneSplit": 50, "ParametricHighlightSplit": 75, "PerspectiveScale": 100,
-        "ColorGradeBlending": 50, "DefringePurpleHueLo": 30, "DefringePurpleHueHi": 70, "DefringeGreenHueLo": 40,
-        "DefringeGreenHueHi": 60, "CurveRefineSaturation": 100, "VignetteMidpoint": 50,
+        "ColorGradeBlending": 50, "CurveRefineSaturation": 100, "VignetteMidpoint": 50,
     ]
 
-    /// A number read from the packet, refused when it is not a finite
-    /// number inside Lightroom's range.
-    func number(_ name: String, _ range: ClosedRange<Double>) throws(XMPProblem) -> Double? {
-        guard let text = values[name] else { return nil }
-        guard let value = Self.parseNumber(text), range.contains(value) else {
-            throw XMPProblem("crs:\(name) is not a number from \(JSONValue.format(range.lowerBound)) to \(JSONValue.format(range.upperBound))")
-        }
-        return value
-    }
+    /// Settings that refine another and change nothing while it is off
+    /// (at zero): never listed then (version 2).
+    static let dependents: [String: String] = [
+        "SharpenDetail": "Sharpness", "GrainFrequency": "GrainAmount", "PostCropVignetteHighlightContrast": "PostCropVignetteAmount",
+        "ColorNoiseReductionDetail": "ColorNoiseReduction", "ColorNoiseReductionSmoothness": "ColorNoiseReduction",
+        "LuminanceNoiseReductionDetail": "LuminanceSmoothing", "LuminanceNoiseReductionContrast": "LuminanceSmoothing",
+        "DefringePurpleHueLo": "DefringePurpleAmount", "DefringePurpleHueHi": "DefringePurpleAmount",
+        "DefringeGreenHueLo": "DefringeGreenAmount", "DefringeGreenHueHi": "DefringeGreenAmount",
+    ]
+
+    /// The PV2010 settings Lightroom does not read in process 2012 (and back).
+    static let process2010Only: Set<String> = ["Exposure", "Brightness", "Contrast", "FillLight", "HighlightRecovery", "Shadows",
+                                               "Clarity", "ToneCurve", "ToneCurveRed", "ToneCurveGreen", "ToneCurveBlue"]
 
     /// `+1.00`, `-15`, `0.5`: a finite number, or nil.
     static func parseNumber(_ text: String) -> Double? {
@@ -200,16 +370,451 @@ extension LightroomSettings {
         return value
     }
 
-    /// A `True`/`False` setting.
-    func flag(_ name: String) throws(XMPProblem) -> Bool? {
+    static func isIdentity(_ points: [(x: Double, y: Double)]) -> Bool {
+        points.first!.x == 0 && points.last!.x == 255 && points.allSatisfy { $0.x == $0.y }
+    }
+
+    /// The translation into a photoedit recipe (filters in `registry`), the
+    /// settings it applies and those it cannot. A value that cannot be used
+    /// (not a number, a curve that is not one) leaves that setting out, listed;
+    /// a value beyond Lightroom's range is clamped to it, as Lightroom does.
+    /// Version 1 (revisions imported before) refuses such packets, as it did.
+    public func translation(registry: FilterRegistry = .standard) throws(XMPProblem) -> LightroomTranslation {
+        var t = Translator(settings: self)
+        try t.translate()
+        let versions = Self.filterVersions(version)
+        let json = JSONValue.object([
+            "format": .string(Recipe.formatIdentifier), "formatVersion": .number(1),
+            "filters": .array(Set(t.nodes.keys).union(t.texts.keys).sorted().map { id in
+                var params = (t.nodes[id] ?? [:]).mapValues { JSONValue.number($0) }
+                for (k, v) in t.texts[id] ?? [:] { params[k] = .string(v) }
+                return .object(["id": .string(id), "version": .number(Double(versions[id] ?? 1)), "params": .object(params)])
+            }),
+        ])
+        do {
+            let recipe = try Recipe(json: json, registry: registry)
+            return LightroomTranslation(recipe: recipe, unmapped: t.unmapped + unmappedSettings(read: t.read),
+                                        applied: Array(Set(t.applied)).sorted())
+        } catch {
+            // Every value was checked and clamped: a refusal here is a
+            // translation bug, reported rather than guessed around.
+            throw XMPProblem("the develop settings do not translate (\(error))")
+        }
+    }
+
+    /// Every setting present, changing the picture (not at its default, not
+    /// bookkeeping, not one Lightroom ignores in the packet's process) that
+    /// the translation does not read.
+    func unmappedSettings(read: Set<String>) -> [String] {
+        let process = self.process
+        func ignored(_ name: String) -> Bool {
+            if read.contains(name) || Self.isBookkeeping(name) { return true }
+            guard version >= 2 else { return false }
+            // Lightroom reads only its process's sliders: the other's are left over.
+            if process == .pv2012 && Self.process2010Only.contains(name) { return true }
+            if process == .pv2010 && name.hasSuffix("2012") && name != "Clarity2012" { return true }
+            if let master = Self.dependents[name], (values[master].flatMap(Self.parseNumber) ?? 0) == 0 { return true }
+            return false
+        }
+        var out: [String] = []
+        for (name, text) in values.sorted(by: { $0.key < $1.key }) where !ignored(name) {
+            if let v = Self.parseNumber(text) {
+                // Zero is off (a JPEG's noise reduction), or the default.
+                if v != 0 && v != Self.defaults[name] { out.append("\(name) \(Self.describe(v))") }
+            } else if text.lowercased() == "true" {
+                if !name.hasPrefix("Enable") && !name.hasPrefix("Supports") && !name.hasPrefix("Auto") { out.append(name) }
+            } else if text.lowercased() != "false" && !text.isEmpty {
+                // Text settings (a profile name, a preset's) describe; names only for the others.
+                out.append(name)
+            }
+        }
+        for (name, items) in arrays.sorted(by: { $0.key < $1.key }) where !ignored(name) && !items.isEmpty {
+            if name.hasPrefix("ToneCurve"), let points = try? curve(name), Self.isIdentity(points) { continue }
+            if name.hasPrefix("ToneCurvePV2012") && version < 2 { continue }  // read by version 1's translation
+            // Point colours with every entry unset (Lightroom writes -1 for "none").
+            if name == "PointColors" && items.allSatisfy({ $0.split(separator: ",").allSatisfy { Double($0.trimmingCharacters(in: .whitespaces)) == -1 } }) { continue }
+            if version >= 2 && ["Name", "Group", "ShortName", "SortName", "Description"].contains(name) { continue }
+            out.append(name)
+        }
+        for name in structures.sorted() where !Self.isBookkeeping(name) { out.append(name) }
+        // The camera profile is bookkeeping while it is Adobe's neutral one; another
+        // (Camera Portrait, Adobe Monochrome…) changes the look, which photoedit does not apply.
+        // A rendered file has no camera profile (Lightroom offers it none): nothing to list (version 2).
+        if let profile = values["CameraProfile"], !Self.neutralProfiles.contains(profile), version < 2 || !rendered {
+            let printable = profile.count <= 64 && profile.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
+            out.append(printable ? "CameraProfile \(profile)" : "CameraProfile (not Adobe Standard)")
+        }
+        return out
+    }
+
+    /// Profiles that render as Lightroom's default look for the camera.
+    /// `Default Profile` is what Lightroom 7.3 wrote converting older presets
+    /// (the camera's default); `Matrix`, Camera Raw's built-in profile before Adobe Standard.
+    static let neutralProfiles: Set<String> = ["", "Adobe Standard", "Adobe Color", "Embedded", "Default Profile", "Matrix"]
+
+    static func describe(_ v: Double) -> String { (v > 0 ? "+" : "") + JSONValue.format(v) }
+}
+
+/// The work of one translation: the filters' parameters so far, what was
+/// applied and what was left out.
+struct Translator {
+    let settings: LightroomSettings
+    var nodes: [String: [String: Double]] = [:]
+    var texts: [String: [String: String]] = [:]
+    var unmapped: [String] = []
+    var applied: [String] = []
+    /// The settings read (never listed by name for being set).
+    var read: Set<String>
+
+    init(settings: LightroomSettings) {
+        self.settings = settings
+        read = LightroomSettings.read(settings.version)
+    }
+
+    var version: Int { settings.version }
+    var values: [String: String] { settings.values }
+
+    mutating func set(_ filter: String, _ parameter: String, _ value: Double, _ range: ClosedRange<Double>) {
+        nodes[filter, default: [:]][parameter] = JSONValue.canonicalNumber(min(max(value, range.lowerBound), range.upperBound))
+    }
+
+    /// A number read from the packet: nil when absent; a value that is not a
+    /// finite number is left out and listed; one beyond Lightroom's range is
+    /// clamped to it (and listed as clamped). Version 1 refused both.
+    mutating func number(_ name: String, _ range: ClosedRange<Double>) throws(XMPProblem) -> Double? {
+        guard let text = values[name] else { return nil }
+        guard let value = LightroomSettings.parseNumber(text), range.contains(value) else {
+            let limits = "\(JSONValue.format(range.lowerBound)) to \(JSONValue.format(range.upperBound))"
+            if version == 1 { throw XMPProblem("crs:\(name) is not a number from \(limits)") }
+            guard let value = LightroomSettings.parseNumber(text) else {
+                note("\(name) (not a number)")
+                return nil
+            }
+            note("\(name) (beyond Lightroom's \(limits): clamped)")
+            return scaled(name, min(max(value, range.lowerBound), range.upperBound), range)
+        }
+        return scaled(name, value, range)
+    }
+
+    /// A preset's amount applied to a slider: its distance from neutral
+    /// scaled (Lightroom's preset Amount), inside Lightroom's range.
+    func scaled(_ name: String, _ value: Double, _ range: ClosedRange<Double>) -> Double {
+        let amount = settings.amount
+        guard amount != 1, let neutral = LightroomSettings.scalable[name] else { return value }
+        return min(max(neutral + (value - neutral) * amount, range.lowerBound), range.upperBound)
+    }
+
+    /// A problem with one setting, listed once.
+    mutating func note(_ text: String) {
+        if !unmapped.contains(text) { unmapped.append(text) }
+    }
+
+    /// A `True`/`False` setting (anything else: left out and listed).
+    mutating func flag(_ name: String) throws(XMPProblem) -> Bool? {
         guard let text = values[name] else { return nil }
         switch text.lowercased() {
         case "true", "1": return true
         case "false", "0": return false
-        default: throw XMPProblem("crs:\(name) is not True or False")
+        default:
+            if version == 1 { throw XMPProblem("crs:\(name) is not True or False") }
+            note("\(name) (not True or False)")
+            return nil
         }
     }
 
+    /// A tone curve, or nil when it is not set (or, listed, not a curve).
+    mutating func curve(_ name: String) throws(XMPProblem) -> [(x: Double, y: Double)]? {
+        do {
+            // A preset's amount moves each point towards the diagonal (0) or away from it.
+            let amount = settings.amount
+            return try settings.curve(name).map { $0.map { (x: $0.x, y: min(max($0.x + ($0.y - $0.x) * amount, 0), 255)) } }
+        } catch {
+            if version == 1 { throw error }
+            note("\(name) (\(error))")
+            return nil
+        }
+    }
+
+    mutating func translate() throws(XMPProblem) {
+        let process = settings.process
+        // The sliders of the table (each version reads its own rows; the
+        // other process's sliders are left over in the packet, not read).
+        for slider in LightroomSettings.sliders where slider.since <= version {
+            if version >= 2, let p = slider.process, p != process { continue }
+            guard let v = try number(slider.setting, slider.range), v != slider.neutral else { continue }
+            set(slider.filter, slider.parameter, (v - slider.neutral) * slider.scale, slider.filterRange)
+            applied.append(slider.setting)
+        }
+        try whiteBalance()
+        try crop()
+        if version == 1 { try curvesVersion1() } else { try curves(process) }
+        try detailAndEffects()
+        try colourEffects()
+    }
+
+    /// White balance: a RAW's light in kelvin (the `raw` stage), or a relative
+    /// shift (`temperature`, `tint`) — for a rendered file, Lightroom's
+    /// incremental sliders, else the kelvin's shift from daylight.
+    mutating func whiteBalance() throws(XMPProblem) {
+        let temperature = try number("Temperature", 1000...60000), tint = try number("Tint", -150...150)
+        let incrementalTemperature = try number("IncrementalTemperature", -100...100)
+        let incrementalTint = try number("IncrementalTint", -100...100)
+        var kelvin: Double?
+        var auto = false
+        switch values["WhiteBalance"]?.lowercased() {
+        case nil, "as shot", "asshot":
+            // As shot is photoedit's default development; a Temperature without
+            // WhiteBalance is a custom one.
+            if values["WhiteBalance"] == nil { kelvin = temperature }
+        case "auto":
+            auto = true
+        default:
+            // Custom and Lightroom's presets (Daylight, Cloudy, Tungsten…) all write their kelvin.
+            kelvin = temperature
+        }
+        let useIncremental = version == 1 || !settings.rendered || incrementalTemperature != nil || incrementalTint != nil
+        if !settings.rendered || version == 1 {
+            if auto {
+                texts["raw", default: [:]]["wb"] = "auto"
+                applied.append("WhiteBalance")
+            } else if let kelvin {
+                texts["raw", default: [:]]["wb"] = "kelvin"
+                set("raw", "temperature", kelvin, 2000...25000)
+                set("raw", "tint", tint ?? 0, -150...150)
+                applied += ["Temperature"] + (tint.map { $0 != 0 ? ["Tint"] : [] } ?? [])
+            }
+        } else if auto {
+            note("WhiteBalance Auto (a RAW's development)")
+        } else if let kelvin, !(incrementalTemperature != nil || incrementalTint != nil) {
+            // A rendered file: the light's shift from daylight (5500 K, Lightroom's
+            // Daylight), in mired, as the relative form (+ warmer).
+            set("temperature", "amount", 1e6 / 5500 - 1e6 / kelvin, -100...100)
+            if let tint, tint != 0 { set("tint", "amount", tint, -100...100) }
+            applied += ["Temperature"] + ((tint ?? 0) != 0 ? ["Tint"] : [])
+        }
+        guard useIncremental else { return }
+        // A RAW reads its kelvin: the relative sliders are a rendered file's (version 2).
+        if version >= 2 && !settings.rendered && kelvin != nil { return }
+        if let v = incrementalTemperature, v != 0 {
+            set("temperature", "amount", v, -100...100)
+            applied.append("IncrementalTemperature")
+        }
+        if let v = incrementalTint, v != 0 {
+            set("tint", "amount", v, -100...100)
+            applied.append("IncrementalTint")
+        }
+    }
+
+    /// Crop and straighten: Lightroom's edges are fractions of the frame as
+    /// stored (before tiff:Orientation); photoedit crops the upright image.
+    mutating func crop() throws(XMPProblem) {
+        let edges = [try number("CropLeft", 0...1), try number("CropTop", 0...1), try number("CropRight", 0...1), try number("CropBottom", 0...1)]
+        let angle = try number("CropAngle", -45...45)
+        guard try flag("HasCrop") == true else { return }
+        let (left, top, right, bottom) = (edges[0] ?? 0, edges[1] ?? 0, edges[2] ?? 1, edges[3] ?? 1)
+        guard right > left, bottom > top else {
+            if version == 1 { throw XMPProblem("crs:CropRight/CropBottom are not beyond CropLeft/CropTop") }
+            return note("HasCrop (CropRight/CropBottom are not beyond CropLeft/CropTop)")
+        }
+        guard let orientation = settings.orientation else { return note("HasCrop (tiff:Orientation is not 1 to 8)") }
+        let (x, y, w, h) = LightroomSettings.upright(left: left, top: top, right: right, bottom: bottom, orientation: orientation)
+        if x > 0 || y > 0 || w < 1 || h < 1 {
+            texts["crop", default: [:]]["mode"] = "rect"
+            set("crop", "x", x, 0...1)
+            set("crop", "y", y, 0...1)
+            set("crop", "w", min(w, 1 - nodes["crop"]!["x"]!), 0.001...1)
+            set("crop", "h", min(h, 1 - nodes["crop"]!["y"]!), 0.001...1)
+            applied.append("HasCrop")
+        }
+        if let angle, angle != 0 {
+            // A mirrored frame turns the other way.
+            set("straighten", "angle", [2, 4, 5, 7].contains(orientation) ? -angle : angle, -45...45)
+            applied.append("CropAngle")
+        }
+    }
+
+    /// Version 1's tone curves: one `curve` node, so the master curve, else
+    /// the one channel curve set; any other curve that is set is listed.
+    mutating func curvesVersion1() throws(XMPProblem) {
+        var curves: [(channel: String, name: String, points: [(x: Double, y: Double)])] = []
+        for (channel, name) in [("rgb", "ToneCurvePV2012"), ("red", "ToneCurvePV2012Red"), ("green", "ToneCurvePV2012Green"),
+                                ("blue", "ToneCurvePV2012Blue")] {
+            if let points = try curve(name), !LightroomSettings.isIdentity(points) { curves.append((channel, name, points)) }
+        }
+        guard let first = curves.first else { return }
+        texts["curve", default: [:]]["channel"] = first.channel
+        setCurve(prefix: "", LightroomSettings.resampled(first.points, to: Filters.curveMaxPoints))
+        applied.append(first.name)
+        unmapped += curves.dropFirst().map { "\($0.name) (one tone curve is mapped: \(first.name))" }
+    }
+
+    /// Points on 0…255 as one curve of the `curve` filter (`prefix` "" for the main one).
+    mutating func setCurve(prefix: String, _ points: [(x: Double, y: Double)]) {
+        set("curve", prefix + "n", Double(points.count), 2...Double(Filters.curveMaxPoints))
+        for (i, p) in points.enumerated() {
+            set("curve", "\(prefix)x\(i + 1)", p.x / 255, 0...1)
+            set("curve", "\(prefix)y\(i + 1)", p.y / 255, 0...1)
+        }
+    }
+
+    /// Version 2's tone curves: the main curve is the process's point curve
+    /// after its parametric curve (and process 2010's Brightness), one
+    /// function sampled at 8 points when more than the point curve is set;
+    /// each channel curve is the `curve` filter's own curve of that channel.
+    mutating func curves(_ process: LightroomSettings.Process) throws(XMPProblem) {
+        let pointName = process == .pv2010 ? "ToneCurve" : "ToneCurvePV2012"
+        let point = try curve(pointName).flatMap { LightroomSettings.isIdentity($0) ? nil : $0 }
+        if point != nil { applied.append(pointName) }
+        // The parametric curve: four regions between three splits.
+        var regions: [Double] = []
+        for name in ["ParametricShadows", "ParametricDarks", "ParametricLights", "ParametricHighlights"] {
+            let v = try number(name, -100...100) ?? 0
+            if v != 0 { applied.append(name) }
+            regions.append(v)
+        }
+        var splits: [Double] = []
+        for (name, neutral) in [("ParametricShadowSplit", 25.0), ("ParametricMidtoneSplit", 50), ("ParametricHighlightSplit", 75)] {
+            let v = try number(name, 0...100) ?? neutral
+            if v != neutral && regions.contains(where: { $0 != 0 }) { applied.append(name) }
+            splits.append(v / 100)
+        }
+        var brightness = 0.0
+        if process == .pv2010, let b = try number("Brightness", -150...150), b != 50 {
+            brightness = (b - 50) / 100
+            applied.append("Brightness")
+        }
+        let parametric = regions.contains { $0 != 0 } ? LightroomSettings.parametricCurve(regions: regions, splits: splits) : nil
+        if parametric != nil || brightness != 0 {
+            // One function, x on 0…1: brightness, then the parametric curve, then the point curve.
+            let pointCurve = point.map { ToneCurve($0.map { (x: $0.x / 255, y: $0.y / 255) }) }
+            let samples = (0..<Filters.curveMaxPoints).map { i -> (x: Double, y: Double) in
+                let x = Double(i) / Double(Filters.curveMaxPoints - 1)
+                var y = brightness == 0 ? x : Foundation.pow(x, Foundation.pow(2, -brightness))
+                y = parametric?.value(y) ?? y
+                y = pointCurve?.value(y) ?? y
+                return (x * 255, min(max(y, 0), 1) * 255)
+            }
+            setCurve(prefix: "", samples)
+        } else if let point {
+            setCurve(prefix: "", LightroomSettings.resampled(point, to: Filters.curveMaxPoints))
+        }
+        let channelNames = process == .pv2010 ? ["ToneCurveRed", "ToneCurveGreen", "ToneCurveBlue"]
+            : ["ToneCurvePV2012Red", "ToneCurvePV2012Green", "ToneCurvePV2012Blue"]
+        for (channel, name) in zip(Filters.curveChannels, channelNames) {
+            guard let points = try curve(name), !LightroomSettings.isIdentity(points) else { continue }
+            setCurve(prefix: channel + "_", LightroomSettings.resampled(points, to: Filters.curveMaxPoints))
+            applied.append(name)
+        }
+        read.formUnion(channelNames)
+    }
+
+    /// The refining settings applied with their master, by name, that are not at their default.
+    func refinements(_ settings: [(String, Double?, Double)]) -> [String] {
+        settings.compactMap { name, value, neutral in value.map { $0 != neutral ? name : nil } ?? nil }
+    }
+
+    /// Detail and effects: sharpening, post-crop vignette, grain.
+    mutating func detailAndEffects() throws(XMPProblem) {
+        let radius = try number("SharpenRadius", 0.5...3), masking = try number("SharpenEdgeMasking", 0...100)
+        if let amount = try number("Sharpness", 0...150), amount != 0 {
+            set("sharpen", "amount", amount, 0...500)
+            if let radius { set("sharpen", "radius", radius, 0.3...20) }
+            if let masking, masking != 0 { set("sharpen", "threshold", masking / 5, 0...255) }
+            applied += ["Sharpness"] + refinements([("SharpenRadius", radius, 1), ("SharpenEdgeMasking", masking, 0)])
+        }
+        let midpoint = try number("PostCropVignetteMidpoint", 0...100), roundness = try number("PostCropVignetteRoundness", -100...100)
+        let feather = try number("PostCropVignetteFeather", 0...100)
+        if let amount = try number("PostCropVignetteAmount", -100...100), amount != 0 {
+            set("vignette", "amount", amount, -100...100)
+            if let midpoint { set("vignette", "midpoint", midpoint, 0...100) }
+            if let roundness { set("vignette", "roundness", roundness, -100...100) }
+            if let feather { set("vignette", "feather", feather, 0...100) }
+            applied += ["PostCropVignetteAmount"]
+                + refinements([("PostCropVignetteMidpoint", midpoint, 50), ("PostCropVignetteRoundness", roundness, 0), ("PostCropVignetteFeather", feather, 50)])
+        }
+        // Lens vignetting (version 2): the same exposure-based vignette, round, when there is no post-crop one.
+        let lensMidpoint = version >= 2 ? try number("VignetteMidpoint", 0...100) : nil
+        if version >= 2, let amount = try number("VignetteAmount", -100...100), amount != 0 {
+            if nodes["vignette"] == nil {
+                set("vignette", "amount", amount, -100...100)
+                set("vignette", "midpoint", lensMidpoint ?? 50, 0...100)
+                set("vignette", "roundness", 100, -100...100)
+                applied.append("VignetteAmount")
+            } else {
+                note("VignetteAmount \(LightroomSettings.describe(amount)) (with a post-crop vignette)")
+            }
+        }
+        if version >= 2 { read.formUnion(["VignetteAmount", "VignetteMidpoint"]) }
+        let size = try number("GrainSize", 0...100)
+        if let amount = try number("GrainAmount", 0...100), amount != 0 {
+            set("grain", "amount", amount, 0...100)
+            // Lightroom's size 0…100 (default 25) → 1…10 px.
+            if let size { set("grain", "size", 1 + size * 0.09, 1...10) }
+            applied += ["GrainAmount"] + refinements([("GrainSize", size, 25)])
+        }
+    }
+
+    /// Black and white, and split toning (Color Grading's shadows and highlights).
+    mutating func colourEffects() throws(XMPProblem) {
+        if try flag("ConvertToGrayscale") == true {
+            let red = try number("GrayMixerRed", -200...200), green = try number("GrayMixerGreen", -200...200)
+            let blue = try number("GrayMixerBlue", -200...200)
+            set("mono", "amount", 100, 0...100)
+            applied.append("ConvertToGrayscale")
+            // The grey mixer's red, green and blue sliders (−100…100) scale
+            // the Rec. 709 weights; its other five bands are not mapped.
+            if red != nil || green != nil || blue != nil {
+                let weights = [(red, 0.2126), (green, 0.7152), (blue, 0.0722)].map { max(0.001, $0.1 * (1 + ($0.0 ?? 0) / 100)) }
+                let scale = weights.max()! > 1 ? 1 / weights.max()! : 1
+                set("mono", "red", weights[0] * scale, 0...1)
+                set("mono", "green", weights[1] * scale, 0...1)
+                set("mono", "blue", weights[2] * scale, 0...1)
+            }
+            for band in ["Orange", "Yellow", "Aqua", "Purple", "Magenta"] {
+                guard let v = try number("GrayMixer\(band)", -200...200), v != 0 else { continue }
+                if version >= 2 {
+                    // Version 2: the mixer's other bands brighten or darken their
+                    // colours before they turn grey (that band's luminance in `hsl`).
+                    let parameter = "\(LightroomSettings.bands[band]!)_l"
+                    set("hsl", parameter, (nodes["hsl"]?[parameter] ?? 0) + v, -100...100)
+                    applied.append("GrayMixer\(band)")
+                } else {
+                    unmapped.append("GrayMixer\(band) \(LightroomSettings.describe(v))")
+                }
+            }
+            for band in ["Red", "Green", "Blue"] where red != nil || green != nil || blue != nil {
+                if let v = values["GrayMixer\(band)"].flatMap(LightroomSettings.parseNumber), v != 0 { applied.append("GrayMixer\(band)") }
+            }
+        }
+        // Lightroom 10+ writes Color Grading's shadow and highlight wheels as
+        // the split toning they replace, too; either gives them (version 2).
+        func either(_ split: String, _ grade: String, _ range: ClosedRange<Double>) throws(XMPProblem) -> Double? {
+            let a = try number(split, range)
+            if version >= 2, a == nil || a == 0, let b = try number(grade, range), b != 0 { return b }
+            return a
+        }
+        let shadowSat = try either("SplitToningShadowSaturation", "ColorGradeShadowSat", 0...100) ?? 0
+        let highSat = try either("SplitToningHighlightSaturation", "ColorGradeHighlightSat", 0...100) ?? 0
+        let shadowHue = try either("SplitToningShadowHue", "ColorGradeShadowHue", 0...360) ?? 0
+        let highHue = try either("SplitToningHighlightHue", "ColorGradeHighlightHue", 0...360) ?? 0
+        let balance = try either("SplitToningBalance", "ColorGradeBalance", -100...100) ?? 0
+        if shadowSat != 0 || highSat != 0 {
+            set("splittone", "shadow_sat", shadowSat, 0...100)
+            set("splittone", "high_sat", highSat, 0...100)
+            set("splittone", "shadow_hue", shadowHue, 0...360)
+            set("splittone", "high_hue", highHue, 0...360)
+            set("splittone", "balance", balance, -100...100)
+            applied += ["SplitToningShadowSaturation", "SplitToningHighlightSaturation", "SplitToningShadowHue", "SplitToningHighlightHue",
+                        "SplitToningBalance"].filter { (values[$0].flatMap(LightroomSettings.parseNumber) ?? 0) != 0 }
+            if !applied.contains(where: { $0.hasPrefix("SplitToning") }) {
+                applied += ["ColorGradeShadowSat", "ColorGradeHighlightSat", "ColorGradeShadowHue", "ColorGradeHighlightHue", "ColorGradeBalance"]
+                    .filter { (values[$0].flatMap(LightroomSettings.parseNumber) ?? 0) != 0 }
+            }
+        }
+    }
+}
+
+extension LightroomSettings {
     /// A tone curve: `x, y` points on 0…255, x not decreasing. Nil when not set.
     func curve(_ name: String) throws(XMPProblem) -> [(x: Double, y: Double)]? {
         guard let items = arrays[name] ?? values[name].map({ [$0] }) else { return nil }
@@ -229,209 +834,23 @@ extension LightroomSettings {
         return points
     }
 
-    static func isIdentity(_ points: [(x: Double, y: Double)]) -> Bool {
-        points.first!.x == 0 && points.last!.x == 255 && points.allSatisfy { $0.x == $0.y }
+    /// Lightroom's parametric curve as a curve on 0…1 (inferred: Adobe does
+    /// not publish it). The splits cut 0…1 into four regions (shadows, darks,
+    /// lights, highlights); each slider (−100…100) moves the curve at its
+    /// region's middle by up to half the region's width, and the curve is
+    /// the monotone cubic through (0, 0), the four moved middles and (1, 1).
+    static func parametricCurve(regions: [Double], splits: [Double]) -> ToneCurve {
+        let s = [0] + splits.sorted().map { min(max($0, 0), 1) } + [1]
+        var points: [(x: Double, y: Double)] = [(0, 0)]
+        for i in 0..<4 {
+            let width = s[i + 1] - s[i], middle = (s[i] + s[i + 1]) / 2
+            guard width > 0 else { continue }
+            let y = min(max(middle + regions[i] / 100 * width / 2, points.last!.y), 1)
+            points.append((middle, y))
+        }
+        points.append((1, max(1, points.last!.y)))
+        return ToneCurve(points)
     }
-
-    /// The translation into a photoedit recipe (filters in `registry`), and
-    /// the settings it cannot map. Throws for a value that is not valid
-    /// (not a number, outside Lightroom's range): a packet is used whole or not at all.
-    public func translation(registry: FilterRegistry = .standard) throws(XMPProblem) -> LightroomTranslation {
-        var nodes: [String: [String: Double]] = [:]
-        var texts: [String: [String: String]] = [:]
-        var unmapped: [String] = []
-        func set(_ filter: String, _ parameter: String, _ value: Double, _ range: ClosedRange<Double>) {
-            nodes[filter, default: [:]][parameter] = JSONValue.canonicalNumber(min(max(value, range.lowerBound), range.upperBound))
-        }
-
-        // Basic tone: the same −100…100 sliders (exposure in stops).
-        if let v = try number("Exposure2012", -5...5), v != 0 { set("exposure", "ev", v, -5...5) }
-        for (name, filter) in [("Contrast2012", "contrast"), ("Highlights2012", "highlights"), ("Shadows2012", "shadows"),
-                               ("Whites2012", "whites"), ("Blacks2012", "blacks"), ("Vibrance", "vibrance"), ("Saturation", "saturation")] {
-            if let v = try number(name, -100...100), v != 0 { set(filter, "amount", v, -100...100) }
-        }
-
-        // White balance: a RAW's light in kelvin, or a relative shift for other files.
-        let temperature = try number("Temperature", 1000...60000), tint = try number("Tint", -150...150)
-        switch values["WhiteBalance"]?.lowercased() {
-        case nil, "as shot", "asshot":
-            // As shot is photoedit's default development; a Temperature without
-            // WhiteBalance is a custom one.
-            if values["WhiteBalance"] == nil, let temperature {
-                texts["raw", default: [:]]["wb"] = "kelvin"
-                set("raw", "temperature", temperature, 2000...25000)
-                set("raw", "tint", tint ?? 0, -150...150)
-            }
-        case "auto":
-            texts["raw", default: [:]]["wb"] = "auto"
-        default:
-            // Custom and Lightroom's presets (Daylight, Cloudy, Tungsten…) all write their kelvin.
-            if let temperature {
-                texts["raw", default: [:]]["wb"] = "kelvin"
-                set("raw", "temperature", temperature, 2000...25000)
-                set("raw", "tint", tint ?? 0, -150...150)
-            }
-        }
-        if let v = try number("IncrementalTemperature", -100...100), v != 0 { set("temperature", "amount", v, -100...100) }
-        if let v = try number("IncrementalTint", -100...100), v != 0 { set("tint", "amount", v, -100...100) }
-
-        // Crop and straighten: Lightroom's edges are fractions of the frame as
-        // stored (before tiff:Orientation); photoedit crops the upright image.
-        if try flag("HasCrop") == true {
-            let left = try number("CropLeft", 0...1) ?? 0, top = try number("CropTop", 0...1) ?? 0
-            let right = try number("CropRight", 0...1) ?? 1, bottom = try number("CropBottom", 0...1) ?? 1
-            guard right > left, bottom > top else { throw XMPProblem("crs:CropRight/CropBottom are not beyond CropLeft/CropTop") }
-            let (x, y, w, h) = Self.upright(left: left, top: top, right: right, bottom: bottom, orientation: orientation)
-            if x > 0 || y > 0 || w < 1 || h < 1 {
-                texts["crop", default: [:]]["mode"] = "rect"
-                set("crop", "x", x, 0...1)
-                set("crop", "y", y, 0...1)
-                set("crop", "w", min(w, 1 - nodes["crop"]!["x"]!), 0.001...1)
-                set("crop", "h", min(h, 1 - nodes["crop"]!["y"]!), 0.001...1)
-            }
-            if let angle = try number("CropAngle", -45...45), angle != 0 {
-                // A mirrored frame turns the other way.
-                set("straighten", "angle", [2, 4, 5, 7].contains(orientation) ? -angle : angle, -45...45)
-            }
-        }
-
-        // Tone curves: one `curve` node, so the master curve, else the one
-        // channel curve set; any other curve that is set is listed.
-        var curves: [(channel: String, name: String, points: [(x: Double, y: Double)])] = []
-        for (channel, name) in [("rgb", "ToneCurvePV2012"), ("red", "ToneCurvePV2012Red"), ("green", "ToneCurvePV2012Green"),
-                                ("blue", "ToneCurvePV2012Blue")] {
-            if let points = try curve(name), !Self.isIdentity(points) { curves.append((channel, name, points)) }
-        }
-        if let first = curves.first {
-            let points = Self.resampled(first.points, to: Filters.curveMaxPoints)
-            texts["curve", default: [:]]["channel"] = first.channel
-            set("curve", "n", Double(points.count), 2...Double(Filters.curveMaxPoints))
-            for (i, p) in points.enumerated() {
-                set("curve", "x\(i + 1)", p.x / 255, 0...1)
-                set("curve", "y\(i + 1)", p.y / 255, 0...1)
-            }
-            unmapped += curves.dropFirst().map { "\($0.name) (one tone curve is mapped: \(first.name))" }
-        }
-
-        // HSL: the same eight bands.
-        for (band, range) in Self.bands {
-            for (prefix, suffix) in [("HueAdjustment", "h"), ("SaturationAdjustment", "s"), ("LuminanceAdjustment", "l")] {
-                if let v = try number(prefix + band, -100...100), v != 0 { set("hsl", "\(range)_\(suffix)", v, -100...100) }
-            }
-        }
-
-        // Detail.
-        if let amount = try number("Sharpness", 0...150), amount != 0 {
-            set("sharpen", "amount", amount, 0...500)
-            if let radius = try number("SharpenRadius", 0.5...3) { set("sharpen", "radius", radius, 0.3...20) }
-            if let masking = try number("SharpenEdgeMasking", 0...100), masking != 0 { set("sharpen", "threshold", masking / 5, 0...255) }
-        }
-
-        // Effects.
-        if let amount = try number("PostCropVignetteAmount", -100...100), amount != 0 {
-            set("vignette", "amount", amount, -100...100)
-            if let v = try number("PostCropVignetteMidpoint", 0...100) { set("vignette", "midpoint", v, 0...100) }
-            if let v = try number("PostCropVignetteRoundness", -100...100) { set("vignette", "roundness", v, -100...100) }
-            if let v = try number("PostCropVignetteFeather", 0...100) { set("vignette", "feather", v, 0...100) }
-        }
-        if let amount = try number("GrainAmount", 0...100), amount != 0 {
-            set("grain", "amount", amount, 0...100)
-            // Lightroom's size 0…100 (default 25) → 1…10 px.
-            if let size = try number("GrainSize", 0...100) { set("grain", "size", 1 + size * 0.09, 1...10) }
-        }
-
-        // Colour effects.
-        if try flag("ConvertToGrayscale") == true {
-            set("mono", "amount", 100, 0...100)
-            // The grey mixer's red, green and blue sliders (−100…100) scale
-            // the Rec. 709 weights; its other five bands are not mapped.
-            let red = try number("GrayMixerRed", -200...200), green = try number("GrayMixerGreen", -200...200)
-            let blue = try number("GrayMixerBlue", -200...200)
-            if red != nil || green != nil || blue != nil {
-                let weights = [(red, 0.2126), (green, 0.7152), (blue, 0.0722)].map { max(0.001, $0.1 * (1 + ($0.0 ?? 0) / 100)) }
-                let scale = weights.max()! > 1 ? 1 / weights.max()! : 1
-                set("mono", "red", weights[0] * scale, 0...1)
-                set("mono", "green", weights[1] * scale, 0...1)
-                set("mono", "blue", weights[2] * scale, 0...1)
-            }
-            for band in ["Orange", "Yellow", "Aqua", "Purple", "Magenta"] {
-                if let v = try number("GrayMixer\(band)", -200...200), v != 0 { unmapped.append("GrayMixer\(band) \(Self.describe(v))") }
-            }
-        }
-        let shadowSat = try number("SplitToningShadowSaturation", 0...100) ?? 0
-        let highSat = try number("SplitToningHighlightSaturation", 0...100) ?? 0
-        if shadowSat != 0 || highSat != 0 {
-            set("splittone", "shadow_sat", shadowSat, 0...100)
-            set("splittone", "high_sat", highSat, 0...100)
-            set("splittone", "shadow_hue", try number("SplitToningShadowHue", 0...360) ?? 0, 0...360)
-            set("splittone", "high_hue", try number("SplitToningHighlightHue", 0...360) ?? 0, 0...360)
-            set("splittone", "balance", try number("SplitToningBalance", -100...100) ?? 0, -100...100)
-        } else {
-            _ = try number("SplitToningShadowHue", 0...360)
-            _ = try number("SplitToningHighlightHue", 0...360)
-            _ = try number("SplitToningBalance", -100...100)
-        }
-        // The remaining mapped settings are checked even when they do not apply.
-        _ = try number("SharpenRadius", 0.5...3)
-        _ = try number("SharpenEdgeMasking", 0...100)
-        for name in ["PostCropVignetteMidpoint", "PostCropVignetteFeather", "GrainSize"] { _ = try number(name, 0...100) }
-        _ = try number("PostCropVignetteRoundness", -100...100)
-        for name in ["CropLeft", "CropTop", "CropRight", "CropBottom"] { _ = try number(name, 0...1) }
-        _ = try number("CropAngle", -45...45)
-        _ = try flag("ConvertToGrayscale")
-
-        unmapped += unmappedSettings()
-        let json = JSONValue.object([
-            "format": .string(Recipe.formatIdentifier), "formatVersion": .number(1),
-            "filters": .array(Set(nodes.keys).union(texts.keys).sorted().map { id in
-                var params = (nodes[id] ?? [:]).mapValues { JSONValue.number($0) }
-                for (k, v) in texts[id] ?? [:] { params[k] = .string(v) }
-                return .object(["id": .string(id), "version": .number(Double(Self.filterVersions[id] ?? 1)), "params": .object(params)])
-            }),
-        ])
-        do {
-            return LightroomTranslation(recipe: try Recipe(json: json, registry: registry), unmapped: unmapped)
-        } catch {
-            // Every value was checked and clamped above: a refusal here is a
-            // translation bug, reported rather than guessed around.
-            throw XMPProblem("the develop settings do not translate (\(error))")
-        }
-    }
-
-    /// Every setting present, not at its default, that the translation does not read.
-    func unmappedSettings() -> [String] {
-        let mapped = Self.mapped
-        var out: [String] = []
-        for (name, text) in values.sorted(by: { $0.key < $1.key }) where !mapped.contains(name) && !Self.bookkeeping.contains(name) {
-            if let v = Self.parseNumber(text) {
-                // Zero is off (a JPEG's noise reduction), or the default.
-                if v != 0 && v != Self.defaults[name] { out.append("\(name) \(Self.describe(v))") }
-            } else if text.lowercased() == "true" {
-                if !name.hasPrefix("Enable") { out.append(name) }
-            } else if text.lowercased() != "false" && !text.isEmpty {
-                // Text settings (a profile name, a preset's) describe; names only for the others.
-                out.append(name)
-            }
-        }
-        for (name, items) in arrays.sorted(by: { $0.key < $1.key }) where !mapped.contains(name) && !Self.bookkeeping.contains(name) {
-            if name.hasPrefix("ToneCurvePV2012") { continue }  // read by the translation
-            if name == "ToneCurve", let points = try? curve(name), Self.isIdentity(points) { continue }
-            if !items.isEmpty { out.append(name) }
-        }
-        for name in structures.sorted() where !Self.bookkeeping.contains(name) { out.append(name) }
-        // The camera profile is bookkeeping while it is Adobe's neutral one; another
-        // (Camera Portrait, Adobe Monochrome…) changes the look, which photoedit does not apply.
-        if let profile = values["CameraProfile"], !Self.neutralProfiles.contains(profile) {
-            let printable = profile.count <= 64 && profile.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
-            out.append(printable ? "CameraProfile \(profile)" : "CameraProfile (not Adobe Standard)")
-        }
-        return out
-    }
-
-    /// Profiles that render as Lightroom's default look for the camera.
-    static let neutralProfiles: Set<String> = ["", "Adobe Standard", "Adobe Color", "Embedded"]
-
-    static func describe(_ v: Double) -> String { (v > 0 ? "+" : "") + JSONValue.format(v) }
 
     /// A crop rectangle of the stored frame as (x, y, w, h) of the upright
     /// frame after EXIF `orientation`.

@@ -58,10 +58,28 @@ struct LightroomEquivalents {
                 }
             case "curve":
                 let names = ["rgb": "ToneCurvePV2012", "red": "ToneCurvePV2012Red", "green": "ToneCurvePV2012Green", "blue": "ToneCurvePV2012Blue"]
-                guard let name = names[p.text("channel")] else { notExported.append("curve on the luminance"); continue }
-                let n = Int(p.number("n"))
                 // Lightroom (and darktable) read whole 0…255 steps: points off that grid move by at most 0.5 / 255.
-                curves.append((name, (1...n).map { "\(Int((p.number("x\($0)") * 255).rounded())), \(Int((p.number("y\($0)") * 255).rounded()))" }))
+                func points(_ prefix: String) -> [String] {
+                    (1...Int(p.number(prefix + "n"))).map {
+                        "\(Int((p.number("\(prefix)x\($0)") * 255).rounded())), \(Int((p.number("\(prefix)y\($0)") * 255).rounded()))"
+                    }
+                }
+                let main = Filters.curvePoints(p, prefix: "")
+                if let name = names[p.text("channel")] {
+                    if !Filters.isIdentityCurve(main) { curves.append((name, points(""))) }
+                } else if !Filters.isIdentityCurve(main) {
+                    notExported.append("curve on the luminance")
+                }
+                // Version 2's channel curves: Lightroom's own channel curves.
+                for channel in Filters.curveChannels where p[channel + "_n"] != nil {
+                    guard !Filters.isIdentityCurve(Filters.curvePoints(p, prefix: channel + "_")) else { continue }
+                    let name = names[channel]!
+                    if curves.contains(where: { $0.name == name }) {
+                        notExported.append("curve.\(channel) (the main curve is on the \(channel) channel)")
+                    } else {
+                        curves.append((name, points(channel + "_")))
+                    }
+                }
             case "crop":
                 guard p.text("mode") == "rect" else { notExported.append("crop \(p.text("mode"))"); continue }
                 let (x, y, w, h) = (p.number("x"), p.number("y"), p.number("w"), p.number("h"))
@@ -88,6 +106,9 @@ struct LightroomEquivalents {
                 add("GrainAmount", p.number("amount"), signed: false)
                 add("GrainSize", clamped((p.number("size") - 1) / 0.09, 0...100, "grain size (as Lightroom's 0…100)"), signed: false)
                 if p.number("seed") != 0 { notExported.append("grain seed") }
+            case "noise":
+                add("LuminanceSmoothing", p.number("strength"), signed: false)
+                if p["radius"] != Filters.noise.defaults["radius"] { notExported.append("noise radius") }
             case "mono":
                 guard p.number("amount") == 100 else { notExported.append("mono \(JSONValue.format(p.number("amount"))) % (Lightroom's is all or nothing)"); continue }
                 values.append(("ConvertToGrayscale", "True"))

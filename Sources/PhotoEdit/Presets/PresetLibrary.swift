@@ -2,12 +2,16 @@ import Foundation
 
 /// A named edit kept as a file: `NAME.chain` (a chain in the grammar; lines
 /// starting with `#` are comments, the first one describes the preset; the
-/// other lines are joined with commas) or `NAME.json` (a recipe).
+/// other lines are joined with commas), `NAME.json` (a recipe) or
+/// `NAME.xmp` (a Lightroom / Camera Raw develop preset, translated).
 public struct Preset: Sendable {
-    /// What a preset holds: a chain or a whole recipe.
+    /// What a preset holds: a chain, a whole recipe, or Lightroom develop settings.
     public enum Content: Sendable {
         case chain(String)
         case recipe(Recipe)
+        /// A Lightroom preset: its settings, translated for the photo it is
+        /// applied to (a RAW's development or a rendered file).
+        case lightroom(LightroomSettings)
     }
 
     /// The preset name (its file name without extension).
@@ -19,11 +23,31 @@ public struct Preset: Sendable {
     /// The chain or recipe.
     public let content: Content
 
-    /// The preset as a chain (recipes written back in the grammar).
+    /// The preset as a chain (recipes written back in the grammar; a
+    /// Lightroom preset as it translates for a rendered file, which applies
+    /// to any photo: its white balance a relative shift).
     public var chain: String {
         switch content {
         case .chain(let text): return text
         case .recipe(let recipe): return Chain.format(recipe)
+        case .lightroom(let settings): return (try? settings.targeting(rendered: true).translation()).map { Chain.format($0.recipe) } ?? ""
+        }
+    }
+
+    /// The filters the preset sets, for a photo that develops a RAW or not
+    /// (a Lightroom preset's white balance depends on it); nil for a chain.
+    /// `unmapped`: a Lightroom preset's settings that are not applied.
+    public func recipe(developsRaw: Bool, registry: FilterRegistry = .standard) throws -> (recipe: Recipe, unmapped: [String])? {
+        switch content {
+        case .chain: return nil
+        case .recipe(let recipe): return (recipe, [])
+        case .lightroom(let settings):
+            do {
+                let translation = try settings.targeting(rendered: !developsRaw).translation(registry: registry)
+                return (translation.recipe, translation.unmapped)
+            } catch {
+                throw PhotoEditError.unreadableFile(path: path, reason: "bad preset: \(error)")
+            }
         }
     }
 }
@@ -74,6 +98,16 @@ public struct PresetLibrary: Sendable {
         return candidates.first { FileIO.isDirectory($0.path) }?.standardizedFileURL.path
     }()
 
+    /// `NAME.xmp` (a Lightroom preset named with its file's extension): NAME; else nil.
+    static func xmpName(_ name: String) -> String? {
+        guard name.lowercased().hasSuffix(".xmp") else { return nil }
+        let base = String(name.dropLast(4))
+        return isValidName(base) ? base : nil
+    }
+
+    /// A preset's name: letters, digits, `-`, `_` (at most 64), or such a name and `.xmp`.
+    static func isPresetName(_ name: String) -> Bool { isValidName(name) || xmpName(name) != nil }
+
     static func isValidName(_ name: String) -> Bool {
         !name.isEmpty && name.count <= 64 && name.unicodeScalars.allSatisfy {
             CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_"
@@ -89,7 +123,7 @@ public struct PresetLibrary: Sendable {
             for file in names {
                 let ext = (file as NSString).pathExtension
                 let name = (file as NSString).deletingPathExtension
-                guard ext == "chain" || ext == "json", Self.isValidName(name), !seen.contains(name) else { continue }
+                guard ["chain", "json", "xmp"].contains(ext), Self.isValidName(name), !seen.contains(name) else { continue }
                 seen.insert(name)
                 out.append(try load(folder + "/" + file, name: name))
             }
@@ -97,12 +131,14 @@ public struct PresetLibrary: Sendable {
         return out.sorted { $0.name < $1.name }
     }
 
-    /// The preset called `name`.
+    /// The preset called `name` (`NAME.chain`, `NAME.json` or `NAME.xmp`, the
+    /// first found); `NAME.xmp` names the Lightroom preset file only.
     public func preset(named name: String) throws -> Preset {
+        let named = Self.xmpName(name)
         for folder in folders {
-            for ext in ["chain", "json"] {
-                let path = folder + "/" + name + "." + ext
-                if FileIO.exists(path) { return try load(path, name: name) }
+            for ext in named == nil ? ["chain", "json", "xmp"] : ["xmp"] {
+                let path = folder + "/" + (named ?? name) + "." + ext
+                if FileIO.exists(path) { return try load(path, name: named ?? name) }
             }
         }
         let known = (try? all().map(\.name)) ?? []
@@ -116,6 +152,24 @@ public struct PresetLibrary: Sendable {
             throw PhotoEditError.unreadableFile(path: path, reason: "cannot read the preset")
         }
         do {
+            if path.hasSuffix(".xmp") {
+                let settings: LightroomSettings
+                do {
+                    guard let data = try XMPPacket.loadData(SystemPath(path)) else { throw XMPProblem("no such file") }
+                    settings = try LightroomSettings(packet: data)
+                } catch {
+                    throw PhotoEditError.invalidAdjustmentData("not Lightroom develop settings: \(error)")
+                }
+                guard settings.isToApply else { throw PhotoEditError.invalidAdjustmentData("no Lightroom develop settings to apply") }
+                do {
+                    // Checked now: settings that cannot be read refuse the preset.
+                    _ = try settings.translation(registry: registry)
+                } catch {
+                    throw PhotoEditError.invalidAdjustmentData("Lightroom develop settings: \(error)")
+                }
+                let summary = settings.presetName.flatMap { $0.count <= 200 ? "Lightroom preset \($0)" : nil } ?? "Lightroom preset"
+                return Preset(name: name, path: path, summary: summary, content: .lightroom(settings))
+            }
             if path.hasSuffix(".json") {
                 let recipe = try Recipe(json: JSONValue.parse(data), registry: registry)
                 return Preset(name: name, path: path, summary: Chain.format(recipe, registry: registry), content: .recipe(recipe))

@@ -131,6 +131,25 @@ enum RawDecoder {
             throw PhotoEditError.invalidParameter(filter: "raw", parameter: "wb",
                                                   problem: "a colour temperature needs an RGB sensor with a known colour matrix; this camera has neither")
         }
+        // A light so far from daylight that this camera's colour matrix gives
+        // a channel nothing (Lightroom writes up to 50000 K): the nearest light
+        // towards daylight (6504 K) that it can balance, in steps of 2 mired.
+        let daylight = 1e6 / 6504, mired = 1e6 / kelvin
+        for step in 0...400 {
+            let m = mired < daylight ? min(mired + Double(step) * 2, daylight) : max(mired - Double(step) * 2, daylight)
+            if let camera = cameraWhite(kelvin: step == 0 ? kelvin : 1e6 / m, tint: tint, info: info) {
+                let multipliers = zip(info.daylightMultipliers, camera).map { $0 / $1 }
+                return (multipliers[0] / multipliers[1], 1, multipliers[2] / multipliers[1], 1)
+            }
+            if m == daylight { break }
+        }
+        throw PhotoEditError.invalidParameter(filter: "raw", parameter: "wb",
+                                              problem: "this camera's colour matrix gives no white balance for \(Int(kelvin)) K")
+    }
+
+    /// The camera's response to the white of a light of `kelvin` and `tint`
+    /// (see `multipliers`); nil when a channel gets nothing from it.
+    private static func cameraWhite(kelvin: Double, tint: Double, info: RawInfo) -> [Double]? {
         let p = ColourMath.planckian(kelvin: kelvin)
         // To CIE 1960 uv, along the locus' normal, and back.
         func uv(_ x: Double, _ y: Double) -> (Double, Double) {
@@ -150,12 +169,7 @@ enum RawDecoder {
         let d = 2 * u - 8 * v + 4
         let white = ColourMath.apply(ColourMath.xyzToSRGB, ColourMath.xyz(x: 3 * u / d, y: 2 * v / d))
         let camera = ColourMath.apply(ColourMath.inverse(info.sRGBFromCamera), white)
-        guard camera.allSatisfy({ $0 > 1e-6 }) else {
-            throw PhotoEditError.invalidParameter(filter: "raw", parameter: "wb",
-                                                  problem: "this camera's colour matrix gives no white balance for \(Int(kelvin)) K")
-        }
-        let m = zip(info.daylightMultipliers, camera).map { $0 / $1 }
-        return (m[0] / m[1], 1, m[2] / m[1], 1)
+        return camera.allSatisfy({ $0 > 1e-6 }) ? camera : nil
     }
 
     /// Develops a RAW into the working space: linear float RGB (sRGB

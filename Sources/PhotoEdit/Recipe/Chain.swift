@@ -40,8 +40,8 @@ public enum Chain {
             guard !part.isEmpty else { throw PhotoEditError.invalidChain(chain: text, problem: "an empty step (two commas in a row?)") }
             if part.lowercased().hasPrefix("preset:") {
                 let name = String(part.dropFirst("preset:".count)).trimmingCharacters(in: .whitespaces)
-                guard PresetLibrary.isValidName(name) else {
-                    throw PhotoEditError.invalidChain(chain: text, problem: "'\(part)' does not name a preset (letters, digits, '-' and '_')")
+                guard PresetLibrary.isPresetName(name) else {
+                    throw PhotoEditError.invalidChain(chain: text, problem: "'\(part)' does not name a preset (letters, digits, '-' and '_', optionally '.xmp')")
                 }
                 steps.append(ChainStep(filter: "preset", parameter: nil, values: [], preset: name))
                 continue
@@ -75,8 +75,11 @@ public enum Chain {
     /// parameters (it never stacks); a new filter is added; the result is in
     /// canonical pipeline order. Throws on the first invalid step; the input
     /// recipe is not changed.
+    ///
+    /// `developsRaw`: the photo is developed from a RAW (a Lightroom preset's
+    /// white balance is then the RAW's development, else a relative shift).
     public static func apply(_ steps: [ChainStep], to recipe: Recipe, registry: FilterRegistry = .standard,
-                             presets: PresetLibrary? = nil, depth: Int = 0) throws -> Recipe {
+                             presets: PresetLibrary? = nil, depth: Int = 0, developsRaw: Bool = false) throws -> Recipe {
         var result = recipe
         var index = 0
         var structuredSeen: Set<String> = []
@@ -88,11 +91,11 @@ public enum Chain {
                     throw PhotoEditError.invalidChain(chain: step.description, problem: "presets are not available here")
                 }
                 guard depth < 8 else { throw PhotoEditError.invalidChain(chain: step.description, problem: "presets include each other too deeply") }
-                switch try presets.preset(named: name).content {
-                case .chain(let text):
-                    result = try apply(parse(text), to: result, registry: registry, presets: presets, depth: depth + 1)
-                case .recipe(let preset):
-                    for node in preset.nodes {
+                let preset = try presets.preset(named: name)
+                if case .chain(let text) = preset.content {
+                    result = try apply(parse(text), to: result, registry: registry, presets: presets, depth: depth + 1, developsRaw: developsRaw)
+                } else if let (recipe, _) = try preset.recipe(developsRaw: developsRaw || result.base == .alternate, registry: registry) {
+                    for node in recipe.nodes {
                         let bound = try registry.filter(node.filter).map { try $0.bind(node.parameters) } ?? node.parameters
                         result.set(RecipeNode(filter: node.filter, version: node.version, parameters: bound), registry: registry)
                     }
@@ -228,28 +231,45 @@ public enum Chain {
         let fixedKeys = Set(definition.forms.flatMap { $0.fixed.keys })
         var changed = definition.parameters.filter { node.parameters[$0.name] != defaults[$0.name] && !fixedKeys.contains($0.name) }
         var implied = defaults.values
-        // A named form the node matches says several parameters in one step
-        // (`raw.wb=5200:+10`): the one covering the most changed parameters,
-        // then the shortest.
-        var lead: String?
-        let named = definition.forms.filter { form in
-            form.name != nil && form.fixed.allSatisfy { node.parameters[$0.key] == $0.value }
+        // Named forms the node matches say several parameters in one step
+        // (`raw.wb=5200:+10`, `curve.red=…`): each time the one covering the
+        // most changed parameters, then the shortest, one per name.
+        var leads: [String] = []
+        var namedCovered = Set<String>()
+        while let form = definition.forms.filter({ form in
+            form.name != nil && !leads.contains { $0.hasPrefix(definition.id + "." + form.name! + "=") }
+                && form.fixed.allSatisfy { node.parameters[$0.key] == $0.value }
                 && form.parameters.contains { name in changed.contains { $0.name == name } }
-        }
-        if let form = named.max(by: { a, b in
+        }).max(by: { a, b in
             let (ca, cb) = (changed.filter { a.parameters.contains($0.name) }.count, changed.filter { b.parameters.contains($0.name) }.count)
             return ca != cb ? ca < cb : a.parameters.count > b.parameters.count
         }) {
             let values = form.parameters.map { text(node.parameters[$0]!, spec: definition.parameter($0)!) }
-            lead = definition.id + "." + form.name! + "=" + values.joined(separator: ":")
+            leads.append(definition.id + "." + form.name! + "=" + values.joined(separator: ":"))
             changed.removeAll { form.parameters.contains($0.name) }
             implied.merge(form.fixed) { $1 }
+            namedCovered.formUnion(form.parameters)
+            namedCovered.formUnion(form.fixed.keys)
+        }
+        // With named forms said, an unnamed form with values may say the
+        // rest (`curve=0:0:0.5:0.6:1:1,curve.red=…`); it comes first, since
+        // it starts the filter from its defaults.
+        if !leads.isEmpty {
+            for form in definition.forms where form.name == nil && !form.parameters.isEmpty {
+                let covered = Set(form.parameters).union(form.fixed.keys).union(namedCovered)
+                guard form.fixed.allSatisfy({ node.parameters[$0.key] == $0.value }),
+                      form.parameters.contains(where: { node.parameters[$0] != defaults[$0] }),
+                      definition.parameters.allSatisfy({ covered.contains($0.name) || node.parameters[$0.name] == defaults[$0.name] })
+                else { continue }
+                let values = form.parameters.map { text(node.parameters[$0]!, spec: definition.parameter($0)!) }
+                return ([definition.id + "=" + values.joined(separator: ":")] + leads).joined(separator: ",")
+            }
         }
         for spec in changed {
             implied.merge(definition.impliedValues(of: spec.name)) { $1 }
         }
         let fixed = definition.parameters.filter { fixedKeys.contains($0.name) && node.parameters[$0.name] != implied[$0.name] }
-        let steps = (lead.map { [$0] } ?? []) + (changed + fixed).map { definition.id + "." + $0.name + "=" + text(node.parameters[$0.name]!, spec: $0) }
+        let steps = leads + (changed + fixed).map { definition.id + "." + $0.name + "=" + text(node.parameters[$0.name]!, spec: $0) }
         if steps.isEmpty { return definition.id + "." + definition.parameters[0].name + "=" + text(defaults[definition.parameters[0].name]!, spec: definition.parameters[0]) }
         return steps.joined(separator: ",")
     }
