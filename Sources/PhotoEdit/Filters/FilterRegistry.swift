@@ -22,7 +22,7 @@ public struct FilterRegistry: Sendable {
     public static let standard = FilterRegistry([
         Filters.raw, Filters.temperature, Filters.tint, Filters.exposure, Filters.contrast, Filters.saturation,
         Filters.rotate, Filters.flip, Filters.crop,
-    ] + Filters.toneGroup + Filters.colourGroup + Filters.detailGroup)
+    ] + Filters.toneGroup + Filters.presenceGroup + Filters.colourGroup + Filters.detailGroup)
 
     /// The filter called `id`.
     public func filter(_ id: String) -> FilterDefinition? { byID[id] }
