@@ -6,28 +6,13 @@ import Testing
 @Suite("Presence filters")
 struct PresenceFilterTests {
     let registry = FilterRegistry.standard
+    /// The helpers of the detail filters' tests: run, working, flat, step, deviation.
+    let detail = DetailFilterTests()
 
-    /// Runs one filter, parsed from chain text, on a working-space image.
-    func run(_ chain: String, on image: Image, scale: Double = 1) throws -> Image {
-        let node = try #require(try recipe(chain).nodes.first)
-        let f = try registry.require(node.filter)
-        return try f.render(image, node.parameters, RenderContext(scale: scale))
-    }
-
-    func working(_ sample: String) throws -> Image {
-        try Renderer(registry: registry).workingImage(path: Paths.sample(sample), randomAccess: true)
-    }
-
-    func flat(_ width: Int, _ height: Int, _ value: Double) throws -> Image {
-        try Vips.image("black", [("width", .number(Double(width))), ("height", .number(Double(height))), ("bands", .number(3))])
-            .cast("float").linear(multiply: [1, 1, 1], add: [value, value, value])
-    }
-
-    /// `left` on the left half, `right` on the right: a hard edge.
-    func step(_ width: Int, _ height: Int, left: Double, right: Double) throws -> Image {
-        let l = try flat(width / 2, height, left), r = try flat(width - width / 2, height, right)
-        return try Vips.image("join", [("in1", .image(l)), ("in2", .image(r)), ("direction", .string("horizontal"))])
-    }
+    func run(_ chain: String, on image: Image, scale: Double = 1) throws -> Image { try detail.run(chain, on: image, scale: scale) }
+    func working(_ sample: String) throws -> Image { try detail.working(sample) }
+    func flat(_ width: Int, _ height: Int, _ value: Double) throws -> Image { try detail.flat(width, height, value) }
+    func step(_ width: Int, _ height: Int, left: Double, right: Double) throws -> Image { try detail.step(width, height, left: left, right: right) }
 
     /// Grey `level` with a fine, seeded texture of ± about `amount` (linear).
     func textured(_ width: Int, _ height: Int, level: Double, amount: Double, seed: Int = 3) throws -> Image {
@@ -37,7 +22,7 @@ struct PresenceFilterTests {
         return try flat(width, height, level).adding(noise)
     }
 
-    func deviation(_ image: Image) throws -> Double { try Vips.number("deviate", [("in", .image(image))]) }
+    func deviation(_ image: Image) throws -> Double { try detail.deviation(image) }
 
     @Test(arguments: ["clarity", "texture", "dehaze"])
     func neutralIsTheSameImageAndTheDeclarationIsVersionOne(_ id: String) throws {

@@ -32,17 +32,8 @@ extension Filters {
         ],
         needsRandomAccess: { $0.number("amount") != 0 }
     ) { image, p, context in
-        let amount = p.number("amount") / 100
-        if amount == 0 { return image }
-        let sigma = max(0.5, p.number("radius") * context.scale)
-        return try image.toneMapLuminance { l in
-            let base = try GuidedFilter.smooth(l, sigma: sigma, eps: 0.01, lowSigma: 4)
-            let detail = try Presence.bounded(l.subtracting(base), limit: 0.2)
-            let t = try base.clamped01().linear(multiply: [2], add: [-1])
-            let t2 = try t.multiplied(by: t)
-            let weight = try t2.multiplied(by: t2).linear(multiply: [-amount], add: [amount])
-            return try l.adding(detail.multiplied(by: weight))
-        }
+        try Presence.localContrast(image, amount: p.number("amount") / 100, sigma: p.number("radius") * context.scale,
+                                   eps: 0.01, lowSigma: 4, limit: 0.2, midTones: true)
     }
 
     /// Texture: detail at a small radius (skin, foliage, fabric), edge-aware.
@@ -65,19 +56,38 @@ extension Filters {
         ],
         needsRandomAccess: { $0.number("amount") != 0 }
     ) { image, p, context in
-        let amount = p.number("amount") / 100
-        if amount == 0 { return image }
-        let sigma = max(0.5, p.number("radius") * context.scale)
-        return try image.toneMapLuminance { l in
-            let base = try GuidedFilter.smooth(l, sigma: sigma, eps: 0.004, lowSigma: 2)
-            let detail = try Presence.bounded(l.subtracting(base), limit: 0.1)
-            return try l.adding(detail.linear(multiply: [amount], add: [0]))
-        }
+        try Presence.localContrast(image, amount: p.number("amount") / 100, sigma: p.number("radius") * context.scale,
+                                   eps: 0.004, lowSigma: 2, limit: 0.1, midTones: false)
     }
 }
 
 /// Shared arithmetic of the presence filters.
 enum Presence {
+    /// Clarity and texture: L' = L + amount · w · bounded(L − B), B the
+    /// guided filter of the perceptual luminance L by itself (window sigma
+    /// `sigma`, ε `eps`, worked at the size where the sigma is `lowSigma`),
+    /// w = 1 − (2B − 1)⁴ with `midTones`, else 1; RGB follows the luminance.
+    /// The reduced L is made from the reduced image (one full-size pass fewer).
+    static func localContrast(_ image: Image, amount: Double, sigma: Double, eps: Double, lowSigma: Double,
+                              limit: Double, midTones: Bool) throws -> Image {
+        if amount == 0 { return image }
+        let sigma = max(0.5, sigma)
+        let factor = max(1, sigma / lowSigma)
+        let (w, h) = GuidedFilter.lowSize(image, factor: factor)
+        let low = factor > 1 ? try image.resizedExactly(width: w, height: h).luminance().signedPower(1 / ToneMath.gamma).inMemory() : nil
+        return try image.toneMapLuminance { l in
+            let base = try GuidedFilter.filter(guideLow: low ?? l, inputLow: low ?? l, guide: l, sigma: sigma / factor, eps: eps,
+                                               inMemory: low != nil)
+            var detail = try bounded(l.subtracting(base), limit: limit)
+            if midTones {
+                let t = try base.clamped01().linear(multiply: [2], add: [-1])
+                let t2 = try t.multiplied(by: t)
+                detail = try detail.multiplied(by: t2.multiplied(by: t2).linear(multiply: [-1], add: [1]))
+            }
+            return try l.adding(detail.linear(multiply: [amount], add: [0]))
+        }
+    }
+
     /// d / (1 + |d| / limit): about d for small d, never beyond ±limit.
     static func bounded(_ d: Image, limit: Double) throws -> Image {
         try d.divided(by: d.call("abs").linear(multiply: [1 / limit], add: [1]))
@@ -89,18 +99,6 @@ enum Presence {
 /// (He & Sun 2015, "Fast guided filter"): an edge-preserving smoothing whose
 /// cost hardly depends on the radius.
 enum GuidedFilter {
-    /// The guided filter of the one-band `image` by itself: the window has
-    /// gaussian sigma `sigma` (pixels of `image`), ε sets which variations
-    /// count as edges (kept) rather than detail (smoothed). The work is done
-    /// at the size where the window's sigma is `lowSigma` pixels (full size
-    /// when the sigma is already that small).
-    static func smooth(_ image: Image, sigma: Double, eps: Double, lowSigma: Double) throws -> Image {
-        let factor = max(1, sigma / lowSigma)
-        let (w, h) = Self.lowSize(image, factor: factor)
-        let low = factor > 1 ? try image.resizedExactly(width: w, height: h).inMemory() : image
-        return try filter(guideLow: low, inputLow: low, guide: image, sigma: sigma / factor, eps: eps, inMemory: factor > 1)
-    }
-
     /// The size of `image` shrunk by `factor` (at least 1×1).
     static func lowSize(_ image: Image, factor: Double) -> (Int, Int) {
         (max(1, Int((Double(image.width) / factor).rounded())), max(1, Int((Double(image.height) / factor).rounded())))
