@@ -71,16 +71,36 @@ public enum Chain {
         return s.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" }
     }
 
+    /// The name of the `auto` step, which measures the photo and writes
+    /// concrete values for the filters `AutoAdjust` sets.
+    public static let autoStep = "auto"
+
     /// Merges steps into a recipe: a filter already present takes the new
     /// parameters (it never stacks); a new filter is added; the result is in
     /// canonical pipeline order. Throws on the first invalid step; the input
     /// recipe is not changed.
+    ///
+    /// An `auto` step calls `auto` with the recipe so far and continues with
+    /// what it returns (the library measures the photo, `AutoAdjustment`);
+    /// without `auto` such a step is an error.
     public static func apply(_ steps: [ChainStep], to recipe: Recipe, registry: FilterRegistry = .standard,
-                             presets: PresetLibrary? = nil, depth: Int = 0) throws -> Recipe {
+                             presets: PresetLibrary? = nil, depth: Int = 0,
+                             auto: ((Recipe) throws -> Recipe)? = nil) throws -> Recipe {
         var result = recipe
         var index = 0
         while index < steps.count {
             let step = steps[index]
+            if step.preset == nil && step.filter == autoStep && registry.filter(autoStep) == nil {
+                guard step.parameter == nil && step.values.isEmpty else {
+                    throw PhotoEditError.invalidChain(chain: step.description, problem: "auto takes no values (write auto, then adjust: auto,exposure=+0.3)")
+                }
+                guard let auto else {
+                    throw PhotoEditError.invalidChain(chain: step.description, problem: "auto measures a photo, and there is none here")
+                }
+                result = try auto(result)
+                index += 1
+                continue
+            }
             if let name = step.preset {
                 // A preset's filters merge like the steps of a chain.
                 guard let presets else {
@@ -89,7 +109,7 @@ public enum Chain {
                 guard depth < 8 else { throw PhotoEditError.invalidChain(chain: step.description, problem: "presets include each other too deeply") }
                 switch try presets.preset(named: name).content {
                 case .chain(let text):
-                    result = try apply(parse(text), to: result, registry: registry, presets: presets, depth: depth + 1)
+                    result = try apply(parse(text), to: result, registry: registry, presets: presets, depth: depth + 1, auto: auto)
                 case .recipe(let preset):
                     for node in preset.nodes {
                         let bound = try registry.filter(node.filter).map { try $0.bind(node.parameters) } ?? node.parameters
