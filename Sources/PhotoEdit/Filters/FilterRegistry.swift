@@ -21,7 +21,7 @@ public struct FilterRegistry: Sendable {
     /// Every built-in filter.
     public static let standard = FilterRegistry([
         Filters.raw, Filters.temperature, Filters.tint, Filters.exposure, Filters.contrast, Filters.saturation,
-        Filters.rotate, Filters.flip, Filters.crop,
+        Filters.rotate, Filters.perspective, Filters.flip, Filters.crop,
     ] + Filters.toneGroup + Filters.presenceGroup + Filters.colourGroup + Filters.detailGroup)
 
     /// The filter called `id`.
