@@ -222,7 +222,7 @@ struct ApplyCommand: ParsableCommand {
                 }
             } else {
                 steps = try Chain.parse(preset.map { "preset:" + $0 } ?? ids.removeFirst())
-                _ = try Chain.apply(steps, to: .empty, registry: library.registry, presets: presetOptions.library)
+                _ = try Chain.apply(steps, to: .empty, registry: library.registry, presets: presetOptions.library, auto: { $0 })
             }
             for name in remove { _ = try library.registry.require(name) }
             let resolved = try batch.photos(ids, in: library)

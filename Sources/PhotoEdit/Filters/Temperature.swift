@@ -15,11 +15,15 @@ extension Filters {
     ) { image, p, _ in
         let amount = p.number("amount")
         if amount == 0 { return image }
+        return try image.recombine(temperatureMatrix(amount))
+    }
+
+    /// The linear-RGB matrix of `temperature` at `amount` mired.
+    static func temperatureMatrix(_ amount: Double) -> [Double] {
         let reference = 6504.0
         let source = 1e6 / (1e6 / reference - amount)
         let s = ColourMath.planckian(kelvin: source), d = ColourMath.planckian(kelvin: reference)
-        let m = ColourMath.adaptation(from: ColourMath.xyz(x: s.x, y: s.y), to: ColourMath.xyz(x: d.x, y: d.y))
-        return try image.recombine(m)
+        return ColourMath.adaptation(from: ColourMath.xyz(x: s.x, y: s.y), to: ColourMath.xyz(x: d.x, y: d.y))
     }
 
     /// Tint: the green–magenta axis of white balance, also a Bradford adaptation.
@@ -34,9 +38,13 @@ extension Filters {
     ) { image, p, _ in
         let amount = p.number("amount")
         if amount == 0 { return image }
+        return try image.recombine(tintMatrix(amount))
+    }
+
+    /// The linear-RGB matrix of `tint` at `amount`.
+    static func tintMatrix(_ amount: Double) -> [Double] {
         let d = (x: 0.31271, y: 0.32902)  // D65
         let s = (x: d.x, y: d.y + amount / 100 * 0.02)  // a greener light, corrected → magenta
-        let m = ColourMath.adaptation(from: ColourMath.xyz(x: s.x, y: s.y), to: ColourMath.xyz(x: d.x, y: d.y))
-        return try image.recombine(m)
+        return ColourMath.adaptation(from: ColourMath.xyz(x: s.x, y: s.y), to: ColourMath.xyz(x: d.x, y: d.y))
     }
 }

@@ -56,10 +56,11 @@ extension PhotoLibrary {
         }
         // A Lightroom preset's white balance develops a RAW, or shifts a rendered file's.
         let isRaw = steps.contains { $0.preset != nil } ? try asset(idOrPrefix).format == "raw" : false
-        return try edit(idOrPrefix, reset: reset, fromRAW: fromRAW, expected: expected) { recipe in
+        return try edit(idOrPrefix, reset: reset, fromRAW: fromRAW, expected: expected) { recipe, input in
             var recipe = recipe
             for name in removing { recipe.remove(name) }
-            return try Chain.apply(steps, to: recipe, registry: registry, presets: presets, developsRaw: isRaw || recipe.base == .alternate)
+            return try Chain.apply(steps, to: recipe, registry: registry, presets: presets, developsRaw: isRaw || recipe.base == .alternate,
+                                   auto: { try self.autoAdjustment(base: input.fullSizeImageURL.path, recipe: $0).applied(to: $0, registry: registry) })
         }
     }
 
@@ -85,7 +86,7 @@ extension PhotoLibrary {
         let ids = try targets.map { try resolve($0) }
         return try ids.enumerated().map { n, id in
             defer { progress?(n + 1, ids.count) }
-            return try edit(id, reset: false) { current in
+            return try edit(id, reset: false) { current, _ in
                 var recipe = current
                 if replace {
                     for node in recipe.nodes where includeGeometry || registry.filter(node.filter)?.stage != .geometry {
@@ -102,10 +103,11 @@ extension PhotoLibrary {
     /// (photoedit's own recipes are understood, so the base is the version
     /// before the last edit), transform the recipe, render onto the base,
     /// commit. On a conflict with another writer, read again and redo the
-    /// transform on top of the new revision (up to 20 times); with
+    /// transform on top of the new revision (up to 20 times); the transform
+    /// also receives the input (its base image, for `auto`); with
     /// `expected`, the photo must be at that revision, and a conflict is thrown.
     func edit(_ idOrPrefix: String, reset: Bool, fromRAW: Bool? = nil, expected: Int? = nil,
-              transform: (Recipe) throws -> Recipe) throws -> Revision {
+              transform: (Recipe, ContentEditingInput) throws -> Recipe) throws -> Revision {
         let id = try resolve(idOrPrefix)
         let registry = self.registry
         let canHandle: @Sendable (AdjustmentData) -> Bool = { Recipe.canHandle($0) && (try? Recipe(adjustmentData: $0, registry: registry)) != nil }
@@ -138,7 +140,7 @@ extension PhotoLibrary {
             }
             recipe = recipe.rebased(input.base.recipeBase, registry: registry)
             if carried != nil && input.base != .alternate { recipe.remove(Filters.raw.id) }
-            recipe = try transform(recipe)
+            recipe = try transform(recipe, input)
             do {
                 if recipe.isEmpty && recipe.base == .original {
                     return try commitRevert(id, expected: input.revision)

@@ -27,8 +27,10 @@ extension PhotoLibrary {
         } else {
             recipe = input.base == .original ? .empty : .emptyOnRender
         }
+        let base = input.fullSizeImageURL.path
         recipe = try Chain.apply(steps, to: recipe.rebased(input.base.recipeBase, registry: registry), registry: registry, presets: presets,
-                                 developsRaw: Renderer.isRaw(input.fullSizeImageURL.path))
+                                 developsRaw: Renderer.isRaw(base),
+                                 auto: { try self.autoAdjustment(base: base, recipe: $0).applied(to: $0, registry: registry) })
 
         let path = input.fullSizeImageURL.path
         let definitions = try recipe.nodes.map { try registry.require($0.filter) }

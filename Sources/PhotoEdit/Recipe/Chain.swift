@@ -71,6 +71,10 @@ public enum Chain {
         return s.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" }
     }
 
+    /// The name of the `auto` step, which measures the photo and writes
+    /// concrete values for the filters `AutoAdjust` sets.
+    public static let autoStep = "auto"
+
     /// Merges steps into a recipe: a filter already present takes the new
     /// parameters (it never stacks); a new filter is added; the result is in
     /// canonical pipeline order. Throws on the first invalid step; the input
@@ -78,13 +82,28 @@ public enum Chain {
     ///
     /// `developsRaw`: the photo is developed from a RAW (a Lightroom preset's
     /// white balance is then the RAW's development, else a relative shift).
+    /// An `auto` step calls `auto` with the recipe so far and continues with
+    /// what it returns (the library measures the photo, `AutoAdjustment`);
+    /// without `auto` such a step is an error.
     public static func apply(_ steps: [ChainStep], to recipe: Recipe, registry: FilterRegistry = .standard,
-                             presets: PresetLibrary? = nil, depth: Int = 0, developsRaw: Bool = false) throws -> Recipe {
+                             presets: PresetLibrary? = nil, depth: Int = 0, developsRaw: Bool = false,
+                             auto: ((Recipe) throws -> Recipe)? = nil) throws -> Recipe {
         var result = recipe
         var index = 0
         var structuredSeen: Set<String> = []
         while index < steps.count {
             let step = steps[index]
+            if step.preset == nil && step.filter == autoStep && registry.filter(autoStep) == nil {
+                guard step.parameter == nil && step.values.isEmpty else {
+                    throw PhotoEditError.invalidChain(chain: step.description, problem: "auto takes no values (write auto, then adjust: auto,exposure=+0.3)")
+                }
+                guard let auto else {
+                    throw PhotoEditError.invalidChain(chain: step.description, problem: "auto measures a photo, and there is none here")
+                }
+                result = try auto(result)
+                index += 1
+                continue
+            }
             if let name = step.preset {
                 // A preset's filters merge like the steps of a chain.
                 guard let presets else {
@@ -93,7 +112,8 @@ public enum Chain {
                 guard depth < 8 else { throw PhotoEditError.invalidChain(chain: step.description, problem: "presets include each other too deeply") }
                 let preset = try presets.preset(named: name)
                 if case .chain(let text) = preset.content {
-                    result = try apply(parse(text), to: result, registry: registry, presets: presets, depth: depth + 1, developsRaw: developsRaw)
+                    result = try apply(parse(text), to: result, registry: registry, presets: presets, depth: depth + 1,
+                                       developsRaw: developsRaw, auto: auto)
                 } else if let (recipe, _) = try preset.recipe(developsRaw: developsRaw || result.base == .alternate, registry: registry) {
                     for node in recipe.nodes {
                         let bound = try registry.filter(node.filter).map { try $0.bind(node.parameters) } ?? node.parameters

@@ -1,0 +1,99 @@
+import Foundation
+
+extension Filters {
+    /// Dehaze: removes (or adds) atmospheric haze by the dark-channel prior
+    /// (He, Sun & Tang 2009), as darktable's and RawTherapee's haze removal.
+    ///
+    /// The haze model is I = J·t + A·(1 − t) in linear light: the scene J
+    /// seen through a transmission t, veiled by the airlight A. On a copy
+    /// reduced to at most 512 px on the long edge (so previews and full
+    /// renders agree): the dark channel is the minimum over R, G, B and over
+    /// a square patch of about 1/36 of the long edge; A is the mean colour of
+    /// its brightest 0.1 %; t = 1 − ω · dark(I / A) with ω = 0.95 · strength/100.
+    /// t is refined by a guided filter with the perceptual luminance as guide, brought
+    /// to full size by its coefficients, and bounded below by 0.1; then
+    /// J = (I − A) / t + A, clamped at 0. A negative strength makes t > 1,
+    /// which pulls the image towards A where the dark channel says it is far
+    /// (adds haze).
+    public static let dehaze = FilterDefinition(
+        id: "dehaze", version: 1, stage: .tone, order: 5,
+        summary: "removes atmospheric haze (dark-channel prior, guided-filter transmission); negative adds haze",
+        colourSpace: "linear RGB (the haze model is physical light)",
+        parameters: [
+            .number("strength", -100...100, default: 0, unit: "%", "how much haze is removed (+) or added (−); 100 removes 95 % of the estimated haze"),
+        ],
+        forms: [ChainForm(["strength"], "e.g. dehaze=+40")],
+        needsRandomAccess: { $0.number("strength") != 0 }
+    ) { image, p, _ in
+        let strength = p.number("strength") / 100
+        if strength == 0 { return image }
+        return try Haze.remove(from: image, omega: 0.95 * strength)
+    }
+}
+
+/// The dark-channel prior of `dehaze`.
+enum Haze {
+    /// The long edge of the reduced copy the estimates are made on.
+    static let workingLongEdge = 512.0
+    /// The lowest transmission used: denser haze is not pushed further.
+    static let minimumTransmission = 0.1
+
+    /// J = (I − A) / t + A with t = 1 − ω · dark(I / A), refined (see `Filters.dehaze`).
+    static func remove(from image: Image, omega: Double) throws -> Image {
+        let (low, patch) = try reduced(image)
+        let airlight = try Self.airlight(low, patch: patch)
+        let normalized = try low.linear(multiply: airlight.map { 1 / $0 }, add: [0, 0, 0])
+        let transmission = try darkChannel(normalized, patch: patch).linear(multiply: [-omega], add: [1])
+        // The guide is perceptual luminance (Y^(1/2.2)), as He et al.'s
+        // gamma-encoded guide: in linear light dark edges have too little
+        // variance to be followed, and the transmission halos across them.
+        let guideLow = try low.luminance().detailPerceptual()
+        let refined = try GuidedFilter.filter(guideLow: guideLow, inputLow: transmission, guide: image.luminance().detailPerceptual(),
+                                              sigma: Double(patch), eps: 1e-3, inMemory: true)
+        let t0 = minimumTransmission
+        let t = try refined.linear(multiply: [1], add: [-t0]).clampedAtZero().linear(multiply: [1], add: [t0])
+        let inverse = try t.call("math2_const", [("math2", .string("pow")), ("c", .doubles([-1]))])
+        // J = I / t + A · (1 − 1/t)
+        let veil = try inverse.linear(multiply: [-1], add: [1]).linear(multiply: airlight, add: [0, 0, 0])
+        return try image.multiplied(by: inverse).adding(veil).clampedAtZero()
+    }
+
+    /// The reduced copy the estimates are made on (at most `workingLongEdge`
+    /// on the long edge, negative values clamped), and the patch side there.
+    static func reduced(_ image: Image) throws -> (Image, Int) {
+        let factor = max(1, Double(max(image.width, image.height)) / workingLongEdge)
+        let (w, h) = GuidedFilter.lowSize(image, factor: factor)
+        let low = try image.resizedExactly(width: w, height: h).clampedAtZero().inMemory()
+        return (low, 2 * max(1, Int((Double(max(w, h)) / 72).rounded())) + 1)
+    }
+
+    /// The dark channel: the minimum over the bands, then over a `patch`×`patch` square.
+    static func darkChannel(_ image: Image, patch: Int) throws -> Image {
+        let r = try image.extractBands(0, count: 1), g = try image.extractBands(1, count: 1), b = try image.extractBands(2, count: 1)
+        let minimum = try r.minimum(g).minimum(b)
+        return try minimum.call("rank", [("width", .number(Double(patch))), ("height", .number(Double(patch))), ("index", .number(0))])
+    }
+
+    /// The airlight A: the mean colour of the pixels whose dark channel is in
+    /// the brightest 0.1 % (at least one pixel), each channel at least 0.02.
+    static func airlight(_ low: Image, patch: Int) throws -> [Double] {
+        let dark = try darkChannel(low, patch: patch).cast("float").pixelBytes()
+        let rgb = try low.cast("float").pixelBytes()
+        let darkValues = dark.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let colours = rgb.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let count = max(1, darkValues.count / 1000)
+        // The brightest `count`; among equal values the first in reading order (deterministic).
+        let threshold = darkValues.sorted(by: >)[count - 1]
+        var sum = [0.0, 0.0, 0.0]
+        var taken = 0
+        for (index, value) in darkValues.enumerated() where value > threshold && taken < count {
+            for c in 0..<3 { sum[c] += Double(colours[3 * index + c]) }
+            taken += 1
+        }
+        for (index, value) in darkValues.enumerated() where value == threshold && taken < count {
+            for c in 0..<3 { sum[c] += Double(colours[3 * index + c]) }
+            taken += 1
+        }
+        return sum.map { max(0.02, $0 / Double(count)) }
+    }
+}

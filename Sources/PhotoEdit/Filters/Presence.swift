@@ -1,0 +1,146 @@
+import Foundation
+
+extension Filters {
+    /// The presence filters (dehaze, texture, clarity), registered in `FilterRegistry.standard`.
+    /// They run in the tone stage: dehaze first (order 5, before contrast, on
+    /// linear scene light), texture (75) and clarity (80) after the curve.
+    static let presenceGroup: [FilterDefinition] = [Filters.dehaze, Filters.texture, Filters.clarity]
+
+    /// Clarity: local contrast at a large radius, on the mid-tones.
+    ///
+    /// L = Y^(1/2.2) (perceptual luminance); B = the edge-preserving base of
+    /// L, a guided filter of L by itself (gaussian window of sigma `radius`,
+    /// ε = 0.01, so edges steeper than about 0.1 in L stay in the base and
+    /// make no halo); D = L − B, softly bounded as D / (1 + |D| / 0.2);
+    /// w = 1 − (2·clamp(B) − 1)⁴, a mid-tone weight; L' = L + amount/100 · w · D.
+    /// The RGB channels follow the luminance as in the tone filters
+    /// (`toneMapLuminance`), so hue and saturation are kept. The guided filter
+    /// runs at a reduced size (its window about 4 px there) and its
+    /// coefficients are interpolated back (He & Sun's fast guided filter).
+    /// Negative amounts flatten towards the base (a soft, "glow" look).
+    public static let clarity = FilterDefinition(
+        id: "clarity", version: 1, stage: .tone, order: 80,
+        summary: "local contrast at a large radius on the mid-tones, edge-aware (guided filter); negative softens",
+        colourSpace: "perceptual luminance (Rec. 709 Y ^ 1/2.2); RGB follows the luminance in linear light",
+        parameters: [
+            .number("amount", -100...100, default: 0, unit: "%", "strength: +100 doubles the mid-tone local contrast, −100 removes it"),
+            .number("radius", 5...500, default: 50, unit: "px", "size of the neighbourhood (gaussian sigma), in pixels of the full-size image"),
+        ],
+        forms: [
+            ChainForm(["amount"], "e.g. clarity=+30"),
+            ChainForm(["amount", "radius"], "amount and radius, e.g. clarity=+30:80"),
+        ],
+        needsRandomAccess: { $0.number("amount") != 0 }
+    ) { image, p, context in
+        try Presence.localContrast(image, amount: p.number("amount") / 100, sigma: p.number("radius") * context.scale,
+                                   eps: 0.01, lowSigma: 4, limit: 0.2, midTones: true)
+    }
+
+    /// Texture: detail at a small radius (skin, foliage, fabric), edge-aware.
+    ///
+    /// As `clarity` at a smaller scale and on every tone: B = guided filter of
+    /// L by itself (sigma `radius`, ε = 0.004), D = L − B bounded as
+    /// D / (1 + |D| / 0.1), L' = L + amount/100 · D. Negative amounts smooth
+    /// the texture towards B (−100 gives B), sparing edges.
+    public static let texture = FilterDefinition(
+        id: "texture", version: 1, stage: .tone, order: 75,
+        summary: "medium-scale detail, edge-aware (guided filter): positive enhances texture, negative smooths it",
+        colourSpace: "perceptual luminance (Rec. 709 Y ^ 1/2.2); RGB follows the luminance in linear light",
+        parameters: [
+            .number("amount", -100...100, default: 0, unit: "%", "strength: +100 doubles the texture, −100 smooths it away"),
+            .number("radius", 1...50, default: 4, unit: "px", "size of the texture (gaussian sigma), in pixels of the full-size image"),
+        ],
+        forms: [
+            ChainForm(["amount"], "e.g. texture=+25"),
+            ChainForm(["amount", "radius"], "amount and radius, e.g. texture=-40:6"),
+        ],
+        needsRandomAccess: { $0.number("amount") != 0 }
+    ) { image, p, context in
+        try Presence.localContrast(image, amount: p.number("amount") / 100, sigma: p.number("radius") * context.scale,
+                                   eps: 0.004, lowSigma: 2, limit: 0.1, midTones: false)
+    }
+}
+
+/// Shared arithmetic of the presence filters.
+enum Presence {
+    /// Clarity and texture: L' = L + amount · w · bounded(L − B), B the
+    /// guided filter of the perceptual luminance L by itself (window sigma
+    /// `sigma`, ε `eps`, worked at the size where the sigma is `lowSigma`),
+    /// w = 1 − (2B − 1)⁴ with `midTones`, else 1; RGB follows the luminance.
+    /// The reduced L is made from the reduced image (one full-size pass fewer).
+    static func localContrast(_ image: Image, amount: Double, sigma: Double, eps: Double, lowSigma: Double,
+                              limit: Double, midTones: Bool) throws -> Image {
+        if amount == 0 { return image }
+        let sigma = max(0.5, sigma)
+        let factor = max(1, sigma / lowSigma)
+        let (w, h) = GuidedFilter.lowSize(image, factor: factor)
+        let low = factor > 1 ? try image.resizedExactly(width: w, height: h).luminance().signedPower(1 / ToneMath.gamma).inMemory() : nil
+        return try image.toneMapLuminance { l in
+            let base = try GuidedFilter.filter(guideLow: low ?? l, inputLow: low ?? l, guide: l, sigma: sigma / factor, eps: eps,
+                                               inMemory: low != nil)
+            var detail = try bounded(l.subtracting(base), limit: limit)
+            if midTones {
+                let t = try base.clamped01().linear(multiply: [2], add: [-1])
+                let t2 = try t.multiplied(by: t)
+                detail = try detail.multiplied(by: t2.multiplied(by: t2).linear(multiply: [-1], add: [1]))
+            }
+            return try l.adding(detail.linear(multiply: [amount], add: [0]))
+        }
+    }
+
+    /// d / (1 + |d| / limit): about d for small d, never beyond ±limit.
+    static func bounded(_ d: Image, limit: Double) throws -> Image {
+        try d.divided(by: d.call("abs").linear(multiply: [1 / limit], add: [1]))
+    }
+}
+
+/// The guided filter (He, Sun & Tang 2010) with a gaussian window, run at a
+/// reduced size and its linear coefficients interpolated back to full size
+/// (He & Sun 2015, "Fast guided filter"): an edge-preserving smoothing whose
+/// cost hardly depends on the radius.
+enum GuidedFilter {
+    /// The size of `image` shrunk by `factor` (at least 1×1).
+    static func lowSize(_ image: Image, factor: Double) -> (Int, Int) {
+        (max(1, Int((Double(image.width) / factor).rounded())), max(1, Int((Double(image.height) / factor).rounded())))
+    }
+
+    /// The fast guided filter: `inputLow` filtered with `guideLow` as the
+    /// guide (both one band, the same size), window sigma `sigma` in their
+    /// pixels; the coefficients a, b of q = a·I + b are then brought to the
+    /// size of the full-size `guide` and applied to it.
+    static func filter(guideLow i: Image, inputLow p: Image, guide: Image, sigma: Double, eps: Double, inMemory: Bool) throws -> Image {
+        // One blur of four bands: mean I, mean p, mean I·p, mean I².
+        let stack = try Vips.image("bandjoin", [("in", .images([i, p, i.multiplied(by: p), i.multiplied(by: i)]))])
+        let means = try stack.detailGaussBlur(sigma: sigma)
+        let meanI = try means.extractBands(0, count: 1), meanP = try means.extractBands(1, count: 1)
+        let cov = try means.extractBands(2, count: 1).subtracting(meanI.multiplied(by: meanP))
+        let variance = try means.extractBands(3, count: 1).subtracting(meanI.multiplied(by: meanI))
+        let a = try cov.divided(by: variance.linear(multiply: [1], add: [eps]))
+        let b = try meanP.subtracting(a.multiplied(by: meanI))
+        var ab = try a.joined(with: b).detailGaussBlur(sigma: sigma)
+        if inMemory {
+            ab = try ab.inMemory().resizedExactly(width: guide.width, height: guide.height)
+        }
+        return try ab.extractBands(0, count: 1).multiplied(by: guide).adding(ab.extractBands(1, count: 1))
+    }
+}
+
+extension Image {
+    /// Resized to exactly `width`×`height` by libvips' `resize` (bilinear;
+    /// a box shrink first when reducing a lot). A size the rounding misses by
+    /// a pixel is completed by copying the edge.
+    func resizedExactly(width: Int, height: Int) throws -> Image {
+        if width == self.width && height == self.height { return self }
+        var out = try call("resize", [("scale", .number(Double(width) / Double(self.width))),
+                                      ("vscale", .number(Double(height) / Double(self.height))),
+                                      ("kernel", .string("linear"))])
+        if out.width != width || out.height != height {
+            out = try out.call("embed", [("x", .number(0)), ("y", .number(0)),
+                                         ("width", .number(Double(max(width, out.width)))),
+                                         ("height", .number(Double(max(height, out.height)))),
+                                         ("extend", .string("copy"))])
+            out = try out.extractArea(left: 0, top: 0, width: width, height: height)
+        }
+        return out
+    }
+}

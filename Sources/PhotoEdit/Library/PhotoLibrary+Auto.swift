@@ -1,0 +1,39 @@
+import Foundation
+
+extension PhotoLibrary {
+    /// The settings `auto` writes for a photo (what `apply(chain: "auto", …)`
+    /// would set), measured on the base its current edit starts from: the
+    /// original (a RAW developed with the recipe's `raw` settings), or the
+    /// other tool's render an edit builds on. Nothing is written.
+    public func autoAdjustment(for idOrPrefix: String) throws -> AutoAdjustment {
+        let id = try resolve(idOrPrefix)
+        let registry = self.registry
+        let canHandle: @Sendable (AdjustmentData) -> Bool = { Recipe.canHandle($0) && (try? Recipe(adjustmentData: $0, registry: registry)) != nil }
+        let input = try requestContentEditingInput(for: id, options: ContentEditingInputRequestOptions(
+            canHandleAdjustmentData: canHandle, displaySize: nil))
+        var recipe = Recipe.empty
+        if let data = input.adjustmentData, input.canHandleAdjustmentData {
+            recipe = try Recipe(adjustmentData: data, registry: registry)
+        }
+        return try autoAdjustment(base: input.fullSizeImageURL.path, recipe: recipe)
+    }
+
+    /// `AutoAdjust.analyse` on the base image at `path`: a JPEG, PNG… is
+    /// decoded at about the analysis size (libvips' shrink-on-load); a camera
+    /// RAW is developed with `recipe`'s `raw` settings.
+    func autoAdjustment(base path: String, recipe: Recipe) throws -> AutoAdjustment {
+        let working: Image
+        if Renderer.isRaw(path) {
+            let raw = recipe.node(Filters.raw.id).map { RawSettings(parameters: $0.parameters) }
+            working = try renderer.workingImage(path: path, randomAccess: true, raw: raw)
+        } else {
+            let side = Double(AutoAdjust.analysisLongEdge)
+            let thumbnail = try Vips.image("thumbnail", [
+                ("filename", .string(path)), ("width", .number(side)), ("height", .number(side)),
+                ("size", .string("down")), ("fail_on", .string("truncated")),
+            ])
+            working = try renderer.workingImage(upright: thumbnail)
+        }
+        return try AutoAdjust.analyse(working)
+    }
+}

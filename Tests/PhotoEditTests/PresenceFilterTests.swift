@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+@testable import PhotoEdit
+
+/// The presence filters: clarity, texture, dehaze.
+@Suite("Presence filters")
+struct PresenceFilterTests {
+    let registry = FilterRegistry.standard
+    /// The helpers of the detail filters' tests: run, working, flat, step, deviation.
+    let detail = DetailFilterTests()
+
+    func run(_ chain: String, on image: Image, scale: Double = 1) throws -> Image { try detail.run(chain, on: image, scale: scale) }
+    func working(_ sample: String) throws -> Image { try detail.working(sample) }
+    func flat(_ width: Int, _ height: Int, _ value: Double) throws -> Image { try detail.flat(width, height, value) }
+    func step(_ width: Int, _ height: Int, left: Double, right: Double) throws -> Image { try detail.step(width, height, left: left, right: right) }
+
+    /// Grey `level` with a fine, seeded texture of ± about `amount` (linear).
+    func textured(_ width: Int, _ height: Int, level: Double, amount: Double, seed: Int = 3) throws -> Image {
+        let noise = try Vips.image("gaussnoise", [("width", .number(Double(width))), ("height", .number(Double(height))), ("mean", .number(0)),
+                                                  ("sigma", .number(amount)), ("seed", .number(Double(seed)))])
+            .detailGaussBlur(sigma: 1.5)
+        return try flat(width, height, level).adding(noise)
+    }
+
+    func deviation(_ image: Image) throws -> Double { try detail.deviation(image) }
+
+    @Test(arguments: ["clarity", "texture", "dehaze"])
+    func neutralIsTheSameImageAndTheDeclarationIsVersionOne(_ id: String) throws {
+        let f = try registry.require(id)
+        let image = try working("chelsea.jpg")
+        #expect(try f.render(image, f.defaults, RenderContext()) === image)
+        #expect(f.version == 1)
+        #expect(!f.needsRandomAccess(f.defaults))
+        #expect(f.stage == .tone)
+    }
+
+    @Test func clarityRaisesMidToneLocalContrastAndNegativeLowersIt() throws {
+        let image = try textured(200, 120, level: 0.2, amount: 0.03)
+        let before = try deviation(image)
+        let more = try deviation(run("clarity=+100:10", on: image))
+        let less = try deviation(run("clarity=-100:10", on: image))
+        #expect(more > before * 1.3, "deviation \(before) → \(more)")
+        #expect(less < before * 0.8, "deviation \(before) → \(less)")
+        // The mean light hardly moves.
+        #expect(abs(try run("clarity=+100:10", on: image).average() - image.average()) < 0.01)
+    }
+
+    @Test func clarityKeepsColourRatios() throws {
+        let grey = try textured(120, 80, level: 0.2, amount: 0.03)
+        let colour = try grey.linear(multiply: [1, 0.5, 0.25], add: [0, 0, 0])
+        let p = try run("clarity=+80:10", on: colour).point(x: 60, y: 40)
+        #expect(abs(p[1] / p[0] - 0.5) < 1e-3 && abs(p[2] / p[0] - 0.25) < 1e-3, "\(p)")
+    }
+
+    /// At a hard edge the edge-aware base keeps the halo small: the overshoot
+    /// of a +100 clarity is a fraction of what a plain unsharp mask of the
+    /// same radius gives, and far from the edge nothing changes.
+    @Test(arguments: ["clarity=+100:20", "texture=+100:4"])
+    func halosAtAHardEdgeAreBounded(_ chain: String) throws {
+        let (dark, bright) = (0.05, 0.6)
+        let edge = try step(240, 40, left: dark, right: bright)
+        let out = try run(chain, on: edge)
+        let row = try out.extractArea(left: 0, top: 20, width: 240, height: 1)
+        let low = try Vips.number("min", [("in", .image(row))]), high = try row.maximum()
+        // In perceptual terms (^1/2.2) the overshoot stays under 0.05 (5 % of the range).
+        let p = { (v: Double) in Foundation.pow(max(v, 0), 1 / 2.2) }
+        #expect(p(dark) - p(low) < 0.05, "undershoot to \(low)")
+        #expect(p(high) - p(bright) < 0.05, "overshoot to \(high)")
+        let usm = try run("sharpen=100:20", on: edge).extractArea(left: 0, top: 20, width: 240, height: 1)
+        #expect(p(try usm.maximum()) - p(bright) > 3 * max(0.001, p(high) - p(bright)), "an unsharp mask halos far more")
+        #expect(abs(try out.point(x: 2, y: 20)[0] - dark) < 0.002)
+        #expect(abs(try out.point(x: 237, y: 20)[0] - bright) < 0.01)
+    }
+
+    @Test func textureEnhancesAndSmoothsFineDetail() throws {
+        let image = try textured(160, 100, level: 0.25, amount: 0.04)
+        let before = try deviation(image)
+        let more = try deviation(run("texture=+100", on: image))
+        let smooth = try deviation(run("texture=-100", on: image))
+        #expect(more > before * 1.3, "deviation \(before) → \(more)")
+        #expect(smooth < before * 0.7, "deviation \(before) → \(smooth)")
+    }
+
+    /// Previews render at a smaller scale: the radius follows
+    /// `RenderContext.scale`, so a half-size render at scale 0.5 matches the
+    /// full render made half size.
+    @Test(arguments: ["clarity=+100:30", "texture=+100:6", "dehaze=+80"])
+    func previewAndFullRenderAgree(_ chain: String) throws {
+        let image = try working("coffee.jpg")
+        let halve = { (i: Image) in try i.resizedExactly(width: 300, height: 200) }
+        let full = try halve(run(chain, on: image))
+        let preview = try run(chain, on: halve(image), scale: 0.5)
+        let srgb = { (i: Image) in try Renderer(registry: self.registry).outputImage(i) }
+        let agree = try Pixels.deltaE(srgb(full), srgb(preview))
+        #expect(agree.mean < 1.5, "\(chain): mean ΔE00 \(agree.mean) between full and preview")
+        if !chain.hasPrefix("dehaze") {
+            let unscaled = try Pixels.deltaE(srgb(full), srgb(run(chain, on: halve(image), scale: 1)))
+            #expect(unscaled.mean > agree.mean, "\(chain): an unscaled radius should differ more (\(unscaled.mean) vs \(agree.mean))")
+        }
+    }
+
+    /// A veil of airlight over a scene: dehaze takes most of it away (the
+    /// result is closer to the scene than the hazy image), and a negative
+    /// strength adds haze (less contrast).
+    @Test func dehazeRemovesAVeilAndNegativeAddsOne() throws {
+        let scene = try working("coffee.jpg")
+        let airlight = [0.75, 0.78, 0.82]
+        let hazy = try scene.linear(multiply: [0.5, 0.5, 0.5], add: airlight.map { $0 * 0.5 })
+        let cleared = try run("dehaze=+100", on: hazy)
+        let srgb = { (i: Image) in try Renderer(registry: self.registry).outputImage(i) }
+        let hazyError = try Pixels.deltaE(srgb(hazy), srgb(scene)).mean
+        let clearedError = try Pixels.deltaE(srgb(cleared), srgb(scene)).mean
+        #expect(clearedError < hazyError * 0.6, "ΔE00 to the scene: hazy \(hazyError), dehazed \(clearedError)")
+        #expect(try deviation(cleared) > deviation(hazy) * 1.3)
+        let hazier = try run("dehaze=-100", on: scene)
+        #expect(try hazier.average() > scene.average() + 0.005, "haze is bright")
+        // J = A + (I − A)/t with t ≥ 1: every pixel moves towards the airlight.
+        let (low, patch) = try Haze.reduced(scene)
+        let a = try Haze.airlight(low, patch: patch)
+        let distance = { (i: Image) in try i.linear(multiply: [1, 1, 1], add: a.map { -$0 }).call("abs").average() }
+        #expect(try distance(hazier) < distance(scene) - 0.005, "closer to the airlight \(a)")
+        // Deterministic: the same render twice gives the same pixels.
+        #expect(try Pixels.maxAbsDifference(cleared, run("dehaze=+100", on: hazy)) == 0)
+    }
+
+    @Test func parametersAreBounded() throws {
+        #expect(throws: PhotoEditError.self) { try recipe("clarity=101") }
+        #expect(throws: PhotoEditError.self) { try recipe("clarity=+10:4") }
+        #expect(throws: PhotoEditError.self) { try recipe("texture=-101") }
+        #expect(throws: PhotoEditError.self) { try recipe("texture=+10:51") }
+        #expect(throws: PhotoEditError.self) { try recipe("dehaze=nan") }
+        #expect(throws: PhotoEditError.self) { try recipe("dehaze=+100:2") }
+        #expect(try recipe("clarity=+30,texture=-20:3,dehaze=-100").nodes.map(\.filter) == ["dehaze", "texture", "clarity"])
+    }
+}

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Times `photoedit apply --reset CHAIN ID` on a ~24 MP JPEG for the presence
+filters (clarity, texture, dehaze) against `exposure` in the same run, and
+prints each as a ratio of the exposure time (issue 26: within 1.5x).
+
+Whole command: start-up, catalog, decode, the filter, sRGB, JPEG Q92 encode,
+fsync, commit. Each chain runs once untimed (warm-up), then N timed runs
+interleaved (run 1 of every chain, then run 2, ...) so a change in machine
+load hits all alike; the median is reported.
+
+Python 3 standard library only, plus libvips-tools (`vips`) to make the input.
+See bench/README.md.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SAMPLE = os.path.join(ROOT, "samples", "coffee.jpg")
+GOAL = 1.5
+
+CHAINS = [
+    ("exposure", "exposure=+0.3"),
+    ("highlights", "highlights=-30"),  # a reference: a point tone filter (toneMapLuminance), no goal
+    ("clarity", "clarity=+40"),
+    ("texture", "texture=+40"),
+    ("dehaze", "dehaze=+40"),
+]
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def run(argv, **kw):
+    r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+    if r.returncode != 0:
+        sys.exit("%s failed (%d): %s" % (" ".join(argv[:3]), r.returncode, r.stderr.strip()[-500:]))
+    return r.stdout
+
+
+def make_input(path, width, height, work):
+    """samples/coffee.jpg upscaled to width x height with gaussian grain
+    (sigma 8 levels) so the JPEG has camera-like entropy; Q90, 4:2:0."""
+    up, noise, grain = (os.path.join(work, n) for n in ("up.v", "noise.v", "grain.v"))
+    run(["vips", "thumbnail", SAMPLE, up, str(width), "--height", str(height), "--size", "force"])
+    run(["vips", "gaussnoise", noise, str(width), str(height), "--sigma", "8", "--mean", "0"])
+    run(["vips", "add", up, noise, grain])
+    run(["vips", "cast", grain, "%s[Q=90,subsample-mode=on,strip]" % path, "uchar"])
+    for f in (up, noise, grain):
+        os.unlink(f)
+
+
+def timed(argv):
+    start = time.perf_counter()
+    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+    _, err = p.communicate()
+    elapsed = time.perf_counter() - start
+    if p.returncode != 0:
+        sys.exit("%s failed: %s" % (" ".join(argv), err.strip()[-500:]))
+    return elapsed
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--photoedit", default=os.path.join(ROOT, ".build-release", "release", "photoedit"),
+                    help="the photoedit binary (default .build-release/release/photoedit)")
+    ap.add_argument("-n", "--runs", type=int, default=3, help="timed runs per chain (default 3)")
+    ap.add_argument("--size", default="6000x4000", help="input size WxH (default 6000x4000, 24 MP)")
+    ap.add_argument("--input", help="a JPEG to use instead of the generated one")
+    ap.add_argument("--workdir", help="keep the input and library here")
+    ap.add_argument("--json", help="write the figures to this file")
+    args = ap.parse_args()
+    if not os.access(args.photoedit, os.X_OK):
+        sys.exit("%s is not an executable; build photoedit or pass --photoedit PATH" % args.photoedit)
+    if args.runs < 1 or args.runs > 50:
+        sys.exit("--runs must be 1…50")
+    work = args.workdir or tempfile.mkdtemp(prefix="presence-bench-")
+    os.makedirs(work, exist_ok=True)
+    try:
+        if args.input:
+            src = os.path.abspath(args.input)
+        else:
+            w, h = (int(v) for v in args.size.lower().split("x"))
+            src = os.path.join(work, "input-%dx%d.jpg" % (w, h))
+            if not os.path.exists(src):
+                log("making %s ..." % src)
+                make_input(src, w, h, work)
+        library = os.path.join(work, "library")
+        if os.path.exists(library):
+            shutil.rmtree(library)
+        asset = run([args.photoedit, "import", "--library", library, src]).split("\t", 1)[0].strip()
+        times = {name: [] for name, _ in CHAINS}
+        for name, chain in CHAINS:
+            timed([args.photoedit, "apply", "--library", library, "--reset", chain, asset])  # warm-up
+        for i in range(args.runs):
+            for name, chain in CHAINS:
+                times[name].append(timed([args.photoedit, "apply", "--library", library, "--reset", chain, asset]))
+            log("run %d/%d done" % (i + 1, args.runs))
+        base = statistics.median(times["exposure"])
+        print("input: %s (%.1f MB); %d runs each; median seconds, whole command" % (src, os.path.getsize(src) / 1e6, args.runs))
+        print("%-10s %-16s %9s %8s  %s" % ("filter", "chain", "seconds", "ratio", "goal"))
+        ok = True
+        results = {}
+        for name, chain in CHAINS:
+            m = statistics.median(times[name])
+            ratio = m / base
+            reference = name in ("exposure", "highlights")
+            met = reference or ratio <= GOAL
+            ok = ok and met
+            results[name] = {"chain": chain, "median_s": m, "runs_s": times[name], "ratio": ratio}
+            print("%-10s %-16s %9.3f %7.2fx  %s" % (name, chain, m, ratio, "-" if reference else ("met" if met else "MISSED") + " (<= %.1fx)" % GOAL))
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump({"input": src, "runs": args.runs, "results": results}, f, indent=2)
+        return 0 if ok else 1
+    finally:
+        if not args.workdir:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
