@@ -66,7 +66,8 @@ struct LightroomSettingsTests {
         #expect(Self.number(t, "splittone", "balance") == 10)
         #expect(curve.parameters.number("blue_n") == 2 && abs(curve.parameters.number("blue_y1") - 10.0 / 255) < 1e-6,
                 "the blue channel's curve is the curve filter's own blue curve")
-        #expect(t.unmapped == ["Clarity2012 +18", "Dehaze +8", "MaskGroupBasedCorrections"],
+        #expect(Self.number(t, "clarity", "amount") == 18 && Self.number(t, "dehaze", "strength") == 8 && t.recipe.node("texture") == nil)
+        #expect(t.unmapped == ["MaskGroupBasedCorrections"],
                 "set and not mapped, never dropped silently; defaults (Texture 0, ColorGradeBlending 50…) and bookkeeping are not listed")
         #expect(t.applied.contains("ToneCurvePV2012Blue") && t.applied.contains("Exposure2012") && !t.applied.contains("Texture"))
     }
@@ -155,7 +156,6 @@ struct LightroomSettingsTests {
     func versionOneStillRefusesWhatItRefused(_ attributes: String, _ listed: String) throws {
         let data = AdjustmentData(formatIdentifier: LightroomSettings.formatIdentifier, formatVersion: "1",
                                   data: Data(Self.packet(attributes).utf8))
-        let setting = String(listed.prefix { $0 != " " })
         #expect {
             _ = try LightroomSettings(adjustmentData: data).translation()
         } throws: { error in
@@ -174,7 +174,10 @@ struct LightroomSettingsTests {
         #expect(curve.version == 2 && curve.parameters.number("blue_n") == 2 && curve.parameters.number("blue_y1") == 0,
                 "curve version 1, migrated: its channel curves at identity")
         let v2 = try LightroomSettings(packet: packet).translation()
-        #expect(v1.recipe.nodes.filter { $0.filter != "curve" } == v2.recipe.nodes.filter { $0.filter != "curve" })
+        // Version 2 also maps clarity and dehaze (and every channel curve).
+        let notInV1: Set<String> = ["curve", "clarity", "dehaze"]
+        #expect(v1.recipe.nodes.filter { $0.filter != "curve" } == v2.recipe.nodes.filter { !notInV1.contains($0.filter) })
+        #expect(v1.recipe.node("clarity") == nil && v2.recipe.node("clarity") != nil)
         #expect(LightroomSettings.canHandle(AdjustmentData(formatIdentifier: "com.adobe.crs", formatVersion: "2-rendered", data: packet)))
         #expect(!LightroomSettings.canHandle(AdjustmentData(formatIdentifier: "com.adobe.crs", formatVersion: "1-rendered", data: packet)))
         #expect(!LightroomSettings.canHandle(AdjustmentData(formatIdentifier: "com.adobe.crs", formatVersion: "3", data: packet)))
@@ -237,8 +240,9 @@ struct LightroomSettingsTests {
         #expect(curve.parameters.number("n") == 8, "Brightness then the point curve, as one curve sampled at 8 points")
         let mid = ToneCurve(Filters.curvePoints(curve.parameters, prefix: "")).value(0.5)
         #expect(mid > 140.0 / 255, "brighter than the point curve alone: \(mid)")
-        #expect(t.unmapped == ["Clarity +20"], "process 2010's clarity needs the clarity filter")
-        #expect(Set(t.applied) == ["Exposure", "Brightness", "Contrast", "FillLight", "HighlightRecovery", "Shadows", "ToneCurve"])
+        #expect(Self.number(t, "clarity", "amount") == 20, "process 2010's clarity")
+        #expect(t.unmapped.isEmpty, "\(t.unmapped)")
+        #expect(Set(t.applied) == ["Exposure", "Brightness", "Contrast", "FillLight", "HighlightRecovery", "Shadows", "ToneCurve", "Clarity"])
     }
 
     /// The parametric curve (its four regions and three splits) becomes
@@ -299,13 +303,13 @@ struct LightroomSettingsTests {
         try FileManager.default.copyItem(atPath: Paths.sample("coffee.jpg"), toPath: photo)
         try XMPMetadataTests.exiftool(["-o", sidecar, "-XMP-crs:Exposure2012=+1.0", "-XMP-crs:HasCrop=True", "-XMP-crs:CropLeft=0.1",
                                        "-XMP-crs:CropTop=0.2", "-XMP-crs:CropRight=0.9", "-XMP-crs:CropBottom=0.8",
-                                       "-XMP-crs:Clarity2012=+20", "-XMP-crs:Vibrance=+25", "-XMP-xmp:Rating=4", photo])
+                                       "-XMP-crs:RedHue=+20", "-XMP-crs:Vibrance=+25", "-XMP-xmp:Rating=4", photo])
         let library = try PhotoLibrary(url: temp.url.appendingPathComponent("library"))
         let result = try #require(try library.importItems([photo]).first)
         let id = try #require(result.id)
         #expect(result.warnings.isEmpty, "\(result.warnings)")
         let lr = try #require(result.lightroom)
-        #expect(lr.isNew && lr.revision == 1 && lr.source == "sidecar IMG_1.xmp" && lr.unmapped == ["Clarity2012 +20"])
+        #expect(lr.isNew && lr.revision == 1 && lr.source == "sidecar IMG_1.xmp" && lr.unmapped == ["RedHue +20"])
 
         let history = try library.history(id)
         #expect(history.map(\.number) == [0, 1])
@@ -313,7 +317,7 @@ struct LightroomSettingsTests {
         #expect(data.formatIdentifier == "com.adobe.crs" && data.formatVersion == "2-rendered", "translation 2, for a rendered file")
         let sidecarBytes = try Data(contentsOf: URL(fileURLWithPath: sidecar))
         #expect(data.data == sidecarBytes, "the packet, verbatim")
-        #expect(history[1].lightroomUnmapped == ["Clarity2012 +20"] && history[0].lightroomUnmapped == nil)
+        #expect(history[1].lightroomUnmapped == ["RedHue +20"] && history[0].lightroomUnmapped == nil)
         #expect(history[1].hasRender && history[1].pixelWidth == 480 && history[1].pixelHeight == 240, "600×400 cropped to 80 %×60 %")
         let recipe = try Recipe(adjustmentData: data, registry: library.registry)
         #expect(Chain.format(recipe, registry: library.registry) == "exposure=+1,vibrance=+25,crop=0.1:0.2:0.8:0.6")
@@ -325,7 +329,7 @@ struct LightroomSettingsTests {
         #expect(!again.isNew && again.revision == 1 && revisions == 2)
         let libraryPath = temp.url.appendingPathComponent("library").path
         var r = try CLI.run(["import-xmp", "--library", libraryPath, id, "--sidecar", sidecar])
-        #expect(r.status == 0 && r.stdoutLines == ["\(id)\t1\tunchanged\tnot mapped: Clarity2012 +20"], "\(r)")
+        #expect(r.status == 0 && r.stdoutLines == ["\(id)\t1\tunchanged\tnot mapped: RedHue +20"], "\(r)")
 
         // An edit on top edits the translated recipe (photoedit can handle it).
         try library.apply(chain: "saturation=-10", to: id)
@@ -333,7 +337,7 @@ struct LightroomSettingsTests {
         #expect(Chain.format(try Recipe(adjustmentData: edited, registry: library.registry), registry: library.registry)
                 == "exposure=+1,saturation=-10,vibrance=+25,crop=0.1:0.2:0.8:0.6")
         r = try CLI.run(["history", "--library", libraryPath, id])
-        #expect(r.stdoutLines.count == 3 && r.stdoutLines[1].contains("[from Lightroom; not mapped: Clarity2012 +20]"), "\(r)")
+        #expect(r.stdoutLines.count == 3 && r.stdoutLines[1].contains("[from Lightroom; not mapped: RedHue +20]"), "\(r)")
 
         // Revert to the Lightroom revision renders it again from its translation.
         let reverted = try library.revert(id, to: 1)
@@ -440,7 +444,7 @@ struct LightroomSettingsTests {
         let temp = TemporaryDirectory("photoedit-crs-upload")
         let file = temp.file("upload.jpg")
         try FileManager.default.copyItem(atPath: Paths.sample("coffee.jpg"), toPath: file)
-        try XMPMetadataTests.exiftool(["-overwrite_original", "-XMP-crs:Exposure2012=+0.7", "-XMP-crs:Clarity2012=+20", file])
+        try XMPMetadataTests.exiftool(["-overwrite_original", "-XMP-crs:Exposure2012=+0.7", "-XMP-crs:RedHue=+20", file])
         let library = try PhotoLibrary(url: temp.url.appendingPathComponent("library"))
         let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
         func chunks(_ parts: [Data]) -> AsyncStream<Data> {
@@ -454,7 +458,7 @@ struct LightroomSettingsTests {
         #expect(asset.revision == 1 && asset.adjustmentData?.formatIdentifier == "com.adobe.crs")
         #expect(Chain.format(try library.editableRecipe(asset), registry: library.registry) == "exposure=+0.7")
         let history = try await library.history(asset.id)
-        #expect(history.last?.lightroomUnmapped == ["Clarity2012 +20"])
+        #expect(history.last?.lightroomUnmapped == ["RedHue +20"])
         // The same bytes again: the photo it is, no second revision.
         let again = try await library.createAsset(fromChunks: chunks([bytes]), filename: "upload.jpg")
         let revision = try await library.asset(again.localIdentifier).revision

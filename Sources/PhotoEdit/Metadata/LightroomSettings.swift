@@ -235,7 +235,12 @@ extension LightroomSettings {
             "blacks": 1, "curve": 1, "saturation": 1, "vibrance": 1, "hsl": 1, "mono": 1, "splittone": 1, "straighten": 1,
             "crop": 1, "sharpen": 1, "vignette": 1, "grain": 1, "noise": 1,
         ]
-        if version >= 2 { versions["curve"] = 2 }
+        if version >= 2 {
+            versions["curve"] = 2
+            versions["clarity"] = 1
+            versions["texture"] = 1
+            versions["dehaze"] = 1
+        }
         return versions
     }
 
@@ -267,8 +272,14 @@ extension LightroomSettings {
             // Noise reduction's luminance slider: photoedit's edge-preserving smoothing (rough).
             LightroomSlider(setting: "LuminanceSmoothing", range: 0...100, filter: "noise", parameter: "strength", filterRange: 0...100,
                             since: 2, process: nil),
-            // Clarity2012, Texture, Dehaze come with their filters (issues 25, 26), e.g.
-            // LightroomSlider(setting: "Clarity2012", range: -100...100, filter: "clarity", parameter: "amount", filterRange: -100...100, since: 3),
+            // Presence (issue 26): one filter each, the same scale (docs/xmp.md).
+            LightroomSlider(setting: "Clarity2012", range: -100...100, filter: "clarity", parameter: "amount", filterRange: -100...100, since: 2),
+            LightroomSlider(setting: "Clarity", range: -100...100, filter: "clarity", parameter: "amount", filterRange: -100...100,
+                            since: 2, process: .pv2010),
+            LightroomSlider(setting: "Texture", range: -100...100, filter: "texture", parameter: "amount", filterRange: -100...100,
+                            since: 2, process: nil),
+            LightroomSlider(setting: "Dehaze", range: -100...100, filter: "dehaze", parameter: "strength", filterRange: -100...100,
+                            since: 2, process: nil),
         ]
         for (band, range) in bands {
             for (prefix, suffix) in [("HueAdjustment", "h"), ("SaturationAdjustment", "s"), ("LuminanceAdjustment", "l")] {
