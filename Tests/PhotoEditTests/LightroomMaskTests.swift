@@ -102,6 +102,19 @@ struct LightroomMaskTests {
         #expect(strokes[1].erase && Self.close(strokes[1].radius, 0.015) && strokes[1].feather == 0)
     }
 
+    /// A brush subtracted in a mask group carries MaskValue 0 too: a subtracted stroke, not an eraser.
+    @Test func subtractedBrushIsNotAnEraser() throws {
+        let group = Self.list("MaskGroupBasedCorrections", amounts: #"crs:LocalExposure2012="0.25""#, masks: """
+            <rdf:li crs:What="Mask/CircularGradient" crs:MaskBlendMode="0" crs:Top="0.2" crs:Left="0.2" crs:Bottom="0.8" crs:Right="0.8" crs:Flipped="true"/>
+            <rdf:li><rdf:Description crs:What="Mask/Paint" crs:MaskBlendMode="1" crs:MaskValue="0" crs:Radius="0.02">
+             <crs:Dabs><rdf:Seq><rdf:li>d 0.5 0.5</rdf:li></rdf:Seq></crs:Dabs></rdf:Description></rdf:li>
+            """)
+        let c = try #require(Self.read(group).corrections.first)
+        #expect(c.mask.components.map(\.mode) == [.add, .subtract])
+        guard case .brush(let strokes) = c.mask.components[1].shape else { Issue.record("not a brush"); return }
+        #expect(strokes.count == 1 && !strokes[0].erase)
+    }
+
     /// Lightroom 11+: components combined (add, subtract, intersect written
     /// as "subtract the inverse"), an amount scaling the sliders, a switched-off correction.
     @Test func maskGroupsCombineAndInvert() throws {
@@ -301,6 +314,33 @@ struct LightroomMaskTests {
         #expect(out.contains("<XMP-crs:MaskGroupBasedCorrections>") && out.contains("<XMP-crs:RetouchAreas>"), "\(out.prefix(400))")
         #expect(out.contains("<XMP-crs:What>Mask/CircularGradient</XMP-crs:What>") && out.contains("<XMP-crs:LocalExposure2012>0.125</XMP-crs:LocalExposure2012>"))
         #expect(out.contains("<XMP-crs:SpotType>heal</XMP-crs:SpotType>") && out.contains("<XMP-crs:ZeroX>0</XMP-crs:ZeroX>") && out.contains("<rdf:li>d 0.1 0.1</rdf:li>"))
+    }
+
+    /// `export --xmp`'s sidecar of a photo stored turned (EXIF orientation
+    /// 6) carries its masks and spots in the stored frame; read back through
+    /// the orientation (and the sidecar's stored size) they are the recipe's.
+    @Test func sidecarOfARotatedPhotoCarriesItsMasks() throws {
+        let cli = CLILibrary()
+        let id = try cli.importSample("rotated-exif.jpg")
+        let library = try PhotoLibrary(url: URL(fileURLWithPath: cli.path))
+        try library.apply(chain: "exposure=+0.3,local=radial(0.3 0.6 0.2 0.1 angle=30 feather=0.4) exposure=-1 saturation=+20,"
+                          + "local.add=linear(0.5 0.2 0.5 0) brush(r=0.02 0.1/0.1 0.2/0.1 | erase r=0.01 0.15/0.1) contrast=+30,"
+                          + "retouch=heal(0.3 0.4 0.02 0.03 0.05 0) clone(0.7 0.7 0.01 0.01 -0.04 0.02 opacity=0.5)", to: id)
+        let asset = try library.asset(id)
+        #expect(asset.orientation != 1)
+        let ours = try library.editableRecipe(asset)
+        let sidecar = try library.xmpSidecar(for: id)
+        #expect(sidecar.notExported.isEmpty, "\(sidecar.notExported)")
+        let text = String(decoding: sidecar.data, as: UTF8.self)
+        #expect(text.contains("<crs:MaskGroupBasedCorrections><rdf:Seq>") && text.contains("<crs:RetouchAreas><rdf:Seq>"))
+        let back = try LightroomLocalCorrections.read(packet: sidecar.data, orientation: asset.orientation)
+        #expect(back.unmapped.isEmpty, "\(back.unmapped)")
+        var again = Recipe.empty
+        try again.setLocalCorrections(back.corrections)
+        try again.setRetouchSpots(back.spots)
+        var expected = ours
+        _ = expected.remove("exposure")
+        #expect(Chain.format(again) == Chain.format(expected))
     }
 
     static func run(_ tool: String, _ arguments: [String]) throws -> String {

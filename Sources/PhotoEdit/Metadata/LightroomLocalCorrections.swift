@@ -261,7 +261,7 @@ public enum LightroomLocalCorrections {
         let correction = LocalCorrection(mask: Mask(components, inverted: inverted), amounts: amounts,
                                          enabled: fields.flag("CorrectionActive") ?? true)
         do {
-            let checked = try correction.validated(what)
+            let checked = try correction.validated("mask")
             guard checked.mask.pointCount <= MaskLimits.pointsPerRecipe else { return .failure(Skip("more than \(MaskLimits.pointsPerRecipe) brush points")) }
             return .success((checked, notes))
         } catch let problem as MaskProblem {
@@ -319,7 +319,8 @@ public enum LightroomLocalCorrections {
                 feather: min(max((try number("Feather") ?? 50) / 100, 0), 1),
                 inside: inside))
         case "Mask/Paint":
-            guard let strokes = try paint(m, what, frame: frame) else { return .success(nil) }
+            // MaskValue 0 is an eraser among added strokes; a subtracted component writes it too (and is no eraser).
+            guard let strokes = try paint(m, what, frame: frame, eraser: mode == .add) else { return .success(nil) }
             shape = .brush(strokes)
         case "Mask/Aggregate", "Mask/Group":
             // A brush drawn in several strokes: its parts in `Masks`.
@@ -328,7 +329,7 @@ public enum LightroomLocalCorrections {
                 guard part.text["What"]?.trimmingCharacters(in: .whitespaces) == "Mask/Paint" else {
                     return .failure(Skip("\(kind) holding \(part.text["What"]?.prefix(40) ?? "?")"))
                 }
-                if let s = try paint(part, what, frame: frame) { strokes += s }
+                if let s = try paint(part, what, frame: frame, eraser: true) { strokes += s }
                 guard strokes.count <= MaskLimits.strokesPerBrush else { return .failure(Skip("more than \(MaskLimits.strokesPerBrush) brush strokes")) }
             }
             guard !strokes.isEmpty else { return .success(nil) }
@@ -360,11 +361,12 @@ public enum LightroomLocalCorrections {
     /// hard core (feather = 1 − CenterWeight), `MaskValue` 0 an eraser.
     /// Dabs nearer than a quarter radius to the last one kept add nothing
     /// and are dropped (a 100 000-dab stroke stays a polyline).
-    static func paint(_ m: Record, _ what: String, frame: Frame) throws(XMPProblem) -> [BrushStroke]? {
+    static func paint(_ m: Record, _ what: String, frame: Frame, eraser: Bool) throws(XMPProblem) -> [BrushStroke]? {
         guard let r = try m.number("Radius", what), r > 0, r <= 1 else { throw XMPProblem("\(what): Mask/Paint's crs:Radius is not a number from 0 to 1") }
         let flow = min(max(try m.number("Flow", what) ?? 1, 0.001), 1)
         let feather = 1 - min(max(try m.number("CenterWeight", what) ?? 0, 0), 1)
-        let erase = (try m.number("MaskValue", what) ?? 1) == 0
+        let value = try m.number("MaskValue", what) ?? 1
+        let erase = eraser && value == 0
         // Radius × stored width in pixels, as a fraction of the shorter side.
         let radius = min(r * frame.width / min(frame.width, frame.height), 1)
         let minStep = radius * min(frame.width, frame.height) * 0.25
@@ -474,6 +476,12 @@ extension LightroomLocalCorrections {
         let frame = Frame(orientation: orientation, size: storedSize.width > 0 && storedSize.height > 0 ? storedSize : nil)
         var elements: [String] = [], notExported: [String] = []
         func n(_ v: Double) -> String { JSONValue.format(JSONValue.canonicalNumber(v)) }
+        // Sizes rescaled between the long side and the upright axes: 9 decimals, so they read back to photoedit's 6.
+        func size(_ v: Double) -> String {
+            var t = String(format: "%.9f", v)
+            while t.hasSuffix("0") { t.removeLast() }
+            return t.hasSuffix(".") ? String(t.dropLast()) : t
+        }
         func attributes(_ pairs: [(String, String)]) -> String { pairs.map { "crs:\($0.0)=\"\($0.1)\"" }.joined(separator: " ") }
 
         var items: [String] = []
@@ -520,7 +528,7 @@ extension LightroomLocalCorrections {
                             return "<rdf:li>d \(n(s.x)) \(n(s.y))</rdf:li>"
                         }.joined()
                         let fields = [("What", "Mask/Paint")] + common + [("MaskInverted", invert ? "true" : "false"), ("MaskValue", stroke.erase ? "0" : "1"),
-                                      ("Radius", n(stroke.radius * toStored)), ("Flow", n(stroke.flow)), ("CenterWeight", n(1 - stroke.feather))]
+                                      ("Radius", size(stroke.radius * toStored)), ("Flow", n(stroke.flow)), ("CenterWeight", n(1 - stroke.feather))]
                         masks.append("<rdf:li><rdf:Description \(attributes(fields))><crs:Dabs><rdf:Seq>\(dabs)</rdf:Seq></crs:Dabs></rdf:Description></rdf:li>")
                     }
                 }
@@ -539,7 +547,7 @@ extension LightroomLocalCorrections {
             let (sizeX, sizeY) = frame.turned ? (sy, sx) : (sx, sy)
             let area = [("SpotType", spot.mode.rawValue), ("SourceState", "sourceSetExplicitly"), ("Method", "gaussian"), ("SourceX", n(source.x)),
                         ("OffsetY", n(source.y)), ("Opacity", n(spot.opacity)), ("Feather", n(spot.feather)), ("Seed", "0")]
-            let mask = [("What", "Mask/Ellipse"), ("MaskValue", "1"), ("X", n(c.x)), ("Y", n(c.y)), ("SizeX", n(sizeX)), ("SizeY", n(sizeY)), ("Alpha", "0")]
+            let mask = [("What", "Mask/Ellipse"), ("MaskValue", "1"), ("X", n(c.x)), ("Y", n(c.y)), ("SizeX", size(sizeX)), ("SizeY", size(sizeY)), ("Alpha", "0")]
             spots.append("<rdf:li><rdf:Description \(attributes(area))><crs:Masks><rdf:Seq><rdf:li \(attributes(mask))/></rdf:Seq></crs:Masks></rdf:Description></rdf:li>")
         }
         if !spots.isEmpty { elements.append("<crs:RetouchAreas><rdf:Seq>\(spots.joined())</rdf:Seq></crs:RetouchAreas>") }
