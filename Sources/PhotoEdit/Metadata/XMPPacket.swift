@@ -86,6 +86,10 @@ struct XMPPacket {
     /// order (darktable writes each history step as an item whose fields are
     /// attributes: `darktable:operation="exposure"`), `rdf:` and `xml:` ones left out.
     private(set) var itemAttributes: [Name: [[Name: String]]] = [:]
+    /// The parsed element of each top-level array or structure property
+    /// (the first description's when several set one), for readers of
+    /// nested values (Lightroom's masks and spots). Within the packet's bounds.
+    private(set) var elements: [Name: TreeBuilder.Node] = [:]
 
     /// The value of a property, nil when the packet does not set it.
     func value(_ namespace: String, _ local: String) -> Value? { properties[Name(namespace: namespace, local: local)] }
@@ -137,6 +141,7 @@ struct XMPPacket {
                         (language: li.attributes.first { $0.namespace == Self.xml && $0.name == "lang" }?.value, text: li.text)
                     }
                     set(name, .array(items))
+                    if elements[name] == nil { elements[name] = p }
                     if itemAttributes[name] == nil {
                         itemAttributes[name] = container.children.filter { $0.namespace == Self.rdf && $0.name == "li" }.map { li in
                             var fields: [Name: String] = [:]
@@ -152,6 +157,7 @@ struct XMPPacket {
                     // Structures (rdf:parseType="Resource", nested descriptions)
                     // hold no property read here; that they are set is kept.
                     structures.insert(name)
+                    if elements[name] == nil { elements[name] = p }
                 }
             }
         }
@@ -265,7 +271,7 @@ extension XMPPacket {
 /// Builds a small element tree from the parser's events, resolving
 /// attribute prefixes to namespaces (the parser reports attributes by their
 /// written prefix), within the packet's limits.
-private final class TreeBuilder: NSObject, XMLParserDelegate {
+final class TreeBuilder: NSObject, XMLParserDelegate {
     final class Node {
         let namespace: String
         let name: String

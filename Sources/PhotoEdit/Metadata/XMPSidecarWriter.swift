@@ -122,6 +122,7 @@ struct LightroomEquivalents {
                 add("SplitToningHighlightHue", p.number("high_hue"), signed: false)
                 add("SplitToningHighlightSaturation", p.number("high_sat"), signed: false)
                 add("SplitToningBalance", p.number("balance"))
+            case "local", "retouch": break  // LightroomLocalCorrections.xmpElements writes them
             default:
                 notExported.append(node.filter)
             }
@@ -196,6 +197,10 @@ public struct XMPSidecar: Sendable {
             attributes += crs.values.map { "crs:\($0.name)=\"\(Self.escaped($0.value))\"" }
             elements += crs.curves.map { curve in
                 "<crs:\(curve.name)><rdf:Seq>" + curve.points.map { "<rdf:li>\($0)</rdf:li>" }.joined() + "</rdf:Seq></crs:\(curve.name)>"
+            }
+            if !applied {  // masks and spots, in the stored frame (a render's pixels already have them)
+                let local = LightroomLocalCorrections.xmpElements(recipe: recipe, orientation: asset.orientation, storedSize: (w, h))
+                (elements, notExported) = (elements + local.elements, notExported + local.notExported)
             }
             elements.append("<photoedit:recipe>\(Self.escaped(String(decoding: recipe.json.canonicalData, as: UTF8.self)))</photoedit:recipe>")
         }
