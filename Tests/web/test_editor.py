@@ -13,7 +13,11 @@ reverts, sees another client's edit arrive live (over the change feed),
 gets "changed elsewhere" when saving on a stale revision, marks a favorite,
 raises the curve's middle on its canvas (a brighter preview), crops with the crop tool (a handle dragged with the pointer, the frame moved
 with the keyboard, the 1:1 preset, a straighten angle) and saves a square
-render, creates an album with the photo and adds/removes it from another,
+render, draws local corrections (a radial on the cropped photo lands in the
+uncropped photo's fractions; on another photo a linear gradient, a radial, a
+brush stroke and a clone spot are drawn with the pointer and saved: the
+render read back through the API changes in each place and not elsewhere,
+and a correction switched off renders nothing), creates an album with the photo and adds/removes it from another,
 filters the grid by album (thumbnails signed in the listing, no render-url
 call), hides a photo and sees it leave the default grid, searches with
 spaces (and sees a bad query's problem+json message), recrops an aspect crop
@@ -605,6 +609,32 @@ def main():
         # Drawn on the cat photo (no geometry), one correction per kind; the
         # saved render (PNG, through the API) must change in each drawn place
         # and not in a place no mask or spot touches.
+        # On the cropped photo the tools show it upright and uncropped (what
+        # mask coordinates are fractions of): a radial lands where it is drawn.
+        status, asset = server.api("GET", f"/v1/assets/{coffee_id}")
+        check("crop=" in (asset["chain"] or ""), f"the coffee photo is cropped ({asset['chain']})")
+        until(lambda: js("return document.getElementById('before').naturalWidth > 0"), "the unadjusted photo is loaded")
+        press(driver.find_element(By.ID, "mask-tool-radial"))
+        until(lambda: "crop.w=1" in (js("return document.getElementById('view').dataset.chain") or "")
+              and js("return document.getElementById('view').complete && !document.querySelector('.mask-overlay').hidden"),
+              "on a cropped photo the mask tools show the uncropped preview")
+        ratios = js("const v = document.getElementById('view'), b = document.getElementById('before'); "
+                    "return [v.naturalWidth / v.naturalHeight, b.naturalWidth / b.naturalHeight]")
+        check(abs(ratios[0] - ratios[1]) < 0.02, f"the photo drawn on has the uncropped photo's shape ({ratios[0]:.3f} vs {ratios[1]:.3f})")
+        cropped_overlay = driver.find_element(By.CSS_SELECTOR, ".mask-overlay")
+        w, h = cropped_overlay.size["width"], cropped_overlay.size["height"]
+        webdriver.ActionChains(driver).move_to_element_with_offset(cropped_overlay, int(-0.3 * w), int(-0.3 * h)).click_and_hold() \
+            .move_to_element_with_offset(cropped_overlay, int(-0.15 * w), int(-0.1 * h)) \
+            .move_to_element_with_offset(cropped_overlay, int(-0.1 * w), int(0.0 * h)).release().perform()
+        until(lambda: "radial(" in (js("return document.getElementById('view').dataset.chain") or ""), "the radial drawn is previewed")
+        shown = js("return document.getElementById('view').dataset.chain")
+        centre = [float(v) for v in re.search(r"radial\(([-\d. ]+)", shown).group(1).split()]
+        check(all(abs(a - b) < 0.01 for a, b in zip(centre, [0.3, 0.35, 0.1, 0.15])),
+              f"the radial is in the uncropped photo's fractions, where it was drawn ({centre})")
+        press(driver.find_element(By.ID, "discard"))
+        until(lambda: js("return document.querySelector('.mask-overlay').hidden && !document.querySelector('[data-filter=\"local\"] .mask-list li')"),
+              "discard drops the drawn correction and closes the tools")
+
         status, listing = server.api("GET", "/v1/assets?where=" + urllib.request.quote('name="chelsea.jpg"'))
         chelsea_id = listing["assets"][0]["id"]
         driver.get(server.url + f"/#/photo/{chelsea_id}")
