@@ -15,7 +15,7 @@ raises the curve's middle on its canvas (a brighter preview), crops with the cro
 with the keyboard, the 1:1 preset, a straighten angle) and saves a square
 render, draws local corrections (a radial on the cropped photo lands in the
 uncropped photo's fractions; on another photo a linear gradient, a radial, a
-brush stroke and a clone spot are drawn with the pointer and saved: the
+brush stroke, a clone spot and a heal spot are drawn with the pointer and saved: the
 render read back through the API changes in each place and not elsewhere,
 and a correction switched off renders nothing), creates an album with the photo and adds/removes it from another,
 filters the grid by album (thumbnails signed in the listing, no render-url
@@ -689,6 +689,10 @@ def main():
         drag([(0.5, 0.5), (0.5, 0.35), (0.5, 0.15)])           # spot at the centre, its source up near the top
         until(lambda: len(driver.find_elements(By.CSS_SELECTOR, '[data-filter="retouch"] .mask-list li')) == 1,
               "press and drag with the spot tool adds a spot")
+        Select(driver.find_element(By.ID, "spot-mode")).select_by_value("heal")
+        drag([(0.2, 0.6)])                                      # a click: a heal spot, its source beside it
+        until(lambda: len(driver.find_elements(By.CSS_SELECTOR, '[data-filter="retouch"] .mask-list li')) == 2,
+              "a click with the spot tool adds a heal spot")
         until(lambda: all(k in (js("return document.getElementById('view').dataset.chain") or "")
                           for k in ("local=linear(", "radial(", "brush(", "retouch=clone(")),
               "the preview shows the three corrections and the spot")
@@ -697,20 +701,21 @@ def main():
         until(lambda: f"revision {start_revision + 1}" in driver.find_element(By.ID, "photo-rev").text, "saving the masks makes a revision")
         status, asset = server.api("GET", f"/v1/assets/{chelsea_id}")
         chain = asset["chain"] or ""
-        check(all(k in chain for k in ("local=linear(", "exposure=-2", "radial(", "brush(r=", "exposure=+2.5", "retouch=clone(")),
+        check(all(k in chain for k in ("local=linear(", "exposure=-2", "radial(", "brush(r=", "exposure=+2.5", "retouch=clone(", ") heal(0.2 0.")),
               f"the saved chain is the engine's grammar with the drawn shapes ({chain})")
         numbers = lambda name: [float(v) for v in re.search(name + r"\(([-\d. ]+)", chain).group(1).split()]
-        drawn = {"linear": [0.5, 0.3, 0.5, 0.1], "radial": [0.76, 0.75, 0.14, 0.2], "clone": [0.5, 0.5, 0.05]}
+        drawn = {"linear": [0.5, 0.3, 0.5, 0.1], "radial": [0.76, 0.75, 0.14, 0.2], "clone": [0.5, 0.5, 0.05], "heal": [0.2, 0.6, 0.05]}
         check(all(abs(a - b) < 0.01 for name, want in drawn.items() for a, b in zip(numbers(name), want)),
               "the pointer maps to the photo's fractions (linear, radial and spot where they were drawn, within 1 %)")
         diffs = driver.execute_async_script(REGION_DIFF, chelsea_id, None, asset["revision"], {
             "linear": [0.1, 0.0, 0.9, 0.08], "radial": [0.72, 0.7, 0.8, 0.8], "brush": [0.12, 0.78, 0.26, 0.82],
-            "spot": [0.48, 0.48, 0.52, 0.52], "untouched": [0.05, 0.38, 0.35, 0.58]})
+            "spot": [0.48, 0.48, 0.52, 0.52], "heal": [0.18, 0.57, 0.22, 0.63], "untouched": [0.05, 0.36, 0.35, 0.5]})
         check("error" not in diffs, f"the renders before and after are read through the API ({diffs.get('error')})")
         check(diffs["linear"]["mean"] < -15, f"the linear gradient darkens the top ({diffs['linear']})")
         check(diffs["radial"]["mean"] > 15, f"the radial brightens its ellipse ({diffs['radial']})")
         check(diffs["brush"]["mean"] > 15, f"the brush stroke brightens where it was painted ({diffs['brush']})")
         check(diffs["spot"]["abs"] > 4, f"the clone spot changes the spot ({diffs['spot']})")
+        check(diffs["heal"]["abs"] > 3, f"the heal spot changes its place ({diffs['heal']})")
         check(diffs["untouched"]["abs"] < 1, f"nothing changes where no mask or spot is ({diffs['untouched']})")
         # Switched off and saved: the radial's place is as before.
         press(driver.find_element(By.CSS_SELECTOR, '[data-filter="local"] .mask-list li[data-correction="2"] .mask-on'))

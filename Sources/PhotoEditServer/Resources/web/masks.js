@@ -206,7 +206,8 @@ export class MaskEditor {
       const [lx, ly] = d.points[d.points.length - 1];
       // A point every quarter of the radius is enough for a smooth stroke.
       const r = this.brush.radius * Math.min(1, this.aspect());
-      if (Math.hypot(p.x - lx, (p.y - ly) * this.aspect()) >= r / 4) d.points.push([p.x, p.y]);
+      const room = d.points.length < this.local.limits.pointsPerStroke;
+      if (room && Math.hypot(p.x - lx, (p.y - ly) * this.aspect()) >= r / 4) d.points.push([p.x, p.y]);
     } else if (d.kind === "spot") d.end = p;
     else if (d.kind === "handle") d.apply(p);
     this.draw();
@@ -254,11 +255,13 @@ export class MaskEditor {
 
   /** A new correction with `shape`, or the shape combined into the selected one. */
   addShape(shape) {
-    const c = this.corrections[this.selected];
+    const c = this.corrections[this.selected], limits = this.local.limits;
     if (this.drawAs !== "new" && c) {
+      if (c.mask.shapes.length >= limits.shapesPerMask) return;
       shape.mode = this.drawAs;
       c.mask.shapes.push(shape);
     } else {
+      if (this.corrections.length >= limits.corrections) return;
       shape.mode = "add";
       this.corrections.push({ enabled: true, amounts: {}, mask: { invert: false, shapes: [shape] } });
       this.selected = this.corrections.length - 1;
@@ -270,7 +273,10 @@ export class MaskEditor {
     // the tool (erasing: always there); else a new brush shape.
     const c = this.corrections[this.selected];
     const last = c?.mask.shapes.findLast((s) => s.type === "brush");
-    if (last && (this.activeBrush === last || stroke.erase)) { last.strokes.push(stroke); return; }
+    if (last && (this.activeBrush === last || stroke.erase)) {
+      if (last.strokes.length < this.local.limits.strokesPerBrush) last.strokes.push(stroke);
+      return;
+    }
     if (stroke.erase) return;   // nothing to erase
     const shape = { type: "brush", strokes: [stroke] };
     this.addShape(shape);
