@@ -1057,7 +1057,7 @@ function renderLocalPanel(root) {
     const kinds = c.mask.shapes.map((s) => s.type).join(" + ");
     list.append(el("li", { class: i === m.selected ? "selected" : "", "data-correction": String(i + 1) },
       el("label", {}, el("input", { type: "radio", name: "mask-selected", checked: i === m.selected,
-        onchange: () => { m.selected = i; if (!m.open) openMasks(null); else { m.draw(); renderMaskPanels(); } } }), ` ${i + 1}. ${kinds}`),
+        onclick: () => { m.selected = i; if (!m.open) openMasks(null); else { m.draw(); renderMaskPanels(); } } }), ` ${i + 1}. ${kinds}`),
       el("label", { class: "check", title: "Switch this correction on or off" }, el("input", { type: "checkbox", class: "mask-on", checked: c.enabled !== false,
         onchange: (e) => { c.enabled = e.target.checked; m.changed(); } }), " on"),
       el("button", { type: "button", class: "reset", text: "✕", "aria-label": `Delete correction ${i + 1}`,
@@ -1103,7 +1103,7 @@ function renderSpotPanel(root) {
   m.spots.forEach((s, i) => {
     list.append(el("li", { class: i === m.selectedSpot ? "selected" : "", "data-spot": String(i + 1) },
       el("label", {}, el("input", { type: "radio", name: "spot-selected", checked: i === m.selectedSpot,
-        onchange: () => { m.selectedSpot = i; if (!m.open) openMasks(null); else { m.draw(); renderMaskPanels(); } } }), ` ${i + 1}. ${s.mode}`),
+        onclick: () => { m.selectedSpot = i; if (!m.open) openMasks(null); else { m.draw(); renderMaskPanels(); } } }), ` ${i + 1}. ${s.mode}`),
       el("label", { class: "check" }, el("input", { type: "checkbox", checked: s.enabled !== false,
         onchange: (e) => { s.enabled = e.target.checked; m.changed(); } }), " on"),
       el("button", { type: "button", class: "reset", text: "✕", "aria-label": `Delete spot ${i + 1}`,
