@@ -730,6 +730,17 @@ def main():
         off = driver.execute_async_script(REGION_DIFF, chelsea_id, None, asset["revision"], {"radial": [0.72, 0.7, 0.8, 0.8]})
         check(" off" in asset["chain"] and abs(off["radial"]["mean"]) < 1,
               f"a correction switched off renders nothing ({off['radial']})")
+        # Every correction and spot deleted: the filters leave the recipe.
+        for kind in ("local", "retouch"):
+            while driver.find_elements(By.CSS_SELECTOR, f'[data-filter="{kind}"] .mask-list li button'):
+                press(driver.find_elements(By.CSS_SELECTOR, f'[data-filter="{kind}"] .mask-list li button')[0])
+        press(driver.find_element(By.ID, "save"))
+        until(lambda: f"revision {start_revision + 3}" in driver.find_element(By.ID, "photo-rev").text
+              or driver.find_element(By.ID, "edit-error").get_attribute("hidden") is None, "deleting them all: the save answers")
+        check(f"revision {start_revision + 3}" in driver.find_element(By.ID, "photo-rev").text,
+              "deleting them all saves a revision (" + driver.find_element(By.ID, "edit-error").text + ")")
+        status, asset = server.api("GET", f"/v1/assets/{chelsea_id}")
+        check(not asset["chain"], f"deleting every correction and spot removes local and retouch (chain {asset['chain']!r})")
 
         # --- A phone's width -----------------------------------------------
         driver.set_window_size(390, 844)

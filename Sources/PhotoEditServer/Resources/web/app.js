@@ -948,8 +948,8 @@ function setUpMasks() {
       document.querySelector(`[data-filter="${id}"]`)?.classList.toggle("edited", id === "local" ? masks.localChanged : masks.spotsChanged);
     }
   };
-  $("viewer").addEventListener("keydown", (event) => {
-    if (masks.open && event.key === "Escape") { event.preventDefault(); closeMasks(); }
+  document.addEventListener("keydown", (event) => {
+    if (masks.open && event.key === "Escape" && !isTyping(event.target)) { event.preventDefault(); closeMasks(); }
   });
 }
 
