@@ -156,7 +156,10 @@ func addEditRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
         }
         switch (members["chain"], members["recipe"]) {
         case let (.string(chain)?, nil):
-            let steps = try Chain.parse(chain)
+            // Only filters taken out (the web editor's "every correction
+            // deleted", a slider back at neutral): no steps to parse.
+            let removesOnly = chain.isEmpty && members["remove"].map { $0 != .array([]) } == true
+            let steps = removesOnly ? [] : try Chain.parse(chain)
             let reset = try optionalBool(members, "reset") ?? false
             let fromRAW = try optionalBool(members, "fromRAW")
             var removing: [String] = []

@@ -9,9 +9,10 @@ import ServiceLifecycle
 func addFeedRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
     let library = state.library
 
-    // GET /v1/filters: every filter's declaration, in pipeline order.
+    // GET /v1/filters: every filter's declaration, in pipeline order; the
+    // filters that hold lists (local, retouch) add their `structure`.
     v1.get("filters") { _, _ -> Response in
-        jsonResponse(.object(["filters": .array(library.registry.filters.map(\.jsonDescription))]))
+        jsonResponse(.object(["filters": .array(library.registry.filters.map(filterJSON))]))
     }
 
     // GET /v1/changes?since=N&limit=M: the change sets after N (oldest first,
@@ -157,4 +158,11 @@ func changeSetJSON(_ set: ChangeSet) -> JSONValue {
 
 extension HTTPField.Name {
     static let lastEventID = HTTPField.Name("Last-Event-ID")!
+}
+
+/// A filter's declaration as `/v1/filters` serves it.
+func filterJSON(_ filter: FilterDefinition) -> JSONValue {
+    guard case .object(var o) = filter.jsonDescription, let structure = filter.structureDescription else { return filter.jsonDescription }
+    o["structure"] = structure
+    return .object(o)
 }

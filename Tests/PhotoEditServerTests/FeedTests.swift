@@ -29,6 +29,116 @@ struct FeedTests {
         }
     }
 
+    @Test("/v1/filters declares local's and retouch's lists (amounts, shapes, spots): every bound is the engine's (accepted at it, refused beyond)")
+    func structuredDeclarations() async throws {
+        let temp = try TemporaryLibrary()
+        try await server(temp.library).test(.router) { client in
+            try await client.execute(uri: "/v1/filters", method: .get) { response in
+                guard case let .array(filters)? = response.member("filters") else { Issue.record("no filters"); return }
+                func structure(_ id: String) -> [String: JSONValue] {
+                    for case let .object(f) in filters where f["id"] == .string(id) {
+                        if case let .object(s)? = f["structure"] { return s }
+                    }
+                    return [:]
+                }
+                let local = structure("local"), retouch = structure("retouch")
+                #expect(local["kind"] == .string("corrections") && retouch["kind"] == .string("spots"))
+                #expect(local["modes"] == .array(MaskMode.allCases.map { .string($0.rawValue) }))
+                #expect(retouch["modes"] == .array(RetouchSpot.Mode.allCases.map { .string($0.rawValue) }))
+                for case let .object(f) in filters where f["id"] != .string("local") && f["id"] != .string("retouch") {
+                    #expect(f["structure"] == nil, "only local and retouch have a structure")
+                }
+                // Each declared number: (name, min, max, default, open at 0).
+                func numbers(_ list: JSONValue?) -> [(String, Double, Double, Double, Bool)] {
+                    guard case let .array(items)? = list else { return [] }
+                    return items.compactMap { item in
+                        guard case let .object(p) = item, p["type"] == .string("number"), case let .string(name)? = p["name"],
+                              case let .number(lo)? = p["min"], case let .number(hi)? = p["max"], case let .number(d)? = p["default"],
+                              case let .string(text)? = p["description"] else { return nil }
+                        return (name, lo, hi, d, text.contains("more than 0"))
+                    }
+                }
+                func accepts(_ build: () throws -> Void) -> Bool { (try? build()) != nil }
+                /// The bounds hold: the declared ends (or just inside an open 0) are accepted, a step beyond refused.
+                func checkBounds(_ what: String, _ list: JSONValue?, _ set: (String, Double) throws -> Void) -> Int {
+                    var count = 0
+                    for (name, lo, hi, d, open) in numbers(list) {
+                        let step = max(1e-6, (hi - lo) * 1e-6)
+                        #expect(lo <= d && d <= hi, "\(what).\(name): default \(d) in \(lo)…\(hi)")
+                        #expect(accepts { try set(name, open ? lo + step : lo) }, "\(what).\(name) = \(lo) is accepted")
+                        #expect(accepts { try set(name, hi) }, "\(what).\(name) = \(hi) is accepted")
+                        #expect(!accepts { try set(name, open ? lo : lo - step) }, "\(what).\(name) below \(lo) is refused")
+                        #expect(!accepts { try set(name, hi + step) }, "\(what).\(name) above \(hi) is refused")
+                        count += 1
+                    }
+                    return count
+                }
+                let square = Mask(.radial(RadialGradient(centre: MaskPoint(x: 0.5, y: 0.5), radiusX: 0.2, radiusY: 0.2)))
+                func setCorrection(_ c: LocalCorrection) throws {
+                    var recipe = Recipe(nodes: [])
+                    try recipe.setLocalCorrections([c])
+                }
+                #expect(checkBounds("amount", local["amounts"]) { name, v in
+                    try setCorrection(LocalCorrection(mask: square, amounts: [LocalAdjustment(rawValue: name)!: v]))
+                } == LocalAdjustment.allCases.count)
+                guard case let .array(shapes)? = local["shapes"] else { Issue.record("no shapes"); return }
+                var checked = 0
+                for case let .object(shape) in shapes {
+                    guard case let .string(type)? = shape["type"] else { continue }
+                    checked += checkBounds(type, shape["parameters"]) { name, v in
+                        switch type {
+                        case "linear":
+                            var g = LinearGradient(zero: MaskPoint(x: 0.5, y: 0.3), full: MaskPoint(x: 0.5, y: 0))
+                            switch name {
+                            case "x0": g.zero.x = v
+                            case "y0": g.zero.y = v
+                            case "x1": g.full.x = v
+                            default: g.full.y = v
+                            }
+                            try setCorrection(LocalCorrection(mask: Mask(.linear(g)), amounts: [.exposure: 1]))
+                        case "radial":
+                            var r = RadialGradient(centre: MaskPoint(x: 0.5, y: 0.5), radiusX: 0.2, radiusY: 0.2)
+                            switch name {
+                            case "x": r.centre.x = v
+                            case "y": r.centre.y = v
+                            case "rx": r.radiusX = v
+                            case "ry": r.radiusY = v
+                            case "angle": r.angle = v
+                            case "roundness": r.roundness = v
+                            default: r.feather = v
+                            }
+                            try setCorrection(LocalCorrection(mask: Mask(.radial(r)), amounts: [.exposure: 1]))
+                        default:
+                            var k = BrushStroke(points: [MaskPoint(x: 0.5, y: 0.5)], radius: 0.05)
+                            switch name {
+                            case "radius": k.radius = v
+                            case "feather": k.feather = v
+                            default: k.flow = v
+                            }
+                            try setCorrection(LocalCorrection(mask: Mask(.brush([k])), amounts: [.exposure: 1]))
+                        }
+                    }
+                }
+                #expect(checked == 4 + 7 + 3, "every number of every shape is declared and checked (\(checked))")
+                #expect(checkBounds("spot", retouch["parameters"]) { name, v in
+                    var s = RetouchSpot(mode: .heal, centre: MaskPoint(x: 0.5, y: 0.5), radiusX: 0.02, radiusY: 0.02, offset: MaskPoint(x: 0.05, y: 0.05))
+                    switch name {
+                    case "x": s.centre.x = v
+                    case "y": s.centre.y = v
+                    case "rx": s.radiusX = v
+                    case "ry": s.radiusY = v
+                    case "dx": s.offset.x = v
+                    case "dy": s.offset.y = v
+                    case "feather": s.feather = v
+                    default: s.opacity = v
+                    }
+                    var recipe = Recipe(nodes: [])
+                    try recipe.setRetouchSpots([s])
+                } == 8)
+            }
+        }
+    }
+
     @Test("/v1/filters gives every parameter as data: type, min/max/step, choices, default, unit, description, from its declaration")
     func filterParametersAsData() async throws {
         let temp = try TemporaryLibrary()

@@ -282,6 +282,31 @@ struct AssetRouteTests {
         #expect(try await temp.library.history(id).count == 3)
     }
 
+    @Test("an edit that only takes filters out: an empty chain with remove; an empty chain alone is still refused")
+    func removeOnlyEdits() async throws {
+        let temp = try TemporaryLibrary()
+        let id = try temp.importSample("coffee.jpg")
+        try await server(temp.library).test(.router) { client in
+            try await client.execute(uri: "/v1/assets/\(id)/edits", method: .post, headers: [.ifMatch: "\"r0\""],
+                                     body: ByteBuffer(string: #"{"chain": "exposure=+0.5,local=radial(0.5 0.5 0.2 0.2) exposure=+1"}"#)) { response in
+                #expect(response.status == .ok)
+            }
+            for body in [#"{"chain": ""}"#, #"{"chain": "", "remove": []}"#] {
+                try await client.execute(uri: "/v1/assets/\(id)/edits", method: .post, headers: [.ifMatch: "\"r1\""],
+                                         body: ByteBuffer(string: body)) { response in
+                    #expect(response.status == .badRequest, "\(body)")
+                    #expect(response.member("code") == .string("invalid-chain"), "\(body)")
+                }
+            }
+            try await client.execute(uri: "/v1/assets/\(id)/edits", method: .post, headers: [.ifMatch: "\"r1\""],
+                                     body: ByteBuffer(string: #"{"chain": "", "remove": ["local"]}"#)) { response in
+                #expect(response.status == .ok)
+                #expect(response.member("chain") == .string("exposure=+0.5"))
+            }
+        }
+        #expect(try await temp.library.asset(id).revision == 2)
+    }
+
     @Test("a photo's ETag covers its metadata: favorite, hidden, albums, trash each give a new tag, so If-None-Match never answers a stale 304")
     func etagCoversMetadata() async throws {
         let temp = try TemporaryLibrary()

@@ -13,7 +13,11 @@ reverts, sees another client's edit arrive live (over the change feed),
 gets "changed elsewhere" when saving on a stale revision, marks a favorite,
 raises the curve's middle on its canvas (a brighter preview), crops with the crop tool (a handle dragged with the pointer, the frame moved
 with the keyboard, the 1:1 preset, a straighten angle) and saves a square
-render, creates an album with the photo and adds/removes it from another,
+render, draws local corrections (a radial on the cropped photo lands in the
+uncropped photo's fractions; on another photo a linear gradient, a radial, a
+brush stroke, a clone spot and a heal spot are drawn with the pointer and saved: the
+render read back through the API changes in each place and not elsewhere,
+and a correction switched off renders nothing), creates an album with the photo and adds/removes it from another,
 filters the grid by album (thumbnails signed in the listing, no render-url
 call), hides a photo and sees it leave the default grid, searches with
 spaces (and sees a bad query's problem+json message), recrops an aspect crop
@@ -27,6 +31,7 @@ browser, chromedriver and the server are stopped in `finally`.
 import argparse
 import base64
 import json
+import re
 import os
 import shutil
 import signal
@@ -146,6 +151,42 @@ def browser(width, height):
 
 # The mean luminance (0…255) of an <img>, drawn into a canvas (the renders
 # and previews are same-origin, so the canvas can be read).
+# Mean luminance difference (and mean absolute difference) between the
+# photo's render before any edit (arguments[1] null) or at revision
+# arguments[1] (the current one: other revisions are 404) and at revision
+# arguments[2], in regions given
+# as fractions [x0, y0, x1, y1]; PNG renders fetched with the page's token.
+REGION_DIFF = """
+const [id, base, rev, regions, done] = arguments;
+const token = sessionStorage.getItem('photoedit.token');
+const load = async (r) => {
+  const which = r === null ? 'version=unadjusted' : `rev=${r}`;
+  const response = await fetch(`/v1/assets/${id}/render?w=512&h=512&format=png&${which}`,
+                               {headers: token ? {Authorization: `Bearer ${token}`} : {}});
+  if (!response.ok) throw new Error(`render rev ${r}: ${response.status}`);
+  const bitmap = await createImageBitmap(await response.blob());
+  const c = new OffscreenCanvas(bitmap.width, bitmap.height), g = c.getContext('2d');
+  g.drawImage(bitmap, 0, 0);
+  return g.getImageData(0, 0, bitmap.width, bitmap.height);
+};
+Promise.all([load(base), load(rev)]).then(([a, b]) => {
+  const out = {};
+  for (const [name, [x0, y0, x1, y1]] of Object.entries(regions)) {
+    let sum = 0, abs = 0, n = 0;
+    for (let y = Math.floor(y0 * a.height); y < Math.ceil(y1 * a.height); y++) {
+      for (let x = Math.floor(x0 * a.width); x < Math.ceil(x1 * a.width); x++) {
+        const i = (y * a.width + x) * 4;
+        const la = 0.2126 * a.data[i] + 0.7152 * a.data[i + 1] + 0.0722 * a.data[i + 2];
+        const lb = 0.2126 * b.data[i] + 0.7152 * b.data[i + 1] + 0.0722 * b.data[i + 2];
+        sum += lb - la; abs += Math.abs(lb - la); n++;
+      }
+    }
+    out[name] = {mean: Math.round(sum / n * 100) / 100, abs: Math.round(abs / n * 100) / 100};
+  }
+  done(out);
+}).catch((e) => done({error: String(e)}));
+"""
+
 MEAN = """
 const img = document.getElementById(arguments[0]);
 if (!img || !img.complete || !img.naturalWidth) return null;
@@ -563,6 +604,143 @@ def main():
         until(lambda: js("return [...document.querySelectorAll('#photo-albums .album-chip span')].map(s => s.textContent)") == ["Later", "Trip"],
               "another client's album change arrives live")
         check(status == 200, "another client's album change is shown on the photo page live")
+
+        # --- Masks and spots: linear, radial, brush, spot, saved ------------
+        # Drawn on the cat photo (no geometry), one correction per kind; the
+        # saved render (PNG, through the API) must change in each drawn place
+        # and not in a place no mask or spot touches.
+        # On the cropped photo the tools show it upright and uncropped (what
+        # mask coordinates are fractions of): a radial lands where it is drawn.
+        status, asset = server.api("GET", f"/v1/assets/{coffee_id}")
+        check("crop=" in (asset["chain"] or ""), f"the coffee photo is cropped ({asset['chain']})")
+        until(lambda: js("return document.getElementById('before').naturalWidth > 0"), "the unadjusted photo is loaded")
+        press(driver.find_element(By.ID, "mask-tool-radial"))
+        until(lambda: "crop.w=1" in (js("return document.getElementById('view').dataset.chain") or "")
+              and js("return document.getElementById('view').complete && !document.querySelector('.mask-overlay').hidden"),
+              "on a cropped photo the mask tools show the uncropped preview")
+        ratios = js("const v = document.getElementById('view'), b = document.getElementById('before'); "
+                    "return [v.naturalWidth / v.naturalHeight, b.naturalWidth / b.naturalHeight]")
+        check(abs(ratios[0] - ratios[1]) < 0.02, f"the photo drawn on has the uncropped photo's shape ({ratios[0]:.3f} vs {ratios[1]:.3f})")
+        cropped_overlay = driver.find_element(By.CSS_SELECTOR, ".mask-overlay")
+        w, h = cropped_overlay.size["width"], cropped_overlay.size["height"]
+        webdriver.ActionChains(driver).move_to_element_with_offset(cropped_overlay, int(-0.3 * w), int(-0.3 * h)).click_and_hold() \
+            .move_to_element_with_offset(cropped_overlay, int(-0.15 * w), int(-0.1 * h)) \
+            .move_to_element_with_offset(cropped_overlay, int(-0.1 * w), int(0.0 * h)).release().perform()
+        until(lambda: "radial(" in (js("return document.getElementById('view').dataset.chain") or ""), "the radial drawn is previewed")
+        shown = js("return document.getElementById('view').dataset.chain")
+        centre = [float(v) for v in re.search(r"radial\(([-\d. ]+)", shown).group(1).split()]
+        check(all(abs(a - b) < 0.01 for a, b in zip(centre, [0.3, 0.35, 0.1, 0.15])),
+              f"the radial is in the uncropped photo's fractions, where it was drawn ({centre})")
+        press(driver.find_element(By.ID, "discard"))
+        until(lambda: js("return document.querySelector('.mask-overlay').hidden && !document.querySelector('[data-filter=\"local\"] .mask-list li')"),
+              "discard drops the drawn correction and closes the tools")
+
+        status, listing = server.api("GET", "/v1/assets?where=" + urllib.request.quote('name="chelsea.jpg"'))
+        chelsea_id = listing["assets"][0]["id"]
+        driver.get(server.url + f"/#/photo/{chelsea_id}")
+        until(lambda: js("return !document.getElementById('photo').hidden && document.getElementById('view').complete "
+                         "&& document.getElementById('view').naturalWidth > 0"), "the cat photo opens")
+        status, filters = server.api("GET", "/v1/filters")
+        local_decl = next(f for f in filters["filters"] if f["id"] == "local")
+        check([a["name"] for a in local_decl["structure"]["amounts"]][:3] == ["temperature", "tint", "exposure"]
+              and len(driver.find_elements(By.CSS_SELECTOR, '[data-filter="local"] .mask-tools button')) >= 4,
+              "/v1/filters declares local's amounts and shapes, and the panel has its tools")
+        start_revision = server.api("GET", f"/v1/assets/{chelsea_id}")[1]["revision"]
+        check(start_revision == 0, "the cat photo has no edit yet (its renders are compared with the photo before any edit)")
+        press(driver.find_element(By.ID, "mask-tool-linear"))
+        until(lambda: "crop.w=1" in (js("return document.getElementById('view').dataset.chain") or "")
+              and js("return document.getElementById('view').complete && !document.querySelector('.mask-overlay').hidden"),
+              "the mask tools show the upright, uncropped preview with the overlay")
+        overlay = driver.find_element(By.CSS_SELECTOR, ".mask-overlay")
+
+        def drag(points):
+            # points: fractions of the photo; ActionChains offsets are from the element's centre.
+            w, h = overlay.size["width"], overlay.size["height"]
+            at = lambda p: (int((p[0] - 0.5) * w), int((p[1] - 0.5) * h))
+            chain = webdriver.ActionChains(driver).move_to_element_with_offset(overlay, *at(points[0])).click_and_hold()
+            for p in points[1:]:
+                chain = chain.move_to_element_with_offset(overlay, *at(p))
+            chain.release().perform()
+
+        def amount(name, value):
+            slider = driver.find_element(By.ID, f"local-{name}")
+            js("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'))", slider, str(value))
+
+        def corrections():
+            return len(driver.find_elements(By.CSS_SELECTOR, '[data-filter="local"] .mask-list li'))
+
+        drag([(0.5, 0.3), (0.5, 0.2), (0.5, 0.1)])            # linear: nothing below y 0.3, full above y 0.1
+        until(lambda: corrections() == 1, "dragging with the linear tool adds a correction")
+        amount("exposure", -2)
+        press(driver.find_element(By.ID, "mask-tool-radial"))
+        drag([(0.62, 0.55), (0.8, 0.8), (0.9, 0.95)])           # radial: the box (0.62, 0.55)–(0.9, 0.95)
+        until(lambda: corrections() == 2, "dragging a box with the radial tool adds a second correction")
+        amount("exposure", 2)
+        press(driver.find_element(By.ID, "mask-tool-brush"))
+        drag([(0.08, 0.8), (0.15, 0.8), (0.22, 0.8), (0.3, 0.8)])  # brush: a stroke across the bottom left
+        until(lambda: corrections() == 3, "a brush stroke adds a third correction")
+        amount("exposure", 2.5)
+        shot("18-masks")
+        check(js("return getComputedStyle(document.querySelector('.mask-overlay')).display") != "none",
+              "the selected correction's mask is shown over the photo")
+        press(driver.find_element(By.ID, "spot-tool"))
+        Select(driver.find_element(By.ID, "spot-mode")).select_by_value("clone")
+        js("const s = document.getElementById('spot-size'); s.value = '0.05'; s.dispatchEvent(new Event('input'))")
+        drag([(0.5, 0.5), (0.5, 0.35), (0.5, 0.15)])           # spot at the centre, its source up near the top
+        until(lambda: len(driver.find_elements(By.CSS_SELECTOR, '[data-filter="retouch"] .mask-list li')) == 1,
+              "press and drag with the spot tool adds a spot")
+        Select(driver.find_element(By.ID, "spot-mode")).select_by_value("heal")
+        drag([(0.2, 0.6)])                                      # a click: a heal spot, its source beside it
+        until(lambda: len(driver.find_elements(By.CSS_SELECTOR, '[data-filter="retouch"] .mask-list li')) == 2,
+              "a click with the spot tool adds a heal spot")
+        until(lambda: all(k in (js("return document.getElementById('view').dataset.chain") or "")
+                          for k in ("local=linear(", "radial(", "brush(", "retouch=clone(")),
+              "the preview shows the three corrections and the spot")
+        shot("19-masks-spot")
+        press(driver.find_element(By.ID, "save"))
+        until(lambda: f"revision {start_revision + 1}" in driver.find_element(By.ID, "photo-rev").text, "saving the masks makes a revision")
+        status, asset = server.api("GET", f"/v1/assets/{chelsea_id}")
+        chain = asset["chain"] or ""
+        check(all(k in chain for k in ("local=linear(", "exposure=-2", "radial(", "brush(r=", "exposure=+2.5", "retouch=clone(", ") heal(0.2 0.")),
+              f"the saved chain is the engine's grammar with the drawn shapes ({chain})")
+        numbers = lambda name: [float(v) for v in re.search(name + r"\(([-\d. ]+)", chain).group(1).split()]
+        drawn = {"linear": [0.5, 0.3, 0.5, 0.1], "radial": [0.76, 0.75, 0.14, 0.2], "clone": [0.5, 0.5, 0.05], "heal": [0.2, 0.6, 0.05]}
+        check(all(abs(a - b) < 0.01 for name, want in drawn.items() for a, b in zip(numbers(name), want)),
+              "the pointer maps to the photo's fractions (linear, radial and spot where they were drawn, within 1 %)")
+        diffs = driver.execute_async_script(REGION_DIFF, chelsea_id, None, asset["revision"], {
+            "linear": [0.1, 0.0, 0.9, 0.08], "radial": [0.72, 0.7, 0.8, 0.8], "brush": [0.12, 0.78, 0.26, 0.82],
+            "spot": [0.48, 0.48, 0.52, 0.52], "heal": [0.18, 0.57, 0.22, 0.63], "untouched": [0.05, 0.36, 0.35, 0.5]})
+        check("error" not in diffs, f"the renders before and after are read through the API ({diffs.get('error')})")
+        check(diffs["linear"]["mean"] < -15, f"the linear gradient darkens the top ({diffs['linear']})")
+        check(diffs["radial"]["mean"] > 15, f"the radial brightens its ellipse ({diffs['radial']})")
+        check(diffs["brush"]["mean"] > 15, f"the brush stroke brightens where it was painted ({diffs['brush']})")
+        check(diffs["spot"]["abs"] > 4, f"the clone spot changes the spot ({diffs['spot']})")
+        check(diffs["heal"]["abs"] > 3, f"the heal spot changes its place ({diffs['heal']})")
+        check(diffs["untouched"]["abs"] < 1, f"nothing changes where no mask or spot is ({diffs['untouched']})")
+        # Switched off and saved: the radial's place is as before.
+        press(driver.find_element(By.CSS_SELECTOR, '[data-filter="local"] .mask-list li[data-correction="2"] .mask-on'))
+        until(lambda: js("return !document.getElementById('save').disabled"), "switching a correction off is an unsaved change")
+        press(driver.find_element(By.ID, "save"))
+        until(lambda: f"revision {start_revision + 2}" in driver.find_element(By.ID, "photo-rev").text
+              or not driver.find_element(By.ID, "edit-error").get_attribute("hidden") is not None, "the save answers")
+        check(driver.find_element(By.ID, "edit-error").get_attribute("hidden") is not None,
+              "saving the switched-off correction succeeds (" + driver.find_element(By.ID, "edit-error").text + ")")
+        until(lambda: f"revision {start_revision + 2}" in driver.find_element(By.ID, "photo-rev").text, "switching a correction off saves a revision")
+        status, asset = server.api("GET", f"/v1/assets/{chelsea_id}")
+        off = driver.execute_async_script(REGION_DIFF, chelsea_id, None, asset["revision"], {"radial": [0.72, 0.7, 0.8, 0.8]})
+        check(" off" in asset["chain"] and abs(off["radial"]["mean"]) < 1,
+              f"a correction switched off renders nothing ({off['radial']})")
+        # Every correction and spot deleted: the filters leave the recipe.
+        for kind in ("local", "retouch"):
+            while driver.find_elements(By.CSS_SELECTOR, f'[data-filter="{kind}"] .mask-list li button'):
+                press(driver.find_elements(By.CSS_SELECTOR, f'[data-filter="{kind}"] .mask-list li button')[0])
+        press(driver.find_element(By.ID, "save"))
+        until(lambda: f"revision {start_revision + 3}" in driver.find_element(By.ID, "photo-rev").text
+              or driver.find_element(By.ID, "edit-error").get_attribute("hidden") is None, "deleting them all: the save answers")
+        check(f"revision {start_revision + 3}" in driver.find_element(By.ID, "photo-rev").text,
+              "deleting them all saves a revision (" + driver.find_element(By.ID, "edit-error").text + ")")
+        status, asset = server.api("GET", f"/v1/assets/{chelsea_id}")
+        check(not asset["chain"], f"deleting every correction and spot removes local and retouch (chain {asset['chain']!r})")
 
         # --- A phone's width -----------------------------------------------
         driver.set_window_size(390, 844)

@@ -7,6 +7,7 @@ import { api, ApiError, describe } from "./api.js";
 import { paramsFromFilters, chainValue, stepOf } from "./filters.js";
 import { CropTool, ASPECTS, rounded, fitted } from "./crop.js";
 import { CurveEditor } from "./curve.js";
+import { MaskEditor } from "./masks.js";
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, props = {}, ...children) => {
@@ -315,6 +316,12 @@ function pendingEdit() {
     diffs.sort((a, b) => (a.name === "mode") - (b.name === "mode"));
     for (const p of diffs) steps.push(`${filter.id}.${p.name}=${chainValue(p, valueOf(filter.id, p))}`);
   }
+  if (masks) {
+    const m = masks.pending();
+    if (m.steps.length || m.remove.length) changed = true;
+    steps.push(...m.steps);
+    remove.push(...m.remove);
+  }
   if (state.pendingPreset) { steps.unshift(`preset:${state.pendingPreset}`); changed = true; }
   return { chain: steps.join(","), remove, changed };
 }
@@ -340,6 +347,7 @@ function buildSliders() {
 }
 
 function filterControls(filter) {
+  if (filter.structure && masks && (filter.id === "local" || filter.id === "retouch")) return maskControls(filter);
   if (filter.id === "curve" && filter.params.some((p) => p.name === "x1")) return curveControls(filter);
   // One parameter: a single row named after the filter. Several: a group
   // (collapsed when long) with a row per parameter.
@@ -490,7 +498,7 @@ function schedulePreview() {
 async function runPreview() {
   const photo = state.photo;
   if (!photo) return;
-  const { chain, changed } = crop.open ? cropEdit() : pendingEdit();
+  const { chain, changed } = crop.open ? cropEdit() : masks?.open ? maskEdit() : pendingEdit();
   $("edit-error").hidden = true;
   if (!changed) { showCurrent(); return; }
   const seq = ++state.previewSeq;
@@ -511,7 +519,9 @@ async function runPreview() {
     state.previewURL = url;
     img.dataset.preview = String(seq);
     img.dataset.chain = chain;   // what is shown (for tests and for the curious)
-    if (seq === state.previewSeq) $("preview-state").textContent = crop.open ? "Uncropped: drag the frame" : "Preview (unsaved)";
+    if (seq === state.previewSeq) {
+      $("preview-state").textContent = crop.open ? "Uncropped: drag the frame" : masks?.open ? "Uncropped and upright: draw on the photo" : "Preview (unsaved)";
+    }
     if (crop.open) cropShown();
   } catch (error) {
     if (error.name === "AbortError") return;
@@ -578,6 +588,13 @@ function setPhoto(photo) {
   state.pendingPreset = "";
   $("preset").value = "";
   if (crop.open) closeCrop();
+  if (masks) {
+    masks.load(state.base.local, state.base.retouch);
+    delete state.base.local; delete state.base.retouch;
+    delete state.values.local; delete state.values.retouch;
+    if (masks.open) closeMasks();
+    queueMicrotask(renderMaskPanels);
+  }
   $("photo-title").textContent = photo.originalFilename || photo.id;
   $("photo-rev").textContent = `revision ${photo.revision}${photo.chain ? ` · ${photo.chain}` : ""}`;
   showFlags(photo);
@@ -646,6 +663,7 @@ async function write(action, path, body) {
 
 async function save() {
   if (crop.open) finishCrop(true);
+  if (masks?.open) closeMasks();
   const { chain, remove, changed } = pendingEdit();
   if (!changed) return;
   $("save").disabled = true;
@@ -776,6 +794,7 @@ function cropEdit() {
 
 function openCrop() {
   if (!state.photo || crop.open || !crop.tool) return;
+  if (masks?.open) closeMasks();
   crop.open = true;
   crop.initial = { crop: structuredClone(state.values.crop), straighten: structuredClone(state.values.straighten) };
   const mode = valueOf("crop", cropParam("mode"));
@@ -910,6 +929,195 @@ $("viewer").addEventListener("keydown", (event) => {
   if (event.key === "Enter") { event.preventDefault(); finishCrop(true); }
 });
 
+// --- Masks and spots (masks.js) ---------------------------------------------
+// The tools draw on the upright, uncropped photo: while they are open the
+// preview is the pending edit with rotate, flip, straighten and crop at
+// neutral, so the shown image is the frame mask coordinates are fractions of.
+
+let masks = null;
+
+function setUpMasks() {
+  const local = state.filters.find((f) => f.id === "local" && f.structure);
+  const retouch = state.filters.find((f) => f.id === "retouch" && f.structure);
+  if (!local && !retouch) return;
+  masks = new MaskEditor($("viewer"), $("view"), local, retouch, () => { updateEditState(); renderMaskPanels(); schedulePreview(); });
+  // A slider's move: no panel redraw (the slider keeps the focus).
+  masks.onChangeQuiet = () => {
+    updateEditState(); schedulePreview();
+    for (const id of ["local", "retouch"]) {
+      document.querySelector(`[data-filter="${id}"]`)?.classList.toggle("edited", id === "local" ? masks.localChanged : masks.spotsChanged);
+    }
+  };
+  document.addEventListener("keydown", (event) => {
+    if (masks.open && event.key === "Escape" && !isTyping(event.target)) { event.preventDefault(); closeMasks(); }
+  });
+}
+
+/** The preview's chain while the mask tools are open: every pending change, the geometry at neutral. */
+function maskEdit() {
+  const { chain } = pendingEdit();
+  const steps = chain.split(",").filter((s) => s && !/^(crop|straighten|rotate|flip)[.=]/.test(s));
+  const has = (id) => state.filters.some((f) => f.id === id);
+  if (has("rotate")) steps.push("rotate.degrees=0");
+  if (has("flip")) steps.push("flip.axis=none");
+  if (has("straighten")) steps.push("straighten.angle=0");
+  if (has("crop")) steps.push("crop.mode=rect", "crop.x=0", "crop.y=0", "crop.w=1", "crop.h=1");
+  return { chain: steps.join(","), changed: true };
+}
+
+function openMasks(tool) {
+  if (!state.photo) return;
+  if (crop.open) finishCrop(true);
+  const wasOpen = masks.open;
+  masks.setOpen(true);
+  masks.setTool(tool);
+  document.querySelector(".stage").classList.add("masking");
+  renderMaskPanels();
+  if (!wasOpen) runPreview();
+}
+
+function closeMasks() {
+  masks.setTool(null);
+  masks.setOpen(false);
+  document.querySelector(".stage").classList.remove("masking");
+  renderMaskPanels();
+  schedulePreview();
+}
+
+function maskControls(filter) {
+  const box = el("fieldset", { class: "filter masks", "data-filter": filter.id });
+  box.append(el("legend", { title: filter.summary }, el("span", { class: "filter-name", text: filter.id === "local" ? "local corrections" : "spots (retouch)" })));
+  box.append(el("div", { class: "mask-body" }));
+  queueMicrotask(renderMaskPanels);
+  return box;
+}
+
+/** A slider row for one declared number (min/max/default from /v1/filters). */
+function maskSlider(id, param, value, onInput, label = param.name) {
+  const help = `${param.description}${param.unit ? ` (${param.unit})` : ""}; ${param.range}, default ${param.default}`;
+  const slider = el("input", { id, type: "range", min: String(param.min), max: String(param.max), step: String(stepOf(param)), title: help });
+  slider.value = String(value);
+  const num = el("input", { type: "number", class: "number", min: String(param.min), max: String(param.max), step: "any",
+                            "aria-label": `${label} value` });
+  num.value = String(value);
+  slider.addEventListener("input", () => { num.value = slider.value; onInput(Number(slider.value)); });
+  num.addEventListener("change", () => {
+    const n = Math.min(param.max, Math.max(param.min, Number(num.value)));
+    if (!Number.isFinite(n)) { num.value = slider.value; return; }
+    num.value = slider.value = String(n); onInput(n);
+  });
+  slider.addEventListener("dblclick", () => { slider.value = num.value = String(param.default); onInput(param.default); });
+  return el("div", { class: "param param-number", title: help },
+            el("label", { for: id, text: label.charAt(0).toUpperCase() + label.slice(1) + (param.unit ? ` (${param.unit})` : "") }),
+            slider, num, el("span"));
+}
+
+const toolButton = (id, tool, text, title) => el("button", {
+  type: "button", id, class: "tool", text, title, "aria-pressed": masks.open && masks.tool === tool ? "true" : "false",
+  onclick: () => (masks.open && masks.tool === tool && tool ? openMasks(null) : openMasks(tool)) });
+
+/** Redraws both panels from the model (after a structural change). */
+function renderMaskPanels() {
+  if (!masks) return;
+  const local = document.querySelector('[data-filter="local"] .mask-body');
+  if (local && masks.local) renderLocalPanel(local);
+  const spots = document.querySelector('[data-filter="retouch"] .mask-body');
+  if (spots && masks.retouch) renderSpotPanel(spots);
+  for (const id of ["local", "retouch"]) {
+    document.querySelector(`[data-filter="${id}"]`)?.classList.toggle("edited", id === "local" ? masks.localChanged : masks.spotsChanged);
+  }
+}
+
+function renderLocalPanel(root) {
+  const m = masks, st = m.local;
+  const shapeParams = (type) => st.shapes.find((s) => s.type === type)?.parameters || [];
+  const drawAs = el("select", { id: "mask-draw-as", onchange: (e) => { m.drawAs = e.target.value; } },
+    el("option", { value: "new", text: "as a new correction" }),
+    ...st.modes.map((mode) => el("option", { value: mode, text: `${{ add: "add to", subtract: "subtract from", intersect: "intersect with" }[mode] || mode} the selected one` })));
+  drawAs.value = m.drawAs;
+  const tools = el("div", { class: "mask-tools", role: "toolbar", "aria-label": "Mask tools" },
+    toolButton("mask-tool-linear", "linear", "Linear", "Drag from where the effect starts to where it is full"),
+    toolButton("mask-tool-radial", "radial", "Radial", "Drag a box: the ellipse inside it"),
+    toolButton("mask-tool-brush", "brush", "Brush", "Paint strokes"),
+    toolButton("mask-tool-move", null, "Move", "Drag the handles of the selected correction"),
+    m.open ? el("button", { type: "button", id: "mask-done", text: "Done", onclick: closeMasks }) : null);
+  const options = el("div", { class: "mask-options" },
+    el("label", { for: "mask-draw-as", text: "Draw" }), drawAs,
+    el("label", { class: "check" }, el("input", { type: "checkbox", id: "mask-show", checked: m.showMask,
+      onchange: (e) => { m.showMask = e.target.checked; m.draw(); } }), " Show mask"),
+    el("label", { class: "check" }, el("input", { type: "checkbox", id: "mask-erase", checked: m.erase,
+      onchange: (e) => { m.erase = e.target.checked; } }), " Erase"));
+  const brush = el("div", { class: "mask-brush" });
+  for (const p of shapeParams("brush")) {
+    if (p.type !== "number") continue;
+    brush.append(maskSlider(`brush-${p.name}`, p, m.brush[p.name], (v) => { m.brush[p.name] = v; }, p.name === "radius" ? "size" : p.name));
+  }
+  const list = el("ul", { class: "mask-list", "aria-label": "Corrections" });
+  m.corrections.forEach((c, i) => {
+    const kinds = c.mask.shapes.map((s) => s.type).join(" + ");
+    list.append(el("li", { class: i === m.selected ? "selected" : "", "data-correction": String(i + 1) },
+      el("label", {}, el("input", { type: "radio", name: "mask-selected", checked: i === m.selected,
+        onclick: () => { m.selected = i; if (!m.open) openMasks(null); else { m.draw(); renderMaskPanels(); } } }), ` ${i + 1}. ${kinds}`),
+      el("label", { class: "check", title: "Switch this correction on or off" }, el("input", { type: "checkbox", class: "mask-on", checked: c.enabled !== false,
+        onchange: (e) => { c.enabled = e.target.checked; m.changed(); } }), " on"),
+      el("button", { type: "button", class: "reset", text: "✕", "aria-label": `Delete correction ${i + 1}`,
+        onclick: () => { m.corrections.splice(i, 1); m.selected = Math.min(m.selected, m.corrections.length - 1); m.changed(); } })));
+  });
+  root.replaceChildren(tools, options, brush, list);
+  const c = m.corrections[m.selected];
+  if (!c) { root.append(el("p", { class: "hint", text: "Choose a tool and draw on the photo to add a correction." })); return; }
+  const detail = el("div", { class: "mask-detail", "aria-label": `Correction ${m.selected + 1}` });
+  detail.append(el("label", { class: "check" }, el("input", { type: "checkbox", id: "mask-invert", checked: !!c.mask.invert,
+    onchange: (e) => { c.mask.invert = e.target.checked; m.changed(); } }), " Invert mask"));
+  for (const a of st.amounts) {
+    detail.append(maskSlider(`local-${a.name}`, a, c.amounts[a.name] ?? 0, (v) => {
+      if (v) c.amounts[a.name] = v; else delete c.amounts[a.name];
+      m.draw(); m.onChangeQuiet();
+    }));
+  }
+  c.mask.shapes.forEach((shape, si) => {
+    if (shape.type !== "radial") return;
+    for (const p of shapeParams("radial")) {
+      if (p.name === "angle" || p.name === "roundness" || p.name === "feather") {
+        detail.append(maskSlider(`radial-${si}-${p.name}`, p, shape[p.name] ?? p.default, (v) => { shape[p.name] = v; m.draw(); m.onChangeQuiet(); },
+                                 `radial ${p.name}`));
+      }
+    }
+    detail.append(el("label", { class: "check" }, el("input", { type: "checkbox", checked: shape.inside === false,
+      onchange: (e) => { shape.inside = !e.target.checked; m.changed(); } }), " Radial: effect outside"));
+  });
+  root.append(detail);
+}
+
+function renderSpotPanel(root) {
+  const m = masks, st = m.retouch;
+  const mode = el("select", { id: "spot-mode", "aria-label": "Spot mode", onchange: (e) => { m.spotMode = e.target.value; } },
+    ...st.modes.map((v) => el("option", { value: v, text: v })));
+  mode.value = m.spotMode;
+  const tools = el("div", { class: "mask-tools", role: "toolbar", "aria-label": "Spot tools" },
+    toolButton("spot-tool", "spot", "Spot", "Press on the spot, drag to the source it takes from"), mode,
+    m.open ? el("button", { type: "button", text: "Done", onclick: closeMasks }) : null);
+  const rx = st.parameters.find((p) => p.name === "rx");
+  const size = maskSlider("spot-size", rx, m.spotSize, (v) => { m.spotSize = v; }, "size");
+  const list = el("ul", { class: "mask-list", "aria-label": "Spots" });
+  m.spots.forEach((s, i) => {
+    list.append(el("li", { class: i === m.selectedSpot ? "selected" : "", "data-spot": String(i + 1) },
+      el("label", {}, el("input", { type: "radio", name: "spot-selected", checked: i === m.selectedSpot,
+        onclick: () => { m.selectedSpot = i; if (!m.open) openMasks(null); else { m.draw(); renderMaskPanels(); } } }), ` ${i + 1}. ${s.mode}`),
+      el("label", { class: "check" }, el("input", { type: "checkbox", checked: s.enabled !== false,
+        onchange: (e) => { s.enabled = e.target.checked; m.changed(); } }), " on"),
+      el("button", { type: "button", class: "reset", text: "✕", "aria-label": `Delete spot ${i + 1}`,
+        onclick: () => { m.spots.splice(i, 1); m.selectedSpot = -1; m.changed(); } })));
+  });
+  root.replaceChildren(tools, size, list);
+  const s = m.spots[m.selectedSpot];
+  if (!s) return;
+  for (const p of st.parameters) {
+    if (p.name !== "feather" && p.name !== "opacity") continue;
+    root.append(maskSlider(`spot-${p.name}`, p, s[p.name], (v) => { s[p.name] = v; m.draw(); m.onChangeQuiet(); }));
+  }
+}
+
 // --- Albums --------------------------------------------------------------------
 
 async function loadAlbums() {
@@ -1040,6 +1248,7 @@ async function start() {
     state.presets = presets;
     for (const p of presets) $("preset").append(el("option", { value: p.name, text: `${p.name} — ${p.summary}` }));
     setUpCrop();
+    setUpMasks();
     // Once: whether the server signs render URLs (renders load accordingly).
     await api.serverCapabilities();
     await loadAlbums();

@@ -17,6 +17,10 @@ from .change import Change
 from .change_kind import ChangeKind
 from .change_type import ChangeType
 from .color_label import ColorLabel
+from .corrections_structure import CorrectionsStructure
+from .corrections_structure_limits import CorrectionsStructureLimits
+from .corrections_structure_shapes_item import CorrectionsStructureShapesItem
+from .corrections_structure_shapes_item_type import CorrectionsStructureShapesItemType
 from .create_album_body import CreateAlbumBody
 from .editing_input import EditingInput
 from .editing_input_base_image import EditingInputBaseImage
@@ -61,6 +65,8 @@ from .resource import Resource
 from .resource_type import ResourceType
 from .revert_asset_body import RevertAssetBody
 from .revision import Revision
+from .spots_structure import SpotsStructure
+from .spots_structure_limits import SpotsStructureLimits
 from .update_album_body import UpdateAlbumBody
 from .update_asset_body import UpdateAssetBody
 from .uploaded_asset import UploadedAsset
@@ -83,6 +89,10 @@ __all__ = (
     "ChangeKind",
     "ChangeType",
     "ColorLabel",
+    "CorrectionsStructure",
+    "CorrectionsStructureLimits",
+    "CorrectionsStructureShapesItem",
+    "CorrectionsStructureShapesItemType",
     "CreateAlbumBody",
     "EditingInput",
     "EditingInputBaseImage",
@@ -127,6 +137,8 @@ __all__ = (
     "ResourceType",
     "RevertAssetBody",
     "Revision",
+    "SpotsStructure",
+    "SpotsStructureLimits",
     "UpdateAlbumBody",
     "UpdateAssetBody",
     "UploadedAsset",

@@ -14,7 +14,7 @@ T = TypeVar("T", bound="ChainEdit")
 class ChainEdit:
     """
     Attributes:
-        chain (str): e.g. exposure=+0.3,crop=16:9
+        chain (str): e.g. exposure=+0.3,crop=16:9; empty only with a non-empty remove
         reset (bool | Unset): Start from no edits instead of the current recipe.
         remove (list[str] | Unset): Filters taken out of the recipe.
         from_raw (bool | None | Unset): Develop a RAW+JPEG pair's RAW (true) or its JPEG (false).

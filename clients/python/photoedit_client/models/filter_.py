@@ -6,12 +6,16 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 if TYPE_CHECKING:
+    from ..models.corrections_structure import CorrectionsStructure
     from ..models.filter_forms_item import FilterFormsItem
     from ..models.filter_parameter_type_0 import FilterParameterType0
     from ..models.filter_parameter_type_1 import FilterParameterType1
     from ..models.filter_parameter_type_2 import FilterParameterType2
     from ..models.filter_parameter_type_3 import FilterParameterType3
+    from ..models.spots_structure import SpotsStructure
 
 
 T = TypeVar("T", bound="Filter")
@@ -28,6 +32,10 @@ class Filter:
         colour_space (str):
         forms (list[FilterFormsItem]):
         parameters (list[FilterParameterType0 | FilterParameterType1 | FilterParameterType2 | FilterParameterType3]):
+        structure (CorrectionsStructure | SpotsStructure | Unset): Only for the filters that hold lists instead of
+            parameters (`local`: corrections through masks, `retouch`: spots; their `parameters` are empty): what an editor
+            builds them from. Chain values use the grammar of docs/chain-grammar.md (`local=radial(0.5 0.5 0.2 0.3)
+            exposure=+0.5`, `retouch=heal(X Y RX RY DX DY)`).
     """
 
     id: str
@@ -42,9 +50,11 @@ class Filter:
         | FilterParameterType2
         | FilterParameterType3
     ]
+    structure: CorrectionsStructure | SpotsStructure | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.corrections_structure import CorrectionsStructure
         from ..models.filter_parameter_type_0 import FilterParameterType0
         from ..models.filter_parameter_type_1 import FilterParameterType1
         from ..models.filter_parameter_type_2 import FilterParameterType2
@@ -78,6 +88,14 @@ class Filter:
 
             parameters.append(parameters_item)
 
+        structure: dict[str, Any] | Unset
+        if isinstance(self.structure, Unset):
+            structure = UNSET
+        elif isinstance(self.structure, CorrectionsStructure):
+            structure = self.structure.to_dict()
+        else:
+            structure = self.structure.to_dict()
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -91,16 +109,20 @@ class Filter:
                 "parameters": parameters,
             }
         )
+        if structure is not UNSET:
+            field_dict["structure"] = structure
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.corrections_structure import CorrectionsStructure
         from ..models.filter_forms_item import FilterFormsItem
         from ..models.filter_parameter_type_0 import FilterParameterType0
         from ..models.filter_parameter_type_1 import FilterParameterType1
         from ..models.filter_parameter_type_2 import FilterParameterType2
         from ..models.filter_parameter_type_3 import FilterParameterType3
+        from ..models.spots_structure import SpotsStructure
 
         d = dict(src_dict)
         id = d.pop("id")
@@ -174,6 +196,27 @@ class Filter:
 
             parameters.append(parameters_item)
 
+        def _parse_structure(
+            data: object,
+        ) -> CorrectionsStructure | SpotsStructure | Unset:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                structure_type_0 = CorrectionsStructure.from_dict(data)
+
+                return structure_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            structure_type_1 = SpotsStructure.from_dict(data)
+
+            return structure_type_1
+
+        structure = _parse_structure(d.pop("structure", UNSET))
+
         filter_ = cls(
             id=id,
             version=version,
@@ -182,6 +225,7 @@ class Filter:
             colour_space=colour_space,
             forms=forms,
             parameters=parameters,
+            structure=structure,
         )
 
         filter_.additional_properties = d

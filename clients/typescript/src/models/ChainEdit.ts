@@ -20,7 +20,7 @@ import { mapValues } from '../runtime';
  */
 export interface ChainEdit {
     /**
-     * e.g. exposure=+0.3,crop=16:9
+     * e.g. exposure=+0.3,crop=16:9; empty only with a non-empty remove
      */
     chain: string;
     /**

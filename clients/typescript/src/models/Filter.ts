@@ -13,6 +13,13 @@
  */
 
 import { mapValues } from '../runtime';
+import type { FilterStructure } from './FilterStructure';
+import {
+    FilterStructureFromJSON,
+    FilterStructureFromJSONTyped,
+    FilterStructureToJSON,
+    FilterStructureToJSONTyped,
+} from './FilterStructure';
 import type { FilterFormsInner } from './FilterFormsInner';
 import {
     FilterFormsInnerFromJSON,
@@ -62,6 +69,10 @@ export interface Filter {
      * 
      */
     parameters: Array<FilterParameter>;
+    /**
+     * 
+     */
+    structure?: FilterStructure;
 }
 
 /**
@@ -95,6 +106,7 @@ export function FilterFromJSONTyped(json: any, ignoreDiscriminator: boolean): Fi
         'colourSpace': json['colourSpace'],
         'forms': ((json['forms'] as Array<any>).map(FilterFormsInnerFromJSON)),
         'parameters': ((json['parameters'] as Array<any>).map(FilterParameterFromJSON)),
+        'structure': json['structure'] == null ? undefined : FilterStructureFromJSON(json['structure']),
     };
 }
 
@@ -116,6 +128,7 @@ export function FilterToJSONTyped(value?: Filter | null, ignoreDiscriminator: bo
         'colourSpace': value['colourSpace'],
         'forms': ((value['forms'] as Array<any>).map(FilterFormsInnerToJSON)),
         'parameters': ((value['parameters'] as Array<any>).map(FilterParameterToJSON)),
+        'structure': FilterStructureToJSON(value['structure']),
     };
 }
 
