@@ -67,7 +67,7 @@ struct LightroomSettingsTests {
         #expect(curve.parameters.number("blue_n") == 2 && abs(curve.parameters.number("blue_y1") - 10.0 / 255) < 1e-6,
                 "the blue channel's curve is the curve filter's own blue curve")
         #expect(Self.number(t, "clarity", "amount") == 18 && Self.number(t, "dehaze", "strength") == 8 && t.recipe.node("texture") == nil)
-        #expect(t.unmapped == ["MaskGroupBasedCorrections"],
+        #expect(t.unmapped == ["MaskGroupBasedCorrections 1: no mask"],
                 "set and not mapped, never dropped silently; defaults (Texture 0, ColorGradeBlending 50…) and bookkeeping are not listed")
         #expect(t.applied.contains("ToneCurvePV2012Blue") && t.applied.contains("Exposure2012") && !t.applied.contains("Texture"))
     }

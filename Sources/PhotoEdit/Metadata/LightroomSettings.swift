@@ -43,6 +43,10 @@ public struct LightroomSettings: Sendable {
     let orientation: Int?
     /// The text of `photoedit:recipe` (a sidecar photoedit wrote), if any.
     let photoeditRecipe: String?
+    /// Masks and spots (`LightroomLocalCorrections`), read from version 2 on
+    /// (version 1 listed them as not mapped); a problem with them leaves
+    /// them out, listed, never the packet.
+    let local: Result<LightroomLocalCorrections.Reading, XMPProblem>?
     /// The translation version read with.
     public let version: Int
     /// The settings apply to a rendered file (JPEG, TIFF…), not a RAW's development.
@@ -72,6 +76,7 @@ public struct LightroomSettings: Sendable {
         }
         self.orientation = orientation
         photoeditRecipe = packet.value(XMPSidecar.namespace, "recipe")?.defaultText
+        local = version >= 2 ? Result { () throws(XMPProblem) in try LightroomLocalCorrections.read(packet, orientation: orientation ?? 1) } : nil
         self.version = version
         self.rendered = rendered
     }
@@ -307,6 +312,8 @@ extension LightroomSettings {
                              "ParametricDarks", "ParametricLights", "ParametricHighlights", "ParametricShadowSplit",
                              "ParametricMidtoneSplit", "ParametricHighlightSplit", "Brightness", "ColorGradeShadowHue",
                              "ColorGradeShadowSat", "ColorGradeHighlightHue", "ColorGradeHighlightSat", "ColorGradeBalance"])
+            // Masks and spots: what of them cannot be rebuilt is listed by their reader.
+            names.formUnion(LightroomLocalCorrections.properties)
         }
         return names
     }
@@ -403,9 +410,24 @@ extension LightroomSettings {
             }),
         ])
         do {
-            let recipe = try Recipe(json: json, registry: registry)
-            return LightroomTranslation(recipe: recipe, unmapped: t.unmapped + unmappedSettings(read: t.read),
-                                        applied: Array(Set(t.applied)).sorted())
+            var recipe = try Recipe(json: json, registry: registry)
+            var unmapped = t.unmapped + unmappedSettings(read: t.read), applied = t.applied
+            switch local {
+            case .success(let reading)?:
+                try recipe.setLocalCorrections(reading.corrections, registry: registry)
+                try recipe.setRetouchSpots(reading.spots, registry: registry)
+                unmapped += reading.unmapped
+                // A list counts as applied when nothing of it was left out.
+                applied += LightroomLocalCorrections.properties.filter { name in
+                    (structures.contains(name) || arrays[name] != nil) && !reading.unmapped.contains { $0.hasPrefix(name + " ") }
+                }
+            case .failure(let problem)?:
+                unmapped += LightroomLocalCorrections.properties.filter { structures.contains($0) || arrays[$0] != nil }.sorted()
+                    .map { "\($0) (\(problem.description))" }
+            case nil:
+                break
+            }
+            return LightroomTranslation(recipe: recipe, unmapped: unmapped, applied: Array(Set(applied)).sorted())
         } catch {
             // Every value was checked and clamped: a refusal here is a
             // translation bug, reported rather than guessed around.
@@ -447,7 +469,7 @@ extension LightroomSettings {
             if version >= 2 && ["Name", "Group", "ShortName", "SortName", "Description"].contains(name) { continue }
             out.append(name)
         }
-        for name in structures.sorted() where !Self.isBookkeeping(name) { out.append(name) }
+        for name in structures.sorted() where !ignored(name) { out.append(name) }
         // The camera profile is bookkeeping while it is Adobe's neutral one; another
         // (Camera Portrait, Adobe Monochrome…) changes the look, which photoedit does not apply.
         // A rendered file has no camera profile (Lightroom offers it none): nothing to list (version 2).
