@@ -170,7 +170,10 @@ public func makeServer(library: PhotoLibrary, configuration: ServerConfiguration
     let application = Application(
         router: router,
         server: .http1(configuration: .init(idleTimeout: .init(configuration.idleTimeout))),
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "photoedit"),
+        // A burst of connections waits in the kernel's queue (capped by
+        // net.core.somaxconn) instead of having its SYNs dropped at 256, so a
+        // loaded server answers 503 with Retry-After rather than time-outs.
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "photoedit", backlog: 4096),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger
     )
