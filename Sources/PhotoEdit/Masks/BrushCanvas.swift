@@ -114,12 +114,16 @@ enum BrushCanvas {
         }
     }
 
+    /// libvips' float band format (`VIPS_FORMAT_FLOAT`, 6), by value: the
+    /// release build (whole-module) did not find the enum constant here.
+    static let floatFormat = VipsBandFormat(rawValue: 6)
+
     /// A float image holding `pixels` (rows top to bottom, bands interleaved).
     static func floatImage(_ pixels: [Float], width: Int, height: Int, bands: Int) throws -> Image {
         precondition(pixels.count == width * height * bands)
         try Vips.ensureStarted()
         let made = pixels.withUnsafeBytes {
-            vips_image_new_from_memory_copy($0.baseAddress, $0.count, Int32(width), Int32(height), Int32(bands), VIPS_FORMAT_FLOAT)
+            vips_image_new_from_memory_copy($0.baseAddress, $0.count, Int32(width), Int32(height), Int32(bands), Self.floatFormat)
         }
         guard let made else { throw Vips.error("new_from_memory_copy") }
         return Image(owning: made)
