@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -16,6 +16,14 @@ let package = Package(
         .library(name: "PhotoEditServer", targets: ["PhotoEditServer"]),
         // Opens a library by name: a folder, a postgres://…?blobs=s3://… URL, a config file.
         .library(name: "PhotoEditLocation", targets: ["PhotoEditLocation"]),
+    ],
+    // `Server` (on by default): `photoedit serve`, batch jobs, and libraries shared through
+    // PostgreSQL + S3 — the HTTP server, postgres-nio, the S3 client and their SSL stacks.
+    // The quick start builds without it (`--disable-default-traits`): the command-line tool
+    // for library folders, which compiles in a fraction of the time.
+    traits: [
+        .trait(name: "Server", description: "photoedit serve, batch jobs, and libraries on PostgreSQL + S3."),
+        .default(enabledTraits: ["Server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -84,13 +92,17 @@ let package = Package(
         ),
         // What `--library` names and how it opens (the CLI's and the server's):
         // a folder, or PostgreSQL + a blob store. The engine stays free of NIO.
-        .target(name: "PhotoEditLocation", dependencies: ["PhotoEdit", "PhotoEditPostgres", "PhotoEditS3"]),
+        .target(name: "PhotoEditLocation", dependencies: [
+            "PhotoEdit",
+            .target(name: "PhotoEditPostgres", condition: .when(traits: ["Server"])),
+            .target(name: "PhotoEditS3", condition: .when(traits: ["Server"])),
+        ]),
         // The command-line tool.
         .executableTarget(
             name: "photoedit",
             dependencies: [
                 "PhotoEdit",
-                "PhotoEditServer",
+                .target(name: "PhotoEditServer", condition: .when(traits: ["Server"])),
                 "PhotoEditLocation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -1,3 +1,5 @@
+// Batch jobs need the job table of a library shared through PostgreSQL: the `Server` trait.
+#if Server
 import Foundation
 import PhotoEdit
 import PhotoEditPostgres
@@ -143,7 +145,7 @@ public final class LibraryJobs: Sendable {
     public func enqueueApply(_ edit: BatchEdit, to ids: [String], photosPerJob: Int = defaultPhotosPerJob) async throws -> String {
         try edit.validate(registry: library.registry)
         let library = self.library
-        let planned = try await Self.offload { try ids.map { PlannedPhoto(id: $0, revision: try library.asset($0).revision) } }
+        let planned = try await BlockingExecutor.run { try ids.map { PlannedPhoto(id: $0, revision: try library.asset($0).revision) } }
         let jobs = try chunks(planned, photosPerJob)
         return try await enqueue(kind: Kind.apply, jobs.map { ApplyPayload(edit: edit, photos: $0) }, sizes: jobs.map(\.count))
     }
@@ -211,7 +213,7 @@ public final class LibraryJobs: Sendable {
         let edit = payload.edit
         for (n, photo) in payload.photos.enumerated() {
             try Task.checkCancellation()
-            _ = try await Self.offload { () -> Outcome in
+            _ = try await BlockingExecutor.run { () -> Outcome in
                 let asset: Asset
                 do { asset = try library.asset(photo.id) } catch PhotoEditError.unknownAsset { return .gone }
                 // Past the planned revision: this job's earlier claim (or someone since) edited it.
@@ -235,7 +237,7 @@ public final class LibraryJobs: Sendable {
         let library = self.library
         for (n, id) in payload.photos.enumerated() {
             try Task.checkCancellation()
-            try await Self.offload {
+            try await BlockingExecutor.run {
                 do { try work(library, id) } catch PhotoEditError.unknownAsset {}
             }
             try await context.progress(done: Int64(n + 1))
@@ -266,14 +268,5 @@ public final class LibraryJobs: Sendable {
             throw PhotoEditError.library("job \(job.id) (\(job.kind)): its payload is not one this photoedit reads")
         }
     }
-
-    /// Runs blocking engine work on a Dispatch thread: the engine's calls
-    /// block (its blob store and PostgreSQL bridges wait on other tasks),
-    /// so they never run on Swift's cooperative pool, whose few threads
-    /// (two on a 2-core machine) those tasks need.
-    static func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global(qos: .utility).async { continuation.resume(with: Result { try work() }) }
-        }
-    }
 }
+#endif

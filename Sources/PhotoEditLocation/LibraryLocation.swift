@@ -1,6 +1,8 @@
 import Foundation
 import PhotoEdit
+#if Server
 import PhotoEditPostgres
+#endif
 
 /// Where a library is, as `--library`, `$PHOTOEDIT_LIBRARY` and
 /// `photoedit serve --library` name it (docs/cli.md, "Libraries"):
@@ -21,8 +23,10 @@ import PhotoEditPostgres
 public enum LibraryLocation: Sendable, Equatable, CustomStringConvertible {
     /// A library folder.
     case folder(URL)
-    /// A library shared by many nodes.
+    #if Server
+    /// A library shared by many nodes (a build with the `Server` trait, the default).
     case distributed(DistributedLibraryLocation)
+    #endif
 
     /// The longest location text or config file accepted.
     static let maxLength = 4096
@@ -37,8 +41,12 @@ public enum LibraryLocation: Sendable, Equatable, CustomStringConvertible {
         }
         let lower = text.lowercased()
         if lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://") {
+            #if Server
             self = .distributed(try DistributedLibraryLocation(url: text, environment: environment))
             return
+            #else
+            throw Self.withoutServer("a postgres:// library")
+            #endif
         }
         if lower.hasPrefix("file://") {
             guard let url = URL(string: text), url.isFileURL, url.path.hasPrefix("/"), url.host.map({ $0.isEmpty || $0 == "localhost" }) ?? true else {
@@ -56,7 +64,11 @@ public enum LibraryLocation: Sendable, Equatable, CustomStringConvertible {
         var isFolder: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: text, isDirectory: &isFolder)
         if exists, !isFolder.boolValue {
+            #if Server
             self = .distributed(try DistributedLibraryLocation(configFile: text, environment: environment))
+            #else
+            throw Self.withoutServer("a library config file (\(Self.excerpt(text)))")
+            #endif
         } else if !exists, lower.hasSuffix(".json") {
             throw Self.bad("no library config file at \(Self.excerpt(text))")
         } else {
@@ -68,8 +80,17 @@ public enum LibraryLocation: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .folder(url): return url.path
+        #if Server
         case let .distributed(location): return location.description
+        #endif
         }
+    }
+
+    /// The one-line refusal of a build without the `Server` trait (the quick
+    /// start's: a command-line tool for library folders) for `what`.
+    public static func withoutServer(_ what: String) -> PhotoEditError {
+        .library("\(what) needs photoedit built with its Server trait (the default; the quick start leaves it out): "
+            + "swift build -c release --product photoedit")
     }
 
     /// `PhotoEditError.library` prints as `library: WHY`.
@@ -85,6 +106,7 @@ public enum LibraryLocation: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+#if Server
 /// Where the files of a distributed library are.
 public enum BlobsLocation: Sendable, Equatable, CustomStringConvertible {
     /// An S3-compatible object store: bucket, key prefix (empty or ending in
@@ -295,3 +317,4 @@ public struct DistributedLibraryLocation: Sendable, Equatable, CustomStringConve
         "\(url.scheme ?? "postgres")://\(url.user.map { $0 + "@" } ?? "")\(url.host ?? "")\(url.port.map { ":\($0)" } ?? "")\(url.path)"
     }
 }
+#endif

@@ -1,8 +1,10 @@
 import Foundation
 import Synchronization
 import PhotoEdit
+#if Server
 import PhotoEditPostgres
 import PhotoEditS3
+#endif
 
 extension LibraryLocation {
     /// The library named by `--library` (or `$PHOTOEDIT_LIBRARY`), else the default folder.
@@ -21,12 +23,15 @@ extension LibraryLocation {
         switch self {
         case let .folder(url):
             return try PhotoLibrary(url: url, create: create, registry: registry)
+        #if Server
         case let .distributed(location):
             return try location.open(registry: registry, environment: environment)
+        #endif
         }
     }
 }
 
+#if Server
 extension DistributedLibraryLocation {
     /// Connects to the catalog (migrating its schema) and the blob store,
     /// checks the store answers, and opens the library.
@@ -96,3 +101,4 @@ final class PreviewQueue: Sendable {
         }
     }
 }
+#endif

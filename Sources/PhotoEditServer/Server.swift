@@ -225,47 +225,12 @@ func jsonResponse(_ value: JSONValue, status: HTTPResponse.Status = .ok, headers
     return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: value.canonicalText)))
 }
 
-/// Runs blocking engine work on a Dispatch thread, never on an event loop
-/// or Swift's cooperative pool. If the calling task is cancelled (its
-/// request timed out or its client went away) the call returns at once with
-/// `CancellationError`; the work finishes on its thread and is dropped
-/// (every engine write is all-or-nothing, so nothing is left half done).
+/// Runs blocking engine work on the engine's ``BlockingExecutor`` (bounded,
+/// never on an event loop or Swift's cooperative pool); a cancelled request
+/// returns at once with `CancellationError`.
+@inline(__always)
 func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    let once = Once<T>()
-    return try await withTaskCancellationHandler {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            once.set(continuation)
-            DispatchQueue.global(qos: .userInitiated).async {
-                once.resume(with: Result { try work() })
-            }
-        }
-    } onCancel: {
-        once.resume(with: .failure(CancellationError()))
-    }
-}
-
-/// A continuation resumed once, by whichever comes first.
-final class Once<T: Sendable>: Sendable {
-    private let state = Mutex<(continuation: CheckedContinuation<T, any Error>?, early: Result<T, any Error>?)>((nil, nil))
-
-    func set(_ continuation: CheckedContinuation<T, any Error>) {
-        let early: Result<T, any Error>? = state.withLock { state in
-            if let early = state.early { return early }
-            state.continuation = continuation
-            return nil
-        }
-        if let early { continuation.resume(with: early) }
-    }
-
-    func resume(with result: Result<T, any Error>) {
-        let continuation: CheckedContinuation<T, any Error>? = state.withLock { state in
-            if state.early != nil { return nil }
-            state.early = result
-            defer { state.continuation = nil }
-            return state.continuation
-        }
-        continuation?.resume(with: result)
-    }
+    try await BlockingExecutor.run(returningOnCancel: true, work)
 }
 
 /// Gives each request an id (the client's `X-Request-Id` when it is short

@@ -168,7 +168,7 @@ func postgresCatalogBenchmark(_ arguments: [String]) async throws {
             print(String(format: "SQLite: generated %d photos in %.1f s", photos, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9))
         }
         let library = try PhotoLibrary(url: URL(fileURLWithPath: folder))
-        guard try await library.fetchAssets(FetchOptions(includeHiddenAssets: true, includeRecentlyDeleted: true)).count == photos else {
+        guard try await BlockingExecutor.run({ try library.fetchAssets(FetchOptions(includeHiddenAssets: true, includeRecentlyDeleted: true)) }).count == photos else {
             fail("the SQLite catalog in \(folder) does not hold exactly \(photos) photos")
         }
         sqlite = library

@@ -227,6 +227,7 @@ struct ApplyCommand: ParsableCommand {
             for name in remove { _ = try library.registry.require(name) }
             let resolved = try batch.photos(ids, in: library)
             if resolved.isEmpty { throw PhotoEditError.invalidQuery("no photo matches --where") }
+            #if Server
             if batch.asJob {
                 let edit = BatchEdit(chain: try BatchEdit.expanding(steps.map(\.description).joined(separator: ","), presets: presetOptions.library),
                                      reset: reset, remove: remove, base: base?.lowercased())
@@ -234,6 +235,7 @@ struct ApplyCommand: ParsableCommand {
                 try batch.enqueue(options, library: library) { try await $0.enqueueApply(edit, to: resolved, photosPerJob: perJob) }
                 return
             }
+            #endif
             let bar = ProgressBar("applying")
             defer { bar.finish() }
             for (i, id) in resolved.enumerated() {
@@ -400,11 +402,13 @@ struct UpgradeCommand: ParsableCommand {
             let library = try options.open()
             let resolved = try batch.photos(ids, in: library)
             if resolved.isEmpty { throw PhotoEditError.invalidQuery("no photo matches --where") }
+            #if Server
             if batch.asJob {
                 let perJob = batch.photosPerJob
                 try batch.enqueue(options, library: library) { try await $0.enqueueUpgrade(resolved, photosPerJob: perJob) }
                 return
             }
+            #endif
             let bar = ProgressBar("upgrading")
             defer { bar.finish() }
             for (i, id) in resolved.enumerated() {

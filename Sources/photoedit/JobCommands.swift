@@ -3,8 +3,10 @@ import Dispatch
 import Foundation
 import PhotoEdit
 import PhotoEditLocation
+#if Server
 import PhotoEditPostgres
 import PhotoEditServer
+#endif
 
 /// How a batch command (`apply`, `upgrade`) picks its photos and where it runs.
 struct BatchOptions: ParsableArguments {
@@ -13,7 +15,7 @@ struct BatchOptions: ParsableArguments {
     var filter: String?
     @Flag(name: .customLong("as-job"), help: "On a library shared through PostgreSQL: enqueue the work as jobs any node's worker runs, print the batch id, and return.")
     var asJob = false
-    @Option(help: ArgumentHelp("With --as-job, photos per job.", valueName: "N")) var photosPerJob = LibraryJobs.defaultPhotosPerJob
+    @Option(help: ArgumentHelp("With --as-job, photos per job.", valueName: "N")) var photosPerJob = BatchOptions.defaultPhotosPerJob
 
     /// The photos named (ids or prefixes) and those matching `--where`, each once, in that order.
     func photos(_ ids: [String], in library: PhotoLibrary) throws -> [String] {
@@ -26,14 +28,23 @@ struct BatchOptions: ParsableArguments {
         return out.filter { seen.insert($0).inserted }
     }
 
+    #if Server
+    static let defaultPhotosPerJob = LibraryJobs.defaultPhotosPerJob
+    #else
+    static let defaultPhotosPerJob = 20
+    #endif
+
+    #if Server
     /// `--as-job`'s enqueueing: opens the library's job table, runs `body`
     /// with it, prints the batch id it returns.
     func enqueue(_ options: LibraryOptions, library: PhotoLibrary, _ body: @escaping @Sendable (LibraryJobs) async throws -> String) throws {
         let location = try JobsCommand.distributed(options, for: "--as-job")
         Output.line(try JobsCommand.withJobs(location, library, body))
     }
+    #endif
 }
 
+#if Server
 struct JobsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "jobs",
@@ -189,3 +200,27 @@ struct ServedJobs: BatchJobService {
         return try await status(batch)
     }
 }
+#else
+/// Without the `Server` trait there are no shared libraries, hence no jobs:
+/// `photoedit jobs …` says so in one line.
+struct JobsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "jobs", abstract: "Batch work of a library shared through PostgreSQL (not in this build).", shouldDisplay: false)
+    @Argument(parsing: .allUnrecognized) var arguments: [String] = []
+
+    func run() throws { try PhotoEdit_run { throw LibraryLocation.withoutServer("photoedit jobs") } }
+
+    static func distributed(_ options: LibraryOptions, for what: String) throws {
+        throw LibraryLocation.withoutServer(what)
+    }
+}
+
+/// `photoedit serve` in a build without the `Server` trait: one line saying how to get it.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve", abstract: "Serve the library over HTTP (not in this build).", shouldDisplay: false)
+    @Argument(parsing: .allUnrecognized) var arguments: [String] = []
+
+    func run() throws { try PhotoEdit_run { throw LibraryLocation.withoutServer("photoedit serve") } }
+}
+#endif

@@ -1,3 +1,5 @@
+// `photoedit serve`: the HTTP server, in a build with the `Server` trait (the default).
+#if Server
 import ArgumentParser
 import Foundation
 import Logging
@@ -166,3 +168,4 @@ final class Outcome: @unchecked Sendable {
     var error: (any Error)? { lock.withLock { stored } }
     func set(_ error: any Error) { lock.withLock { stored = error } }
 }
+#endif

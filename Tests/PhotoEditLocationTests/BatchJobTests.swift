@@ -70,7 +70,7 @@ struct BatchJobTests {
         let library = try await f.libraryArgument
         let count = 16
         let files = try Self.photos(count, in: f.temp.appendingPathComponent("in"))
-        let ids = try await f.library.importItems(files).compactMap(\.id)
+        let ids = try await BlockingExecutor.run { try f.library.importItems(files) }.compactMap(\.id)
         try #require(ids.count == count)
         guard case let .distributed(location) = try LibraryLocation(parsing: library, environment: f.environment) else {
             Issue.record("not a distributed library: \(library)")
@@ -115,9 +115,9 @@ struct BatchJobTests {
 
         // Exactly once: one edit per photo, the batch's.
         for id in ids {
-            let history = try await f.library.history(id)
+            let history = try await BlockingExecutor.run { try f.library.history(id) }
             #expect(history.map(\.number) == [0, 1], "\(id): \(history.map(\.number))")
-            #expect(try await f.library.currentRecipe(id).nodes.map(\.filter) == ["exposure"])
+            #expect(try await BlockingExecutor.run { try f.library.currentRecipe(id) }.nodes.map(\.filter) == ["exposure"])
         }
 
         // The progress through the CLI and the API.
@@ -139,7 +139,7 @@ struct BatchJobTests {
         #expect(cancelled.status == 0 && cancelled.stdout.contains("\tcancelled\t0/2 photos"), "\(cancelled.stdout)\(cancelled.stderr)")
         let drained = try DistributedLibraryTests.photoedit(["jobs", "work", "--library", library, "--drain"], f.environment)
         #expect(drained.status == 0, "\(drained.stderr)")
-        #expect(try await f.library.history(ids[0]).count == 2)
+        #expect(try await BlockingExecutor.run { try f.library.history(ids[0]) }.count == 2)
         #expect(try await jobs.progress(second).cancelled == 1)
 
         // A folder library has no jobs: one line, non-zero exit.
@@ -149,7 +149,7 @@ struct BatchJobTests {
         #expect(refused.stderr.split(separator: "\n").count == 1)
         #expect(!FileManager.default.fileExists(atPath: folder), "refused before the folder library is created")
 
-        #expect(try await f.library.verify().isClean)
+        #expect(try await BlockingExecutor.run { try f.library.verify() }.isClean)
         await jobs.close()
     }
 

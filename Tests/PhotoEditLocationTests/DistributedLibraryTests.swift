@@ -80,58 +80,58 @@ struct DistributedLibraryTests {
     @Test(arguments: Kind.allCases)
     func importFindsDuplicatesAndStoresOriginalsInTheStore(kind: Kind) async throws {
         let f = try await Fixture(kind)
-        let first = try await f.library.importItems([Self.sample("coffee.jpg"), Self.sample("chelsea.jpg")])
+        let first = try await BlockingExecutor.run { try f.library.importItems([Self.sample("coffee.jpg"), Self.sample("chelsea.jpg")]) }
         #expect(first.allSatisfy { $0.id != nil && !$0.duplicate })
-        let again = try await f.library.importItems([Self.sample("coffee.jpg")])
+        let again = try await BlockingExecutor.run { try f.library.importItems([Self.sample("coffee.jpg")]) }
         #expect(again.first?.duplicate == true)
         #expect(again.first?.id == first[0].id)
-        #expect(try await f.library.assets().count == 2)
+        #expect(try await BlockingExecutor.run { try f.library.assets() }.count == 2)
         let originals = try await f.fileKeys("originals")
         #expect(originals.count == 2)
-        let coffee = try await f.library.asset(first[0].id!)
+        let coffee = try await BlockingExecutor.run { try f.library.asset(first[0].id!) }
         #expect(originals.contains(where: { $0.contains(coffee.sha256) }))
         if kind == .distributed {
             // Nothing of the library's own files in the local work folder.
             #expect(!FileManager.default.fileExists(atPath: f.temp.appendingPathComponent("work/originals").path))
         }
-        #expect(try await f.library.verify().isClean)
+        #expect(try await BlockingExecutor.run { try f.library.verify() }.isClean)
     }
 
     @Test(arguments: Kind.allCases)
     func applyRenderRevertAndHistory(kind: Kind) async throws {
         let f = try await Fixture(kind)
-        let id = try #require(try await f.library.importItems([Self.sample("chelsea.jpg")]).first?.id)
-        _ = try await f.library.apply(chain: "exposure=+0.5,crop=1:1", to: id)
-        let asset = try await f.library.asset(id)
+        let id = try #require(try await BlockingExecutor.run { try f.library.importItems([Self.sample("chelsea.jpg")]) }.first?.id)
+        _ = try await BlockingExecutor.run { try f.library.apply(chain: "exposure=+0.5,crop=1:1", to: id) }
+        let asset = try await BlockingExecutor.run { try f.library.asset(id) }
         #expect(asset.revision == 1)
         #expect(asset.pixelWidth == asset.pixelHeight)
         #expect(try await f.fileKeys("renders").count == 1)
         // The records of revisions 0 (the import) and 1.
         #expect(try await f.fileKeys("revisions").count == 2)
         let out = f.temp.appendingPathComponent("out.jpg").path
-        try await f.library.render(id, to: out)
+        try await BlockingExecutor.run { try f.library.render(id, to: out) }
         let image = try Image.load(path: out, sequential: true)
         #expect(image.width == asset.pixelWidth && image.height == asset.pixelHeight)
-        let reverted = try await f.library.revert(id, to: 0)
+        let reverted = try await BlockingExecutor.run { try f.library.revert(id, to: 0) }
         #expect(reverted.number == 2)
-        #expect(try await f.library.history(id).map(\.number) == [0, 1, 2])
-        #expect(try await f.library.currentRecipe(id).nodes.isEmpty)
+        #expect(try await BlockingExecutor.run { try f.library.history(id) }.map(\.number) == [0, 1, 2])
+        #expect(try await BlockingExecutor.run { try f.library.currentRecipe(id) }.nodes.isEmpty)
         // Back to revision 1: its render restored from the recipe.
-        _ = try await f.library.revert(id, to: 1)
-        #expect(try await f.library.asset(id).pixelWidth == asset.pixelWidth)
-        let report = try await f.library.verify()
+        _ = try await BlockingExecutor.run { try f.library.revert(id, to: 1) }
+        #expect(try await BlockingExecutor.run { try f.library.asset(id) }.pixelWidth == asset.pixelWidth)
+        let report = try await BlockingExecutor.run { try f.library.verify() }
         #expect(report.isClean, "\(report.problems)")
     }
 
     @Test(arguments: Kind.allCases)
     func resourcesAreTheOriginalsBytes(kind: Kind) async throws {
         let f = try await Fixture(kind)
-        let id = try #require(try await f.library.importItems([Self.sample("coffee.jpg")]).first?.id)
-        _ = try await f.library.apply(chain: "saturation=-0.5", to: id)
-        let resources = try await f.library.resources(for: id)
+        let id = try #require(try await BlockingExecutor.run { try f.library.importItems([Self.sample("coffee.jpg")]) }.first?.id)
+        _ = try await BlockingExecutor.run { try f.library.apply(chain: "saturation=-0.5", to: id) }
+        let resources = try await BlockingExecutor.run { try f.library.resources(for: id) }
         let photo = try #require(resources.first { $0.type == .photo })
         let out = f.temp.appendingPathComponent("resource").path
-        try await f.library.writeResource(photo, to: out)
+        try await BlockingExecutor.run { try f.library.writeResource(photo, to: out) }
         #expect(FileManager.default.contentsEqual(atPath: out, andPath: Self.sample("coffee.jpg")))
         let render = try #require(resources.first { $0.type == .fullSizePhoto })
         #expect(render.fileSize > 1000)
@@ -140,15 +140,15 @@ struct DistributedLibraryTests {
     @Test(arguments: Kind.allCases)
     func purgeRemovesThePhoto(kind: Kind) async throws {
         let f = try await Fixture(kind)
-        let ids = try await f.library.importItems([Self.sample("coffee.jpg"), Self.sample("chelsea.jpg")]).compactMap(\.id)
-        _ = try await f.library.apply(chain: "exposure=+0.3", to: ids[1])
+        let ids = try await BlockingExecutor.run { try f.library.importItems([Self.sample("coffee.jpg"), Self.sample("chelsea.jpg")]) }.compactMap(\.id)
+        _ = try await BlockingExecutor.run { try f.library.apply(chain: "exposure=+0.3", to: ids[1]) }
         try await offload { try f.library.performChanges { try $0.changeRequest(for: ids[1]).delete() } }
         try await offload { try f.library.performChanges { try $0.changeRequest(for: ids[1]).purge() } }
-        #expect(try await f.library.assets(includeDeleted: true).map(\.id) == [ids[0]])
+        #expect(try await BlockingExecutor.run { try f.library.assets(includeDeleted: true) }.map(\.id) == [ids[0]])
         // Renders and records go at once (their names are unique).
         #expect(try await f.fileKeys("renders").isEmpty)
         #expect(try await f.fileKeys("revisions").count == 1)   // the other photo's revision 0
-        let report = try await f.library.verify()
+        let report = try await BlockingExecutor.run { try f.library.verify() }
         #expect(report.isClean, "\(report.problems)")
         switch kind {
         case .folder:
@@ -157,7 +157,7 @@ struct DistributedLibraryTests {
             // A shared original stays until verify --repair, after the grace period.
             #expect(try await f.fileKeys("originals").count == 2)
             #expect(report.notes.contains { $0.contains("1 unreferenced blob(s) younger than the 1 h grace period") })
-            let repaired = try await f.library.verify(repair: true, gracePeriod: 0)
+            let repaired = try await BlockingExecutor.run { try f.library.verify(repair: true, gracePeriod: 0) }
             #expect(repaired.isClean)
             #expect(repaired.repaired.count == 1)
             #expect(try await f.fileKeys("originals").count == 1)
@@ -167,8 +167,8 @@ struct DistributedLibraryTests {
     @Test(arguments: Kind.allCases)
     func verifyRepairHonoursTheGracePeriod(kind: Kind) async throws {
         let f = try await Fixture(kind)
-        let id = try #require(try await f.library.importItems([Self.sample("coffee.jpg")]).first?.id)
-        _ = try await f.library.apply(chain: "exposure=+0.2", to: id)
+        let id = try #require(try await BlockingExecutor.run { try f.library.importItems([Self.sample("coffee.jpg")]) }.first?.id)
+        _ = try await BlockingExecutor.run { try f.library.apply(chain: "exposure=+0.2", to: id) }
         // A render left by a commit that never happened (or is in flight).
         let stray = "renders/\(id.prefix(2))/\(id)/7-0badf00d.jpg"
         let staged = f.temp.appendingPathComponent("stray.jpg").path
@@ -178,35 +178,35 @@ struct DistributedLibraryTests {
         switch kind {
         case .folder:
             // A folder library: as ever, reported, and removed by repair.
-            #expect(try await f.library.verify().problems.contains { $0.contains(stray) })
-            #expect(try await f.library.verify(repair: true).repaired.contains { $0.contains(stray) })
+            #expect(try await BlockingExecutor.run { try f.library.verify() }.problems.contains { $0.contains(stray) })
+            #expect(try await BlockingExecutor.run { try f.library.verify(repair: true) }.repaired.contains { $0.contains(stray) })
         case .distributed:
             // Younger than the grace period: maybe another node's commit in flight.
-            let young = try await f.library.verify(repair: true)
+            let young = try await BlockingExecutor.run { try f.library.verify(repair: true) }
             #expect(young.isClean)
             #expect(young.repaired.isEmpty)
             #expect(try await f.fileKeys("renders").contains(stray))
             // Older than it (a grace period of 0 s): a problem, which repair removes.
-            #expect(try await f.library.verify(gracePeriod: 0).problems.contains { $0.contains(stray) })
-            let old = try await f.library.verify(repair: true, gracePeriod: 0)
+            #expect(try await BlockingExecutor.run { try f.library.verify(gracePeriod: 0) }.problems.contains { $0.contains(stray) })
+            let old = try await BlockingExecutor.run { try f.library.verify(repair: true, gracePeriod: 0) }
             #expect(old.repaired.contains { $0.contains(stray) })
         }
         #expect(try await !f.fileKeys("renders").contains(stray))
-        #expect(try await f.library.verify().isClean)
-        #expect(try await f.library.currentRecipe(id).nodes.count == 1)
+        #expect(try await BlockingExecutor.run { try f.library.verify() }.isClean)
+        #expect(try await BlockingExecutor.run { try f.library.currentRecipe(id) }.nodes.count == 1)
     }
 
     @Test(arguments: Kind.allCases)
     func aMissingBlobIsReported(kind: Kind) async throws {
         let f = try await Fixture(kind)
-        let id = try #require(try await f.library.importItems([Self.sample("coffee.jpg")]).first?.id)
-        _ = try await f.library.apply(chain: "exposure=+0.2", to: id)
+        let id = try #require(try await BlockingExecutor.run { try f.library.importItems([Self.sample("coffee.jpg")]) }.first?.id)
+        _ = try await BlockingExecutor.run { try f.library.apply(chain: "exposure=+0.2", to: id) }
         let render = try #require(try await f.fileKeys("renders").first)
         try await offload { f.library.files.remove(render) }
-        #expect(try await f.library.verify().problems.contains { $0.contains("render \(render) is missing") })
-        let repaired = try await f.library.verify(repair: true)
+        #expect(try await BlockingExecutor.run { try f.library.verify() }.problems.contains { $0.contains("render \(render) is missing") })
+        let repaired = try await BlockingExecutor.run { try f.library.verify(repair: true) }
         #expect(repaired.repaired.contains { $0.contains("rebuilt as") })
-        #expect(try await f.library.verify().isClean)
+        #expect(try await BlockingExecutor.run { try f.library.verify() }.isClean)
     }
 
     // MARK: The command line
@@ -229,7 +229,7 @@ struct DistributedLibraryTests {
         #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
         if kind == .distributed {
             // The library object of this test sees what the CLI did.
-            #expect(try await f.library.asset(ids[0]).revision == 1)
+            #expect(try await BlockingExecutor.run { try f.library.asset(ids[0]) }.revision == 1)
             // Without credentials: one line naming the bucket, no secret.
             let refused = try Self.photoedit(["list", "--library", library], ["PGPASSWORD": f.environment["PGPASSWORD"] ?? ""],
                                              removing: ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"])
@@ -265,9 +265,9 @@ struct DistributedLibraryTests {
         // Every acknowledged change is there; the killed ones are not.
         let list = try Self.photoedit(["history", "--library", library, id], f.environment)
         #expect(list.status == 0, "\(list.stderr)")
-        #expect(try await f.library.assets().map(\.id) == [id])
-        #expect(try await f.library.asset(id).revision == 1)
-        #expect(try await f.library.currentRecipe(id).nodes.map(\.filter) == ["exposure"])
+        #expect(try await BlockingExecutor.run { try f.library.assets() }.map(\.id) == [id])
+        #expect(try await BlockingExecutor.run { try f.library.asset(id) }.revision == 1)
+        #expect(try await BlockingExecutor.run { try f.library.currentRecipe(id) }.nodes.map(\.filter) == ["exposure"])
         // Consistent: verify is clean (the leftovers are young, or recovered).
         let verified = try Self.photoedit(["verify", "--library", library], f.environment)
         #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
@@ -279,7 +279,7 @@ struct DistributedLibraryTests {
             #expect(repaired.stdout.contains("unreferenced blob removed"))
             #expect(try await f.fileKeys("originals").count == 1)
             #expect(try await f.fileKeys("renders").count == 1)
-            #expect(try await f.library.verify().isClean)
+            #expect(try await BlockingExecutor.run { try f.library.verify() }.isClean)
             let out = f.temp.appendingPathComponent("after.jpg").path
             #expect(try Self.photoedit(["render", "--library", library, id, "-o", out], f.environment).status == 0)
         }

@@ -34,13 +34,13 @@ struct LibraryCopyTests {
         let distributed = try await f.libraryArgument
         let folder = f.temp.appendingPathComponent("source")
         let source = try PhotoLibrary(url: folder)
-        let ids = try await source.importItems(["coffee.jpg", "chelsea.jpg", "astronaut.jpg"].map(DistributedLibraryTests.sample)).compactMap(\.id)
+        let ids = try await BlockingExecutor.run { try source.importItems(["coffee.jpg", "chelsea.jpg", "astronaut.jpg"].map(DistributedLibraryTests.sample)) }.compactMap(\.id)
         try #require(ids.count == 3)
-        _ = try await source.apply(chain: "exposure=+0.5", to: ids[0])
-        _ = try await source.apply(chain: "contrast=+10", to: ids[0])
-        _ = try await source.revert(ids[0], to: 1)
-        _ = try await source.apply(chain: "crop=1:1", to: ids[1])
-        try await source.performChanges { c in
+        _ = try await BlockingExecutor.run { try source.apply(chain: "exposure=+0.5", to: ids[0]) }
+        _ = try await BlockingExecutor.run { try source.apply(chain: "contrast=+10", to: ids[0]) }
+        _ = try await BlockingExecutor.run { try source.revert(ids[0], to: 1) }
+        _ = try await BlockingExecutor.run { try source.apply(chain: "crop=1:1", to: ids[1]) }
+        try await BlockingExecutor.run { try source.performChanges { c in
             try c.changeRequest(for: ids[1]).isFavorite = true
             try c.changeRequest(for: ids[2]).isHidden = true
             try c.changeRequest(for: ids[0]).setRating(4)
@@ -48,17 +48,17 @@ struct LibraryCopyTests {
             try c.changeRequest(for: ids[2]).setTitle("Astronaut")
             _ = c.createAlbum(title: "Trip")
             try c.albumChangeRequest(for: "Trip").addAssets([ids[1], ids[0]])
-        }
+        } }
 
         // Killed before committing the second photo: the first is whole in the target, nothing of the others.
         var crash = f.environment
         crash["PHOTOEDIT_CRASH_POINT"] = "copy-before-commit-2"
         let killed = try DistributedLibraryTests.photoedit(["library", "copy", "--from", folder.path, "--to", distributed], crash)
         #expect(killed.status != 0)
-        let partial = try await f.library.assets(includeHidden: true)
+        let partial = try await BlockingExecutor.run { try f.library.assets(includeHidden: true) }
         #expect(partial.count == 1, "one whole photo before the crash")
         if let first = partial.first {
-            #expect(try await f.library.history(first.id).count == source.history(first.id).count, "with every revision")
+            #expect(try await BlockingExecutor.run { try f.library.history(first.id) }.count == source.history(first.id).count, "with every revision")
         }
 
         // Run again: carries on, and verifies.
@@ -67,14 +67,14 @@ struct LibraryCopyTests {
         #expect(copied.stdout.hasPrefix("copied 2 photos (1 already there), 7 revisions, 1 album, "), "\(copied.stdout)")
         #expect(copied.stdout.split(separator: "\n").count == 1)
         try Self.expectSame(source, f.library, "folder → PostgreSQL")
-        let report = try await f.library.verify()
+        let report = try await BlockingExecutor.run { try f.library.verify() }
         #expect(report.isClean, "\(report.problems)")
         let again = try DistributedLibraryTests.photoedit(["library", "copy", "--from", folder.path, "--to", distributed], f.environment)
         #expect(again.status == 0 && again.stdout.hasPrefix("copied 0 photos (3 already there)"), "\(again.stdout)\(again.stderr)")
 
         // A target holding a photo the source has not is refused, one line.
         let other = f.temp.appendingPathComponent("other")
-        _ = try await PhotoLibrary(url: other).importItems([DistributedLibraryTests.sample("rotated-exif.jpg")])
+        _ = try await BlockingExecutor.run { try PhotoLibrary(url: other).importItems([DistributedLibraryTests.sample("rotated-exif.jpg")]) }
         let refused = try DistributedLibraryTests.photoedit(["library", "copy", "--from", other.path, "--to", distributed], f.environment)
         #expect(refused.status != 0 && refused.stderr.contains("which the source has not"), "\(refused.stderr)")
         #expect(refused.stderr.split(separator: "\n").count == 1)
@@ -85,19 +85,19 @@ struct LibraryCopyTests {
         #expect(returned.status == 0 && returned.stdout.hasPrefix("copied 3 photos, 7 revisions, 1 album, "), "\(returned.stdout)\(returned.stderr)")
         let copy = try PhotoLibrary(url: back)
         try Self.expectSame(source, copy, "PostgreSQL → folder")
-        #expect(try await copy.verify().isClean)
+        #expect(try await BlockingExecutor.run { try copy.verify() }.isClean)
         let out = f.temp.appendingPathComponent("back.jpg").path
-        try await copy.render(ids[1], to: out)
-        let width = try await source.asset(ids[1]).pixelWidth
+        try await BlockingExecutor.run { try copy.render(ids[1], to: out) }
+        let width = try await BlockingExecutor.run { try source.asset(ids[1]) }.pixelWidth
         #expect(try Image.load(path: out, sequential: true).width == width)
 
         // Metadata changed in the distributed library: its record is a
         // blob, replaced in the same commit, checked by verify.
-        try await f.library.performChanges { c in try c.changeRequest(for: ids[0]).setRating(2) }
+        try await BlockingExecutor.run { try f.library.performChanges { c in try c.changeRequest(for: ids[0]).setRating(2) } }
         let records = try f.library.files.list("revisions").map(\.relative).filter { $0.contains(ids[0]) && LibraryLayout.isMetadataRecord($0) }
         #expect(records.count == 1, "the replaced record removed: \(records)")
-        let afterRating = try await f.library.verify()
+        let afterRating = try await BlockingExecutor.run { try f.library.verify() }
         #expect(afterRating.isClean, "\(afterRating.problems)")
-        #expect(try await f.library.asset(ids[0]).rating == 2)
+        #expect(try await BlockingExecutor.run { try f.library.asset(ids[0]) }.rating == 2)
     }
 }

@@ -125,7 +125,7 @@ struct MultiNodeTests {
         let f = try await Fixture(.distributed)
         let library = try await f.libraryArgument
         let files = try BatchJobTests.photos(4, in: f.temp.appendingPathComponent("in"))
-        let ids = try await f.library.importItems(files).compactMap(\.id)
+        let ids = try await BlockingExecutor.run { try f.library.importItems(files) }.compactMap(\.id)
         try #require(ids.count == 4)
         let ports = try LoopbackPorts.free(4)
         var nodes: [Child] = []
@@ -173,7 +173,7 @@ struct MultiNodeTests {
             }
         }
         for id in ids {
-            #expect(try await f.library.asset(id).revision == rounds, "no update lost: \(id)")
+            #expect(try await BlockingExecutor.run { try f.library.asset(id) }.revision == rounds, "no update lost: \(id)")
         }
 
         // Uploads to every node, and an edit of each photo straight to the
@@ -255,9 +255,9 @@ struct MultiNodeTests {
             #expect(status == 200 || status == 412, "\(id) again → \(status) \(String(decoding: body, as: UTF8.self))")
         }
         for id in ids {
-            #expect(try await f.library.asset(id).revision == rounds + 1, "\(id): the edit landed once")
+            #expect(try await BlockingExecutor.run { try f.library.asset(id) }.revision == rounds + 1, "\(id): the edit landed once")
         }
-        let hashes = try await f.library.assets().map(\.sha256)
+        let hashes = try await BlockingExecutor.run { try f.library.assets() }.map(\.sha256)
         #expect(hashes.count == ids.count + uploads.count + 1, "each photo once: \(hashes.count) photos")
         for file in uploads + [heldFile] {
             #expect(hashes.contains(try FileIO.sha256(of: file)), "\(file) is in the library")
@@ -298,7 +298,7 @@ struct MultiNodeTests {
         #expect(claims.contains { $0.attempts >= 2 && $0.worker?.contains(doomed) == false }, "its job was taken over: \(claims)")
         await jobs.close()
         for id in ids {
-            let history = try await f.library.history(id)
+            let history = try await BlockingExecutor.run { try f.library.history(id) }
             #expect(history.map(\.number) == Array(0...rounds + 2), "\(id): every edit once: \(history.map(\.number))")
         }
         let verified = try DistributedLibraryTests.photoedit(["verify", "--library", library], f.environment)

@@ -35,7 +35,7 @@ struct CatalogStoreTests {
                 postgres = catalog
                 library = try PhotoLibrary(url: folder, catalog: catalog)
             }
-            let ids = try await library.importItems([Self.sample("coffee.jpg"), Self.sample("chelsea.jpg")]).compactMap(\.id)
+            let ids = try await BlockingExecutor.run { [library] in try library.importItems([Self.sample("coffee.jpg"), Self.sample("chelsea.jpg")]) }.compactMap(\.id)
             guard ids.count == 2 else { throw PhotoEditError.library("the samples were not imported") }
             (a, b) = (ids[0], ids[1])
         }

@@ -43,8 +43,8 @@ struct ChangeNotifyTests {
         defer { storeA.close(); storeB.close() }
         let nodeA = try PhotoLibrary(url: temp.appendingPathComponent("a"), catalog: storeA)
         let nodeB = try PhotoLibrary(url: temp.appendingPathComponent("b"), catalog: storeB)
-        let id = try #require(try await nodeA.importItems([CatalogStoreTests.Fixture.sample("coffee.jpg")]).first?.id)
-        let start = try await nodeB.latestChangeSequence()
+        let id = try #require(try await BlockingExecutor.run { try nodeA.importItems([CatalogStoreTests.Fixture.sample("coffee.jpg")]) }.first?.id)
+        let start = try await BlockingExecutor.run { try nodeB.latestChangeSequence() }
 
         let stream = try nodeB.changeSets(since: start)
         let received = Received()
@@ -59,7 +59,7 @@ struct ChangeNotifyTests {
         var latencies: [Duration] = []
         for round in 1...3 {
             let sent = ContinuousClock.now
-            try await nodeA.performChanges { try $0.changeRequest(for: id).isFavorite = round % 2 == 1 }
+            try await BlockingExecutor.run { try nodeA.performChanges { try $0.changeRequest(for: id).isFavorite = round % 2 == 1 } }
             let arrived = try await received.wait(for: start + round)
             let latency = try #require(arrived.map { sent.duration(to: $0) }, "round \(round): the change never arrived")
             latencies.append(latency)
@@ -74,13 +74,13 @@ struct ChangeNotifyTests {
         try storeA.write { db in
             try db.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query = 'SELECT 1' AND pid <> pg_backend_pid()", [])
         }
-        try await nodeA.performChanges { try $0.changeRequest(for: id).isHidden = true }
+        try await BlockingExecutor.run { try nodeA.performChanges { try $0.changeRequest(for: id).isHidden = true } }
         #expect(try await received.wait(for: start + 4, limit: .seconds(10)) != nil, "a change made while the listener was down arrives (by the poll or after reconnecting)")
         try await Self.until { storeB.changes.isListening }
         #expect(storeB.changes.isListening, "the LISTEN connection is made again")
         try await Task.sleep(for: .milliseconds(300))
         let sent = ContinuousClock.now
-        try await nodeA.performChanges { try $0.changeRequest(for: id).isHidden = false }
+        try await BlockingExecutor.run { try nodeA.performChanges { try $0.changeRequest(for: id).isHidden = false } }
         let arrived = try #require(try await received.wait(for: start + 5))
         #expect(sent.duration(to: arrived) < .seconds(10), "woken by NOTIFY again")
         #expect(received.seqs == Array(start + 1...start + 5), "every change once, in order")

@@ -97,7 +97,7 @@ struct PostgresCatalogTests {
                 let options = FetchOptions(predicate: query.isEmpty ? nil : try AssetPredicate(parsing: query),
                                            sortDescriptors: sort.isEmpty ? [] : try AssetSortDescriptor.parseList(sort),
                                            fetchLimit: limit, includeHiddenAssets: hidden, includeRecentlyDeleted: deleted)
-                let sqlite = try await library.fetchAssets(options).identifiers
+                let sqlite = try await BlockingExecutor.run { try library.fetchAssets(options) }.identifiers
                 let postgres = try await catalog.fetchAssetIdentifiers(options)
                 #expect(sqlite == postgres, "\(query) sort \(sort) hidden \(hidden) limit \(limit): SQLite \(sqlite.count), PostgreSQL \(postgres.count)")
                 compared += sqlite.count
@@ -105,9 +105,9 @@ struct PostgresCatalogTests {
         }
         #expect(compared > 20_000, "the queries select photos (\(compared) compared)")
         // In an album, album order.
-        let albums = try await library.fetchAlbums()
+        let albums = try await BlockingExecutor.run { try library.fetchAlbums() }
         let album = try #require(albums.allObjects().first { $0.title == "Trip 7" })
-        #expect(try await library.fetchAssets(in: album.id).identifiers == (try await catalog.fetchAssetIdentifiers(inAlbum: album.id)))
+        #expect(try await BlockingExecutor.run { try library.fetchAssets(in: album.id) }.identifiers == (try await catalog.fetchAssetIdentifiers(inAlbum: album.id)))
         await catalog.close()
     }
 

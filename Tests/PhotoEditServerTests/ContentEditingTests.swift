@@ -114,7 +114,7 @@ struct HTTPContentEditingTests {
                 }
                 #expect(types == ["photo", "fullSizePhoto", "adjustmentData"])
             }
-            let stored = try await temp.library.asset(id)
+            let stored = try await BlockingExecutor.run { try temp.library.asset(id) }
             try await client.execute(uri: "/v1/assets/\(id)/resources/adjustmentData?rev=1", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "application/json")
@@ -173,7 +173,7 @@ struct HTTPContentEditingTests {
                 #expect(revision(ofETag: response.headers[.eTag]) == 1)
                 #expect(response.member("pixelWidth") == .number(300))
             }
-            let asset = try await temp.library.asset(id)
+            let asset = try await BlockingExecutor.run { try temp.library.asset(id) }
             #expect(asset.revision == 1)
             #expect(asset.adjustmentData.map { [UInt8]($0.data) } == Self.foreignData)
             #expect(asset.adjustmentData?.formatIdentifier == "com.example.foreign")
@@ -212,7 +212,7 @@ struct HTTPContentEditingTests {
                 #expect(response.status == .ok)
                 #expect(revision(ofETag: response.headers[.eTag]) == 2)
             }
-            let history = try await temp.library.history(id)
+            let history = try await BlockingExecutor.run { try temp.library.history(id) }
             #expect(history.last?.baseRevision == 1)
             #expect(history.last?.adjustmentData?.data == Data("plain text".utf8))
             // The first editor's data is still in the history, byte for byte.
@@ -305,7 +305,7 @@ struct HTTPContentEditingTests {
                 #expect(response.member("canHandleAdjustmentData") == .bool(true))
                 #expect(response.string("base") == "original")
             }
-            #expect(try await temp.library.asset(id).revision == 1)
+            #expect(try await BlockingExecutor.run { try temp.library.asset(id) }.revision == 1)
             #expect(stagedFiles(temp.library).isEmpty)
         }
     }
@@ -398,7 +398,7 @@ struct HTTPContentEditingTests {
                 #expect(response.status == .badRequest)
                 #expect(response.string("detail")?.contains("headers are longer") == true)
             }
-            #expect(try await temp.library.asset(id).revision == 0)
+            #expect(try await BlockingExecutor.run { try temp.library.asset(id) }.revision == 0)
             #expect(stagedFiles(temp.library).isEmpty)
         }
     }

@@ -204,8 +204,8 @@ struct FeedTests {
         let temp = try TemporaryLibrary()
         let first = try temp.importSample("coffee.jpg")
         _ = try temp.importSample("chelsea.jpg")
-        try await temp.library.performChanges { try $0.changeRequest(for: first).isFavorite = true }
-        let latest = try await temp.library.latestChangeSequence()
+        try await BlockingExecutor.run { try temp.library.performChanges { try $0.changeRequest(for: first).isFavorite = true } }
+        let latest = try await BlockingExecutor.run { try temp.library.latestChangeSequence() }
         try await server(temp.library).test(.router) { client in
             try await client.execute(uri: "/v1/changes?since=0&limit=1", method: .get) { response in
                 #expect(response.status == .ok)
@@ -234,7 +234,7 @@ struct FeedTests {
     func eventStream() async throws {
         let temp = try TemporaryLibrary()
         let id = try temp.importSample("coffee.jpg")
-        let imported = try await temp.library.latestChangeSequence()
+        let imported = try await BlockingExecutor.run { try temp.library.latestChangeSequence() }
         let library = temp.library
         try await server(temp.library).test(.live) { client in
             let port = try #require(client.port)

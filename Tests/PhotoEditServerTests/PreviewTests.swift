@@ -32,8 +32,8 @@ struct PreviewTests {
             }
             #expect(brighter > plain + 10)
             // Nothing was committed.
-            #expect(try await library.asset(id).revision == 0)
-            #expect(try await library.history(id).count == 1)
+            #expect(try await BlockingExecutor.run { try library.asset(id) }.revision == 0)
+            #expect(try await BlockingExecutor.run { try library.history(id) }.count == 1)
 
             // Commit the same edit: a preview with no chain now shows it, and
             // matches the committed render made small.

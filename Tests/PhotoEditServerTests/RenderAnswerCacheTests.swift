@@ -46,7 +46,7 @@ struct RenderAnswerCacheTests {
             release.finish()
             try await holder.value
             // An edit makes a new revision: the answer is rendered again, not the old one.
-            let edited = try await temp.library.apply(chain: "exposure=+1", to: id)
+            let edited = try await BlockingExecutor.run { try temp.library.apply(chain: "exposure=+1", to: id) }
             #expect(edited.number == 1)
             try await client.execute(uri: thumbnail, method: .get) { response in
                 #expect(response.status == .ok)
@@ -59,7 +59,7 @@ struct RenderAnswerCacheTests {
     func encodedOnce() async throws {
         let temp = try TemporaryLibrary()
         let id = try temp.importSample("coffee.jpg")
-        _ = try await temp.library.apply(chain: "exposure=+0.3", to: id)
+        _ = try await BlockingExecutor.run { try temp.library.apply(chain: "exposure=+0.3", to: id) }
         let state = ServerState(library: temp.library, configuration: ServerConfiguration())
         let application = Application(router: makeRouter(state: state))
         try await application.test(.router) { client in

@@ -76,7 +76,7 @@ struct RobustnessTests {
         let folder = Self.temporaryLibrary()
         defer { try? FileManager.default.removeItem(at: folder) }
         let library = try PhotoLibrary(url: folder)
-        let ids = try await library.importItems(["coffee.jpg", "chelsea.jpg", "astronaut.jpg"].map(Paths.sample)).compactMap(\.id)
+        let ids = try await BlockingExecutor.run { try library.importItems(["coffee.jpg", "chelsea.jpg", "astronaut.jpg"].map(Paths.sample)) }.compactMap(\.id)
         #expect(ids.count == 3)
         let serve = try await blocking { try ServeProcess(library: folder) }
         defer { serve.stop() }
@@ -147,7 +147,7 @@ struct RobustnessTests {
         // No lost update: each photo's history holds one edit revision per edit answered 200.
         var editsInHistory = 0
         for id in ids {
-            let history = try await library.history(id)
+            let history = try await BlockingExecutor.run { try library.history(id) }
             #expect(history.map(\.number) == Array(0..<history.count))
             editsInHistory += history.count - 1
         }
@@ -165,7 +165,7 @@ struct RobustnessTests {
         let folder = Self.temporaryLibrary()
         defer { try? FileManager.default.removeItem(at: folder) }
         let library = try PhotoLibrary(url: folder)
-        let seeded = try await library.importItems([Paths.sample("coffee.jpg"), Paths.sample("chelsea.jpg")]).compactMap(\.id)
+        let seeded = try await BlockingExecutor.run { try library.importItems([Paths.sample("coffee.jpg"), Paths.sample("chelsea.jpg")]) }.compactMap(\.id)
         let serve = try await blocking { try ServeProcess(library: folder) }
         // Every upload is new bytes: the same JPEG with its own comment segment.
         let jpeg = try Data(contentsOf: URL(fileURLWithPath: Paths.sample("astronaut.jpg")))
@@ -243,16 +243,16 @@ struct RobustnessTests {
         let reopened = try PhotoLibrary(url: folder)
         for (tag, id) in uploaded {
             // The photo is there with the very bytes uploaded.
-            let original = try #require(try await reopened.resources(for: id).first { $0.type == .photo }, "upload \(tag) (\(id)) is gone")
-            let bytes = try await reopened.requestData(for: original).collect()
+            let original = try #require(try await BlockingExecutor.run { try reopened.resources(for: id) }.first { $0.type == .photo }, "upload \(tag) (\(id)) is gone")
+            let bytes = try await BlockingExecutor.run { try reopened.requestData(for: original) }.collect()
             #expect(bytes == variant(tag), "\(tag)")
         }
         // Nothing else half-imported: the photos are the seeded ones and those acknowledged
         // (plus at most one per upload worker answered just as the kill came).
-        let count = try await reopened.fetchAssets(FetchOptions()).count
+        let count = try await BlockingExecutor.run { try reopened.fetchAssets(FetchOptions()) }.count
         #expect(count >= seeded.count + uploaded.count && count <= seeded.count + uploaded.count + 3)
         for edit in edited {
-            let history = try await reopened.history(edit.id)
+            let history = try await BlockingExecutor.run { try reopened.history(edit.id) }
             let revision = try #require(history.first { $0.number == edit.revision }, "edit r\(edit.revision) of \(edit.id) is gone")
             let recipe = try #require(revision.adjustmentData.map { try Recipe(adjustmentData: $0, registry: reopened.registry) })
             // The chain sent (contrast=N, N > 0) is the revision's recipe.

@@ -138,7 +138,7 @@ struct ServerTests {
             // Health stays open (load balancers have no token).
             try await client.execute(uri: "/health", method: .get) { response in #expect(response.status == .ok) }
         }
-        #expect(try await temp.library.asset(id).isFavorite)
+        #expect(try await BlockingExecutor.run { try temp.library.asset(id) }.isFavorite)
     }
 
     @Test("token files: malformed entries are refused with their entry number, never the hash")
@@ -181,7 +181,7 @@ struct AssetRouteTests {
                 #expect(response.member("code") == .string("unreadable-image"))
             }
         }
-        #expect(try await temp.library.assets().count == 1)
+        #expect(try await BlockingExecutor.run { try temp.library.assets() }.count == 1)
     }
 
     @Test("an upload over the limit is refused with 413 and adds nothing")
@@ -194,7 +194,7 @@ struct AssetRouteTests {
                 #expect(response.member("code") == .string("upload-too-large"))
             }
         }
-        #expect(try await temp.library.assets().isEmpty)
+        #expect(try await BlockingExecutor.run { try temp.library.assets() }.isEmpty)
         let staged = try FileManager.default.contentsOfDirectory(atPath: temp.url.appendingPathComponent("tmp").path)
         #expect(staged.isEmpty, "staging files left: \(staged)")
     }
@@ -278,8 +278,8 @@ struct AssetRouteTests {
             }
         }
         // The stale edit changed nothing.
-        #expect(try await temp.library.asset(id).revision == 2)
-        #expect(try await temp.library.history(id).count == 3)
+        #expect(try await BlockingExecutor.run { try temp.library.asset(id) }.revision == 2)
+        #expect(try await BlockingExecutor.run { try temp.library.history(id) }.count == 3)
     }
 
     @Test("an edit that only takes filters out: an empty chain with remove; an empty chain alone is still refused")
@@ -304,7 +304,7 @@ struct AssetRouteTests {
                 #expect(response.member("chain") == .string("exposure=+0.5"))
             }
         }
-        #expect(try await temp.library.asset(id).revision == 2)
+        #expect(try await BlockingExecutor.run { try temp.library.asset(id) }.revision == 2)
     }
 
     @Test("a photo's ETag covers its metadata: favorite, hidden, albums, trash each give a new tag, so If-None-Match never answers a stale 304")
@@ -403,13 +403,13 @@ struct AssetRouteTests {
                 #expect(assets.count == 1)
             }
         }
-        let asset = try await temp.library.asset(id)
+        let asset = try await BlockingExecutor.run { try temp.library.asset(id) }
         #expect(asset.rating == 4 && asset.caption == "Gullfoss" && !asset.isFavorite, "no bad PATCH changed anything")
         // The PATCHes wrote the photo's metadata record, as the CLI does (a rebuilt catalog reads it back).
         let path = try temp.library.read { db in try db.value(String.self, "SELECT metadataPath FROM asset WHERE id = ?", id) }
         let record = try MetadataRecord.read(temp.library.readablePath(try #require(path))).get()
         #expect(record.rating == 4 && record.caption == "Gullfoss" && record.keywords.isEmpty && record.title == nil && record.colorLabel == nil)
-        #expect(try await temp.library.verify().isClean)
+        #expect(try await BlockingExecutor.run { try temp.library.verify() }.isClean)
     }
 
     @Test("If-Match takes the revision (\"rN\", N) or the whole ETag; a whole ETag is refused (412 stale-metadata) once the metadata changed, the revision is not")
@@ -472,8 +472,8 @@ struct AssetRouteTests {
                 }
             }
         }
-        #expect(try await temp.library.asset(id).revision == 3)
-        #expect(try await temp.library.asset(id).isHidden == false)
+        #expect(try await BlockingExecutor.run { try temp.library.asset(id) }.revision == 3)
+        #expect(try await BlockingExecutor.run { try temp.library.asset(id) }.isHidden == false)
     }
 
     @Test("delete, restore and purge; albums")

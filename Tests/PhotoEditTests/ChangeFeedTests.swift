@@ -241,7 +241,7 @@ struct ChangeFeedTests {
             for try await set in stream { received.mutate { $0.append(set.seq) } }
             return received.value
         }
-        try await f.library.performChanges { try $0.changeRequest(for: f.b).isFavorite = true }
+        try await BlockingExecutor.run { try f.library.performChanges { try $0.changeRequest(for: f.b).isFavorite = true } }
         // Waits for what arrived rather than a fixed time (a loaded machine may be slow to deliver).
         let deadline = Date().addingTimeInterval(60)
         while received.value.count < 2 && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }

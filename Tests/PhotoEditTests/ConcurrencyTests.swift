@@ -82,9 +82,9 @@ struct ConcurrencyTests {
     @Test func manyTasksUsingTheAsyncAPI() async throws {
         let temp = TemporaryDirectory("photoedit-tasks")
         let library = try PhotoLibrary(url: temp.url.appendingPathComponent("library"))
-        let ids = try await library.importItems([Paths.sample("coffee.jpg"), Paths.sample("chelsea.jpg")]).compactMap(\.id)
+        let ids = try await BlockingExecutor.run { try library.importItems([Paths.sample("coffee.jpg"), Paths.sample("chelsea.jpg")]) }.compactMap(\.id)
         try #require(ids.count == 2)
-        try await library.performChanges { _ = $0.createAlbum(title: "Shared") }
+        try await BlockingExecutor.run { try library.performChanges { _ = $0.createAlbum(title: "Shared") } }
 
         let outcomes = try await withThrowingTaskGroup(of: Outcome.self) { group in
             for t in 0..<16 {
@@ -92,27 +92,27 @@ struct ConcurrencyTests {
                     let id = ids[(t / 4) % 2]          // every kind of task on both photos
                     switch t % 4 {
                     case 0:
-                        try await library.apply(chain: String(format: "exposure=%+.2f", 0.05 * Double(t)), to: id)
+                        try await BlockingExecutor.run { try library.apply(chain: String(format: "exposure=%+.2f", 0.05 * Double(t)), to: id) }
                         return .applied(id)
                     case 1:
-                        try await library.performChanges { changes in
+                        try await BlockingExecutor.run { try library.performChanges { changes in
                             try changes.changeRequest(for: id).isFavorite = true
                             try changes.albumChangeRequest(for: "Shared").addAssets(ids)
-                        }
+                        } }
                         return .metadata
                     case 2:
                         // A raw content-editing commit: it may lose the race, never
                         // silently; like a careful editor it reads again and retries a few times.
                         var lost = 0
                         while true {
-                            let input = try await library.requestContentEditingInput(for: id)
+                            let input = try await BlockingExecutor.run { try library.requestContentEditingInput(for: id) }
                             var output = ContentEditingOutput(contentEditingInput: input)
                             try ForeignEditor.writeGrey(of: input, to: output.renderedContentURL.path)
                             output.adjustmentData = AdjustmentData(formatIdentifier: ForeignEditor.formatIdentifier, formatVersion: "1",
                                                                    data: Data("task \(t)".utf8))
                             let finished = output
                             do {
-                                try await library.performChanges { try $0.changeRequest(for: id).contentEditingOutput = finished }
+                                try await BlockingExecutor.run { try library.performChanges { try $0.changeRequest(for: id).contentEditingOutput = finished } }
                                 return .committed(id, conflicts: lost)
                             } catch PhotoEditError.conflict {
                                 lost += 1
@@ -120,7 +120,7 @@ struct ConcurrencyTests {
                             }
                         }
                     default:
-                        try await library.apply(chain: "saturation=\(-5 * t)", to: id)
+                        try await BlockingExecutor.run { try library.apply(chain: "saturation=\(-5 * t)", to: id) }
                         return .applied(id)
                     }
                 }
@@ -136,20 +136,20 @@ struct ConcurrencyTests {
             let committed = outcomes.filter { if case .committed(id, _) = $0 { return true } else { return false } }.count
             for case let .committed(cid, lost) in outcomes where cid == id { conflicts += lost }
             conflicts += 10 * outcomes.filter { if case .conflict(id) = $0 { return true } else { return false } }.count
-            #expect(foreignRevisions(try await library.history(id)) == committed,
+            #expect(foreignRevisions(try await BlockingExecutor.run { try library.history(id) }) == committed,
                     "every raw commit that returned is in the history, once")
             #expect(applied == 4)
-            let history = try await library.history(id)
+            let history = try await BlockingExecutor.run { try library.history(id) }
             #expect(history.count == 1 + applied + committed, "\(id): \(history.count) revisions for \(applied) applies and \(committed) raw commits")
             #expect(history.map(\.number) == Array(0..<history.count))
             #expect(history.dropFirst().allSatisfy { $0.adjustmentData != nil && $0.hasRender })
         }
-        let shared = try await library.album("Shared")
+        let shared = try await BlockingExecutor.run { try library.album("Shared") }
         #expect(shared.assetIdentifiers.sorted() == ids.sorted(), "each photo once")
-        for id in ids { #expect(try await library.asset(id).isFavorite) }
+        for id in ids { #expect(try await BlockingExecutor.run { try library.asset(id) }.isFavorite) }
         let raw = outcomes.filter { if case .committed = $0 { return true } else { return false } }.count
         print("async tasks: \(raw) of 4 raw content-editing commits landed; \(conflicts) attempts lost the race with PhotoEditError.conflict")
-        let report = try await library.verify()
+        let report = try await BlockingExecutor.run { try library.verify() }
         #expect(report.isClean, "\(report.problems)")
     }
 }

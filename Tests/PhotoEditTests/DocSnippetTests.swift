@@ -50,8 +50,8 @@ struct DocSnippetTests {
             let task = Task { try await body(context) }
             try await Task.sleep(for: .milliseconds(300))
             let id = context.id
-            try await context.library.performChanges { try $0.changeRequest(for: id).setFavorite(true) }
-            try await context.library.apply(chain: "exposure=+0.3", to: id)
+            try await BlockingExecutor.run { try context.library.performChanges { try $0.changeRequest(for: id).setFavorite(true) } }
+            try await BlockingExecutor.run { try context.library.apply(chain: "exposure=+0.3", to: id) }
             try await Task.sleep(for: .milliseconds(300))
             task.cancel()
             try await task.value
@@ -68,10 +68,11 @@ struct DocSnippetTests {
         #expect(context.sink.bytes.withLock { $0 } == (try Data(contentsOf: URL(fileURLWithPath: Paths.sample("chelsea.jpg")))))
     }
 
-    /// Every public `async` call of PhotoLibrary and ImageManager, as
-    /// `name(firstLabel:` (`name()` without parameters), from the sources.
-    static func publicAsyncCalls() throws -> Set<String> {
-        var calls = Set<String>()
+    /// Every public call of PhotoLibrary, ImageManager and the queries, as
+    /// `name(firstLabel:` (`name()` without parameters), from the sources:
+    /// the `async` ones and the synchronous ones.
+    static func publicCalls() throws -> (async: Set<String>, sync: Set<String>) {
+        var asyncCalls = Set<String>(), syncCalls = Set<String>()
         let folders = ["Library", "Images", "Query"].map { Paths.root.appendingPathComponent("Sources/PhotoEdit/\($0)") }
         for folder in folders {
             for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".swift") {
@@ -94,27 +95,46 @@ struct DocSnippetTests {
                     }
                     var effects = ""
                     while j < text.count && text[j] != "{" && text[j] != "\n" { effects.append(text[j]); j += 1 }
-                    if effects.contains("async") {
-                        let first = parameters.split(separator: ":").first.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
-                        let label = first.split(separator: " ").first.map(String.init) ?? ""
-                        calls.insert(parameters.isEmpty ? "\(function)()" : "\(function)(\(label):")
-                    }
+                    let first = parameters.split(separator: ":").first.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+                    let label = first.split(separator: " ").first.map(String.init) ?? ""
+                    let call = parameters.isEmpty ? "\(function)()" : "\(function)(\(label):"
+                    if effects.contains("async") { asyncCalls.insert(call) } else { syncCalls.insert(call) }
                     i = j
                 }
             }
         }
-        return calls
+        return (asyncCalls, syncCalls)
     }
 
-    @Test("the page's table of async forms lists every public async call")
+    @Test("no public async call is the twin of a synchronous one: in async code the compiler never asks for an await the page does not show")
+    func noAsyncTwins() throws {
+        let calls = try Self.publicCalls()
+        #expect(calls.sync.count > 50, "found only \(calls.sync.count) synchronous calls")
+        // `createAsset(from:)` is synchronous for `Data` and async for an
+        // `AsyncSequence` of bytes, which `Data` is not: no call can mean both.
+        let twins = calls.async.intersection(calls.sync).subtracting(["createAsset(from:"])
+        #expect(twins.isEmpty, "async twins of synchronous calls (use PhotoLibrary.run instead): \(twins.sorted())")
+    }
+
+    @Test("the page's table of async-only calls lists every public async call")
     func asyncTableIsComplete() throws {
         let page = try String(contentsOf: Paths.root.appendingPathComponent("docs/library-api.md"), encoding: .utf8)
-        let table = try #require(page.split(separator: "Calls with an `async` form:").dropFirst().first?
-            .split(separator: "\n\n", omittingEmptySubsequences: true).first, "the page has no table of async forms")
-        let calls = try Self.publicAsyncCalls()
-        #expect(calls.count > 30, "found only \(calls.sorted())")
+        let table = try #require(page.split(separator: "Calls that are only `async`").dropFirst().first?
+            .split(separator: "\n\n", omittingEmptySubsequences: true).first { $0.hasPrefix("|") }, "the page has no table of async-only calls")
+        let calls = try Self.publicCalls().async
+        #expect(calls.contains("run(_:"), "found \(calls.sorted())")
         let missing = calls.filter { !table.contains($0) && !["next()", "collect()"].contains($0) }
         #expect(missing.isEmpty, "async calls missing from docs/library-api.md's table: \(missing.sorted())")
+    }
+
+    @Test("every synchronous snippet is also compiled inside async code")
+    func syncSnippetsCompileInAsyncCode() {
+        let sync = docSnippets.filter {
+            if case .sync = $0.run { true } else { false }
+        }.map(\.number)
+        #expect(!sync.isEmpty)
+        let missing = Set(sync).subtracting(docSnippetsCompiledInAsyncCode)
+        #expect(missing.isEmpty, "synchronous snippets not compiled in async code: \(missing.sorted())")
     }
 
     /// The `n`th runnable (sync or async) snippet (from 1) of the section whose title starts with `prefix`.

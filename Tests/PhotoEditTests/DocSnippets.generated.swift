@@ -37,46 +37,80 @@ func docSnippet2(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:89 (Async code)
+/// docs/library-api.md:23 (Using photoedit from Swift) — the same, inside async code (compiled, not run)
+func docSnippet2_inAsyncCode(_ doc: DocSnippetContext) async throws {
+#sourceLocation(file: "docs/library-api.md", line: 24)
+
+
+    let library = try PhotoLibrary(url: URL(fileURLWithPath: doc.path("/srv/photos")))
+
+    // Import (files and folders); one result per file, in the order given.
+    let results = try library.importItems([doc.path("/incoming/IMG_0001.jpg")])
+    guard let id = results.first?.id else { fatalError("\(results.first!.error!)") }
+
+    // Edit with a chain; a new revision with its full-size render.
+    try library.apply(chain: "crop=16:9,exposure=+0.3", to: id)
+
+    // Or build the recipe yourself.
+    var recipe = try library.currentRecipe(id)
+    recipe = try Chain.apply(Chain.parse("saturation=-100"), to: recipe)
+    print(recipe.adjustmentData.formatIdentifier)   // org.photoedit.recipe
+
+    // Render any version.
+    try library.render(id, version: .current, to: doc.path("/tmp/out.jpg"),
+                       options: RenderOptions(maxWidth: 1024, maxHeight: 1024))
+
+    // Metadata, history, revert.
+    let asset = try library.asset(String(id.prefix(6)))   // prefixes work
+    print(asset.pixelWidth, asset.pixelHeight, asset.orientation, asset.revision)
+    for r in try library.history(id) { print(r.number, r.kind, r.adjustmentData?.formatIdentifier ?? "-") }
+    try library.revert(id)           // back to the original, as a new revision (0 is the import)
+    try library.revert(id, to: 1)    // revision 1 (the first edit) current again, as a new revision
+#sourceLocation()
+}
+
+/// docs/library-api.md:90 (Async code)
 func docSnippet3(_ doc: DocSnippetContext) async throws {
-#sourceLocation(file: "docs/library-api.md", line: 90)
+#sourceLocation(file: "docs/library-api.md", line: 91)
     let library = try PhotoLibrary(url: URL(fileURLWithPath: doc.path("/srv/photos")))
 
     // Import on up to `jobs` threads; progress is (completed, total) after each file,
     // from any thread, one call at a time.
-    let results = try await library.importItems([doc.path("/incoming/IMG_0001.jpg"), doc.path("/incoming/IMG_0002.jpg")], jobs: 4,
-                                                progress: { done, total in print("imported \(done) of \(total)") })
+    let results = try await library.run {
+        try $0.importItems([doc.path("/incoming/IMG_0001.jpg"), doc.path("/incoming/IMG_0002.jpg")], jobs: 4,
+                           progress: { done, total in print("imported \(done) of \(total)") })
+    }
     let ids = results.compactMap(\.id)
 
-    // Batches: one revision per photo, progress after each.
-    try await library.apply(chain: "exposure=+0.3", to: ids, progress: { done, total in print("edited \(done) of \(total)") })
-    try await library.render(ids[0], to: doc.path("/tmp/out.jpg"), options: RenderOptions(maxWidth: 1024, maxHeight: 1024))
-    let asset = try await library.asset(ids[0])
-    let found = try await library.fetchAssets(FetchOptions(predicate: AssetField.width >= 100))
-    print(asset.revision, found.count)
-
-    // A change block run off the caller's thread is @Sendable: it cannot assign
-    // to the caller's variables, so it hands values out with performChanges(returning:).
-    let album = try await library.performChanges(returning: { changes in
-        let album = changes.createAlbum(title: "Trip")
-        try changes.albumChangeRequest(for: "Trip").addAssets(ids)
-        return album
-    })
-    try await library.performChanges { changes in
-        try changes.changeRequest(for: ids[0]).setFavorite(true)
+    // Several calls in one trip: a batch (one revision per photo), a render, two reads.
+    let (asset, found) = try await library.run { library in
+        try library.apply(chain: "exposure=+0.3", to: ids, progress: { done, total in print("edited \(done) of \(total)") })
+        try library.render(ids[0], to: doc.path("/tmp/out.jpg"), options: RenderOptions(maxWidth: 1024, maxHeight: 1024))
+        return (try library.asset(ids[0]), try library.fetchAssets(FetchOptions(predicate: AssetField.width >= 100)).count)
     }
+    print(asset.revision, found)
+
+    // A change block, as anywhere else; its result (a Sendable value) is handed out.
+    let album = try await library.run { library in
+        try library.performChanges(returning: { changes in
+            let album = changes.createAlbum(title: "Trip")
+            try changes.albumChangeRequest(for: "Trip").addAssets(ids)
+            return album
+        })
+    }
+    try await library.run { try $0.performChanges { changes in try changes.changeRequest(for: ids[0]).setFavorite(true) } }
     print(album.localIdentifier)
 
-    let report = try await library.verify(progress: { done, total in print("checked \(done) of \(total)") })
+    let report = try await library.run { try $0.verify(progress: { done, total in print("checked \(done) of \(total)") }) }
     print(report.isClean ? "clean" : report.problems.joined(separator: "\n"))
 #sourceLocation()
 }
 
-/// docs/library-api.md:158 (Camera RAW and RAW+JPEG pairs)
+/// docs/library-api.md:157 (Camera RAW and RAW+JPEG pairs)
 func docSnippet4(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let rawID = doc.rawID
-#sourceLocation(file: "docs/library-api.md", line: 159)
+#sourceLocation(file: "docs/library-api.md", line: 158)
     // A RAW's development is the `raw` stage of its recipe (docs/raw.md).
     try library.apply(chain: "raw.wb=5200:+10,raw.highlights=blend,exposure=+0.3", to: rawID)
 
@@ -99,13 +133,40 @@ func docSnippet4(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:184 (Editing with your own tool (PhotoKit's content editing))
+/// docs/library-api.md:157 (Camera RAW and RAW+JPEG pairs) — the same, inside async code (compiled, not run)
+func docSnippet4_inAsyncCode(_ doc: DocSnippetContext) async throws {
+    let library = doc.library
+    let rawID = doc.rawID
+#sourceLocation(file: "docs/library-api.md", line: 158)
+    // A RAW's development is the `raw` stage of its recipe (docs/raw.md).
+    try library.apply(chain: "raw.wb=5200:+10,raw.highlights=blend,exposure=+0.3", to: rawID)
+
+    // A RAW and a JPEG of one shot (same folder and name) are one photo.
+    let results = try library.importItems([doc.path("/card/DCIM/IMG_0042.JPG"), doc.path("/card/DCIM/IMG_0042.DNG")])
+    print(results[1].joinedPair, results[1].id == results[0].id)   // true true
+    let pair = try library.asset(results[0].id!)
+    print(pair.format, pair.alternate?.filename ?? "-")   // jpeg IMG_0042.DNG (PhotoKit: photo + alternatePhoto)
+
+    // .original renders the RAW; .unadjusted the camera JPEG.
+    try library.render(pair.id, version: .original, to: doc.path("/tmp/raw.tif"))
+
+    // Edit from the RAW (the filters carry over; recorded in the recipe as "base": "alternate").
+    try library.apply(chain: "contrast=+10", to: pair.id, fromRAW: true)
+    // With your own tool: the input's base is then .alternate and
+    // fullSizeImageURL is the RAW (uniformTypeIdentifier says which RAW).
+    let input = try library.requestContentEditingInput(for: pair.id,
+        options: ContentEditingInputRequestOptions().startingFrom(alternate: true))
+    print(input.base, input.uniformTypeIdentifier)   // alternate com.adobe.raw-image
+#sourceLocation()
+}
+
+/// docs/library-api.md:183 (Editing with your own tool (PhotoKit's content editing))
 func docSnippet5(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
     let myRecipeBytes = doc.myRecipeBytes
     let myRenderer = doc.myRenderer
-#sourceLocation(file: "docs/library-api.md", line: 185)
+#sourceLocation(file: "docs/library-api.md", line: 184)
     let options = ContentEditingInputRequestOptions(canHandleAdjustmentData: { data in
         data.formatIdentifier == "com.example.painter" && data.formatVersion == "3"
     })
@@ -126,11 +187,38 @@ func docSnippet5(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:218 (Change requests)
+/// docs/library-api.md:183 (Editing with your own tool (PhotoKit's content editing)) — the same, inside async code (compiled, not run)
+func docSnippet5_inAsyncCode(_ doc: DocSnippetContext) async throws {
+    let library = doc.library
+    let id = doc.id
+    let myRecipeBytes = doc.myRecipeBytes
+    let myRenderer = doc.myRenderer
+#sourceLocation(file: "docs/library-api.md", line: 184)
+    let options = ContentEditingInputRequestOptions(canHandleAdjustmentData: { data in
+        data.formatIdentifier == "com.example.painter" && data.formatVersion == "3"
+    })
+    let input = try library.requestContentEditingInput(for: id, options: options)
+    // input.base: .original, .alternate (the RAW of a RAW+JPEG pair), or
+    // .render(revision:) — the version before the last edit when you can handle
+    // its adjustment data, else the current render.
+    // input.fullSizeImageURL (+ fullSizeImageOrientation), input.displaySizeImageURL,
+    // input.adjustmentData, input.revision, uniformTypeIdentifier, creationDate, location…
+
+    var output = ContentEditingOutput(contentEditingInput: input)
+    try myRenderer.render(input.fullSizeImageURL, to: output.renderedContentURL)  // upright JPEG
+    output.adjustmentData = AdjustmentData(formatIdentifier: "com.example.painter",
+                                           formatVersion: "3", data: myRecipeBytes)
+    try library.performChanges { changes in
+        try changes.changeRequest(for: id).contentEditingOutput = output
+    }
+#sourceLocation()
+}
+
+/// docs/library-api.md:217 (Change requests)
 func docSnippet6(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 219)
+#sourceLocation(file: "docs/library-api.md", line: 218)
     var album: ObjectPlaceholder!
     var created: ObjectPlaceholder!
     try library.performChanges { changes in
@@ -152,11 +240,37 @@ func docSnippet6(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:255 (Ratings, labels, keywords, titles and captions)
+/// docs/library-api.md:217 (Change requests) — the same, inside async code (compiled, not run)
+func docSnippet6_inAsyncCode(_ doc: DocSnippetContext) async throws {
+    let library = doc.library
+    let id = doc.id
+#sourceLocation(file: "docs/library-api.md", line: 218)
+    var album: ObjectPlaceholder!
+    var created: ObjectPlaceholder!
+    try library.performChanges { changes in
+        created = changes.createAsset(fromFileAt: doc.path("/incoming/IMG_0002.jpg"))
+        album = changes.createAlbum(title: "Trip")
+        let request = try changes.changeRequest(for: id)
+        print(request.isFavorite, request.isHidden)          // the photo's values now
+        request.isFavorite = true
+        request.isHidden = false
+        try request.setCreationDate(Date(), timeZone: TimeZone(identifier: "Europe/Paris")!)
+        try request.setLocation(Location(latitude: 48.8584, longitude: 2.2945))
+        try changes.albumChangeRequest(for: "Trip").addAssets([id])
+    }
+    print(created.localIdentifier, album.localIdentifier)   // valid after the commit
+
+    // Or hand values out of the block (sync, or async with a @Sendable block).
+    let trip = try library.performChanges(returning: { changes in changes.createAlbum(title: "Trip 2") })
+    print(trip.localIdentifier)
+#sourceLocation()
+}
+
+/// docs/library-api.md:254 (Ratings, labels, keywords, titles and captions)
 func docSnippet7(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 256)
+#sourceLocation(file: "docs/library-api.md", line: 255)
     try library.performChanges { changes in
         let request = try changes.changeRequest(for: id)
         try request.setRating(4)                          // Rating.rejected is -1
@@ -175,11 +289,34 @@ func docSnippet7(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:295 (Lightroom develop settings)
+/// docs/library-api.md:254 (Ratings, labels, keywords, titles and captions) — the same, inside async code (compiled, not run)
+func docSnippet7_inAsyncCode(_ doc: DocSnippetContext) async throws {
+    let library = doc.library
+    let id = doc.id
+#sourceLocation(file: "docs/library-api.md", line: 255)
+    try library.performChanges { changes in
+        let request = try changes.changeRequest(for: id)
+        try request.setRating(4)                          // Rating.rejected is -1
+        try request.setColorLabel(.red)                   // nil removes it
+        try request.addKeywords(["Trips/Iceland", "Birds"])
+        try request.removeKeywords(["Birds"])             // only that keyword, ignoring case
+        try request.setTitle("Gullfoss")
+        try request.setCaption("Spray at noon")           // nil or "" removes it
+    }
+    try library.setRating(5, of: [id])                    // all photos in one commit
+    try library.addKeywords(["Trips/Iceland/Reykjavik"], to: [id])
+    let asset = try library.asset(id)
+    print(asset.rating, asset.colorLabel?.rawValue ?? "-", asset.keywords, asset.title ?? "-")
+    let iceland = try library.fetchAssets(FetchOptions(predicate: try AssetPredicate(parsing: #"rating>=4 and keyword="Trips/Iceland""#)))
+    print(iceland.count, try library.keywordCounts())
+#sourceLocation()
+}
+
+/// docs/library-api.md:294 (Lightroom develop settings)
 func docSnippet8(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 296)
+#sourceLocation(file: "docs/library-api.md", line: 295)
     // The sidecar beside the photo's source file, else its embedded packet
     // (or `sidecar: path`); nil when it has no develop settings. Importing the
     // same packet again returns its revision with isNew == false.
@@ -197,11 +334,33 @@ func docSnippet8(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:336 (Lightroom develop settings)
+/// docs/library-api.md:294 (Lightroom develop settings) — the same, inside async code (compiled, not run)
+func docSnippet8_inAsyncCode(_ doc: DocSnippetContext) async throws {
+    let library = doc.library
+    let id = doc.id
+#sourceLocation(file: "docs/library-api.md", line: 295)
+    // The sidecar beside the photo's source file, else its embedded packet
+    // (or `sidecar: path`); nil when it has no develop settings. Importing the
+    // same packet again returns its revision with isNew == false.
+    if let lightroom = try library.importDevelopSettings(id) {
+        print(lightroom.revision, lightroom.isNew, lightroom.source, lightroom.unmapped)   // 1 true sidecar IMG_1.xmp ["Clarity2012 +20"]
+    }
+    for revision in try library.history(id) {
+        if let unmapped = revision.lightroomUnmapped { print("revision \(revision.number): from Lightroom, not mapped:", unmapped) }
+    }
+    // Recipe.canHandle is true for them, and Recipe(adjustmentData:) is the translation:
+    // an edit on top changes the translated filters, as with photoedit's own recipes.
+    if let data = try library.asset(id).adjustmentData, LightroomSettings.canHandle(data) {
+        print(Chain.format(try Recipe(adjustmentData: data, registry: library.registry), registry: library.registry))
+    }
+#sourceLocation()
+}
+
+/// docs/library-api.md:335 (Lightroom develop settings)
 func docSnippet9(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 337)
+#sourceLocation(file: "docs/library-api.md", line: 336)
     library.darktable = DarktableCLI.located()          // the default; nil keeps histories with the unedited render
     if let dt = try library.importDarktableHistory(id) {  // the photo's sidecar (or sidecar: path); nil: no history
         print(dt.revision, dt.isNew, dt.renderedByDarktable, dt.history.activeModules)   // 1 true true ["rawprepare", …, "flip"]
@@ -211,11 +370,25 @@ func docSnippet9(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:358 (Photos from bytes (uploads))
+/// docs/library-api.md:335 (Lightroom develop settings) — the same, inside async code (compiled, not run)
+func docSnippet9_inAsyncCode(_ doc: DocSnippetContext) async throws {
+    let library = doc.library
+    let id = doc.id
+#sourceLocation(file: "docs/library-api.md", line: 336)
+    library.darktable = DarktableCLI.located()          // the default; nil keeps histories with the unedited render
+    if let dt = try library.importDarktableHistory(id) {  // the photo's sidecar (or sidecar: path); nil: no history
+        print(dt.revision, dt.isNew, dt.renderedByDarktable, dt.history.activeModules)   // 1 true true ["rawprepare", …, "flip"]
+    }
+    let kept = try library.history(id).compactMap(\.darktableHistory)       // the histories in the photo's revisions
+    print(kept.count)
+#sourceLocation()
+}
+
+/// docs/library-api.md:357 (Photos from bytes (uploads))
 func docSnippet10(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let jpegData = doc.jpegData
-#sourceLocation(file: "docs/library-api.md", line: 359)
+#sourceLocation(file: "docs/library-api.md", line: 358)
     // Synchronous, or in a change block with other requests.
     let photo = try library.createAsset(from: jpegData, filename: "IMG_0042.JPG")
     let again = try library.performChanges(returning: { changes in
@@ -225,13 +398,27 @@ func docSnippet10(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:367 (Photos from bytes (uploads))
+/// docs/library-api.md:357 (Photos from bytes (uploads)) — the same, inside async code (compiled, not run)
+func docSnippet10_inAsyncCode(_ doc: DocSnippetContext) async throws {
+    let library = doc.library
+    let jpegData = doc.jpegData
+#sourceLocation(file: "docs/library-api.md", line: 358)
+    // Synchronous, or in a change block with other requests.
+    let photo = try library.createAsset(from: jpegData, filename: "IMG_0042.JPG")
+    let again = try library.performChanges(returning: { changes in
+        changes.createAsset(from: jpegData, filename: "IMG_0042.JPG")
+    })
+    print(photo.localIdentifier, again.existed)   // again.existed: those bytes were already there
+#sourceLocation()
+}
+
+/// docs/library-api.md:366 (Photos from bytes (uploads))
 func docSnippet11(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let jpegData = doc.jpegData
     let requestBody = doc.requestBody
-#sourceLocation(file: "docs/library-api.md", line: 368)
-    // Async: Data, or a stream of bytes or chunks (an HTTP request body).
+#sourceLocation(file: "docs/library-api.md", line: 367)
+    // Async: a stream of bytes or chunks (an HTTP request body).
     let uploaded = try await library.createAsset(fromChunks: requestBody, filename: "IMG_0043.HEIC")
     let bytes = AsyncStream<UInt8> { continuation in
         for byte in jpegData { continuation.yield(byte) }
@@ -242,11 +429,11 @@ func docSnippet11(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:406 (Fetching photos and albums (PhotoKit's `PHFetchOptions`))
+/// docs/library-api.md:405 (Fetching photos and albums (PhotoKit's `PHFetchOptions`))
 func docSnippet12(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 407)
+#sourceLocation(file: "docs/library-api.md", line: 406)
     // Typed: operators on AssetField build an AssetPredicate.
     let options = FetchOptions(
         predicate: .has(.favorite) && AssetField.width >= 3000 && AssetField.created >= "2024-01-01"
@@ -273,10 +460,41 @@ func docSnippet12(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:454 (The change feed (PhotoKit's change observer))
+/// docs/library-api.md:405 (Fetching photos and albums (PhotoKit's `PHFetchOptions`)) — the same, inside async code (compiled, not run)
+func docSnippet12_inAsyncCode(_ doc: DocSnippetContext) async throws {
+    let library = doc.library
+    let id = doc.id
+#sourceLocation(file: "docs/library-api.md", line: 406)
+    // Typed: operators on AssetField build an AssetPredicate.
+    let options = FetchOptions(
+        predicate: .has(.favorite) && AssetField.width >= 3000 && AssetField.created >= "2024-01-01"
+            && AssetField.cameraMake == "Canon" && .inAlbum("Holidays"),
+        sortDescriptors: [AssetSortDescriptor(.created, ascending: false), AssetSortDescriptor(.name)],
+        fetchLimit: 20)                       // also includeHiddenAssets, includeRecentlyDeleted
+    let result = try library.fetchAssets(options)
+    for asset in result { print(asset.id) }           // a RandomAccessCollection of Asset
+
+    // The same from the text syntax of `photoedit list --where` (docs/queries.md).
+    let parsed = try AssetPredicate(parsing: #"favorite and width>=3000 and camera.make="Canon""#)
+    let sort = try AssetSortDescriptor.parseList("-created,name")
+    let big = try library.fetchAssets(FetchOptions(predicate: parsed, sortDescriptors: sort))
+
+    let all = try library.fetchAssets()
+    print(big.count, all.count, all.identifiers.first ?? "-")
+    let first: Asset? = try all.firstObject()           // loaded on demand, a page at a time, then kept
+    let page: [Asset] = try all.objects(in: 0..<min(20, all.count))   // throw if a photo was purged since
+    print(first?.id ?? "-", page.count, all.index(of: id) ?? -1, all.contains(id), all.map(\.pixelWidth))
+
+    let holidays = try library.fetchAssets(in: "Holidays")   // album order unless sortDescriptors are given
+    let albums = try library.fetchAlbums(titleContains: "holi")   // FetchResult<Album>, by title
+    print(holidays.count, albums.map(\.title))
+#sourceLocation()
+}
+
+/// docs/library-api.md:453 (The change feed (PhotoKit's change observer))
 func docSnippet13(_ doc: DocSnippetContext) throws {
     let library = doc.library
-#sourceLocation(file: "docs/library-api.md", line: 455)
+#sourceLocation(file: "docs/library-api.md", line: 454)
     // Past changes: one ChangeSet per commit, oldest first.
     for set in try library.changes(since: 0) {
         for entry in set.entries {                   // seq, date, objectType, identifier, kind, aspects
@@ -288,14 +506,29 @@ func docSnippet13(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:466 (The change feed (PhotoKit's change observer)) — until-cancelled: the live feed never ends by itself; the test runs it in a task, commits a change and cancels the task
+/// docs/library-api.md:453 (The change feed (PhotoKit's change observer)) — the same, inside async code (compiled, not run)
+func docSnippet13_inAsyncCode(_ doc: DocSnippetContext) async throws {
+    let library = doc.library
+#sourceLocation(file: "docs/library-api.md", line: 454)
+    // Past changes: one ChangeSet per commit, oldest first.
+    for set in try library.changes(since: 0) {
+        for entry in set.entries {                   // seq, date, objectType, identifier, kind, aspects
+            print(entry.seq, entry.kind, entry.objectType, entry.identifier, entry.aspects.names)
+        }
+    }
+    let entries = try library.changeEntries(since: 0, limit: 100)   // the entries alone, cheap
+    print(entries.count, try library.latestChangeSequence())
+#sourceLocation()
+}
+
+/// docs/library-api.md:465 (The change feed (PhotoKit's change observer)) — until-cancelled: the live feed never ends by itself; the test runs it in a task, commits a change and cancels the task
 func docSnippet14(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 467)
+#sourceLocation(file: "docs/library-api.md", line: 466)
     // Live, from this process and any other; cancelling the task stops the watcher.
-    let now = try await library.latestChangeSequence()
-    var shown = try await library.fetchAssets(FetchOptions(predicate: .has(.favorite)))
+    let now = try library.latestChangeSequence()
+    var shown = try library.fetchAssets(FetchOptions(predicate: .has(.favorite)))
     for try await set in try library.changeSets(since: now) {
         if let d = set.changeDetails(forAsset: id) {          // ObjectChangeDetails<Asset>
             print(d.objectBeforeChanges?.revision ?? 0, d.objectAfterChanges?.revision ?? 0)   // Asset? each
@@ -312,11 +545,11 @@ func docSnippet14(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:509 (Resources and verification)
+/// docs/library-api.md:508 (Resources and verification)
 func docSnippet15(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 510)
+#sourceLocation(file: "docs/library-api.md", line: 509)
     for resource in try library.resources(for: id) {   // the files behind a photo
         print(resource.type, resource.originalFilename, resource.uniformTypeIdentifier, resource.fileSize)
     }
@@ -328,14 +561,30 @@ func docSnippet15(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:525 (Resources and verification)
+/// docs/library-api.md:508 (Resources and verification) — the same, inside async code (compiled, not run)
+func docSnippet15_inAsyncCode(_ doc: DocSnippetContext) async throws {
+    let library = doc.library
+    let id = doc.id
+#sourceLocation(file: "docs/library-api.md", line: 509)
+    for resource in try library.resources(for: id) {   // the files behind a photo
+        print(resource.type, resource.originalFilename, resource.uniformTypeIdentifier, resource.fileSize)
+    }
+    if let original = try library.resources(for: id).first(where: { $0.type == .photo }) {
+        try library.writeResource(original, to: doc.path("/tmp/original.jpg"))   // a copy, byte for byte
+    }
+    let report = try library.verify(repair: false, progress: { done, total in print(done, total) })
+    print(report.isClean, report.problems, report.repaired, report.notes)
+#sourceLocation()
+}
+
+/// docs/library-api.md:524 (Resources and verification)
 func docSnippet16(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 526)
-    let resources = try await library.resources(for: id)
+#sourceLocation(file: "docs/library-api.md", line: 525)
+    let resources = try library.resources(for: id)
     if let original = resources.first(where: { $0.type == .photo }) {
-        let data = try await library.requestData(for: original)
+        let data = try library.requestData(for: original)
         var sent = 0
         for try await chunk in data { sent += chunk.count }   // e.g. write each chunk to an HTTP response
         print(sent == data.byteCount)
@@ -343,11 +592,11 @@ func docSnippet16(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:549 (Errors)
+/// docs/library-api.md:548 (Errors)
 func docSnippet17(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 550)
+#sourceLocation(file: "docs/library-api.md", line: 549)
     do {
         try library.performChanges { try $0.changeRequest(for: id).isFavorite = true }
     } catch PhotoEditError.conflict(_, _, let actual) {
@@ -358,7 +607,22 @@ func docSnippet17(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:561 (Image requests and the caching image manager (PhotoKit's `PHImageManager`))
+/// docs/library-api.md:548 (Errors) — the same, inside async code (compiled, not run)
+func docSnippet17_inAsyncCode(_ doc: DocSnippetContext) async throws {
+    let library = doc.library
+    let id = doc.id
+#sourceLocation(file: "docs/library-api.md", line: 549)
+    do {
+        try library.performChanges { try $0.changeRequest(for: id).isFavorite = true }
+    } catch PhotoEditError.conflict(_, _, let actual) {
+        print("moved on to revision \(actual): read it again")
+    } catch PhotoEditError.catalog(let failure) where failure.isBusy || failure.isFull {
+        print("try later: SQLite result code \(failure.resultCode)")
+    }
+#sourceLocation()
+}
+
+/// docs/library-api.md:560 (Image requests and the caching image manager (PhotoKit's `PHImageManager`))
 func docSnippet18(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
@@ -366,7 +630,7 @@ func docSnippet18(_ doc: DocSnippetContext) async throws {
     let sink = doc.sink
     let visibleIDs = doc.visibleIDs
     let scrolledAwayIDs = doc.scrolledAwayIDs
-#sourceLocation(file: "docs/library-api.md", line: 562)
+#sourceLocation(file: "docs/library-api.md", line: 561)
     let manager = ImageManager(library: library)          // one per process is enough; thread-safe
 
     // Opportunistic (the default): a degraded image first when the final one
@@ -390,9 +654,9 @@ func docSnippet18(_ doc: DocSnippetContext) async throws {
     let cropped = try manager.requestImage(for: id, targetSize: ImageSize(width: 400, height: 300), options: crop)
     for await result in cropped where !result.info.isDegraded { print(result.image?.width ?? 0, result.image?.height ?? 0) }
 
-    // The version's file, streamed (in async code the async form: a version that
-    // must be rendered first renders off the caller's thread).
-    let data = try await manager.requestImageData(for: id, options: ImageRequestOptions(version: .original))
+    // The version's file, streamed (a version that must be rendered first renders
+    // before the call returns: in async code, on the engine's executor).
+    let data = try await BlockingExecutor.run { try manager.requestImageData(for: id, options: ImageRequestOptions(version: .original)) }
     print(data.uniformTypeIdentifier, data.byteCount)
     for try await chunk in data { sink.write(chunk) }
 
@@ -403,11 +667,33 @@ func docSnippet18(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:686 (Local corrections and healing spots)
+/// docs/library-api.md:685 (Local corrections and healing spots)
 func docSnippet19(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 687)
+#sourceLocation(file: "docs/library-api.md", line: 686)
+    var recipe = try library.currentRecipe(id)
+    let face = RadialGradient(centre: MaskPoint(x: 0.5, y: 0.4), radiusX: 0.2, radiusY: 0.3, feather: 0.6)
+    let sky = LinearGradient(zero: MaskPoint(x: 0.5, y: 0.5), full: MaskPoint(x: 0.5, y: 0))
+    try recipe.setLocalCorrections([
+        LocalCorrection(mask: Mask(.radial(face)), amounts: [.exposure: 0.5, .shadows: 20]),
+        LocalCorrection(mask: Mask([MaskComponent(.linear(sky)), MaskComponent(.radial(face), mode: .subtract)]),
+                        amounts: [.exposure: -1, .saturation: 15]),
+    ])
+    try recipe.setRetouchSpots([
+        RetouchSpot(mode: .heal, centre: MaskPoint(x: 0.8, y: 0.2), radiusX: 0.02, radiusY: 0.03, offset: MaskPoint(x: -0.05, y: 0)),
+    ])
+    try library.apply(recipe: recipe, to: id)
+    print(try library.currentRecipe(id).localCorrections.count)   // 2
+    // The same as a chain: local=radial(0.5 0.4 0.2 0.3 feather=0.6) exposure=+0.5 shadows=+20,…
+#sourceLocation()
+}
+
+/// docs/library-api.md:685 (Local corrections and healing spots) — the same, inside async code (compiled, not run)
+func docSnippet19_inAsyncCode(_ doc: DocSnippetContext) async throws {
+    let library = doc.library
+    let id = doc.id
+#sourceLocation(file: "docs/library-api.md", line: 686)
     var recipe = try library.currentRecipe(id)
     let face = RadialGradient(centre: MaskPoint(x: 0.5, y: 0.4), radiusX: 0.2, radiusY: 0.3, feather: 0.6)
     let sky = LinearGradient(zero: MaskPoint(x: 0.5, y: 0.5), full: MaskPoint(x: 0.5, y: 0))
@@ -429,21 +715,24 @@ func docSnippet19(_ doc: DocSnippetContext) throws {
 let docSnippets: [DocSnippet] = [
     DocSnippet(number: 1, line: 6, section: "Using photoedit from Swift", run: .none(reason: "two elements of Package.swift's arrays, not statements")),
     DocSnippet(number: 2, line: 23, section: "Using photoedit from Swift", run: .sync(docSnippet2)),
-    DocSnippet(number: 3, line: 89, section: "Async code", run: .async(docSnippet3)),
-    DocSnippet(number: 4, line: 158, section: "Camera RAW and RAW+JPEG pairs", run: .sync(docSnippet4)),
-    DocSnippet(number: 5, line: 184, section: "Editing with your own tool (PhotoKit's content editing)", run: .sync(docSnippet5)),
-    DocSnippet(number: 6, line: 218, section: "Change requests", run: .sync(docSnippet6)),
-    DocSnippet(number: 7, line: 255, section: "Ratings, labels, keywords, titles and captions", run: .sync(docSnippet7)),
-    DocSnippet(number: 8, line: 295, section: "Lightroom develop settings", run: .sync(docSnippet8)),
-    DocSnippet(number: 9, line: 336, section: "Lightroom develop settings", run: .sync(docSnippet9)),
-    DocSnippet(number: 10, line: 358, section: "Photos from bytes (uploads)", run: .sync(docSnippet10)),
-    DocSnippet(number: 11, line: 367, section: "Photos from bytes (uploads)", run: .async(docSnippet11)),
-    DocSnippet(number: 12, line: 406, section: "Fetching photos and albums (PhotoKit's `PHFetchOptions`)", run: .sync(docSnippet12)),
-    DocSnippet(number: 13, line: 454, section: "The change feed (PhotoKit's change observer)", run: .sync(docSnippet13)),
-    DocSnippet(number: 14, line: 466, section: "The change feed (PhotoKit's change observer)", run: .untilCancelled(docSnippet14)),
-    DocSnippet(number: 15, line: 509, section: "Resources and verification", run: .sync(docSnippet15)),
-    DocSnippet(number: 16, line: 525, section: "Resources and verification", run: .async(docSnippet16)),
-    DocSnippet(number: 17, line: 549, section: "Errors", run: .sync(docSnippet17)),
-    DocSnippet(number: 18, line: 561, section: "Image requests and the caching image manager (PhotoKit's `PHImageManager`)", run: .async(docSnippet18)),
-    DocSnippet(number: 19, line: 686, section: "Local corrections and healing spots", run: .sync(docSnippet19)),
+    DocSnippet(number: 3, line: 90, section: "Async code", run: .async(docSnippet3)),
+    DocSnippet(number: 4, line: 157, section: "Camera RAW and RAW+JPEG pairs", run: .sync(docSnippet4)),
+    DocSnippet(number: 5, line: 183, section: "Editing with your own tool (PhotoKit's content editing)", run: .sync(docSnippet5)),
+    DocSnippet(number: 6, line: 217, section: "Change requests", run: .sync(docSnippet6)),
+    DocSnippet(number: 7, line: 254, section: "Ratings, labels, keywords, titles and captions", run: .sync(docSnippet7)),
+    DocSnippet(number: 8, line: 294, section: "Lightroom develop settings", run: .sync(docSnippet8)),
+    DocSnippet(number: 9, line: 335, section: "Lightroom develop settings", run: .sync(docSnippet9)),
+    DocSnippet(number: 10, line: 357, section: "Photos from bytes (uploads)", run: .sync(docSnippet10)),
+    DocSnippet(number: 11, line: 366, section: "Photos from bytes (uploads)", run: .async(docSnippet11)),
+    DocSnippet(number: 12, line: 405, section: "Fetching photos and albums (PhotoKit's `PHFetchOptions`)", run: .sync(docSnippet12)),
+    DocSnippet(number: 13, line: 453, section: "The change feed (PhotoKit's change observer)", run: .sync(docSnippet13)),
+    DocSnippet(number: 14, line: 465, section: "The change feed (PhotoKit's change observer)", run: .untilCancelled(docSnippet14)),
+    DocSnippet(number: 15, line: 508, section: "Resources and verification", run: .sync(docSnippet15)),
+    DocSnippet(number: 16, line: 524, section: "Resources and verification", run: .async(docSnippet16)),
+    DocSnippet(number: 17, line: 548, section: "Errors", run: .sync(docSnippet17)),
+    DocSnippet(number: 18, line: 560, section: "Image requests and the caching image manager (PhotoKit's `PHImageManager`)", run: .async(docSnippet18)),
+    DocSnippet(number: 19, line: 685, section: "Local corrections and healing spots", run: .sync(docSnippet19)),
 ]
+
+/// The synchronous snippets also compiled inside an `async` function.
+let docSnippetsCompiledInAsyncCode: [Int] = [2, 4, 5, 6, 7, 8, 9, 10, 12, 13, 15, 17, 19]

@@ -288,7 +288,7 @@ struct ImageRequestTests {
     @Test func deletingOrDamagingTheCacheLosesNothing() async throws {
         let (temp, library, ids) = try Self.library([Paths.sample("coffee.jpg"), Paths.sample("chelsea.jpg")])
         defer { withExtendedLifetime(temp) {} }
-        try await library.apply(chain: "crop=16:9", to: ids[1])
+        try await BlockingExecutor.run { try library.apply(chain: "crop=16:9", to: ids[1]) }
         let manager = ImageManager(library: library)
         let target = ImageSize(side: 160)
         let options = ImageRequestOptions(resizeMode: .exact)
@@ -298,7 +298,7 @@ struct ImageRequestTests {
         let cached = try ids.map { try Self.final(manager, $0, target, .aspectFit, options) }
         let allCached = cached.allSatisfy { $0.info.isFromCache }
         #expect(allCached, "prefetched images come from the cache")
-        let problems = try await library.verify().problems
+        let problems = try await BlockingExecutor.run { try library.verify() }.problems
         #expect(problems == [], "verify does not mind cache files")
 
         // Damaged on disk (a partial file): ignored and rebuilt.
@@ -318,7 +318,7 @@ struct ImageRequestTests {
             let r = try Self.final(again, id, target, .aspectFit, options)
             #expect(r.info.isFromCache == false && r.image == before.image)
         }
-        let problemsAfter = try await library.verify().problems
+        let problemsAfter = try await BlockingExecutor.run { try library.verify() }.problems
         #expect(problemsAfter == [])
     }
 
@@ -357,20 +357,20 @@ struct ImageRequestTests {
     @Test func imageDataIsTheVersionsFile() async throws {
         let (temp, library, ids) = try Self.library([Paths.sample("coffee.jpg"), Paths.sample("chelsea.avif")])
         defer { withExtendedLifetime(temp) {} }
-        try await library.apply(chain: "exposure=+0.3", to: ids[0])
+        try await BlockingExecutor.run { try library.apply(chain: "exposure=+0.3", to: ids[0]) }
         let manager = ImageManager(library: library)
-        let original = try await manager.requestImageData(for: ids[0], options: ImageRequestOptions(version: .original))
+        let original = try await BlockingExecutor.run { try manager.requestImageData(for: ids[0], options: ImageRequestOptions(version: .original)) }
         #expect(original.uniformTypeIdentifier == "public.jpeg")
         #expect(try await original.collect() == FileManager.default.contents(atPath: Paths.sample("coffee.jpg")))
-        let current = try await manager.requestImageData(for: ids[0])
-        let render = try #require(await library.resources(for: ids[0]).first { $0.type == .fullSizePhoto })
+        let current = try await BlockingExecutor.run { try manager.requestImageData(for: ids[0]) }
+        let render = try #require(await BlockingExecutor.run { try library.resources(for: ids[0]) }.first { $0.type == .fullSizePhoto })
         let currentBytes = try await current.collect()
         #expect(currentBytes.count == Int(render.fileSize) && current.byteCount == currentBytes.count)
         #expect(JPEGHeader.size(of: currentBytes)?.width == 600)
         // Unadjusted: rendered upright to a JPEG; an unedited current version is the original file.
-        let unadjusted = try await manager.requestImageData(for: ids[1], options: ImageRequestOptions(version: .unadjusted)).collect()
+        let unadjusted = try await BlockingExecutor.run { try manager.requestImageData(for: ids[1], options: ImageRequestOptions(version: .unadjusted)) }.collect()
         #expect(JPEGHeader.size(of: unadjusted).map { [$0.width, $0.height] } == [451, 300])
-        let avif = try await manager.requestImageData(for: ids[1])
+        let avif = try await BlockingExecutor.run { try manager.requestImageData(for: ids[1]) }
         #expect(avif.uniformTypeIdentifier == "public.avif" && avif.byteCount == FileManager.default.contents(atPath: Paths.sample("chelsea.avif"))?.count)
         #expect(try FileManager.default.contentsOfDirectory(atPath: library.url.path + "/tmp").isEmpty, "no staging file left")
     }
@@ -386,13 +386,13 @@ struct ImageRequestTests {
         let (temp, library, ids) = try Self.library([folder.file("IMG_0042.JPG"), folder.file("IMG_0042.DNG")])
         defer { withExtendedLifetime(temp) {} }
         let id = ids[0]
-        try await library.apply(chain: "exposure=+0.3", to: id)
-        let resources = try await library.resources(for: id)
+        try await BlockingExecutor.run { try library.apply(chain: "exposure=+0.3", to: id) }
+        let resources = try await BlockingExecutor.run { try library.resources(for: id) }
         #expect(Set(resources.map(\.type)) == [.photo, .alternatePhoto, .fullSizePhoto, .adjustmentData])
         for resource in resources {
             let written = temp.file("written-\(resource.type.rawValue)")
-            try await library.writeResource(resource, to: written)
-            let stream = try await library.requestData(for: resource)
+            try await BlockingExecutor.run { try library.writeResource(resource, to: written) }
+            let stream = try await BlockingExecutor.run { try library.requestData(for: resource) }
             var chunks: [Data] = []
             for try await chunk in stream { chunks.append(chunk) }
             #expect(chunks.allSatisfy { !$0.isEmpty && $0.count <= ImageData.chunkSize })
@@ -401,16 +401,17 @@ struct ImageRequestTests {
             #expect(stream.byteCount == bytes.count && Int64(bytes.count) == resource.fileSize, "\(resource.type)")
         }
         // A file of several chunks (455 KB).
-        let big = try #require(try await library.importItems([Paths.sample("chelsea-16bit.png")]).first?.id)
-        let bigOriginal = try #require(try await library.resources(for: big).first { $0.type == .photo })
+        let big = try #require(try await BlockingExecutor.run { try library.importItems([Paths.sample("chelsea-16bit.png")]) }.first?.id)
+        let bigOriginal = try #require(try await BlockingExecutor.run { try library.resources(for: big) }.first { $0.type == .photo })
         var counts: [Int] = []
-        for try await chunk in try await library.requestData(for: bigOriginal) { counts.append(chunk.count) }
+        let bigData = try await BlockingExecutor.run { try library.requestData(for: bigOriginal) }
+        for try await chunk in bigData { counts.append(chunk.count) }
         #expect(counts.count == 2 && counts[0] == ImageData.chunkSize && counts.reduce(0, +) == Int(bigOriginal.fileSize))
         // Opened, then the photo is purged: the bytes are still those of the request.
         let original = try #require(resources.first { $0.type == .photo })
-        let open = try await library.requestData(for: original)
-        try await library.performChanges { try $0.changeRequest(for: id).delete() }
-        try await library.performChanges { try $0.changeRequest(for: id).purge() }
+        let open = try await BlockingExecutor.run { try library.requestData(for: original) }
+        try await BlockingExecutor.run { try library.performChanges { try $0.changeRequest(for: id).delete() } }
+        try await BlockingExecutor.run { try library.performChanges { try $0.changeRequest(for: id).purge() } }
         #expect(try await open.collect() == FileManager.default.contents(atPath: folder.file("IMG_0042.JPG")))
         // Asked after the purge: a one-line error naming the file, not the library's path.
         expectPhotoEditError("resource after purge", { _ = try library.requestData(for: original) }, matches: {

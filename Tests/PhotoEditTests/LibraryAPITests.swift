@@ -71,7 +71,7 @@ struct LibraryAPITests {
                     for k in 0..<6 {
                         let chain = "contrast=+\(writer * 10 + k)"
                         do {
-                            mine.append((chain, try await library.apply(chain: chain, to: id)))
+                            mine.append((chain, try await BlockingExecutor.run { try library.apply(chain: chain, to: id) }))
                         } catch PhotoEditError.conflict {
                             continue   // the other writer committed first: nothing written
                         }
@@ -141,15 +141,15 @@ struct LibraryAPITests {
         let f = try Fixture()
         let sync: () throws -> ObjectPlaceholder = { try f.library.performChanges(returning: { c in c.createAlbum(title: "Trip") }) }
         let album = try sync()
-        #expect(try await f.library.fetchAlbums().identifiers == [album.localIdentifier])
+        #expect(try await BlockingExecutor.run { try f.library.fetchAlbums() }.identifiers == [album.localIdentifier])
         let b = f.b
-        let (placeholder, favorite): (ObjectPlaceholder, Bool) = try await f.library.performChanges(returning: { @Sendable c in
+        let (placeholder, favorite): (ObjectPlaceholder, Bool) = try await BlockingExecutor.run { try f.library.performChanges(returning: { @Sendable c in
             let r = try c.changeRequest(for: b)
             r.isFavorite = true
             return (c.createAlbum(title: "Cats"), r.isFavorite)
-        })
+        }) }
         #expect(favorite)
-        #expect(try await f.library.fetchAlbums(titleContains: "Cats").identifiers == [placeholder.localIdentifier])
+        #expect(try await BlockingExecutor.run { try f.library.fetchAlbums(titleContains: "Cats") }.identifiers == [placeholder.localIdentifier])
     }
 
     /// A fetch result is a random-access collection of its objects.

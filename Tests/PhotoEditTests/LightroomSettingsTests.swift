@@ -454,14 +454,14 @@ struct LightroomSettingsTests {
             }
         }
         let placeholder = try await library.createAsset(fromChunks: chunks([bytes.prefix(5000), bytes.dropFirst(5000)]), filename: "upload.jpg")
-        let asset = try await library.asset(placeholder.localIdentifier)
+        let asset = try await BlockingExecutor.run { try library.asset(placeholder.localIdentifier) }
         #expect(asset.revision == 1 && asset.adjustmentData?.formatIdentifier == "com.adobe.crs")
         #expect(Chain.format(try library.editableRecipe(asset), registry: library.registry) == "exposure=+0.7")
-        let history = try await library.history(asset.id)
+        let history = try await BlockingExecutor.run { try library.history(asset.id) }
         #expect(history.last?.lightroomUnmapped == ["RedHue +20"])
         // The same bytes again: the photo it is, no second revision.
         let again = try await library.createAsset(fromChunks: chunks([bytes]), filename: "upload.jpg")
-        let revision = try await library.asset(again.localIdentifier).revision
+        let revision = try await BlockingExecutor.run { try library.asset(again.localIdentifier) }.revision
         #expect(again.existed && revision == 1)
     }
 

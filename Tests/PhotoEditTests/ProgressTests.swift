@@ -70,16 +70,16 @@ struct ProgressTests {
         let folder = try Self.folder(3)
         let temp = TemporaryDirectory("photoedit-progress-lib")
         let library = try PhotoLibrary(url: temp.url.appendingPathComponent("library"))
-        let ids = try await library.importItems([folder.path]).compactMap(\.id)
+        let ids = try await BlockingExecutor.run { try library.importItems([folder.path]) }.compactMap(\.id)
         let unique = Array(Set(ids)).sorted()
         #expect(unique.count == 4)
         let apply = Calls(), copy = Calls(), upgrade = Calls(), verify = Calls()
-        let revisions = try await library.apply(chain: "exposure=+0.3", to: unique, progress: apply.add)
+        let revisions = try await BlockingExecutor.run { try library.apply(chain: "exposure=+0.3", to: unique, progress: apply.add) }
         #expect(revisions.allSatisfy { $0.number == 1 })
-        _ = try await library.copyRecipe(from: unique[0], to: Array(unique.dropFirst()), progress: copy.add)
-        let upgraded = try await library.upgrade(unique, progress: upgrade.add)
+        _ = try await BlockingExecutor.run { try library.copyRecipe(from: unique[0], to: Array(unique.dropFirst()), progress: copy.add) }
+        let upgraded = try await BlockingExecutor.run { try library.upgrade(unique, progress: upgrade.add) }
         #expect(upgraded.allSatisfy { $0 == nil }, "current recipes are up to date")
-        #expect(try await library.verify(progress: verify.add).isClean)
+        #expect(try await BlockingExecutor.run { try library.verify(progress: verify.add) }.isClean)
         #expect(apply.all == (1...4).map { [$0, 4] })
         #expect(copy.all == (1...3).map { [$0, 3] })
         #expect(upgrade.all == (1...4).map { [$0, 4] })

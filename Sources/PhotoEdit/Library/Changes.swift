@@ -382,16 +382,6 @@ extension PhotoLibrary {
         return result!
     }
 
-    /// `performChanges(returning:)`, off the caller's thread.
-    public func performChanges<T: Sendable>(returning block: @escaping @Sendable (PhotoLibraryChanges) throws -> T) async throws -> T {
-        try await offload { try self.performChanges(returning: block) }
-    }
-
-    /// `performChanges`, off the caller's thread; safe from many tasks.
-    public func performChanges(_ block: @escaping @Sendable (PhotoLibraryChanges) throws -> Void) async throws {
-        try await offload { try self.performChanges(block) }
-    }
-
     /// A photo about to be created: its rows, and the keywords it arrives with.
     private typealias Creation = (record: AssetRecord, revision: RevisionRecord, keywords: [String])
 

@@ -183,12 +183,6 @@ extension PhotoLibrary {
             location: record.latitude.flatMap { lat in record.longitude.map { Location(latitude: lat, longitude: $0) } },
             stagingDirectory: URL(fileURLWithPath: layout.tmp), baseRelativePath: baseRelative)
     }
-
-    /// `requestContentEditingInput`, off the caller's thread.
-    public func requestContentEditingInput(for idOrPrefix: String,
-                                           options: ContentEditingInputRequestOptions = ContentEditingInputRequestOptions()) async throws -> ContentEditingInput {
-        try await offload { try self.requestContentEditingInput(for: idOrPrefix, options: options) }
-    }
 }
 
 extension ContentEditingBase {

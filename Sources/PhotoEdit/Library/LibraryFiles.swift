@@ -180,18 +180,35 @@ package final class BlobLibraryFiles: LibraryFiles {
 }
 
 /// Runs async work to its end on a detached task, blocking the calling
-/// thread: the bridge from the synchronous engine to async stores. Never
-/// call it on a NIO event loop or inside a task (it would hold a thread the
-/// work may need).
+/// thread: the bridge from the synchronous engine to async stores (S3,
+/// PostgreSQL). The task runs on its own executor (``BridgeExecutor``), not
+/// on Swift's cooperative pool, so a synchronous engine call made from a
+/// task — which holds one of the pool's few threads while it waits — can
+/// never starve the work it waits for. Never call it on a NIO event loop
+/// (the work's I/O may need that loop).
 package func blockingWait<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
     let outcome = BlockingOutcome<T>()
     let done = DispatchSemaphore(value: 0)
-    Task.detached {
+    Task.detached(executorPreference: BridgeExecutor.shared) {
         do { outcome.set(.success(try await work())) } catch { outcome.set(.failure(error)) }
         done.signal()
     }
     done.wait()
     return try outcome.get()
+}
+
+/// The executor of ``blockingWait``'s tasks: Dispatch threads outside Swift's
+/// cooperative pool. Those tasks only wait on I/O (NIO futures, sockets), so
+/// a thread is busy with one only between two suspensions.
+final class BridgeExecutor: TaskExecutor {
+    static let shared = BridgeExecutor()
+    private let queue = DispatchQueue(label: "photoedit.blocking-wait", qos: .userInitiated, attributes: .concurrent)
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
+    }
 }
 
 /// The result of a blocked-on task.

@@ -17,12 +17,6 @@ extension PhotoLibrary {
         try createAsset(.data(data, filename: filename))
     }
 
-    /// `createAsset(from:filename:)` for `Data`, off the caller's thread.
-    @discardableResult
-    public func createAsset(from data: Data, filename: String? = nil) async throws -> ObjectPlaceholder {
-        try await offload { try self.createAsset(.data(data, filename: filename)) }
-    }
-
     /// Imports the bytes of an asynchronous sequence (an upload's body, a
     /// `FileHandle`'s `bytes`) as a new photo, streamed to a staging file:
     /// at most 1 MiB is held in memory, and a sequence longer than the size
@@ -68,7 +62,7 @@ extension PhotoLibrary {
                                               source: name ?? Self.unnamedUpload)
         try await body(writer)
         let (sha, size) = try writer.finish()
-        return try await offload {
+        return try await BlockingExecutor.run {
             let placeholder = try self.createAsset(.staged(path: staged, sha256: sha, size: size, filename: name))
             // Lightroom develop settings embedded in the file (no sidecar
             // travels with an upload): a revision of the new photo, as at import.

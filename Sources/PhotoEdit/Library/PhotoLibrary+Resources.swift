@@ -132,11 +132,6 @@ extension PhotoLibrary {
                                                 reason: "the library's file of this \(resource.type.rawValue) resource cannot be opened; run photoedit verify")
         }
     }
-
-    /// `requestData(for:)`, off the caller's thread.
-    public func requestData(for resource: AssetResource) async throws -> ResourceData {
-        try await offload { try self.requestData(for: resource) }
-    }
 }
 
 extension Importer {

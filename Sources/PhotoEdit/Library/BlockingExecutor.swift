@@ -1,0 +1,144 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The engine's one way from `async` code to its blocking work (libvips,
+/// files, SQLite, the catalog): the library's async API
+/// (``PhotoLibrary/run(_:)``), the HTTP server and the job workers all go
+/// through it, so the blocking work of a process is bounded in one place and
+/// never runs on Swift's cooperative pool (whose few threads — two on a
+/// 2-core machine — the async parts need).
+///
+/// At most ``width`` pieces of work run at once, each on a Dispatch thread;
+/// callers beyond that wait, suspended (no thread held), in arrival order.
+public enum BlockingExecutor {
+    /// How many pieces of blocking work run at once: four per core, at least
+    /// sixteen (the work often waits on a disk, a database or another node
+    /// rather than computing; libvips spreads each image over the cores itself).
+    public static let width = max(16, 4 * ProcessInfo.processInfo.activeProcessorCount)
+
+    /// Runs `work` on one of the executor's threads and returns its result.
+    ///
+    /// Cancelling the calling task does not stop work that has started: it
+    /// runs to its end, commits or changes nothing as it would have, and its
+    /// result is returned. With `returningOnCancel` (the HTTP server's
+    /// requests: a client that went away, a timeout) the call returns at
+    /// once with `CancellationError` instead, and work still waiting for a
+    /// thread never starts; work already running finishes on its thread and
+    /// its result is dropped (every engine write is all-or-nothing).
+    @discardableResult
+    public static func run<T: Sendable>(returningOnCancel: Bool = false,
+                                        _ work: @escaping @Sendable () throws -> T) async throws -> T {
+        guard returningOnCancel else {
+            return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                gate.enter {
+                    DispatchQueue.global(qos: .userInitiated).async {
+                        continuation.resume(with: Result { try work() })
+                        gate.leave()
+                    }
+                }
+            }
+        }
+        let once = OnceContinuation<T>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                once.set(continuation)
+                gate.enter {
+                    DispatchQueue.global(qos: .userInitiated).async {
+                        // Cancelled while it waited for a thread: nothing to run.
+                        if !once.isDone { once.resume(with: Result { try work() }) }
+                        gate.leave()
+                    }
+                }
+            }
+        } onCancel: {
+            once.resume(with: .failure(CancellationError()))
+        }
+    }
+
+    /// How many are running or waiting now (for /metrics and tests).
+    public static var load: (running: Int, waiting: Int) { gate.load }
+
+    private static let gate = Gate(width: width)
+}
+
+/// A counting gate: `enter` runs its start closure now when a slot is free,
+/// else when one is left.
+private final class Gate: Sendable {
+    private let state: Mutex<(free: Int, running: Int, waiting: [@Sendable () -> Void])>
+
+    init(width: Int) { state = Mutex((width, 0, [])) }
+
+    func enter(_ start: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state -> Bool in
+            guard state.free > 0 else { state.waiting.append(start); return false }
+            state.free -= 1
+            state.running += 1
+            return true
+        }
+        if now { start() }
+    }
+
+    func leave() {
+        let next: (@Sendable () -> Void)? = state.withLock { state in
+            if state.waiting.isEmpty {
+                state.free += 1
+                state.running -= 1
+                return nil
+            }
+            return state.waiting.removeFirst()
+        }
+        next?()
+    }
+
+    var load: (running: Int, waiting: Int) { state.withLock { ($0.running, $0.waiting.count) } }
+}
+
+/// A continuation resumed once, by whichever comes first: the work's
+/// result or the task's cancellation.
+final class OnceContinuation<T: Sendable>: Sendable {
+    private let state = Mutex<(continuation: CheckedContinuation<T, any Error>?, result: Result<T, any Error>?)>((nil, nil))
+
+    /// Whether a result (or the cancellation) has arrived.
+    var isDone: Bool { state.withLock { $0.result != nil } }
+
+    func set(_ continuation: CheckedContinuation<T, any Error>) {
+        let early: Result<T, any Error>? = state.withLock { state in
+            if let result = state.result { return result }
+            state.continuation = continuation
+            return nil
+        }
+        if let early { continuation.resume(with: early) }
+    }
+
+    func resume(with result: Result<T, any Error>) {
+        let continuation: CheckedContinuation<T, any Error>? = state.withLock { state in
+            if state.result != nil { return nil }
+            state.result = result
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        continuation?.resume(with: result)
+    }
+}
+
+extension PhotoLibrary {
+    /// Runs `work` — any of the library's synchronous calls, as many as it
+    /// likes — on the engine's ``BlockingExecutor``, off the caller's thread
+    /// and off Swift's cooperative pool. The library's API is synchronous and
+    /// reads the same in `async` code; this is how an async caller keeps its
+    /// threads free while the engine works:
+    ///
+    /// ```swift
+    /// let revision = try await library.run { try $0.apply(chain: "exposure=+0.3", to: id) }
+    /// ```
+    ///
+    /// Many tasks (and processes) may call it at once; the catalog and the
+    /// all-or-nothing commit make concurrent calls safe. Cancelling the
+    /// calling task does not stop `work`: it runs to its end and its result
+    /// is returned.
+    @discardableResult
+    public func run<T: Sendable>(_ work: @escaping @Sendable (PhotoLibrary) throws -> T) async throws -> T {
+        try await BlockingExecutor.run { try work(self) }
+    }
+}
