@@ -133,7 +133,7 @@ extension PhotoLibrary {
             output.renderedByEngine = true
         }
         output.adjustmentData = data
-        let revision = try commitRevision(of: id) { changes in try changes.changeRequest(for: id).contentEditingOutput = output }
+        let revision = try commitRevision(of: id, output: output)
         return DarktableImport(source: sidecar.source, revision: revision.number, isNew: true, history: sidecar.history,
                                renderedByDarktable: darktable != nil)
     }
@@ -144,7 +144,7 @@ extension PhotoLibrary {
     /// history they were made with in their XMP (`darktable:xmp_version`);
     /// photoedit's renders carry none.
     func isRenderedByDarktable(_ id: String, revision: Int) throws -> Bool {
-        guard let record = try read({ db in try RevisionRecord.fetch(id, revision, db) }),
+        guard let record = try read({ db in try db.revision(revision, of: id) }),
               let render = record.renderPath.flatMap(files.existingLocalPath),
               let xmp = (try? Image.load(path: render, sequential: true, strict: false))?.blob("xmp-data"),
               let packet = try? XMPPacket(data: xmp) else { return false }
