@@ -464,7 +464,7 @@ extension PhotoLibrary {
                     }
                     let (relative, w, h) = try placeRender(output.renderedContentURL.path, asset: id,
                                                            revision: output.baseRevision + 1, journal: journal,
-                                                           decodeAll: !output.renderedByEngine)
+                                                           decodeAll: !output.renderedByEngine, pixels: output.renderedPixels)
                     placedRenders.append(relative)
                     var baseRevision: Int?
                     if case .render(let k) = output.base { baseRevision = k }
@@ -765,7 +765,7 @@ extension PhotoLibrary {
     /// accepts, and is upright) and moves it into `renders/` read-only.
     /// Returns its relative path and pixel size.
     func placeRender(_ path: String, asset: String, revision: Int, journal: IntentJournal,
-                     decodeAll: Bool = true) throws -> (String, Int, Int) {
+                     decodeAll: Bool = true, pixels: Image? = nil) throws -> (String, Int, Int) {
         guard FileIO.exists(path) else {
             throw PhotoEditError.invalidChange("no rendered content: write the render to the output's renderedContentURL before committing")
         }
@@ -783,7 +783,8 @@ extension PhotoLibrary {
         relative = String(relative.dropLast(3)) + ext
         try FileIO.flush(path)
         try journal.record(relative)
-        makePreview(ofStaged: path, as: relative, width: probe.width, height: probe.height, raw: false)
+        makePreview(ofStaged: path, as: relative, width: probe.width, height: probe.height, raw: false,
+                    pixels: pixels.flatMap { $0.width == probe.width && $0.height == probe.height ? $0 : nil })
         try files.publish(path, as: relative)
         return (relative, probe.width, probe.height)
     }

@@ -128,9 +128,7 @@ extension PhotoLibrary {
                                  to: output.renderedContentURL.path, work: layout.tmp)
         } else {
             let unedited = Recipe(nodes: [], registry: registry).rebased(input.base.recipeBase, registry: registry)
-            let image = try renderer.render(recipe: unedited, originalPath: input.fullSizeImageURL.path)
-            try Renderer.save(image, to: output.renderedContentURL.path, format: .jpeg, quality: Renderer.renderQuality)
-            output.renderedByEngine = true
+            try render(unedited, onto: input.fullSizeImageURL.path, into: &output)
         }
         output.adjustmentData = data
         let revision = try commitRevision(of: id, output: output)

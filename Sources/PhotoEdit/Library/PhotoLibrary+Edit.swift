@@ -234,10 +234,8 @@ extension PhotoLibrary {
         try requireWritable()
         var output = ContentEditingOutput(contentEditingInput: input)
         defer { unlink(output.renderedContentURL.path) }
-        let image = try renderer.render(recipe: recipe, originalPath: input.fullSizeImageURL.path)
-        try Renderer.save(image, to: output.renderedContentURL.path, format: .jpeg, quality: Renderer.renderQuality)
+        try render(recipe, onto: input.fullSizeImageURL.path, into: &output)
         output.adjustmentData = adjustmentData ?? recipe.adjustmentData
-        output.renderedByEngine = true
         return try commitRevision(of: input.assetIdentifier, output: output)
     }
 
@@ -272,9 +270,7 @@ extension PhotoLibrary {
         defer { unlink(output.renderedContentURL.path) }
         if Recipe.canHandle(data), let recipe = try? Recipe(adjustmentData: data, registry: registry) {
             let basePath = try old.basePath.map(files.localPath) ?? originalPath(id)
-            let image = try renderer.render(recipe: recipe, originalPath: basePath)
-            try Renderer.save(image, to: output.renderedContentURL.path, format: .jpeg, quality: Renderer.renderQuality)
-            output.renderedByEngine = true
+            try render(recipe, onto: basePath, into: &output)
         } else {
             guard let render = old.renderPath.flatMap(files.existingLocalPath) else {
                 throw PhotoEditError.library("revision \(n) of \(id) is in format '\(data.formatIdentifier)' and its render is missing; it cannot be restored")
@@ -288,6 +284,20 @@ extension PhotoLibrary {
 
     private func commitRevert(_ id: String, expected: Int?) throws -> Revision {
         try commitRevision(of: id) { changes in changes.add(.revert(id, expected: expected)) }
+    }
+
+    /// Renders `recipe` onto the image at `basePath` into the output's
+    /// staging file (full size, JPEG). A render large enough to get a
+    /// preview is computed once into memory: the JPEG is encoded from those
+    /// pixels and the commit makes the preview from them too (no decode of
+    /// the JPEG just written; ~0.2 s of a 24 MP edit).
+    func render(_ recipe: Recipe, onto basePath: String, into output: inout ContentEditingOutput) throws {
+        let image = try renderer.render(recipe: recipe, originalPath: basePath)
+        let keep = Previews.wanted(width: image.width, height: image.height, raw: false)
+        let pixels = keep ? try image.inMemory() : image
+        try Renderer.save(pixels, to: output.renderedContentURL.path, format: .jpeg, quality: Renderer.renderQuality)
+        output.renderedByEngine = true
+        output.renderedPixels = keep ? pixels : nil
     }
 
     /// The recipe an edit of this photo starts from.
