@@ -265,6 +265,52 @@ struct CatalogStoreTests {
         }
     }
 
+    /// Each table's columns are declared once (the records' column lists
+    /// drive decoding and inserts); they match both stores' migrated schemas.
+    @Test(arguments: Store.allCases)
+    func theDeclaredColumnsAreTheSchema(_ store: Store) async throws {
+        try await Self.on(store) { f in
+            let mismatches = try f.library.catalogSchemaMismatches()
+            #expect(mismatches == [])
+        }
+    }
+
+    /// One edit reads what it needs once: `photoedit apply ID CHAIN` (the
+    /// command resolves its argument, then applies) and the conditional
+    /// apply an HTTP edit makes run at most 3 catalog transactions each
+    /// (they made ~9 when each step re-read the photo).
+    @Test(arguments: Store.allCases)
+    func anEditMakesAtMostThreeCatalogTransactions(_ store: Store) async throws {
+        try await Self.on(store) { f in
+            let lib = f.library
+            var before = lib.catalogTransactionCount
+            let id = try lib.resolve(String(f.a.prefix(8)))
+            let revision = try lib.apply(chain: "crop=3:2,exposure=+0.3", to: id)
+            let apply = lib.catalogTransactionCount - before
+            #expect(apply <= 3, "photoedit apply made \(apply) catalog transactions")
+            #expect(revision.number == 1 && revision.kind == .edit)
+            let written = try lib.history(f.a).last
+            #expect(written?.number == 1 && written?.adjustmentData == revision.adjustmentData, "the revision returned is the one written")
+            let filters = try lib.currentRecipe(f.a).nodes.map(\.filter)
+            #expect(Set(filters).isSuperset(of: ["crop", "exposure"]), "\(filters)")
+
+            before = lib.catalogTransactionCount
+            let conditional = try lib.apply(steps: try Chain.parse("contrast=+10"), to: f.a, ifAt: 1)
+            let ifAt = lib.catalogTransactionCount - before
+            #expect(ifAt <= 2, "an apply at a known revision made \(ifAt) catalog transactions")
+            #expect(conditional.number == 2)
+            #expect(try lib.asset(f.a).revision == 2)
+
+            // A prefix, a revert: the same bounds.
+            before = lib.catalogTransactionCount
+            _ = try lib.apply(chain: "exposure=-0.3", to: String(f.b.prefix(6)))
+            _ = try lib.revert(String(f.b.prefix(6)))
+            let two = lib.catalogTransactionCount - before
+            #expect(two <= 4, "an apply and a revert by prefix made \(two) catalog transactions")
+            #expect(try lib.history(f.b).map(\.kind) == [.imported, .edit, .revert])
+        }
+    }
+
     @Test(arguments: Store.allCases)
     func aStaleEditIsAConflict(_ store: Store) async throws {
         try await Self.on(store) { f in

@@ -220,9 +220,9 @@ struct CatalogLockRaceTests {
             removal = Background { try theirs.apply(steps: [], to: id, removing: ["exposure"]) }
             usleep(Self.reachTheLock)
             // The other writer commits revision 2 (the rows performChanges writes for a content edit).
-            try RevisionRecord(assetId: id, number: 2, createdAt: Date(), kind: Revision.Kind.edit.rawValue,
-                               formatIdentifier: ForeignEditor.formatIdentifier, formatVersion: "1", data: Data("other".utf8),
-                               renderPath: render, pixelWidth: w, pixelHeight: h, baseRevision: nil, basePath: nil).insert(db)
+            try db.insert(RevisionRecord(assetId: id, number: 2, createdAt: Date(), kind: Revision.Kind.edit.rawValue,
+                                         formatIdentifier: ForeignEditor.formatIdentifier, formatVersion: "1", data: Data("other".utf8),
+                                         renderPath: render, pixelWidth: w, pixelHeight: h, baseRevision: nil, basePath: nil))
             try db.execute("UPDATE asset SET revision = 2 WHERE id = ?", id)
         }
         let outcome = try #require(removal).wait()

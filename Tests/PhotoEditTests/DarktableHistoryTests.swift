@@ -112,7 +112,7 @@ struct DarktableHistoryTests {
         #expect(differs.meanDeltaE > 2, "darktable's filmic and exposure, not photoedit's unadjusted development: \(differs.meanDeltaE)")
 
         // A lost render of the darktable revision: verify --repair has darktable make it again.
-        let relative = try #require(try library.read { try RevisionRecord.fetch(id, 1, $0) }?.renderPath)
+        let relative = try #require(try library.read { try $0.revision(1, of: id) }?.renderPath)
         try FileManager.default.removeItem(atPath: library.url.appendingPathComponent(relative).path)
         #expect(try library.verify().problems.contains { $0.contains("is missing") })
         let repaired = try library.verify(repair: true)

@@ -110,6 +110,51 @@ struct PreviewTests {
         #expect(brighter > darker + 20, "the thumbnail shows the edit: mean \(darker) → \(brighter)")
     }
 
+    /// An edit's render is computed once into memory: the JPEG is encoded
+    /// from those pixels and its preview made from them too, not from the
+    /// JPEG decoded again. The preview matches the render (within a
+    /// just-noticeable difference) and is not the one decoding the file gives.
+    @Test func anEditsPreviewIsMadeFromItsPixelsNotFromItsJPEG() throws {
+        let (temp, library, large, small) = try Self.library()
+        defer { withExtendedLifetime(temp) {} }
+        let input = try library.requestContentEditingInput(for: large, options: ContentEditingInputRequestOptions(displaySize: nil))
+        var output = ContentEditingOutput(contentEditingInput: input)
+        defer { unlink(output.renderedContentURL.path) }
+        try library.render(try Chain.apply(try Chain.parse("exposure=+1"), to: .empty, registry: library.registry, auto: { $0 }),
+                           onto: input.fullSizeImageURL.path, into: &output)
+        let pixels = try #require(output.renderedPixels, "a large render keeps its pixels for the preview")
+        #expect(pixels.width == 3600 && pixels.height == 2400)
+        let smallInput = try library.requestContentEditingInput(for: small, options: ContentEditingInputRequestOptions(displaySize: nil))
+        var smallOutput = ContentEditingOutput(contentEditingInput: smallInput)
+        defer { unlink(smallOutput.renderedContentURL.path) }
+        try library.render(.empty, onto: smallInput.fullSizeImageURL.path, into: &smallOutput)
+        #expect(smallOutput.renderedPixels == nil, "a render too small for a preview keeps nothing")
+
+        _ = try library.apply(chain: "exposure=+1", to: large)
+        let preview = library.layout.absolute(try Self.previewFile(library, large))
+        let render = try #require(try library.imageSubject(large, version: .current).shownFile)
+        let g = Previews.geometry(width: 3600, height: 2400)
+        // Against the render's pixels (the same recipe on the same file,
+        // rendered above), resized the same way: the preview is them.
+        let fromPixels = try ImagePipeline.image(from: .image { pixels }, geometry: g, resizeMode: .exact).inMemory()
+        let stored = try Image.load(path: preview, sequential: false).inMemory()
+        #expect(stored.width == Previews.longEdge && stored.height == 960)
+        // (A 1440-pixel JPEG at Q90 differs from its pixels by up to ~12 at
+        // a few saturated edges; on average, under a just-noticeable difference.)
+        let difference = try Pixels.deltaE(stored, fromPixels)
+        #expect(difference.mean < 1.0 && difference.max < 15, "ΔE mean \(difference.mean) max \(difference.max)")
+        // Against the render's JPEG decoded whole and resized the same way:
+        // the same picture on average (the JPEG's own loss apart).
+        let decoded = try Image.load(path: library.layout.absolute(render), sequential: false).inMemory()
+        let reference = try ImagePipeline.image(from: .image { decoded }, geometry: g, resizeMode: .exact).inMemory()
+        let fromJPEG = try Pixels.deltaE(stored, reference)
+        #expect(fromJPEG.mean < 1.0, "ΔE mean \(fromJPEG.mean) max \(fromJPEG.max)")
+        let remade = temp.url.appendingPathComponent("from-file.jpg").path
+        try Renderer.save(reference, to: remade, format: .jpeg, quality: Previews.quality)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: preview)) != Data(contentsOf: URL(fileURLWithPath: remade)),
+                "the preview is the one the render's JPEG decodes to: it was not made from the pixels")
+    }
+
     @Test func purgeRemovesPreviewsAndVerifyRemovesStrayOnes() throws {
         let (temp, library, large, _) = try Self.library()
         defer { withExtendedLifetime(temp) {} }

@@ -33,7 +33,7 @@ struct RenderQualityTests {
         // The stored render still serves its own format byte for byte.
         let jpeg = temp.file("current.jpg")
         try library.render(id, version: .current, to: jpeg)
-        let relative = try #require(try library.read { try RevisionRecord.fetch(id, 1, $0) }?.renderPath)
+        let relative = try #require(try library.read { try $0.revision(1, of: id) }?.renderPath)
         let stored = library.url.appendingPathComponent(relative).path
         #expect(try Hashing.sha256(jpeg) == Hashing.sha256(stored))
     }

@@ -64,8 +64,8 @@ extension PhotoLibrary {
         let full = idOrPrefix.count == 32 && idOrPrefix.allSatisfy { $0.isHexDigit && !$0.isUppercase }
         let id = full ? idOrPrefix : try resolve(idOrPrefix)
         let (asset, revision) = try read { db -> (AssetRecord, RevisionRecord?) in
-            guard let a = try AssetRecord.fetch(id, db) else { throw PhotoEditError.unknownAsset(idOrPrefix) }
-            return (a, try RevisionRecord.fetch(id, a.revision, db))
+            guard let a = try db.asset(id) else { throw PhotoEditError.unknownAsset(idOrPrefix) }
+            return (a, try db.revision(a.revision, of: id))
         }
         return ImageSubject(id: id, revision: asset.revision, version: version, format: asset.format,
                             originalFile: asset.originalPath,

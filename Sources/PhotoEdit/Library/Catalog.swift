@@ -45,6 +45,20 @@ enum Catalog {
         }
     }
 
+    /// Writes a new catalog file at `path` (migrated, then filled by `fill`
+    /// in one transaction, then in WAL mode): a rebuilt catalog.
+    static func build(at path: String, _ fill: (any CatalogConnection) throws -> Void) throws {
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try migrator.migrate(queue)
+            try queue.write { db in try fill(SQLiteCatalogConnection(db: db)) }
+            _ = try queue.inDatabase { db in try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
+            try queue.close()
+        } catch let error as DatabaseError {
+            throw PhotoEditError.catalog(error, "cannot build the new catalog")
+        }
+    }
+
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
         m.registerMigration("v1: assets and revisions") { db in

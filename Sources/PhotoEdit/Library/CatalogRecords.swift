@@ -1,7 +1,8 @@
 import Foundation
 
-// The catalog's rows as the engine reads and writes them: read from a
-// CatalogRow, inserted through `CatalogConnection.insert`, so both stores
+// The catalog's rows as the engine reads and writes them, each table's
+// columns declared once (`columns`): read from a CatalogRow, inserted
+// through `CatalogConnection.insert` (CatalogQueries.swift), so both stores
 // use them the same way.
 
 struct AssetRecord: Codable, Sendable {
@@ -66,107 +67,86 @@ struct RevisionRecord: Codable, Sendable {
     }
 }
 
-extension AssetRecord {
-    /// Reads `SELECT * FROM asset` (or `asset.*`).
-    init(row: CatalogRow) throws {
-        id = try row.get("id")
-        originalFilename = try row.get("originalFilename")
-        sha256 = try row.get("sha256")
-        originalPath = try row.get("originalPath")
-        fileSize = try row.get("fileSize")
-        format = try row.get("format")
-        uniformTypeIdentifier = try row.get("uniformTypeIdentifier")
-        mediaType = try row.get("mediaType")
-        originalPixelWidth = try row.get("originalPixelWidth")
-        originalPixelHeight = try row.get("originalPixelHeight")
-        orientation = try row.get("orientation")
-        creationDate = try row.get("creationDate")
-        latitude = try row.get("latitude")
-        longitude = try row.get("longitude")
-        importDate = try row.get("importDate")
-        revision = try row.get("revision")
-        favorite = try row.get("favorite")
-        hidden = try row.get("hidden")
-        trashedDate = try row.get("trashedDate")
-        camera = try row.get("camera")
-        sourceFolder = try row.get("sourceFolder")
-        sourceStem = try row.get("sourceStem")
-        alternatePath = try row.get("alternatePath")
-        alternateSha256 = try row.get("alternateSha256")
-        alternateFilename = try row.get("alternateFilename")
-        alternateFileSize = try row.get("alternateFileSize")
-        alternateFormat = try row.get("alternateFormat")
-        alternateUniformTypeIdentifier = try row.get("alternateUniformTypeIdentifier")
-        rating = try row.get("rating")
-        colorLabel = try row.get("colorLabel")
-        title = try row.get("title")
-        caption = try row.get("caption")
-        metadataPath = try row.get("metadataPath")
-    }
+/// One column of a catalog table, declared once: its name, and how a
+/// record's field is written to it and read back from a row. A table's
+/// column list drives its decoding (`init(row:)`) and its inserts, and a
+/// test checks it against both stores' schemas (SQLite's migrations,
+/// Catalog.swift; PostgreSQL's, PostgresSchema.swift), so a column added to
+/// a record and not to a schema (or the reverse) fails there.
+struct CatalogColumn<Record>: Sendable {
+    let name: String
+    let value: @Sendable (Record) -> SQLValue
+    let read: @Sendable (inout Record, CatalogRow) throws -> Void
 
-    /// The photo with this id, nil when there is none. `locking`: the row is
-    /// about to change in this transaction (see `SQLDialect.forUpdate`).
-    static func fetch(_ id: String, _ db: any CatalogConnection, locking: Bool = false) throws -> AssetRecord? {
-        try db.row("SELECT * FROM asset WHERE id = ?" + (locking ? db.dialect.forUpdate : ""), id).map(AssetRecord.init(row:))
-    }
-
-    static func fetchAll(_ db: any CatalogConnection, _ sql: String, _ arguments: [SQLValue] = []) throws -> [AssetRecord] {
-        try db.rows(sql, arguments).map(AssetRecord.init(row:))
-    }
-
-    func insert(_ db: any CatalogConnection) throws {
-        try db.insert(into: "asset", [
-            ("id", id.sqlValue), ("originalFilename", originalFilename.sqlValue), ("sha256", sha256.sqlValue),
-            ("originalPath", originalPath.sqlValue), ("fileSize", fileSize.sqlValue), ("format", format.sqlValue),
-            ("uniformTypeIdentifier", uniformTypeIdentifier.sqlValue), ("mediaType", mediaType.sqlValue),
-            ("originalPixelWidth", originalPixelWidth.sqlValue), ("originalPixelHeight", originalPixelHeight.sqlValue),
-            ("orientation", orientation.sqlValue), ("creationDate", creationDate.sqlValue), ("latitude", latitude.sqlValue),
-            ("longitude", longitude.sqlValue), ("importDate", importDate.sqlValue), ("revision", revision.sqlValue),
-            ("favorite", favorite.sqlValue), ("hidden", hidden.sqlValue), ("trashedDate", trashedDate.sqlValue),
-            ("camera", camera.sqlValue), ("sourceFolder", sourceFolder.sqlValue), ("sourceStem", sourceStem.sqlValue),
-            ("alternatePath", alternatePath.sqlValue), ("alternateSha256", alternateSha256.sqlValue),
-            ("alternateFilename", alternateFilename.sqlValue), ("alternateFileSize", alternateFileSize.sqlValue),
-            ("alternateFormat", alternateFormat.sqlValue), ("alternateUniformTypeIdentifier", alternateUniformTypeIdentifier.sqlValue),
-            ("rating", rating.sqlValue), ("colorLabel", colorLabel.sqlValue), ("title", title.sqlValue), ("caption", caption.sqlValue),
-            ("metadataPath", metadataPath.sqlValue),
-        ], json: ["camera"])
+    init<V: CatalogValue>(_ name: String, _ field: WritableKeyPath<Record, V> & Sendable) {
+        self.name = name
+        value = { $0[keyPath: field].sqlValue }
+        read = { record, row in record[keyPath: field] = try row.get(name) }
     }
 }
 
-extension RevisionRecord {
-    /// Reads `SELECT * FROM revision` (or `revision.*`).
+/// A record read from and written to one catalog table through its column list.
+protocol CatalogTableRecord: Sendable {
+    /// Every column of the table, in its order.
+    static var columns: [CatalogColumn<Self>] { get }
+    /// A record whose every field `columns` then sets.
+    static var blank: Self { get }
+}
+
+extension CatalogTableRecord {
+    /// Reads a row of `SELECT * FROM table` (or `table.*`).
     init(row: CatalogRow) throws {
-        assetId = try row.get("assetId")
-        number = try row.get("number")
-        createdAt = try row.get("createdAt")
-        kind = try row.get("kind")
-        formatIdentifier = try row.get("formatIdentifier")
-        formatVersion = try row.get("formatVersion")
-        data = try row.get("data")
-        renderPath = try row.get("renderPath")
-        pixelWidth = try row.get("pixelWidth")
-        pixelHeight = try row.get("pixelHeight")
-        baseRevision = try row.get("baseRevision")
-        basePath = try row.get("basePath")
-        sidecarPath = try row.get("sidecarPath")
+        var record = Self.blank
+        for column in Self.columns { try column.read(&record, row) }
+        self = record
     }
 
-    /// Revision `number` of photo `assetId`, nil when there is none.
-    static func fetch(_ assetId: String, _ number: Int, _ db: any CatalogConnection) throws -> RevisionRecord? {
-        try db.row("SELECT * FROM revision WHERE assetId = ? AND number = ?", assetId, number).map(RevisionRecord.init(row:))
-    }
+    /// The names of the table's columns, in order.
+    static var columnNames: [String] { columns.map(\.name) }
+}
 
-    static func fetchAll(_ db: any CatalogConnection, _ sql: String, _ arguments: [SQLValue] = []) throws -> [RevisionRecord] {
-        try db.rows(sql, arguments).map(RevisionRecord.init(row:))
-    }
+extension AssetRecord: CatalogTableRecord {
+    static let columns: [CatalogColumn<AssetRecord>] = [
+        .init("id", \.id), .init("originalFilename", \.originalFilename), .init("sha256", \.sha256),
+        .init("originalPath", \.originalPath), .init("fileSize", \.fileSize), .init("format", \.format),
+        .init("uniformTypeIdentifier", \.uniformTypeIdentifier), .init("mediaType", \.mediaType),
+        .init("originalPixelWidth", \.originalPixelWidth), .init("originalPixelHeight", \.originalPixelHeight),
+        .init("orientation", \.orientation), .init("creationDate", \.creationDate), .init("latitude", \.latitude),
+        .init("longitude", \.longitude), .init("importDate", \.importDate), .init("revision", \.revision),
+        .init("favorite", \.favorite), .init("hidden", \.hidden), .init("trashedDate", \.trashedDate),
+        .init("camera", \.camera), .init("sourceFolder", \.sourceFolder), .init("sourceStem", \.sourceStem),
+        .init("alternatePath", \.alternatePath), .init("alternateSha256", \.alternateSha256),
+        .init("alternateFilename", \.alternateFilename), .init("alternateFileSize", \.alternateFileSize),
+        .init("alternateFormat", \.alternateFormat), .init("alternateUniformTypeIdentifier", \.alternateUniformTypeIdentifier),
+        .init("rating", \.rating), .init("colorLabel", \.colorLabel), .init("title", \.title), .init("caption", \.caption),
+        .init("metadataPath", \.metadataPath),
+    ]
 
-    func insert(_ db: any CatalogConnection) throws {
-        try db.insert(into: "revision", [
-            ("assetId", assetId.sqlValue), ("number", number.sqlValue), ("createdAt", createdAt.sqlValue), ("kind", kind.sqlValue),
-            ("formatIdentifier", formatIdentifier.sqlValue), ("formatVersion", formatVersion.sqlValue), ("data", data.sqlValue),
-            ("renderPath", renderPath.sqlValue), ("pixelWidth", pixelWidth.sqlValue), ("pixelHeight", pixelHeight.sqlValue),
-            ("baseRevision", baseRevision.sqlValue), ("basePath", basePath.sqlValue), ("sidecarPath", sidecarPath.sqlValue),
-        ])
+    /// The columns the schema keeps itself (triggers: the current version's
+    /// size, whether it has adjustments), for queries; never written or read
+    /// into a record.
+    static let derivedColumns = ["pixelWidth", "pixelHeight", "adjusted"]
+
+    /// The columns whose text is JSON (PostgreSQL: jsonb).
+    static let jsonColumns: Set<String> = ["camera"]
+
+    static var blank: AssetRecord {
+        AssetRecord(id: "", originalFilename: "", sha256: "", originalPath: "", fileSize: 0, format: "", uniformTypeIdentifier: "",
+                    mediaType: "", originalPixelWidth: 0, originalPixelHeight: 0, orientation: 1, importDate: Date(timeIntervalSince1970: 0),
+                    revision: 0)
+    }
+}
+
+extension RevisionRecord: CatalogTableRecord {
+    static let columns: [CatalogColumn<RevisionRecord>] = [
+        .init("assetId", \.assetId), .init("number", \.number), .init("createdAt", \.createdAt), .init("kind", \.kind),
+        .init("formatIdentifier", \.formatIdentifier), .init("formatVersion", \.formatVersion), .init("data", \.data),
+        .init("renderPath", \.renderPath), .init("pixelWidth", \.pixelWidth), .init("pixelHeight", \.pixelHeight),
+        .init("baseRevision", \.baseRevision), .init("basePath", \.basePath), .init("sidecarPath", \.sidecarPath),
+    ]
+
+    static var blank: RevisionRecord {
+        RevisionRecord(assetId: "", number: 0, createdAt: Date(timeIntervalSince1970: 0), kind: "", pixelWidth: 0, pixelHeight: 0)
     }
 }
 

@@ -173,14 +173,14 @@ final class ChangeRecorder {
 
     /// Touches every photo of an album (their `albums` change with it).
     func members(ofAlbum id: String, _ db: any CatalogConnection) throws {
-        for asset in try db.texts("SELECT assetId FROM albumAsset WHERE albumId = ? ORDER BY position", id) {
+        for asset in try db.albumMembers(id) {
             try self.asset(asset, db)
         }
     }
 
     /// Touches every album a photo is in (their contents change with it).
     func albums(ofAsset id: String, _ db: any CatalogConnection) throws {
-        for album in try db.texts("SELECT albumId FROM albumAsset WHERE assetId = ?", id) {
+        for album in try db.albumIDs(holding: id) {
             try self.album(album, db)
         }
     }
@@ -209,12 +209,10 @@ final class ChangeRecorder {
             }
         }
         guard !rows.isEmpty else { return nil }
-        guard let seq = try db.int("INSERT INTO changeSet (time) VALUES (?) RETURNING seq", Date()) else {
-            throw PhotoEditError.library("catalog: a new change set has no sequence number")
-        }
+        let seq = try db.insertChangeSet(time: Date())
         for (key, kind, aspects, before) in rows {
-            try db.execute("INSERT INTO changeEntry (seq, objectType, objectId, kind, aspects, before) VALUES (?, ?, ?, ?, ?, ?)",
-                           seq, key.type.rawValue, key.id, kind.rawValue, aspects.names.joined(separator: ","), before)
+            try db.insertChangeEntry(seq: seq, objectType: key.type.rawValue, objectId: key.id, kind: kind.rawValue,
+                                     aspects: aspects.names.joined(separator: ","), before: before)
         }
         return seq
     }
@@ -261,7 +259,7 @@ final class ChangeRecorder {
 extension PhotoLibrary {
     /// The sequence number of the latest committed change (0: none yet).
     public func latestChangeSequence() throws -> Int {
-        try read { db in try db.int("SELECT COALESCE(MAX(seq), 0) FROM changeSet") ?? 0 }
+        try read { db in try db.latestChangeSequence() }
     }
 
     /// The change feed's rows after `seq`, oldest first: one per changed
@@ -286,10 +284,9 @@ extension PhotoLibrary {
                     text = .some(nil)
                 } else if let next = nextBefore[key] {
                     text = .some(next)
-                } else if let later = try db.row("""
-                    SELECT before FROM changeEntry WHERE objectId = ? AND objectType = ? AND seq > ? ORDER BY seq LIMIT 1
-                    """, row.entry.identifier, row.entry.objectType.rawValue, row.entry.seq) {
-                    text = .some(try later.get("before"))
+                } else if let later = try db.nextSnapshot(of: row.entry.identifier, objectType: row.entry.objectType.rawValue,
+                                                          after: row.entry.seq) {
+                    text = .some(later)
                 } else {
                     text = nil   // no later change: as it is now
                 }
@@ -331,14 +328,7 @@ extension PhotoLibrary {
 
     private static func entries(since seq: Int, limit: Int?, _ db: any CatalogConnection) throws -> [(entry: ChangeEntry, before: String?)] {
         if let limit, limit <= 0 { return [] }
-        // No limit: the largest one (SQLite reads -1 as none, PostgreSQL refuses it).
-        let rows = try db.rows("""
-            SELECT changeEntry.seq, changeSet.time, objectType, objectId, kind, aspects, before
-            FROM changeEntry JOIN changeSet ON changeSet.seq = changeEntry.seq
-            WHERE changeEntry.seq > ? AND changeEntry.seq <= (
-                SELECT COALESCE(MAX(seq), 0) FROM (SELECT seq FROM changeSet WHERE seq > ? ORDER BY seq LIMIT ?) AS page)
-            ORDER BY changeEntry.seq, \(db.dialect.changeEntryOrder)
-            """, seq, seq, limit.map(Int64.init) ?? Int64.max)
+        let rows = try db.changeEntryRows(since: seq, changeSets: limit)
         return try rows.map { row in
             let typeText = try row.text("objectType"), kindText = try row.text("kind")
             guard let type = ObjectType(rawValue: typeText), let kind = ChangeEntry.Kind(rawValue: kindText) else {

@@ -289,13 +289,15 @@ public final class PhotoLibraryChanges {
         guard !isClosed else {
             throw PhotoEditError.invalidChange("changeRequest(for:) was called after its performChanges block returned")
         }
-        let id = try library.resolve(idOrPrefix)
-        if let r = requests[id] { return r }
-        let flags = try library.read { db in
-            try db.row("SELECT favorite, hidden FROM asset WHERE id = ?", id).map { (try $0.bool("favorite"), try $0.bool("hidden")) }
+        if let r = requests[idOrPrefix] { return r }
+        // One read: the id resolved and the flags.
+        let (id, flags) = try library.read { db in
+            let id = try PhotoLibrary.resolve(idOrPrefix, db)
+            return (id, try db.flags(of: id))
         }
+        if let r = requests[id] { return r }
         guard let flags else { throw PhotoEditError.unknownAsset(idOrPrefix) }
-        let r = AssetChangeRequest(assetIdentifier: id, owner: self, isFavorite: flags.0, isHidden: flags.1)
+        let r = AssetChangeRequest(assetIdentifier: id, owner: self, isFavorite: flags.favorite, isHidden: flags.hidden)
         requests[id] = r
         return r
     }
@@ -351,10 +353,10 @@ extension PhotoLibrary {
         _ = try performChangesWritingRevisions(block)
     }
 
-    /// `performChanges`; returns the number of the revision the commit
-    /// wrote for each photo it gave one (edits, reverts): what this commit
-    /// wrote, never a revision another writer added since.
-    func performChangesWritingRevisions(_ block: (PhotoLibraryChanges) throws -> Void) throws -> [String: Int] {
+    /// `performChanges`; returns the revision the commit wrote for each
+    /// photo it gave one (edits, reverts): what this commit wrote, never a
+    /// revision another writer added since.
+    func performChangesWritingRevisions(_ block: (PhotoLibraryChanges) throws -> Void) throws -> [String: Revision] {
         try requireWritable()
         let changes = PhotoLibraryChanges(library: self)
         defer { changes.close() }
@@ -363,15 +365,19 @@ extension PhotoLibrary {
         return try commit(changes.changes, importDate: changes.importDate)
     }
 
-    /// Commits one photo's new revision made in `block`; returns that revision.
+    /// Commits one photo's new revision made in `block`; returns that
+    /// revision (as the commit wrote it: no read after it).
     func commitRevision(of id: String, _ block: (PhotoLibraryChanges) throws -> Void) throws -> Revision {
-        guard let number = try performChangesWritingRevisions(block)[id] else {
+        guard let revision = try performChangesWritingRevisions(block)[id] else {
             throw PhotoEditError.library("the change of \(id) wrote no revision")
         }
-        return try read { db in
-            guard let record = try RevisionRecord.fetch(id, number, db) else { throw PhotoEditError.unknownAsset(id) }
-            return Self.revision(record)
-        }
+        return revision
+    }
+
+    /// Commits a content edit of a photo (id already resolved, the output
+    /// made from its input); returns the revision it wrote.
+    func commitRevision(of id: String, output: ContentEditingOutput) throws -> Revision {
+        try commitRevision(of: id) { changes in changes.add(.contentEdit(id, output)) }
     }
 
     /// `performChanges` whose block returns a value (placeholders, outputs…),
@@ -398,7 +404,7 @@ extension PhotoLibrary {
         var kind: Revision.Kind
     }
 
-    private func commit(_ changes: [PhotoLibraryChanges.Change], importDate: Date? = nil) throws -> [String: Int] {
+    private func commit(_ changes: [PhotoLibraryChanges.Change], importDate: Date? = nil) throws -> [String: Revision] {
         sweepStagingIfDue()
         // An output's staged render leaves tmp/ as soon as the output can
         // never commit: committed (moved into place), or stale (its photo
@@ -448,7 +454,7 @@ extension PhotoLibrary {
                     }
                     let (relative, w, h) = try placeRender(output.renderedContentURL.path, asset: id,
                                                            revision: output.baseRevision + 1, journal: journal,
-                                                           decodeAll: !output.renderedByEngine)
+                                                           decodeAll: !output.renderedByEngine, pixels: output.renderedPixels)
                     placedRenders.append(relative)
                     var baseRevision: Int?
                     if case .render(let k) = output.base { baseRevision = k }
@@ -460,7 +466,7 @@ extension PhotoLibrary {
             }
             // 2. One transaction.
             var purgedFiles: [String] = []
-            var written: [String: Int] = [:]
+            var written: [String: Revision] = [:]
             // The change feed's entries are written in the same transaction.
             try write { db in
                 let recorder = ChangeRecorder()
@@ -515,7 +521,7 @@ extension PhotoLibrary {
             if !placedOriginals.isEmpty, !files.isShared {
                 try? write { db in
                     for path in placedOriginals
-                    where try db.int("SELECT 1 FROM asset WHERE originalPath = ? OR alternatePath = ?", path, path) == nil {
+                    where try !db.isOriginalReferenced(path) {
                         removeFileAndPreview(path)
                     }
                 }
@@ -526,20 +532,20 @@ extension PhotoLibrary {
     }
 
     private func apply(_ change: PhotoLibraryChanges.Change, index i: Int, db: any CatalogConnection, edits: [Int: PreparedEdit],
-                       creations: [Int: Creation?], purgedFiles: inout [String], written: inout [String: Int],
+                       creations: [Int: Creation?], purgedFiles: inout [String], written: inout [String: Revision],
                        recorder: ChangeRecorder, journal: IntentJournal, placed: inout [String],
                        described: inout Set<String>) throws {
         // Every object is handed to the recorder before it changes. Its row
         // is read for update: on PostgreSQL a concurrent commit to the same
         // photo waits for this one, then sees its revision (no lost update).
         func asset(_ id: String) throws -> AssetRecord {
-            guard let a = try AssetRecord.fetch(id, db, locking: true) else { throw PhotoEditError.unknownAsset(id) }
+            guard let a = try db.asset(id, locking: true) else { throw PhotoEditError.unknownAsset(id) }
             try recorder.asset(id, db)
             return a
         }
         func album(_ id: String) throws {
             try recorder.album(id, db)
-            guard try db.int("SELECT 1 FROM album WHERE id = ?" + db.dialect.forUpdate, id) != nil else {
+            guard try db.albumExists(id, locking: true) else {
                 throw PhotoEditError.unknownAlbum(id)
             }
         }
@@ -558,14 +564,14 @@ extension PhotoLibrary {
             let sidecar = try placeSidecar(a, revision, journal: journal)
             placed.append(sidecar)
             revision.sidecarPath = sidecar
-            try revision.insert(db)
-            try db.execute("UPDATE asset SET revision = ? WHERE id = ?", a.revision, id)
-            written[id] = a.revision
+            try db.insert(revision)
+            try db.setCurrentRevision(a.revision, of: id)
+            written[id] = PhotoLibrary.revision(revision)
         }
         switch change {
         case .create:
             if let created = creations[i] ?? nil {
-                if let existing = try PhotoLibrary.assetHolding(sha256: created.record.sha256, db) {
+                if let existing = try db.assetID(holding: created.record.sha256) {
                     if case let .create(placeholder, _) = change { placeholder.set(existing) }
                 } else if !(try files.exists(created.record.originalPath)) {
                     // Another writer placed this original, then failed and
@@ -581,14 +587,14 @@ extension PhotoLibrary {
                     if case let .create(placeholder, _) = change { placeholder.set(partner.id, joinedPair: true) }
                 } else {
                     try recorder.asset(created.record.id, db)
-                    try created.record.insert(db)
+                    try db.insert(created.record)
                     try Self.changeKeywords(of: created.record.id, add: created.keywords, remove: [], replace: false, db)
                     described.insert(created.record.id)   // metadata the file arrived with
                     var revision = created.revision
                     let sidecar = try placeSidecar(created.record, revision, journal: journal)
                     placed.append(sidecar)
                     revision.sidecarPath = sidecar
-                    try revision.insert(db)
+                    try db.insert(revision)
                 }
             }
         case .contentEdit:
@@ -601,28 +607,28 @@ extension PhotoLibrary {
                             size: (a.originalPixelWidth, a.originalPixelHeight))
         case let .favorite(id, value):
             _ = try asset(id)
-            try db.execute("UPDATE asset SET favorite = ? WHERE id = ?", value, id)
+            try db.set(.favorite, value, of: id)
             described.insert(id)
         case let .hidden(id, value):
             _ = try asset(id)
-            try db.execute("UPDATE asset SET hidden = ? WHERE id = ?", value, id)
+            try db.set(.hidden, value, of: id)
             described.insert(id)
         case let .creationDate(id, value):
             _ = try asset(id)
-            try db.execute("UPDATE asset SET creationDate = ? WHERE id = ?", value, id)
+            try db.set(.creationDate, value, of: id)
         case let .location(id, value):
             _ = try asset(id)
             if let value, abs(value.latitude) > 90 || abs(value.longitude) > 180 {
                 throw PhotoEditError.invalidChange("location \(value.latitude), \(value.longitude) is out of range")
             }
-            try db.execute("UPDATE asset SET latitude = ?, longitude = ? WHERE id = ?", value?.latitude, value?.longitude, id)
+            try db.setLocation(value, of: id)
         case let .rating(id, value):
             _ = try asset(id)
-            try db.execute("UPDATE asset SET rating = ? WHERE id = ?", try Rating.checked(value), id)
+            try db.set(.rating, try Rating.checked(value), of: id)
             described.insert(id)
         case let .colorLabel(id, value):
             _ = try asset(id)
-            try db.execute("UPDATE asset SET colorLabel = ? WHERE id = ?", value?.rawValue, id)
+            try db.set(.colorLabel, value?.rawValue, of: id)
             described.insert(id)
         case let .keywords(id, add, remove, replace):
             _ = try asset(id)
@@ -630,20 +636,20 @@ extension PhotoLibrary {
             described.insert(id)
         case let .title(id, value):
             _ = try asset(id)
-            try db.execute("UPDATE asset SET title = ? WHERE id = ?", try DescriptiveMetadata.checkedText(value, "a title"), id)
+            try db.set(.title, try DescriptiveMetadata.checkedText(value, "a title"), of: id)
             described.insert(id)
         case let .caption(id, value):
             _ = try asset(id)
-            try db.execute("UPDATE asset SET caption = ? WHERE id = ?", try DescriptiveMetadata.checkedText(value, "a caption"), id)
+            try db.set(.caption, try DescriptiveMetadata.checkedText(value, "a caption"), of: id)
             described.insert(id)
         case .delete(let id):
             let a = try asset(id)
             if a.trashedDate == nil {
-                try db.execute("UPDATE asset SET trashedDate = ? WHERE id = ?", Date(), id)
+                try db.set(.trashedDate, Date(), of: id)
             }
         case .restore(let id):
             _ = try asset(id)
-            try db.execute("UPDATE asset SET trashedDate = NULL WHERE id = ?", id)
+            try db.set(.trashedDate, Date?.none, of: id)
         case .purge(let id):
             let a = try asset(id)
             guard a.trashedDate != nil else {
@@ -653,57 +659,50 @@ extension PhotoLibrary {
             purgedFiles.append(a.originalPath)
             if let alternate = a.alternatePath { purgedFiles.append(alternate) }
             if let record = a.metadataPath { purgedFiles.append(record) }
-            purgedFiles += try db.texts("""
-                SELECT renderPath FROM revision WHERE assetId = ? AND renderPath IS NOT NULL
-                UNION ALL SELECT sidecarPath FROM revision WHERE assetId = ? AND sidecarPath IS NOT NULL
-                """, id, id)
-            try db.execute("DELETE FROM asset WHERE id = ?", id)
+            purgedFiles += try db.revisionFiles(of: id)
+            try db.deleteAsset(id)
         case let .albumCreate(placeholder, title):
             try recorder.album(placeholder.localIdentifier, db)
             let title = try PhotoLibrary.checkedAlbumTitle(title)
-            if try db.int("SELECT 1 FROM album WHERE title = ?", title) != nil {
+            if try db.albumTitleTaken(title) {
                 throw PhotoEditError.invalidChange("an album called '\(title)' already exists")
             }
-            try db.execute("INSERT INTO album (id, title, createdAt) VALUES (?, ?, ?)", placeholder.localIdentifier, title, Date())
+            try db.insertAlbum(placeholder.localIdentifier, title: title, createdAt: Date())
         case let .albumAdd(albumID, ids):
             try album(albumID)
             for id in ids {
                 _ = try asset(id)
-                let next = try db.int("SELECT COALESCE(MAX(position), -1) + 1 FROM albumAsset WHERE albumId = ?", albumID) ?? 0
-                try db.execute(db.dialect.insertIgnoringDuplicates("albumAsset (albumId, assetId, position) VALUES (?, ?, ?)"),
-                               albumID, id, next)
+                try db.appendToAlbum(albumID, id)
             }
         case let .albumRemove(albumID, ids):
             try album(albumID)
             for id in ids {
                 try recorder.asset(id, db)
-                try db.execute("DELETE FROM albumAsset WHERE albumId = ? AND assetId = ?", albumID, id)
+                try db.removeFromAlbum(albumID, id)
             }
             try renumber(albumID, db)
         case let .albumMove(albumID, id, index):
             try album(albumID)
-            var order = try db.texts("SELECT assetId FROM albumAsset WHERE albumId = ? ORDER BY position", albumID)
+            var order = try db.albumMembers(albumID)
             guard let from = order.firstIndex(of: id) else { throw PhotoEditError.invalidChange("photo \(id) is not in the album") }
             guard index >= 0 && index < order.count else {
                 throw PhotoEditError.invalidChange("position \(index) is out of range (0…\(order.count - 1))")
             }
             order.remove(at: from)
             order.insert(id, at: index)
-            for (n, asset) in order.enumerated() {
-                try db.execute("UPDATE albumAsset SET position = ? WHERE albumId = ? AND assetId = ?", n, albumID, asset)
-            }
+            try db.setAlbumOrder(albumID, order)
         case let .albumRename(albumID, title):
             try album(albumID)
             try recorder.members(ofAlbum: albumID, db)
             let title = try PhotoLibrary.checkedAlbumTitle(title)
-            if try db.int("SELECT 1 FROM album WHERE title = ? AND id != ?", title, albumID) != nil {
+            if try db.albumTitleTaken(title, except: albumID) {
                 throw PhotoEditError.invalidChange("an album called '\(title)' already exists")
             }
-            try db.execute("UPDATE album SET title = ? WHERE id = ?", title, albumID)
+            try db.renameAlbum(albumID, to: title)
         case .albumDelete(let albumID):
             try album(albumID)
             try recorder.members(ofAlbum: albumID, db)
-            try db.execute("DELETE FROM album WHERE id = ?", albumID)
+            try db.deleteAlbum(albumID)
         }
     }
 
@@ -711,11 +710,7 @@ extension PhotoLibrary {
     /// photo: what the photo has not set yet (unrated, no label, title or
     /// caption), and its keywords are added.
     static func fillMetadata(of id: String, from record: AssetRecord, keywords: [String], _ db: any CatalogConnection) throws {
-        try db.execute("""
-            UPDATE asset SET rating = CASE WHEN rating = 0 THEN ? ELSE rating END, colorLabel = COALESCE(colorLabel, ?),
-                title = COALESCE(title, ?), caption = COALESCE(caption, ?)
-            WHERE id = ?
-            """, record.rating, record.colorLabel, record.title, record.caption, id)
+        try db.fillDescriptiveFields(of: id, from: record)
         try changeKeywords(of: id, add: keywords, remove: [], replace: false, db)
     }
 
@@ -725,15 +720,11 @@ extension PhotoLibrary {
     static func changeKeywords(of id: String, add: [String], remove: [String], replace: Bool, _ db: any CatalogConnection) throws {
         let added = Keyword.unique(try add.map(Keyword.normalized))
         let removed = try remove.map(Keyword.normalized)
-        if replace { try db.execute("DELETE FROM assetKeyword WHERE assetId = ?", id) }
-        for keyword in removed {
-            try db.execute("DELETE FROM assetKeyword WHERE assetId = ? AND \(db.dialect.keywordEquals)", id, keyword)
-        }
-        for keyword in added {
-            // A keyword the photo has in any case stays as it is.
-            try db.execute(db.dialect.insertIgnoringDuplicates("assetKeyword (assetId, keyword) VALUES (?, ?)"), id, keyword)
-        }
-        let count = try db.int("SELECT COUNT(*) FROM assetKeyword WHERE assetId = ?", id) ?? 0
+        if replace { try db.removeAllKeywords(of: id) }
+        for keyword in removed { try db.removeKeyword(keyword, of: id) }
+        // A keyword the photo has in any case stays as it is.
+        for keyword in added { try db.addKeyword(keyword, to: id) }
+        let count = try db.keywordCount(of: id)
         guard count <= Keyword.maxPerPhoto else {
             throw PhotoEditError.invalidChange("photo \(id) would have \(count) keywords; at most \(Keyword.maxPerPhoto) are allowed")
         }
@@ -749,10 +740,7 @@ extension PhotoLibrary {
     }
 
     private func renumber(_ albumID: String, _ db: any CatalogConnection) throws {
-        let order = try db.texts("SELECT assetId FROM albumAsset WHERE albumId = ? ORDER BY position", albumID)
-        for (n, asset) in order.enumerated() {
-            try db.execute("UPDATE albumAsset SET position = ? WHERE albumId = ? AND assetId = ?", n, albumID, asset)
-        }
+        try db.setAlbumOrder(albumID, try db.albumMembers(albumID))
     }
 
     static func checkedAlbumTitle(_ title: String) throws -> String {
@@ -767,7 +755,7 @@ extension PhotoLibrary {
     /// accepts, and is upright) and moves it into `renders/` read-only.
     /// Returns its relative path and pixel size.
     func placeRender(_ path: String, asset: String, revision: Int, journal: IntentJournal,
-                     decodeAll: Bool = true) throws -> (String, Int, Int) {
+                     decodeAll: Bool = true, pixels: Image? = nil) throws -> (String, Int, Int) {
         guard FileIO.exists(path) else {
             throw PhotoEditError.invalidChange("no rendered content: write the render to the output's renderedContentURL before committing")
         }
@@ -785,7 +773,8 @@ extension PhotoLibrary {
         relative = String(relative.dropLast(3)) + ext
         try FileIO.flush(path)
         try journal.record(relative)
-        makePreview(ofStaged: path, as: relative, width: probe.width, height: probe.height, raw: false)
+        makePreview(ofStaged: path, as: relative, width: probe.width, height: probe.height, raw: false,
+                    pixels: pixels.flatMap { $0.width == probe.width && $0.height == probe.height ? $0 : nil })
         try files.publish(path, as: relative)
         return (relative, probe.width, probe.height)
     }

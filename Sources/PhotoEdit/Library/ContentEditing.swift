@@ -97,6 +97,10 @@ public struct ContentEditingOutput: Sendable {
     /// The engine rendered `renderedContentURL` itself (libvips wrote it
     /// without error), so committing checks its header, not every pixel.
     var renderedByEngine = false
+    /// The render's pixels, in memory, when the engine wrote
+    /// `renderedContentURL` from them: the commit makes the render's preview
+    /// from these instead of decoding the JPEG it just wrote.
+    var renderedPixels: Image?
 
     /// An output for an edit of `input`.
     public init(contentEditingInput input: ContentEditingInput) {
@@ -115,14 +119,13 @@ extension PhotoLibrary {
     /// base image it gets.
     public func requestContentEditingInput(for idOrPrefix: String,
                                            options: ContentEditingInputRequestOptions = ContentEditingInputRequestOptions()) throws -> ContentEditingInput {
-        let id = try resolve(idOrPrefix)
+        // One read: the id resolved, the row and its current revision.
         let (record, current) = try read { db -> (AssetRecord, RevisionRecord) in
-            guard let a = try AssetRecord.fetch(id, db),
-                  let r = try RevisionRecord.fetch(id, a.revision, db) else {
-                throw PhotoEditError.unknownAsset(idOrPrefix)
-            }
+            let a = try Self.assetRecord(idOrPrefix, db)
+            guard let r = try db.revision(a.revision, of: a.id) else { throw PhotoEditError.unknownAsset(idOrPrefix) }
             return (a, r)
         }
+        let id = record.id
         let data = current.adjustmentData
         let canHandle = data.map { options.canHandleAdjustmentData($0) } ?? false
         var base = ContentEditingBase.original

@@ -123,7 +123,7 @@ extension PhotoLibrary {
         defer { for s in staged { unlink(s.file) } }
         var rows: [(id: String, path: String?, old: String?)] = []
         for id in ids.sorted() {
-            guard let a = try AssetRecord.fetch(id, db) else { continue }   // purged in this commit
+            guard let a = try db.asset(id) else { continue }   // purged in this commit
             let record = MetadataRecord(a, keywords: try Self.keywords(of: [id], db)[id] ?? [])
             if record.isEmpty && a.metadataPath == nil { continue }
             var path: String?
@@ -142,7 +142,7 @@ extension PhotoLibrary {
         }
         for row in rows {
             if let old = row.old { replaced.append(old) }
-            try db.execute("UPDATE asset SET metadataPath = ? WHERE id = ?", row.path, row.id)
+            try db.set(.metadataPath, row.path, of: row.id)
         }
     }
 
@@ -163,7 +163,7 @@ extension PhotoLibrary {
             guard var problem = metadataRecordProblem(listed, keywords: keywords[listed.id] ?? []) else { continue }
             // Changed since it was listed (another process's commit)? Its row now, read with its keywords.
             let now = try read { db in
-                try AssetRecord.fetch(listed.id, db).map { ($0, try Self.keywords(of: [listed.id], db)[listed.id] ?? []) }
+                try db.asset(listed.id).map { ($0, try Self.keywords(of: [listed.id], db)[listed.id] ?? []) }
             }
             guard let (a, words) = now else { continue }   // purged meanwhile
             if let path = a.metadataPath { referenced.insert(path) }
@@ -207,10 +207,10 @@ extension PhotoLibrary {
         var replaced: [String] = []
         do {
             let path: String? = try write { db in
-                guard try AssetRecord.fetch(id, db, locking: true) != nil else { throw PhotoEditError.unknownAsset(id) }
+                guard try db.asset(id, locking: true) != nil else { throw PhotoEditError.unknownAsset(id) }
                 try placeMetadataRecords(of: [id], db, journal: journal, placed: &placed, replaced: &replaced)
                 try journal.record(contentsOf: replaced)
-                return try db.value(String.self, "SELECT metadataPath FROM asset WHERE id = ?", id)
+                return try db.asset(id)?.metadataPath
             }
             for old in replaced { files.remove(old) }
             return path

@@ -16,10 +16,10 @@ extension PhotoLibrary {
     /// Resolves an album title, id or unambiguous id prefix to its id.
     public func resolveAlbum(_ titleOrID: String) throws -> String {
         try read { db in
-            if let id = try db.value(String.self, "SELECT id FROM album WHERE title = ?", titleOrID) { return id }
+            if let id = try db.albumID(titled: titleOrID) { return id }
             let prefix = titleOrID.lowercased()
             if !prefix.isEmpty, prefix.allSatisfy(\.isHexDigit) {
-                let ids = try db.texts("SELECT id FROM album WHERE id >= ? AND id < ? LIMIT 2", prefix, prefix + "g")
+                let ids = try db.albumIDs(withPrefix: prefix, limit: 2)
                 if ids.count == 1 { return ids[0] }
             }
             throw PhotoEditError.unknownAlbum(titleOrID)
@@ -29,7 +29,7 @@ extension PhotoLibrary {
     /// Every album, by title.
     public func albums() throws -> [Album] {
         try read { db in
-            let ids = try db.texts("SELECT id FROM album ORDER BY \(db.dialect.bytewise("title"))")
+            let ids = try db.albumIDsByTitle()
             let albums = try Self.albums(ids, db)
             return ids.compactMap { albums[$0] }
         }
@@ -39,9 +39,8 @@ extension PhotoLibrary {
     static func albums(_ ids: [String], _ db: any CatalogConnection) throws -> [String: Album] {
         var out: [String: Album] = [:]
         for id in ids {
-            guard let row = try db.row("SELECT id, title, createdAt FROM album WHERE id = ?", id) else { continue }
-            let assets = try db.texts("SELECT assetId FROM albumAsset WHERE albumId = ? ORDER BY position", id)
-            out[id] = Album(id: id, title: try row.text("title"), createdAt: try row.date("createdAt"), assetIdentifiers: assets)
+            guard let album = try db.album(id) else { continue }
+            out[id] = Album(id: id, title: album.title, createdAt: album.createdAt, assetIdentifiers: try db.albumMembers(id))
         }
         return out
     }

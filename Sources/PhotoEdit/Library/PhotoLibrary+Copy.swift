@@ -53,20 +53,20 @@ extension PhotoLibrary {
             throw PhotoEditError.library("library copy: the source and the target are the same library")
         }
         var report = LibraryCopyReport()
-        let ids = try read { db in try db.texts("SELECT id FROM asset ORDER BY importDate, \(db.dialect.bytewise("id"))") }
+        let ids = try read { db in try db.assetIDsInImportOrder() }
         report.photos = ids.count
 
         // Refuse a target that is not empty and not a partial copy of this library.
         let sourceIDs = Set(ids)
         let (targetIDs, targetAlbums) = try target.read { db in
-            (Set(try db.texts("SELECT id FROM asset")), try db.rows("SELECT id, title FROM album").map { (try $0.text("id"), try $0.text("title")) })
+            (Set(try db.assetIDsInImportOrder()), try db.allAlbums().map { ($0.id, $0.title) })
         }
         if let stray = targetIDs.subtracting(sourceIDs).sorted().first {
             throw PhotoEditError.library("library copy: the target holds photo \(stray), which the source has not: "
                 + "copy into an empty library (or a partial copy of this one)")
         }
         let sourceAlbums = Dictionary(uniqueKeysWithValues: try read { db in
-            try db.rows("SELECT id, title FROM album").map { (try $0.text("id"), try $0.text("title")) }
+            try db.allAlbums().map { ($0.id, $0.title) }
         })
         if let stray = targetAlbums.first(where: { sourceAlbums[$0.0] != $0.1 }) {
             throw PhotoEditError.library("library copy: the target holds album '\(stray.1)', which the source has not: "
@@ -97,16 +97,16 @@ extension PhotoLibrary {
             let keywords = try read { db in try Self.keywords(of: [id], db)[id] ?? [] }
             // Tests kill the copy here, before the commit of photo N (its files put).
             CrashPoint.reach("copy-before-commit-\(n + 1)")
-            try target.catalog.write { db in
-                guard try AssetRecord.fetch(id, db) == nil else {
+            try target.write { db in
+                guard try db.asset(id) == nil else {
                     throw PhotoEditError.library("library copy: photo \(id) appeared in the target while it was being copied")
                 }
                 let recorder = ChangeRecorder()
                 try recorder.asset(id, db)
-                try asset.insert(db)
+                try db.insert(asset)
                 try Self.changeKeywords(of: id, add: keywords, remove: [], replace: false, db)
-                for revision in revisions { try revision.insert(db) }
-                try db.execute("UPDATE asset SET revision = revision WHERE id = ?", id)   // fires the current-version triggers
+                for revision in revisions { try db.insert(revision) }
+                try db.refreshCurrentVersionColumns(of: id)
                 try recorder.record(db)
             }
             report.copied += 1
@@ -114,27 +114,23 @@ extension PhotoLibrary {
 
         // Albums, with their photos in order, in one transaction.
         let albums = try read { db in
-            try db.rows("SELECT id, title, createdAt FROM album ORDER BY \(db.dialect.bytewise("id"))").map { row in
-                (id: try row.text("id"), title: try row.text("title"), created: try row.date("createdAt"),
-                 members: try db.texts("SELECT assetId FROM albumAsset WHERE albumId = ? ORDER BY position", try row.text("id")))
+            try db.allAlbums().map { album in
+                (id: album.id, title: album.title, created: album.createdAt, members: try db.albumMembers(album.id))
             }
         }
         report.albums = albums.count
         if !albums.isEmpty {
-            try target.catalog.write { db in
+            try target.write { db in
                 let recorder = ChangeRecorder()
                 for album in albums {
                     try recorder.album(album.id, db)
-                    if try db.int("SELECT 1 FROM album WHERE id = ?", album.id) == nil {
-                        try db.execute("INSERT INTO album (id, title, createdAt) VALUES (?, ?, ?)", album.id, album.title, album.created)
+                    if try !db.albumExists(album.id) {
+                        try db.insertAlbum(album.id, title: album.title, createdAt: album.created)
                     }
-                    let present = try db.texts("SELECT assetId FROM albumAsset WHERE albumId = ? ORDER BY position", album.id)
+                    let present = try db.albumMembers(album.id)
                     guard present != album.members else { continue }
                     for id in Set(present + album.members) { try recorder.asset(id, db) }
-                    try db.execute("DELETE FROM albumAsset WHERE albumId = ?", album.id)
-                    for (position, id) in album.members.enumerated() {
-                        try db.execute("INSERT INTO albumAsset (albumId, assetId, position) VALUES (?, ?, ?)", album.id, id, position)
-                    }
+                    try db.replaceAlbumMembers(album.id, with: album.members)
                 }
                 try recorder.record(db)
             }
@@ -147,8 +143,8 @@ extension PhotoLibrary {
     /// A photo's row and its revisions' rows, nil when there is no such photo.
     func photoRows(_ id: String) throws -> (AssetRecord, [RevisionRecord])? {
         try read { db in
-            guard let asset = try AssetRecord.fetch(id, db) else { return nil }
-            return (asset, try RevisionRecord.fetchAll(db, "SELECT * FROM revision WHERE assetId = ? ORDER BY number", [.text(id)]))
+            guard let asset = try db.asset(id) else { return nil }
+            return (asset, try db.revisions(of: id))
         }
     }
 

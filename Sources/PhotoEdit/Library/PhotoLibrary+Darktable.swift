@@ -128,12 +128,10 @@ extension PhotoLibrary {
                                  to: output.renderedContentURL.path, work: layout.tmp)
         } else {
             let unedited = Recipe(nodes: [], registry: registry).rebased(input.base.recipeBase, registry: registry)
-            let image = try renderer.render(recipe: unedited, originalPath: input.fullSizeImageURL.path)
-            try Renderer.save(image, to: output.renderedContentURL.path, format: .jpeg, quality: Renderer.renderQuality)
-            output.renderedByEngine = true
+            try render(unedited, onto: input.fullSizeImageURL.path, into: &output)
         }
         output.adjustmentData = data
-        let revision = try commitRevision(of: id) { changes in try changes.changeRequest(for: id).contentEditingOutput = output }
+        let revision = try commitRevision(of: id, output: output)
         return DarktableImport(source: sidecar.source, revision: revision.number, isNew: true, history: sidecar.history,
                                renderedByDarktable: darktable != nil)
     }
@@ -144,7 +142,7 @@ extension PhotoLibrary {
     /// history they were made with in their XMP (`darktable:xmp_version`);
     /// photoedit's renders carry none.
     func isRenderedByDarktable(_ id: String, revision: Int) throws -> Bool {
-        guard let record = try read({ db in try RevisionRecord.fetch(id, revision, db) }),
+        guard let record = try read({ db in try db.revision(revision, of: id) }),
               let render = record.renderPath.flatMap(files.existingLocalPath),
               let xmp = (try? Image.load(path: render, sequential: true, strict: false))?.blob("xmp-data"),
               let packet = try? XMPPacket(data: xmp) else { return false }

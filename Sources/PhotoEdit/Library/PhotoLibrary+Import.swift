@@ -77,12 +77,6 @@ extension PhotoLibrary {
         SystemPath(folder).regularFilesInside().map(\.display)
     }
 
-    /// The photo whose original or alternate file has these bytes.
-    static func assetHolding(sha256: String, _ db: any CatalogConnection) throws -> String? {
-        try db.value(String.self, "SELECT id FROM asset WHERE sha256 = ? UNION SELECT id FROM asset WHERE alternateSha256 = ?",
-                     sha256, sha256)
-    }
-
     /// The folder a file is imported from (absolute, symbolic links resolved).
     static func sourceFolder(of path: SystemPath) -> String {
         (path.parent.resolved() ?? path.parent).display
@@ -158,7 +152,7 @@ extension PhotoLibrary {
             (sha, size, filename, origin) = (hash, count, name, nil)
             displayPath = name ?? Self.unnamedUpload
         }
-        if let existing = try read({ db in try Self.assetHolding(sha256: sha, db) }) {
+        if let existing = try read({ db in try db.assetID(holding: sha) }) {
             return StagedOriginal(existingID: existing, placed: false, relative: "")
         }
         let probe = try Importer.probe(path: staged, displayPath: displayPath)

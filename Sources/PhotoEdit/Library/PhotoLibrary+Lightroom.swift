@@ -66,7 +66,7 @@ extension PhotoLibrary {
     /// where its sidecars are looked for; empty when the library does not know
     /// (an upload). `idOrPrefix` is what the caller named, for the error.
     func sourceFiles(of id: String, _ idOrPrefix: String) throws -> [SystemPath] {
-        guard let record = try read({ db in try AssetRecord.fetch(id, db) }) else { throw PhotoEditError.unknownAsset(idOrPrefix) }
+        guard let record = try read({ db in try db.asset(id) }) else { throw PhotoEditError.unknownAsset(idOrPrefix) }
         guard let folder = record.sourceFolder else { return [] }
         return [record.alternateFilename, record.originalFilename].compactMap { $0 }.map {
             SystemPath(folder).appending(ArraySlice(Array($0.utf8)))

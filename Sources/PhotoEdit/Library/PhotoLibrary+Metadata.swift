@@ -43,7 +43,7 @@ extension PhotoLibrary {
     /// (recently deleted ones included), sorted ignoring ASCII case.
     public func keywordCounts() throws -> [(keyword: String, count: Int)] {
         let rows = try read { db in
-            try db.rows("SELECT keyword, COUNT(*) AS n FROM assetKeyword GROUP BY keyword").map { (try $0.text("keyword"), try $0.int("n")) }
+            try db.keywordCounts()
         }
         // Grouped again here: PostgreSQL groups by exact text, SQLite ignoring case.
         var counts: [String: (keyword: String, count: Int)] = [:]

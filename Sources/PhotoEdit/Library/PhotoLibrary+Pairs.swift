@@ -12,10 +12,7 @@ extension PhotoLibrary {
         guard let folder = record.sourceFolder, let stem = record.sourceStem else { return nil }
         let incomingRaw = record.format == "raw"
         guard incomingRaw || Self.pairableFormats.contains(record.format) else { return nil }
-        let candidates = try AssetRecord.fetchAll(db, """
-            SELECT * FROM asset WHERE sourceFolder = ? AND sourceStem = ? AND alternatePath IS NULL AND trashedDate IS NULL
-            ORDER BY importDate
-            """, [.text(folder), .text(stem)])
+        let candidates = try db.pairCandidates(folder: folder, stem: stem)
         return candidates.first { incomingRaw ? Self.pairableFormats.contains($0.format) : $0.format == "raw" }
     }
 
@@ -25,24 +22,10 @@ extension PhotoLibrary {
     /// RAW as its base so it renders exactly as before.
     func join(_ incoming: AssetRecord, to partner: AssetRecord, _ db: any CatalogConnection) throws {
         let (jpeg, raw) = incoming.format == "raw" ? (partner, incoming) : (incoming, partner)
-        let camera = raw.camera ?? jpeg.camera
-        try db.execute("""
-            UPDATE asset SET originalFilename = ?, sha256 = ?, originalPath = ?, fileSize = ?, format = ?, uniformTypeIdentifier = ?,
-                originalPixelWidth = ?, originalPixelHeight = ?, orientation = ?, creationDate = ?, latitude = ?, longitude = ?,
-                camera = \(db.dialect.jsonPlaceholder), alternatePath = ?, alternateSha256 = ?, alternateFilename = ?, alternateFileSize = ?,
-                alternateFormat = ?, alternateUniformTypeIdentifier = ?
-            WHERE id = ?
-            """, jpeg.originalFilename, jpeg.sha256, jpeg.originalPath, jpeg.fileSize, jpeg.format, jpeg.uniformTypeIdentifier,
-                             jpeg.originalPixelWidth, jpeg.originalPixelHeight, jpeg.orientation,
-                             jpeg.creationDate ?? raw.creationDate, jpeg.latitude ?? raw.latitude, jpeg.longitude ?? raw.longitude,
-                             camera, raw.originalPath, raw.sha256, raw.originalFilename, raw.fileSize, raw.format,
-                             raw.uniformTypeIdentifier, partner.id)
+        try db.joinPair(partner.id, raw: raw, jpeg: jpeg)
         if incoming.format != "raw" {
             // The photo was the RAW alone: its edits were made on the RAW.
-            try db.execute("UPDATE revision SET basePath = ? WHERE assetId = ? AND basePath IS NULL AND data IS NOT NULL",
-                           raw.originalPath, partner.id)
-            try db.execute("UPDATE revision SET pixelWidth = ?, pixelHeight = ? WHERE assetId = ? AND data IS NULL",
-                           jpeg.originalPixelWidth, jpeg.originalPixelHeight, partner.id)
+            try db.rebaseOntoRaw(partner.id, rawPath: raw.originalPath, jpegWidth: jpeg.originalPixelWidth, jpegHeight: jpeg.originalPixelHeight)
         }
     }
 }

@@ -148,12 +148,15 @@ extension PhotoLibrary {
 
     /// Makes the preview of a file just staged for the library (an
     /// original being imported, a render being committed), from its local
-    /// copy, before the file is moved into place. A preview that cannot be
-    /// made is not an error: it is made on first use.
-    func makePreview(ofStaged staged: String, as file: String, width: Int, height: Int, raw: Bool) {
+    /// copy, before the file is moved into place; from `pixels` when given
+    /// (the full-size, upright sRGB 8-bit pixels the engine encoded the file
+    /// from, still in memory: no decode). A preview that cannot be made is
+    /// not an error: it is made on first use.
+    func makePreview(ofStaged staged: String, as file: String, width: Int, height: Int, raw: Bool, pixels: Image? = nil) {
         let renderer = self.renderer
         _ = try? makePreview(of: file, width: width, height: height, raw: raw ? staged : nil) {
-            raw ? .image { try renderer.outputImage(try RawDecoder.develop(staged)) } : .file(staged)
+            if let pixels { return .image { pixels } }
+            return raw ? .image { try renderer.outputImage(try RawDecoder.develop(staged)) } : .file(staged)
         }
     }
 

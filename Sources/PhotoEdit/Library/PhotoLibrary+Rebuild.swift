@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// What ``PhotoLibrary/rebuildCatalog(url:registry:)`` put in the new catalog.
 public struct CatalogRebuildReport: Sendable {
@@ -65,20 +64,11 @@ extension PhotoLibrary {
             let (assets, revisions, keywords) = try recoverRows(layout, &report)
             let built = layout.temporary(".rebuilt-catalog")
             defer { unlink(built); unlink(built + "-journal") }
-            do {
-                let queue = try DatabaseQueue(path: built)
-                try Catalog.migrator.migrate(queue)
-                try queue.write { db in
-                    let connection = SQLiteCatalogConnection(db: db)
-                    for a in assets { try a.insert(connection) }
-                    for (id, list) in keywords { try Self.changeKeywords(of: id, add: list, remove: [], replace: false, connection) }
-                    for r in revisions { try r.insert(connection) }
-                    try db.execute(sql: "UPDATE asset SET revision = revision")   // fires the current-version triggers
-                }
-                _ = try queue.inDatabase { db in try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
-                try queue.close()
-            } catch let error as DatabaseError {
-                throw PhotoEditError.catalog(error, "cannot build the new catalog")
+            try Catalog.build(at: built) { connection in
+                for a in assets { try connection.insert(a) }
+                for (id, list) in keywords { try Self.changeKeywords(of: id, add: list, remove: [], replace: false, connection) }
+                for r in revisions { try connection.insert(r) }
+                try connection.refreshCurrentVersionColumns()
             }
             try FileIO.flush(built)
             // The old catalog (damaged, empty) is kept, with its WAL: never
@@ -107,7 +97,7 @@ extension PhotoLibrary {
         // originals) get one now, so a later rebuild finds them as they are.
         let library = try PhotoLibrary(url: layout.root, create: false, registry: registry)
         let unrecorded = try library.read { db in
-            try db.rows("SELECT assetId, number FROM revision WHERE sidecarPath IS NULL").map { (try $0.text("assetId"), try $0.int("number")) }
+            try db.revisionsWithoutRecord()
         }
         for (id, number) in unrecorded {
             do { _ = try library.replaceSidecar(id, number) } catch let e as PhotoEditError {

@@ -29,14 +29,7 @@ extension PhotoLibrary {
     /// revision and metadata records.
     func referencedPaths() throws -> Set<String> {
         try read { db in
-            Set(try db.texts("""
-                SELECT originalPath FROM asset
-                UNION SELECT alternatePath FROM asset WHERE alternatePath IS NOT NULL
-                UNION SELECT renderPath FROM revision WHERE renderPath IS NOT NULL
-                UNION SELECT basePath FROM revision WHERE basePath IS NOT NULL
-                UNION SELECT sidecarPath FROM revision WHERE sidecarPath IS NOT NULL
-                UNION SELECT metadataPath FROM asset WHERE metadataPath IS NOT NULL
-                """))
+            try db.referencedFiles()
         }
     }
 }

@@ -92,7 +92,7 @@ extension PhotoLibrary {
             try renderer.write(image, to: staged, format: format, options: options)
         case .current:
             let stored = try read { db in
-                try RevisionRecord.fetch(id, a.revision, db)
+                try db.revision(a.revision, of: id)
             }
             let ours = a.adjustmentData.map(Recipe.canHandle) ?? true
             let storedFile = stored?.renderPath.flatMap(files.existingLocalPath)

@@ -37,8 +37,8 @@ extension PhotoLibrary {
     public func resources(for idOrPrefix: String) throws -> [AssetResource] {
         let id = try resolve(idOrPrefix)
         let (a, current) = try read { db -> (AssetRecord, RevisionRecord?) in
-            guard let a = try AssetRecord.fetch(id, db) else { throw PhotoEditError.unknownAsset(idOrPrefix) }
-            return (a, try RevisionRecord.fetch(id, a.revision, db))
+            guard let a = try db.asset(id) else { throw PhotoEditError.unknownAsset(idOrPrefix) }
+            return (a, try db.revision(a.revision, of: id))
         }
         let stem = ((a.originalFilename as NSString).deletingPathExtension)
         var out = [AssetResource(type: .photo, assetIdentifier: id, originalFilename: a.originalFilename,

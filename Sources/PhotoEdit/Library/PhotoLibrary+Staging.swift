@@ -29,7 +29,7 @@ extension PhotoLibrary {
         let revision: Int?
         do {
             revision = try read { db in
-                try db.int("SELECT revision FROM asset WHERE id = ?", output.assetIdentifier)
+                try db.currentRevisionNumber(of: output.assetIdentifier)
             }
         } catch {
             return false   // unknown: keep it; the sweep has the last word

@@ -34,10 +34,9 @@ extension PhotoLibrary {
             // SQLite checks its file and foreign keys on request; a
             // PostgreSQL server enforces foreign keys on every change and
             // checks its own pages.
-            (db.dialect == .sqlite ? try db.texts("PRAGMA integrity_check") : ["ok"],
-             db.dialect == .sqlite ? try db.rows("PRAGMA foreign_key_check").count : 0,
-             try AssetRecord.fetchAll(db, "SELECT * FROM asset"),
-             try RevisionRecord.fetchAll(db, "SELECT * FROM revision ORDER BY assetId, number"))
+            (try db.integrityCheck(), try db.foreignKeyViolations(),
+             try db.allAssets(),
+             try db.allRevisions())
         }
         if integrity != ["ok"] { report.problems += integrity.map { "catalog: \($0)" } }
         if foreignKeys > 0 { report.problems.append("catalog: \(foreignKeys) rows break foreign keys") }
@@ -213,12 +212,12 @@ extension PhotoLibrary {
         var placed: String?
         do {
             let old: String? = try write { db in
-                guard let a = try AssetRecord.fetch(id, db),
-                      let r = try RevisionRecord.fetch(id, number, db) else {
+                guard let a = try db.asset(id),
+                      let r = try db.revision(number, of: id) else {
                     throw PhotoEditError.unknownRevision(asset: id, revision: number, latest: -1)
                 }
                 placed = try placeSidecar(a, r, journal: journal)
-                try db.execute("UPDATE revision SET sidecarPath = ? WHERE assetId = ? AND number = ?", placed, id, number)
+                try db.setSidecarPath(placed, ofRevision: number, of: id)
                 if let old = r.sidecarPath { try journal.record(old) }
                 return r.sidecarPath
             }
@@ -279,14 +278,14 @@ extension PhotoLibrary {
                 // whoever keeps images of it requests them again.
                 let recorder = ChangeRecorder()
                 try recorder.asset(a.id, db, aspects: .content)
-                try db.execute("UPDATE revision SET renderPath = ? WHERE assetId = ? AND number = ?", relative, a.id, r.number)
+                try db.setRenderPath(relative, ofRevision: r.number, of: a.id)
                 // Its sidecar names the render: written again.
                 var updated = r
                 updated.renderPath = relative
                 // (The current one: verify may have just rewritten it.)
-                oldSidecar = try db.value(String.self, "SELECT sidecarPath FROM revision WHERE assetId = ? AND number = ?", a.id, r.number)
+                oldSidecar = try db.revision(r.number, of: a.id)?.sidecarPath
                 sidecar = try placeSidecar(a, updated, journal: journal)
-                try db.execute("UPDATE revision SET sidecarPath = ? WHERE assetId = ? AND number = ?", sidecar, a.id, r.number)
+                try db.setSidecarPath(sidecar, ofRevision: r.number, of: a.id)
                 if let oldSidecar { try journal.record(oldSidecar) }
                 try recorder.record(db)
             }

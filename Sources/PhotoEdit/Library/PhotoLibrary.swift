@@ -14,8 +14,9 @@ public final class PhotoLibrary: Sendable {
     /// The filters this library renders with.
     public let registry: FilterRegistry
     let layout: LibraryLayout
-    /// The catalog: SQLite in the library folder, or a store given at opening (PostgreSQL).
-    let catalog: any CatalogStore
+    /// The catalog: SQLite in the library folder, or a store given at
+    /// opening (PostgreSQL), behind the catalog layer (CatalogQueries.swift).
+    let catalog: LibraryCatalog
     /// The originals, renders and revision records: the library folder, or
     /// a blob store given at opening (S3). `layout` then holds only the
     /// local parts: staging, the derivative cache, the lock.
@@ -110,7 +111,7 @@ public final class PhotoLibrary: Sendable {
         }
         lock = try LibraryLock(path: layout.lock, readOnly: isReadOnly)
         let exclusive = !isReadOnly && lock?.tryExclusive() == true
-        catalog = try store ?? SQLiteCatalogStore(path: layout.catalog, readOnly: isReadOnly)
+        catalog = LibraryCatalog(try store ?? SQLiteCatalogStore(path: layout.catalog, readOnly: isReadOnly))
         if exclusive { try recover() }
         lock?.shared()
     }
@@ -139,13 +140,16 @@ public final class PhotoLibrary: Sendable {
 
     /// Resolves an id or an unambiguous prefix of one to the full id.
     public func resolve(_ idOrPrefix: String) throws -> String {
+        try read { db in try Self.resolve(idOrPrefix, db) }
+    }
+
+    /// `resolve` inside a transaction.
+    static func resolve(_ idOrPrefix: String, _ db: any CatalogConnection) throws -> String {
         let prefix = idOrPrefix.lowercased()
         guard !prefix.isEmpty, prefix.count <= 32, prefix.allSatisfy({ $0.isHexDigit }) else {
             throw PhotoEditError.malformedIdentifier(idOrPrefix)
         }
-        let matches = try read { db in
-            try db.texts("SELECT id FROM asset WHERE id >= ? AND id < ? ORDER BY id LIMIT 50", prefix, prefix + "g")
-        }
+        let matches = try db.assetIDs(withPrefix: prefix, limit: 50)
         switch matches.count {
         case 0: throw PhotoEditError.unknownAsset(idOrPrefix)
         case 1: return matches[0]
@@ -155,16 +159,19 @@ public final class PhotoLibrary: Sendable {
         }
     }
 
+    /// The row of the photo with this id (or unambiguous prefix), read in
+    /// `db`: a whole id needs no prefix search (one statement instead of two;
+    /// a server looks a photo up on every request).
+    static func assetRecord(_ idOrPrefix: String, _ db: any CatalogConnection, locking: Bool = false) throws -> AssetRecord {
+        let whole = idOrPrefix.utf8.count == 32 && idOrPrefix.allSatisfy(\.isHexDigit)
+        let id = whole ? idOrPrefix.lowercased() : try resolve(idOrPrefix, db)
+        guard let record = try db.asset(id, locking: locking) else { throw PhotoEditError.unknownAsset(idOrPrefix) }
+        return record
+    }
+
     /// The photo with this id (or unambiguous prefix).
     public func asset(_ idOrPrefix: String) throws -> Asset {
-        // A whole id needs no prefix search: one read instead of two (a
-        // server looks a photo up on every request).
-        let whole = idOrPrefix.utf8.count == 32 && idOrPrefix.allSatisfy(\.isHexDigit)
-        let id = whole ? idOrPrefix.lowercased() : try resolve(idOrPrefix)
-        return try read { db in
-            guard let record = try AssetRecord.fetch(id, db) else { throw PhotoEditError.unknownAsset(idOrPrefix) }
-            return try Self.asset(record, db)
-        }
+        try read { db in try Self.asset(try Self.assetRecord(idOrPrefix, db), db) }
     }
 
     /// Photos, oldest import first. Hidden and recently deleted photos are
@@ -176,10 +183,7 @@ public final class PhotoLibrary: Sendable {
 
     /// The revisions of a photo, oldest first.
     public func history(_ idOrPrefix: String) throws -> [Revision] {
-        let id = try resolve(idOrPrefix)
-        return try read { db in
-            try RevisionRecord.fetchAll(db, "SELECT * FROM revision WHERE assetId = ? ORDER BY number", [.text(id)]).map(Self.revision)
-        }
+        try read { db in try db.revisions(of: try Self.resolve(idOrPrefix, db)).map(Self.revision) }
     }
 
     /// The recipe of the latest revision (empty when unadjusted). Throws when
@@ -192,43 +196,23 @@ public final class PhotoLibrary: Sendable {
     }
 
     static func asset(_ r: AssetRecord, _ db: any CatalogConnection) throws -> Asset {
-        let current = try RevisionRecord.fetch(r.id, r.revision, db)
-        return asset(r, current: current, albums: try db.texts("""
-            SELECT album.title FROM album JOIN albumAsset ON albumAsset.albumId = album.id
-            WHERE albumAsset.assetId = ? ORDER BY \(db.dialect.bytewise("album.title"))
-            """, r.id), keywords: try keywords(of: [r.id], db)[r.id] ?? [])
+        asset(r, current: try db.revision(r.revision, of: r.id), albums: try db.albumTitles(of: [r.id])[r.id] ?? [],
+              keywords: try keywords(of: [r.id], db)[r.id] ?? [])
     }
 
     /// The keywords of these photos, each photo's sorted as `Asset.keywords` lists them.
     static func keywords(of ids: [String], _ db: any CatalogConnection) throws -> [String: [String]] {
-        guard !ids.isEmpty else { return [:] }
-        var out: [String: [String]] = [:]
-        for row in try db.rows("SELECT assetId, keyword FROM assetKeyword WHERE assetId IN (\(placeholders(ids.count)))",
-                               ids.map(\.sqlValue)) {
-            out[try row.text("assetId"), default: []].append(try row.text("keyword"))
-        }
         // Sorted here, not by SQL: the stores' collations differ.
-        for (id, list) in out { out[id] = list.sorted { (Keyword.folded($0), $0) < (Keyword.folded($1), $1) } }
-        return out
+        try db.keywords(of: ids).mapValues { list in list.sorted { (Keyword.folded($0), $0) < (Keyword.folded($1), $1) } }
     }
 
     /// The photos with these ids, as they are now (missing ids are left
     /// out), in four queries whatever their number.
     static func assets(_ ids: [String], _ db: any CatalogConnection) throws -> [String: Asset] {
         guard !ids.isEmpty else { return [:] }
-        let marks = placeholders(ids.count)
-        let arguments = ids.map(\.sqlValue)
-        let records = try AssetRecord.fetchAll(db, "SELECT * FROM asset WHERE id IN (\(marks))", arguments)
-        var current: [String: RevisionRecord] = [:]
-        for r in try RevisionRecord.fetchAll(db, """
-            SELECT revision.* FROM asset JOIN revision ON revision.assetId = asset.id AND revision.number = asset.revision
-            WHERE asset.id IN (\(marks))
-            """, arguments) { current[r.assetId] = r }
-        var albums: [String: [String]] = [:]
-        for row in try db.rows("""
-            SELECT albumAsset.assetId, album.title FROM albumAsset JOIN album ON album.id = albumAsset.albumId
-            WHERE albumAsset.assetId IN (\(marks)) ORDER BY \(db.dialect.bytewise("album.title"))
-            """, arguments) { albums[try row.text("assetId"), default: []].append(try row.text("title")) }
+        let records = try db.assets(ids)
+        let current = try db.currentRevisions(of: ids)
+        let albums = try db.albumTitles(of: ids)
         let keywords = try Self.keywords(of: ids, db)
         var out: [String: Asset] = [:]
         for r in records { out[r.id] = asset(r, current: current[r.id], albums: albums[r.id] ?? [], keywords: keywords[r.id] ?? []) }
@@ -281,16 +265,12 @@ public final class PhotoLibrary: Sendable {
 
     /// The absolute path of a pair's alternate file (the RAW), nil for a single file.
     func alternatePath(_ id: String) throws -> String? {
-        try read { db in
-            try db.value(String.self, "SELECT alternatePath FROM asset WHERE id = ?", id)
-        }.map(files.localPath)
+        try read { db in try db.alternatePath(of: id) }.map(files.localPath)
     }
 
     func originalPath(_ id: String) throws -> String {
         try files.localPath(try read { db in
-            guard let path = try db.value(String.self, "SELECT originalPath FROM asset WHERE id = ?", id) else {
-                throw PhotoEditError.unknownAsset(id)
-            }
+            guard let path = try db.originalPath(of: id) else { throw PhotoEditError.unknownAsset(id) }
             return path
         })
     }

@@ -123,12 +123,12 @@ extension PhotoLibrary {
     /// once the transaction commits).
     func rewriteSidecars(of id: String, _ db: any CatalogConnection, journal: IntentJournal,
                          placed: inout [String], replaced: inout [String]) throws {
-        guard let a = try AssetRecord.fetch(id, db) else { return }
-        for r in try RevisionRecord.fetchAll(db, "SELECT * FROM revision WHERE assetId = ?", [.text(id)]) {
+        guard let a = try db.asset(id) else { return }
+        for r in try db.revisions(of: id) {
             let path = try placeSidecar(a, r, journal: journal)
             placed.append(path)
             if let old = r.sidecarPath { replaced.append(old) }
-            try db.execute("UPDATE revision SET sidecarPath = ? WHERE assetId = ? AND number = ?", path, id, r.number)
+            try db.setSidecarPath(path, ofRevision: r.number, of: id)
         }
     }
 }

@@ -163,15 +163,7 @@ extension PhotoLibrary {
     /// Every album, by title (or newest first with `newestFirst`), optionally
     /// only those whose title contains `titleContains` (ignoring ASCII case).
     public func fetchAlbums(titleContains: String? = nil, newestFirst: Bool = false) throws -> FetchResult<Album> {
-        var sql = "SELECT id FROM album"
-        var arguments: [SQLValue] = []
-        let dialect = catalog.dialect
-        if let titleContains {
-            sql += " WHERE " + dialect.containsText("lower(title)", "lower(?)")
-            arguments.append(.text(titleContains))
-        }
-        sql += newestFirst ? " ORDER BY createdAt DESC, \(dialect.bytewise("id"))" : " ORDER BY \(dialect.bytewise("title")), \(dialect.bytewise("id"))"
-        let ids = try read { db in try db.texts(sql, arguments) }
+        let ids = try read { db in try db.albumIDs(titleContains: titleContains, newestFirst: newestFirst) }
         return FetchResult(identifiers: ids, objectType: .album, load: { [self] ids in try read { db in try Self.albums(ids, db) } },
                            refetch: { [self] in try fetchAlbums(titleContains: titleContains, newestFirst: newestFirst) })
     }
@@ -183,7 +175,7 @@ extension PhotoLibrary {
 
     private func fetchAssets(album: String?, _ options: FetchOptions) throws -> FetchResult<Asset> {
         let query = try fetchSQL(album: album, options)
-        let ids = try read { db in try db.texts(query.sql, query.arguments) }
+        let ids = try read { db in try db.ids(of: query) }
         return FetchResult(identifiers: ids, objectType: .asset, load: { [self] ids in try read { db in try Self.assets(ids, db) } },
                            refetch: { [self] in try fetchAssets(album: album, options) })
     }

@@ -1,0 +1,524 @@
+import Foundation
+import Synchronization
+
+// The catalog layer's typed calls: every statement the engine runs on its
+// catalog is written here (or in the rows' declarations, CatalogRecords.swift,
+// and the query builder, Query/), once, in `?`-placeholder SQL both stores
+// speak; where the dialects differ a `SQLDialect` helper writes the
+// difference. The rest of the engine reads and writes the catalog only
+// through these calls, inside a transaction of `LibraryCatalog`.
+
+/// A library's catalog: its store (SQLite or PostgreSQL) behind the
+/// transactions the engine runs on it, each counted (a test checks how many
+/// one edit makes).
+final class LibraryCatalog: Sendable {
+    /// The store the transactions run on.
+    let store: any CatalogStore
+    private let transactions = Atomic<Int>(0)
+
+    init(_ store: any CatalogStore) { self.store = store }
+
+    /// The SQL the store speaks.
+    var dialect: SQLDialect { store.dialect }
+
+    /// See `CatalogStore.changeSignal`.
+    func changeSignal() -> (any CatalogChangeSignal)? { store.changeSignal() }
+
+    /// Runs `body` in a read transaction (a consistent snapshot).
+    func read<T>(_ body: (any CatalogConnection) throws -> T) throws -> T {
+        transactions.add(1, ordering: .relaxed)
+        return try store.read(body)
+    }
+
+    /// Runs `body` in one all-or-nothing write transaction.
+    func write<T>(_ body: (any CatalogConnection) throws -> T) throws -> T {
+        transactions.add(1, ordering: .relaxed)
+        return try store.write(body)
+    }
+
+    /// How many transactions (read or write) have been started on this
+    /// library's catalog since it was opened.
+    var transactionCount: Int { transactions.load(ordering: .relaxed) }
+}
+
+extension PhotoLibrary {
+    /// How many catalog transactions this library object has run since it
+    /// was opened (a testing hook: an edit's cost in round trips).
+    package var catalogTransactionCount: Int { catalog.transactionCount }
+}
+
+extension PhotoLibrary {
+    /// Where the rows' column lists (CatalogRecords.swift) and the store's
+    /// schema disagree, one line each (empty when they agree): a column a
+    /// record declares that the table lacks, or the reverse.
+    package func catalogSchemaMismatches() throws -> [String] {
+        try read { db in
+            var out: [String] = []
+            func compare(_ table: String, _ declared: [String]) throws {
+                // PostgreSQL folds unquoted names to lower case.
+                let schema = Set(try db.schemaColumns(of: table).map { $0.lowercased() })
+                let names = Set(declared.map { $0.lowercased() })
+                out += names.subtracting(schema).sorted().map { "\(table).\($0) is declared but not in the schema" }
+                out += schema.subtracting(names).sorted().map { "\(table).\($0) is in the schema but not declared" }
+            }
+            try compare("asset", AssetRecord.columnNames + AssetRecord.derivedColumns)
+            try compare("revision", RevisionRecord.columnNames)
+            return out
+        }
+    }
+}
+
+extension CatalogConnection {
+    /// The columns of a table as the store's schema has them.
+    func schemaColumns(of table: String) throws -> [String] {
+        switch dialect {
+        case .sqlite:
+            return try texts("SELECT name FROM pragma_table_info(?)", table)
+        case .postgres:
+            return try texts("""
+                SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ?
+                ORDER BY ordinal_position
+                """, table.lowercased())
+        }
+    }
+}
+
+// MARK: Photos
+
+extension CatalogConnection {
+    /// The ids that start with `prefix` (lower-case hex), in order, at most `limit`.
+    func assetIDs(withPrefix prefix: String, limit: Int) throws -> [String] {
+        try texts("SELECT id FROM asset WHERE id >= ? AND id < ? ORDER BY id LIMIT ?", prefix, prefix + "g", limit)
+    }
+
+    /// The photo with this id, nil when there is none. `locking`: the row is
+    /// about to change in this transaction (see `SQLDialect.forUpdate`).
+    func asset(_ id: String, locking: Bool = false) throws -> AssetRecord? {
+        try row("SELECT * FROM asset WHERE id = ?" + (locking ? dialect.forUpdate : ""), id).map(AssetRecord.init(row:))
+    }
+
+    /// The photos with these ids (missing ids left out), in no order.
+    func assets(_ ids: [String]) throws -> [AssetRecord] {
+        guard !ids.isEmpty else { return [] }
+        return try rows("SELECT * FROM asset WHERE id IN (\(placeholders(ids.count)))", ids.map(\.sqlValue)).map(AssetRecord.init(row:))
+    }
+
+    /// Every photo's row, in no order.
+    func allAssets() throws -> [AssetRecord] {
+        try rows("SELECT * FROM asset").map(AssetRecord.init(row:))
+    }
+
+    /// Every photo's id, oldest import first (ties in byte order of the ids).
+    func assetIDsInImportOrder() throws -> [String] {
+        try texts("SELECT id FROM asset ORDER BY importDate, \(dialect.bytewise("id"))")
+    }
+
+    /// A photo's current revision number, nil when there is no such photo.
+    func currentRevisionNumber(of id: String) throws -> Int? {
+        try int("SELECT revision FROM asset WHERE id = ?", id)
+    }
+
+    /// A photo's favorite and hidden flags, nil when there is no such photo.
+    func flags(of id: String) throws -> (favorite: Bool, hidden: Bool)? {
+        try row("SELECT favorite, hidden FROM asset WHERE id = ?", id).map { (try $0.bool("favorite"), try $0.bool("hidden")) }
+    }
+
+    /// A photo's original file (relative), nil when there is no such photo.
+    func originalPath(of id: String) throws -> String? {
+        try value(String.self, "SELECT originalPath FROM asset WHERE id = ?", id)
+    }
+
+    /// A pair's alternate file (relative), nil for a single file or no such photo.
+    func alternatePath(of id: String) throws -> String? {
+        try value(String.self, "SELECT alternatePath FROM asset WHERE id = ?", id)
+    }
+
+    /// The photo whose original or alternate file has these bytes.
+    func assetID(holding sha256: String) throws -> String? {
+        try value(String.self, "SELECT id FROM asset WHERE sha256 = ? UNION SELECT id FROM asset WHERE alternateSha256 = ?", sha256, sha256)
+    }
+
+    /// Whether a photo's original or alternate file is `path`.
+    func isOriginalReferenced(_ path: String) throws -> Bool {
+        try int("SELECT 1 FROM asset WHERE originalPath = ? OR alternatePath = ?", path, path) != nil
+    }
+
+    /// The single photos (no alternate, not deleted) imported from this
+    /// folder under this name, oldest import first: a new file's pair candidates.
+    func pairCandidates(folder: String, stem: String) throws -> [AssetRecord] {
+        try rows("""
+            SELECT * FROM asset WHERE sourceFolder = ? AND sourceStem = ? AND alternatePath IS NULL AND trashedDate IS NULL
+            ORDER BY importDate
+            """, folder, stem).map(AssetRecord.init(row:))
+    }
+
+    /// Adds a photo's row.
+    func insert(_ record: AssetRecord) throws {
+        try insert(into: "asset", AssetRecord.columns.map { ($0.name, $0.value(record)) }, json: AssetRecord.jsonColumns)
+    }
+
+    /// Makes revision `number` the photo's current one.
+    func setCurrentRevision(_ number: Int, of id: String) throws {
+        try execute("UPDATE asset SET revision = ? WHERE id = ?", number, id)
+    }
+
+    /// Sets one of a photo's simple descriptive fields (the caller checked the value).
+    func set(_ field: AssetColumn, _ value: any CatalogValue, of id: String) throws {
+        try execute("UPDATE asset SET \(field.rawValue) = ? WHERE id = ?", value, id)
+    }
+
+    /// Sets (or clears) a photo's location.
+    func setLocation(_ location: Location?, of id: String) throws {
+        try execute("UPDATE asset SET latitude = ?, longitude = ? WHERE id = ?", location?.latitude, location?.longitude, id)
+    }
+
+    /// What a pair's second file brings: the rating, label, title and caption
+    /// the photo has not set yet.
+    func fillDescriptiveFields(of id: String, from record: AssetRecord) throws {
+        try execute("""
+            UPDATE asset SET rating = CASE WHEN rating = 0 THEN ? ELSE rating END, colorLabel = COALESCE(colorLabel, ?),
+                title = COALESCE(title, ?), caption = COALESCE(caption, ?)
+            WHERE id = ?
+            """, record.rating, record.colorLabel, record.title, record.caption, id)
+    }
+
+    /// Makes photo `id` the pair of `raw` and `jpeg`: the JPEG is the
+    /// original, the RAW the alternate; capture time, place and camera are
+    /// the JPEG's, else the RAW's.
+    func joinPair(_ id: String, raw: AssetRecord, jpeg: AssetRecord) throws {
+        let values: [any CatalogValue] = [
+            jpeg.originalFilename, jpeg.sha256, jpeg.originalPath, jpeg.fileSize, jpeg.format, jpeg.uniformTypeIdentifier,
+            jpeg.originalPixelWidth, jpeg.originalPixelHeight, jpeg.orientation,
+            jpeg.creationDate ?? raw.creationDate, jpeg.latitude ?? raw.latitude, jpeg.longitude ?? raw.longitude,
+            raw.camera ?? jpeg.camera, raw.originalPath, raw.sha256, raw.originalFilename, raw.fileSize, raw.format,
+            raw.uniformTypeIdentifier, id,
+        ]
+        try execute("""
+            UPDATE asset SET originalFilename = ?, sha256 = ?, originalPath = ?, fileSize = ?, format = ?, uniformTypeIdentifier = ?,
+                originalPixelWidth = ?, originalPixelHeight = ?, orientation = ?, creationDate = ?, latitude = ?, longitude = ?,
+                camera = \(dialect.jsonPlaceholder), alternatePath = ?, alternateSha256 = ?, alternateFilename = ?, alternateFileSize = ?,
+                alternateFormat = ?, alternateUniformTypeIdentifier = ?
+            WHERE id = ?
+            """, values.map(\.sqlValue))
+    }
+
+    /// A photo that was a RAW alone and now has its JPEG: its edits were made
+    /// on the RAW (their base is `rawPath`), its unadjusted revisions are the JPEG's size.
+    func rebaseOntoRaw(_ id: String, rawPath: String, jpegWidth: Int, jpegHeight: Int) throws {
+        try execute("UPDATE revision SET basePath = ? WHERE assetId = ? AND basePath IS NULL AND data IS NOT NULL", rawPath, id)
+        try execute("UPDATE revision SET pixelWidth = ?, pixelHeight = ? WHERE assetId = ? AND data IS NULL", jpegWidth, jpegHeight, id)
+    }
+
+    /// Sets every photo's current-version columns (pixel size, adjusted)
+    /// from its current revision: fires the triggers that keep them.
+    func refreshCurrentVersionColumns() throws {
+        try execute("UPDATE asset SET revision = revision")
+    }
+
+    /// `refreshCurrentVersionColumns` for one photo.
+    func refreshCurrentVersionColumns(of id: String) throws {
+        try execute("UPDATE asset SET revision = revision WHERE id = ?", id)
+    }
+
+    /// SQLite's integrity check, `["ok"]` when sound (a PostgreSQL server
+    /// checks its own pages: always `["ok"]`).
+    func integrityCheck() throws -> [String] {
+        dialect == .sqlite ? try texts("PRAGMA integrity_check") : ["ok"]
+    }
+
+    /// How many rows break a foreign key (SQLite's check; a PostgreSQL server
+    /// enforces them on every change: 0).
+    func foreignKeyViolations() throws -> Int {
+        dialect == .sqlite ? try rows("PRAGMA foreign_key_check").count : 0
+    }
+
+    /// Removes a photo's row (its revisions, keywords and album places go with it).
+    func deleteAsset(_ id: String) throws {
+        try execute("DELETE FROM asset WHERE id = ?", id)
+    }
+
+    /// Every file a row names: originals, alternates, renders, bases,
+    /// revision and metadata records.
+    func referencedFiles() throws -> Set<String> {
+        Set(try texts("""
+            SELECT originalPath FROM asset
+            UNION SELECT alternatePath FROM asset WHERE alternatePath IS NOT NULL
+            UNION SELECT renderPath FROM revision WHERE renderPath IS NOT NULL
+            UNION SELECT basePath FROM revision WHERE basePath IS NOT NULL
+            UNION SELECT sidecarPath FROM revision WHERE sidecarPath IS NOT NULL
+            UNION SELECT metadataPath FROM asset WHERE metadataPath IS NOT NULL
+            """))
+    }
+}
+
+extension CatalogConnection {
+    /// The ids a fetch's query selects (`FetchOptions.sql`, the query
+    /// compiler of Query/), in its order.
+    func ids(of query: SQLFragment) throws -> [String] {
+        try texts(query.sql, query.arguments)
+    }
+}
+
+/// The asset columns `CatalogConnection.set(_:_:of:)` writes.
+enum AssetColumn: String {
+    case favorite, hidden, creationDate, rating, colorLabel, title, caption, trashedDate, metadataPath
+}
+
+// MARK: Revisions
+
+extension CatalogConnection {
+    /// Revision `number` of photo `id`, nil when there is none.
+    func revision(_ number: Int, of id: String) throws -> RevisionRecord? {
+        try row("SELECT * FROM revision WHERE assetId = ? AND number = ?", id, number).map(RevisionRecord.init(row:))
+    }
+
+    /// The current revision of each of these photos, by photo id.
+    func currentRevisions(of ids: [String]) throws -> [String: RevisionRecord] {
+        guard !ids.isEmpty else { return [:] }
+        var out: [String: RevisionRecord] = [:]
+        for r in try rows("""
+            SELECT revision.* FROM asset JOIN revision ON revision.assetId = asset.id AND revision.number = asset.revision
+            WHERE asset.id IN (\(placeholders(ids.count)))
+            """, ids.map(\.sqlValue)).map(RevisionRecord.init(row:)) { out[r.assetId] = r }
+        return out
+    }
+
+    /// Every revision of a photo, oldest first.
+    func revisions(of id: String) throws -> [RevisionRecord] {
+        try rows("SELECT * FROM revision WHERE assetId = ? ORDER BY number", id).map(RevisionRecord.init(row:))
+    }
+
+    /// Every revision of every photo, by photo, oldest first.
+    func allRevisions() throws -> [RevisionRecord] {
+        try rows("SELECT * FROM revision ORDER BY assetId, number").map(RevisionRecord.init(row:))
+    }
+
+    /// The revisions that have no record on disk (committed by older versions), by photo and number.
+    func revisionsWithoutRecord() throws -> [(String, Int)] {
+        try rows("SELECT assetId, number FROM revision WHERE sidecarPath IS NULL").map { (try $0.text("assetId"), try $0.int("number")) }
+    }
+
+    /// The renders and revision records of a photo's revisions.
+    func revisionFiles(of id: String) throws -> [String] {
+        try texts("""
+            SELECT renderPath FROM revision WHERE assetId = ? AND renderPath IS NOT NULL
+            UNION ALL SELECT sidecarPath FROM revision WHERE assetId = ? AND sidecarPath IS NOT NULL
+            """, id, id)
+    }
+
+    /// Sets where a revision's render is.
+    func setRenderPath(_ path: String, ofRevision number: Int, of id: String) throws {
+        try execute("UPDATE revision SET renderPath = ? WHERE assetId = ? AND number = ?", path, id, number)
+    }
+
+    /// Sets where a revision's record on disk is.
+    func setSidecarPath(_ path: String?, ofRevision number: Int, of id: String) throws {
+        try execute("UPDATE revision SET sidecarPath = ? WHERE assetId = ? AND number = ?", path, id, number)
+    }
+
+    /// Adds a revision's row.
+    func insert(_ revision: RevisionRecord) throws {
+        try insert(into: "revision", RevisionRecord.columns.map { ($0.name, $0.value(revision)) })
+    }
+}
+
+// MARK: Keywords
+
+extension CatalogConnection {
+    /// The keywords of these photos, by photo id, in no order.
+    func keywords(of ids: [String]) throws -> [String: [String]] {
+        guard !ids.isEmpty else { return [:] }
+        var out: [String: [String]] = [:]
+        for row in try rows("SELECT assetId, keyword FROM assetKeyword WHERE assetId IN (\(placeholders(ids.count)))", ids.map(\.sqlValue)) {
+            out[try row.text("assetId"), default: []].append(try row.text("keyword"))
+        }
+        return out
+    }
+
+    /// Every keyword and how many photos hold it (as the store groups them).
+    func keywordCounts() throws -> [(keyword: String, count: Int)] {
+        try rows("SELECT keyword, COUNT(*) AS n FROM assetKeyword GROUP BY keyword").map { (try $0.text("keyword"), try $0.int("n")) }
+    }
+
+    /// Removes every keyword of a photo.
+    func removeAllKeywords(of id: String) throws {
+        try execute("DELETE FROM assetKeyword WHERE assetId = ?", id)
+    }
+
+    /// Removes a keyword of a photo (in any case).
+    func removeKeyword(_ keyword: String, of id: String) throws {
+        try execute("DELETE FROM assetKeyword WHERE assetId = ? AND \(dialect.keywordEquals)", id, keyword)
+    }
+
+    /// Adds a keyword to a photo; one it holds in any case stays as it is.
+    func addKeyword(_ keyword: String, to id: String) throws {
+        try execute(dialect.insertIgnoringDuplicates("assetKeyword (assetId, keyword) VALUES (?, ?)"), id, keyword)
+    }
+
+    /// How many keywords a photo holds.
+    func keywordCount(of id: String) throws -> Int {
+        try int("SELECT COUNT(*) FROM assetKeyword WHERE assetId = ?", id) ?? 0
+    }
+}
+
+// MARK: Albums
+
+extension CatalogConnection {
+    /// The titles of the albums holding each of these photos, by photo id,
+    /// each list in byte order of the titles.
+    func albumTitles(of ids: [String]) throws -> [String: [String]] {
+        guard !ids.isEmpty else { return [:] }
+        var out: [String: [String]] = [:]
+        for row in try rows("""
+            SELECT albumAsset.assetId, album.title FROM albumAsset JOIN album ON album.id = albumAsset.albumId
+            WHERE albumAsset.assetId IN (\(placeholders(ids.count))) ORDER BY \(dialect.bytewise("album.title"))
+            """, ids.map(\.sqlValue)) { out[try row.text("assetId"), default: []].append(try row.text("title")) }
+        return out
+    }
+
+    /// The album with this exact title.
+    func albumID(titled title: String) throws -> String? {
+        try value(String.self, "SELECT id FROM album WHERE title = ?", title)
+    }
+
+    /// The album ids that start with `prefix` (lower-case hex), at most `limit`.
+    func albumIDs(withPrefix prefix: String, limit: Int) throws -> [String] {
+        try texts("SELECT id FROM album WHERE id >= ? AND id < ? LIMIT ?", prefix, prefix + "g", limit)
+    }
+
+    /// Every album's id, in byte order of the titles.
+    func albumIDsByTitle() throws -> [String] {
+        try texts("SELECT id FROM album ORDER BY \(dialect.bytewise("title"))")
+    }
+
+    /// An album's title and creation time, nil when there is none.
+    func album(_ id: String) throws -> (title: String, createdAt: Date)? {
+        try row("SELECT title, createdAt FROM album WHERE id = ?", id).map { (try $0.text("title"), try $0.date("createdAt")) }
+    }
+
+    /// The albums whose title contains `titleContains` (ignoring ASCII case;
+    /// nil: every album), by title, or newest first.
+    func albumIDs(titleContains: String?, newestFirst: Bool) throws -> [String] {
+        var sql = "SELECT id FROM album"
+        var arguments: [SQLValue] = []
+        if let titleContains {
+            sql += " WHERE " + dialect.containsText("lower(title)", "lower(?)")
+            arguments.append(.text(titleContains))
+        }
+        sql += newestFirst ? " ORDER BY createdAt DESC, \(dialect.bytewise("id"))" : " ORDER BY \(dialect.bytewise("title")), \(dialect.bytewise("id"))"
+        return try texts(sql, arguments)
+    }
+
+    /// Every album, in byte order of the ids.
+    func allAlbums() throws -> [(id: String, title: String, createdAt: Date)] {
+        try rows("SELECT id, title, createdAt FROM album ORDER BY \(dialect.bytewise("id"))").map {
+            (try $0.text("id"), try $0.text("title"), try $0.date("createdAt"))
+        }
+    }
+
+    /// Makes an album's photos exactly `members`, in this order.
+    func replaceAlbumMembers(_ albumID: String, with members: [String]) throws {
+        try execute("DELETE FROM albumAsset WHERE albumId = ?", albumID)
+        for (position, id) in members.enumerated() {
+            try execute("INSERT INTO albumAsset (albumId, assetId, position) VALUES (?, ?, ?)", albumID, id, position)
+        }
+    }
+
+    /// The albums a photo is in.
+    func albumIDs(holding id: String) throws -> [String] {
+        try texts("SELECT albumId FROM albumAsset WHERE assetId = ?", id)
+    }
+
+    /// Whether the album exists; `locking`: its row is about to change.
+    func albumExists(_ id: String, locking: Bool = false) throws -> Bool {
+        try int("SELECT 1 FROM album WHERE id = ?" + (locking ? dialect.forUpdate : ""), id) != nil
+    }
+
+    /// Whether an album other than `except` has this title.
+    func albumTitleTaken(_ title: String, except: String? = nil) throws -> Bool {
+        if let except { return try int("SELECT 1 FROM album WHERE title = ? AND id != ?", title, except) != nil }
+        return try int("SELECT 1 FROM album WHERE title = ?", title) != nil
+    }
+
+    /// Adds an album's row.
+    func insertAlbum(_ id: String, title: String, createdAt: Date) throws {
+        try execute("INSERT INTO album (id, title, createdAt) VALUES (?, ?, ?)", id, title, createdAt)
+    }
+
+    /// Renames an album.
+    func renameAlbum(_ id: String, to title: String) throws {
+        try execute("UPDATE album SET title = ? WHERE id = ?", title, id)
+    }
+
+    /// Removes an album's row (its places go with it; its photos stay).
+    func deleteAlbum(_ id: String) throws {
+        try execute("DELETE FROM album WHERE id = ?", id)
+    }
+
+    /// The photos of an album, in its order.
+    func albumMembers(_ albumID: String) throws -> [String] {
+        try texts("SELECT assetId FROM albumAsset WHERE albumId = ? ORDER BY position", albumID)
+    }
+
+    /// Adds a photo at the end of an album (nothing when it is in it already).
+    func appendToAlbum(_ albumID: String, _ id: String) throws {
+        let next = try int("SELECT COALESCE(MAX(position), -1) + 1 FROM albumAsset WHERE albumId = ?", albumID) ?? 0
+        try execute(dialect.insertIgnoringDuplicates("albumAsset (albumId, assetId, position) VALUES (?, ?, ?)"), albumID, id, next)
+    }
+
+    /// Takes a photo out of an album.
+    func removeFromAlbum(_ albumID: String, _ id: String) throws {
+        try execute("DELETE FROM albumAsset WHERE albumId = ? AND assetId = ?", albumID, id)
+    }
+
+    /// Gives an album's photos the positions 0, 1, … in this order.
+    func setAlbumOrder(_ albumID: String, _ order: [String]) throws {
+        for (n, asset) in order.enumerated() {
+            try execute("UPDATE albumAsset SET position = ? WHERE albumId = ? AND assetId = ?", n, albumID, asset)
+        }
+    }
+}
+
+// MARK: The change feed
+
+extension CatalogConnection {
+    /// Adds a change set; returns its sequence number.
+    func insertChangeSet(time: Date) throws -> Int {
+        guard let seq = try int("INSERT INTO changeSet (time) VALUES (?) RETURNING seq", time) else {
+            throw PhotoEditError.library("catalog: a new change set has no sequence number")
+        }
+        return seq
+    }
+
+    /// Adds one entry of change set `seq`.
+    func insertChangeEntry(seq: Int, objectType: String, objectId: String, kind: String, aspects: String, before: String?) throws {
+        try execute("INSERT INTO changeEntry (seq, objectType, objectId, kind, aspects, before) VALUES (?, ?, ?, ?, ?, ?)",
+                    seq, objectType, objectId, kind, aspects, before)
+    }
+
+    /// The sequence number of the latest change set (0: none yet).
+    func latestChangeSequence() throws -> Int {
+        try int("SELECT COALESCE(MAX(seq), 0) FROM changeSet") ?? 0
+    }
+
+    /// The snapshot (`before`) of the object's first entry after `seq`: nil
+    /// when it has no later entry; `.some(nil)` when that entry inserted it.
+    func nextSnapshot(of objectId: String, objectType: String, after seq: Int) throws -> String?? {
+        try row("SELECT before FROM changeEntry WHERE objectId = ? AND objectType = ? AND seq > ? ORDER BY seq LIMIT 1",
+                objectId, objectType, seq).map { try $0.get("before") }
+    }
+
+    /// The entries of the change sets after `seq` (at most `changeSets` of
+    /// them; nil: all), in order: columns seq, time, objectType, objectId,
+    /// kind, aspects, before.
+    func changeEntryRows(since seq: Int, changeSets: Int?) throws -> [CatalogRow] {
+        // No limit: the largest one (SQLite reads -1 as none, PostgreSQL refuses it).
+        try rows("""
+            SELECT changeEntry.seq, changeSet.time, objectType, objectId, kind, aspects, before
+            FROM changeEntry JOIN changeSet ON changeSet.seq = changeEntry.seq
+            WHERE changeEntry.seq > ? AND changeEntry.seq <= (
+                SELECT COALESCE(MAX(seq), 0) FROM (SELECT seq FROM changeSet WHERE seq > ? ORDER BY seq LIMIT ?) AS page)
+            ORDER BY changeEntry.seq, \(dialect.changeEntryOrder)
+            """, seq, seq, changeSets.map(Int64.init) ?? Int64.max)
+    }
+}
