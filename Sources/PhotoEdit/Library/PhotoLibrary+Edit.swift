@@ -59,8 +59,9 @@ extension PhotoLibrary {
         return try edit(idOrPrefix, reset: reset, fromRAW: fromRAW, expected: expected) { recipe, input in
             var recipe = recipe
             for name in removing { recipe.remove(name) }
-            return try Chain.apply(steps, to: recipe, registry: registry, presets: presets, developsRaw: isRaw || recipe.base == .alternate,
-                                   auto: { try self.autoAdjustment(base: input.fullSizeImageURL.path, recipe: $0).applied(to: $0, registry: registry) })
+            let applied = try Chain.apply(steps, to: recipe, registry: registry, presets: presets, developsRaw: isRaw || recipe.base == .alternate,
+                                          auto: { try self.autoAdjustment(base: input.fullSizeImageURL.path, recipe: $0).applied(to: $0, registry: registry) })
+            return try self.identifyingLens(applied, id: input.assetIdentifier)
         }
     }
 
