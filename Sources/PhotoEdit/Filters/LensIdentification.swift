@@ -148,3 +148,22 @@ public struct LensIdentification: Sendable, Equatable {
         return "\(lens ?? "") on \(camera ?? "\(exifMake) \(exifModel)") (\(what))"
     }
 }
+
+extension LensIdentification {
+    /// lensfun's database, for listing: its version, and one line per camera
+    /// ("maker<TAB>model<TAB>mount<TAB>crop factor") and per lens
+    /// ("maker<TAB>model<TAB>focal range<TAB>corrections") whose maker and
+    /// model contain `text` (case-insensitive; everything when empty).
+    public static func database(matching text: String) throws -> (version: String, cameras: [String], lenses: [String]) {
+        let db = try LensDatabase.shared()
+        let found = db.search(text)
+        let format = { (x: Double) in JSONValue.format((x * 1000).rounded() / 1000) }
+        let cameras = found.cameras.map { "\($0.maker)\t\($0.model)\t\($0.mount)\t\(format($0.cropFactor))" }
+        let lenses = found.lenses.map { l -> String in
+            let range = l.minFocal == l.maxFocal ? "\(format(l.minFocal)) mm" : "\(format(l.minFocal))-\(format(l.maxFocal)) mm"
+            let has = [l.hasDistortion ? "distortion" : nil, l.hasTCA ? "tca" : nil, l.hasVignetting ? "vignetting" : nil].compactMap { $0 }
+            return "\(l.maker)\t\(l.model)\t\(range)\t\(has.isEmpty ? "-" : has.joined(separator: ","))"
+        }
+        return (db.version, cameras, lenses)
+    }
+}
