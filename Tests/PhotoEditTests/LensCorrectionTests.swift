@@ -199,3 +199,61 @@ struct LensCorrectionTests {
         #expect(try #require(recipe.node("lens")).parameters.text("lens").isEmpty)
     }
 }
+
+/// Lightroom's Lens Corrections panel read into `lens` and written back.
+@Suite("LensCorrection Lightroom")
+struct LensLightroomTests {
+    static func packet(_ attributes: String) -> String {
+        """
+        <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+         <rdf:Description rdf:about="" xmlns:crs="http://ns.adobe.com/camera-raw-settings/1.0/"
+          xmlns:tiff="http://ns.adobe.com/tiff/1.0/" xmlns:exif="http://ns.adobe.com/exif/1.0/" xmlns:aux="http://ns.adobe.com/exif/1.0/aux/"
+          tiff:Make="Canon" tiff:Model="Canon EOS 5D Mark II" exif:FocalLength="24/1" exif:FNumber="4/1" \(attributes)/>
+        </rdf:RDF></x:xmpmeta>
+        """
+    }
+
+    static let settings = #"crs:ProcessVersion="11.0" crs:LensProfileEnable="1" crs:LensProfileName="Adobe (Canon EF 24-105mm f/4L IS USM)" "#
+        + #"crs:LensProfileVignettingScale="50" crs:AutoLateralCA="1" crs:LensManualDistortionAmount="+10""#
+
+    @Test func theProfileScalesChromaticAberrationAndManualDistortionAreMapped() throws {
+        let t = try LightroomSettings(packet: Data(Self.packet(Self.settings).utf8)).translation()
+        let p = try #require(t.recipe.node("lens")).parameters
+        #expect(p.text("lens") == "Canon EF 24-105mm f/4L IS USM" && p.text("camera") == "Canon EOS 5D Mark II")
+        #expect(p.number("focal") == 24 && p.number("aperture") == 4)
+        #expect(p.number("distortion") == 100 && p.number("vignetting") == 50 && p.number("tca") == 100 && p.number("manual") == 10)
+        #expect(Set(t.applied).isSuperset(of: ["LensProfileEnable", "AutoLateralCA", "LensManualDistortionAmount"]), "\(t.applied)")
+        #expect(!t.unmapped.contains { $0.hasPrefix("Lens") || $0.hasPrefix("AutoLateralCA") }, "\(t.unmapped)")
+    }
+
+    @Test func aPacketWithoutALensKeepsTheNodeForThePhotosEXIF() throws {
+        let preset = """
+        <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+         <rdf:Description rdf:about="" xmlns:crs="http://ns.adobe.com/camera-raw-settings/1.0/" crs:ProcessVersion="11.0" crs:LensProfileEnable="1"/>
+        </rdf:RDF></x:xmpmeta>
+        """
+        let t = try LightroomSettings(packet: Data(preset.utf8)).translation()
+        let p = try #require(t.recipe.node("lens")).parameters
+        #expect(p.text("lens").isEmpty && p.number("distortion") == 100)
+        #expect(t.unmapped.contains { $0.hasPrefix("LensProfileEnable (") }, "\(t.unmapped)")
+    }
+
+    @Test func translationVersion2KeepsListingThemAsNotMapped() throws {
+        let s = try LightroomSettings(packet: XMPPacket(data: Data(Self.packet(Self.settings).utf8)), version: 2)
+        let t = try s.translation()
+        #expect(t.recipe.node("lens") == nil)
+        #expect(t.unmapped.contains { $0.hasPrefix("LensProfileEnable") } && t.unmapped.contains { $0.hasPrefix("AutoLateralCA") }, "\(t.unmapped)")
+    }
+
+    @Test func exportWritesThemBackAndTheyReadTheSame() throws {
+        let t = try LightroomSettings(packet: Data(Self.packet(Self.settings).utf8)).translation()
+        let written = LightroomEquivalents(recipe: t.recipe, orientation: 1)
+        let names = Dictionary(uniqueKeysWithValues: written.values.map { ($0.name, $0.value) })
+        #expect(names["LensProfileEnable"] == "1" && names["LensProfileName"] == "Canon EF 24-105mm f/4L IS USM")
+        #expect(names["LensProfileVignettingScale"] == "50" && names["AutoLateralCA"] == "1" && names["LensManualDistortionAmount"] == "+10")
+        #expect(!written.notExported.contains("lens"))
+        let attributes = #"crs:ProcessVersion="11.0" "# + written.values.map { "crs:\($0.name)=\"\(XMPSidecar.escaped($0.value))\"" }.joined(separator: " ")
+        let back = try LightroomSettings(packet: Data(Self.packet(attributes).utf8)).translation()
+        #expect(back.recipe.node("lens") == t.recipe.node("lens"))
+    }
+}

@@ -28,6 +28,7 @@ extension Filters {
             .number("distortion", 0...200, default: 0, unit: "%", "corrects the lens's geometric distortion (100 = the profile)"),
             .number("tca", 0...200, default: 0, unit: "%", "corrects lateral chromatic aberration, red and blue fringes (100 = the profile)"),
             .number("vignetting", 0...200, default: 0, unit: "%", "brightens the corners the lens darkens (100 = the profile)"),
+            .number("manual", -100...100, default: 0, "manual distortion on top of the profile: + corrects barrel, − pincushion (±100 = ±10 % at the corners)"),
             .text("camera", default: "", "the camera as lensfun names it (found in EXIF when empty; see photoedit lenses)"),
             .text("lens", default: "", "the lens profile as lensfun names it (found in EXIF when empty; see photoedit lenses)"),
             .number("focal", 0...5000, default: 0, unit: "mm", "focal length (from EXIF; 0 = unknown: no correction)"),
@@ -54,11 +55,30 @@ extension Filters {
 enum LensCorrection {
     /// Is any correction switched on?
     static func isOn(_ p: Parameters) -> Bool {
-        p.number("distortion") > 0 || p.number("tca") > 0 || p.number("vignetting") > 0
+        p.number("distortion") > 0 || p.number("tca") > 0 || p.number("vignetting") > 0 || p.number("manual") != 0
     }
 
     static func changesGeometry(_ p: Parameters) -> Bool {
-        !p.text("lens").isEmpty && (p.number("distortion") > 0 || p.number("tca") > 0)
+        !p.text("lens").isEmpty && (p.number("distortion") > 0 || p.number("tca") > 0) || p.number("manual") != 0
+    }
+
+    /// The manual distortion's strength at the corners for `manual` = ±100.
+    static let manualStrength = 0.1
+
+    /// `points` moved by the manual distortion: a source radius of
+    /// r·(1 − k·r²), r in half diagonals from the centre, k = manual/100 × 0.1.
+    static func manuallyDistorted(_ points: [Float], manual: Double, width: Int, height: Int) -> [Float] {
+        let k = manual / 100 * manualStrength
+        let (cx, cy) = (Double(width - 1) / 2, Double(height - 1) / 2)
+        let r2 = cx * cx + cy * cy
+        var out = points
+        for i in stride(from: 0, to: points.count, by: 2) {
+            let (dx, dy) = (Double(points[i]) - cx, Double(points[i + 1]) - cy)
+            let f = 1 - k * (dx * dx + dy * dy) / r2
+            out[i] = Float(cx + dx * f)
+            out[i + 1] = Float(cy + dy * f)
+        }
+        return out
     }
 
     /// Puts the camera and lens in the database's own names and records the
@@ -110,7 +130,8 @@ enum LensCorrection {
     static func render(_ image: Image, _ p: Parameters) throws -> Image {
         guard isOn(p) else { return image }
         let db = try LensDatabase.shared()
-        guard let setting = setting(p, db: db) else { return image }
+        let setting = setting(p, db: db), manual = p.number("manual")
+        guard setting != nil || manual != 0 else { return image }
         let (w, h) = (image.width, image.height)
         let step = gridStep(long: max(w, h))
         let nx = (w - 1 + step - 1) / step + 1, ny = (h - 1 + step - 1) / step + 1
@@ -124,20 +145,22 @@ enum LensCorrection {
         var out = image
         // Vignetting first, where the lens darkened: in source coordinates.
         let v = p.number("vignetting") / 100
-        if v > 0, let gains = try db.vignetting(setting, width: w, height: h, at: points) {
+        if v > 0, let setting, let gains = try db.vignetting(setting, width: w, height: h, at: points) {
             let scaled = v == 1 ? gains : gains.map { Float(pow(Double($0), v)) }
             let gain = try upsampled(BrushCanvas.floatImage(scaled, width: nx, height: ny, bands: 1), step: step, width: w, height: h)
             out = try out.multiplied(by: gain)
         }
         let d = p.number("distortion") / 100, t = p.number("tca") / 100
-        guard d > 0 || t > 0 else { return out }
-        // Where each output pixel's green (and red, blue) come from.
-        var source = points
-        if d > 0, let moved = try db.distortion(setting, width: w, height: h, at: points) {
-            for k in source.indices { source[k] = points[k] + Float(d) * (moved[k] - points[k]) }
+        guard d > 0 || t > 0 || manual != 0 else { return out }
+        // Where each output pixel's green (and red, blue) come from: the
+        // manual distortion first (it acts on the profile-corrected picture), then the profile's.
+        let start = manual == 0 ? points : manuallyDistorted(points, manual: manual, width: w, height: h)
+        var source = start
+        if d > 0, let setting, let moved = try db.distortion(setting, width: w, height: h, at: start) {
+            for k in source.indices { source[k] = start[k] + Float(d) * (moved[k] - start[k]) }
         }
         var channels = [source, source, source]
-        if t > 0, let fringes = try db.tca(setting, width: w, height: h, at: source) {
+        if t > 0, let setting, let fringes = try db.tca(setting, width: w, height: h, at: source) {
             for c in [0, 2] {
                 for n in 0..<(source.count / 2) {
                     channels[c][2 * n] = source[2 * n] + Float(t) * (fringes[6 * n + 2 * c] - source[2 * n])
