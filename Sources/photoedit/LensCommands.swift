@@ -57,6 +57,8 @@ struct LensesCommand: ParsableCommand {
         abstract: "List the cameras and lens profiles of lensfun's database (the names lens.camera= and lens.lens= take).",
         discussion: "One line each: camera<TAB>maker<TAB>model<TAB>mount<TAB>crop factor, lens<TAB>maker<TAB>model<TAB>focal range<TAB>corrections."
     )
+    /// Taken as by every command (the database is the system's, not the library's).
+    @OptionGroup var options: LibraryOptions
     @Option(help: ArgumentHelp("Only names containing this text (case-insensitive).", valueName: "TEXT")) var search: String = ""
     @Flag(help: "Only lenses.") var lensesOnly = false
     @Flag(help: "Only cameras.") var camerasOnly = false

@@ -187,6 +187,32 @@ struct LensCorrectionTests {
         #expect(found.problem == nil)
     }
 
+    /// Through the CLI: `apply lens` stores what EXIF names; a photo without
+    /// a lens gets a one-line note, exit 0, and renders unchanged; `lens ID`
+    /// and `lenses --search` answer.
+    @Test func theCommandsStoreReportAndList() throws {
+        let lib = CLILibrary()
+        let folder = TemporaryDirectory()
+        let tagged = try photo(folder, ["-Make=Canon", "-Model=Canon EOS 5D Mark II", "-LensModel=EF24-105mm f/4L IS USM", "-FocalLength=24", "-FNumber=4"])
+        let ids = try lib.importFiles([tagged, Paths.sample("chart.png")])
+        try #require(ids.count == 2)
+        let found = try lib.succeed(["lens", ids[0]])
+        #expect(found.stdout.contains("lens      Canon EF 24-105mm f/4L IS USM") && found.stdout.contains("profile   distortion, tca, vignetting"), "\(found)")
+        let applied = try lib.succeed(["apply", "lens", ids[0]])
+        #expect(applied.stderr.isEmpty, "\(applied)")
+        let chain = try lib.show(ids[0])["chain"]?.string ?? ""
+        #expect(chain.contains("lens.lens=Canon EF 24-105mm f/4L IS USM") && chain.contains("lens.focal=24") && chain.contains("lens.camera=Canon EOS 5D Mark II"), "\(chain)")
+        let none = try lib.succeed(["apply", "lens,exposure=+0.5", ids[1]])
+        #expect(none.stderrLines.count == 1 && none.stderr.contains("lens leaves the photo unchanged: the photo's EXIF names no camera and no lens"), "\(none)")
+        let why = try lib.succeed(["lens", ids[1]])
+        #expect(why.stdout.contains("no lens correction: the photo's EXIF names no camera and no lens"))
+        let listed = try lib.succeed(["lenses", "--search", "24-105mm f/4L"])
+        #expect(listed.stdoutLines.contains { $0.hasPrefix("lens\tCanon\tCanon EF 24-105mm f/4L IS USM\t24-105 mm") }, "\(listed)")
+        let nothing = try lib.succeed(["lenses", "--search", "no such lens anywhere"])
+        #expect(nothing.stdout.isEmpty && nothing.stderr.contains("nothing in lensfun's database"))
+        #expect(try lib.run(["lenses", "--lenses-only", "--cameras-only"]).status != 0)
+    }
+
     @Test func anUnknownLensSaysWhy() throws {
         let folder = TemporaryDirectory()
         let noLens = try LensIdentification.of(path: try photo(folder, ["-Make=Canon", "-Model=Canon EOS 5D Mark II", "-FocalLength=50"]))

@@ -180,7 +180,7 @@ struct LightroomSettingsTests {
         #expect(v1.recipe.node("clarity") == nil && v2.recipe.node("clarity") != nil)
         #expect(LightroomSettings.canHandle(AdjustmentData(formatIdentifier: "com.adobe.crs", formatVersion: "2-rendered", data: packet)))
         #expect(!LightroomSettings.canHandle(AdjustmentData(formatIdentifier: "com.adobe.crs", formatVersion: "1-rendered", data: packet)))
-        #expect(!LightroomSettings.canHandle(AdjustmentData(formatIdentifier: "com.adobe.crs", formatVersion: "3", data: packet)))
+        #expect(!LightroomSettings.canHandle(AdjustmentData(formatIdentifier: "com.adobe.crs", formatVersion: "\(LightroomSettings.translationVersion + 1)", data: packet)))
     }
 
     /// Lightroom's white balance: a RAW's kelvin is the raw stage (clamped to

@@ -90,7 +90,8 @@ enum LensCorrection {
         let cameraName = p.text("camera"), lensName = p.text("lens")
         var camera: LensDatabase.Camera?
         if !cameraName.isEmpty {
-            guard let found = db.cameras(model: cameraName).first else {
+            let candidates = db.cameras(model: cameraName)
+            guard let found = candidates.first(where: { $0.model == cameraName }) ?? candidates.first else {
                 throw PhotoEditError.invalidParameter(filter: "lens", parameter: "camera",
                                                       problem: "no camera '\(cameraName)' in lensfun's database (photoedit lenses --search TEXT lists it)")
             }
