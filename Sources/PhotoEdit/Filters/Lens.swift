@@ -173,10 +173,16 @@ enum LensCorrection {
             let index = try upsampled(BrushCanvas.floatImage(source, width: nx, height: ny, bands: 2), step: step, width: w, height: h)
             return try remap(out, index)
         }
-        let bands = try (0..<3).map { c in
-            let index = try upsampled(BrushCanvas.floatImage(channels[c], width: nx, height: ny, bands: 2), step: step, width: w, height: h)
-            return try remap(out.extractBands(c, count: 1), index)
+        // One 6-band map (x, y of red, green, blue), interpolated once.
+        var joined = [Float](repeating: 0, count: source.count * 3)
+        for n in 0..<(source.count / 2) {
+            for c in 0..<3 {
+                joined[6 * n + 2 * c] = channels[c][2 * n]
+                joined[6 * n + 2 * c + 1] = channels[c][2 * n + 1]
+            }
         }
+        let map = try upsampled(BrushCanvas.floatImage(joined, width: nx, height: ny, bands: 6), step: step, width: w, height: h)
+        let bands = try (0..<3).map { c in try remap(out.extractBands(c, count: 1), map.extractBands(2 * c, count: 2)) }
         return try Vips.image("bandjoin", [("in", .images(bands))])
     }
 
@@ -189,8 +195,9 @@ enum LensCorrection {
     /// `width`×`height` (grid point (i, j) is pixel (i·step, j·step)).
     static func upsampled(_ grid: Image, step: Int, width: Int, height: Int) throws -> Image {
         if step == 1 { return grid }
-        let xy = try Vips.image("xyz", [("width", .number(Double(width))), ("height", .number(Double(height)))]).cast("float")
-        let index = try xy.linear(multiply: [1 / Double(step)], add: [0])
-        return try Vips.image("mapim", [("in", .image(grid)), ("index", .image(index)), ("extend", .string("copy"))])
+        // libvips affine: output pixel X samples input X / step (pixel centres on integers).
+        let s = Double(step)
+        return try grid.call("affine", [("matrix", .doubles([s, 0, 0, s])),  // bilinear, libvips affine's default
+                                        ("oarea", .doubles([0, 0, Double(width), Double(height)])), ("extend", .string("copy"))])
     }
 }
