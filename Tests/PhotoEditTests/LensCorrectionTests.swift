@@ -213,6 +213,33 @@ struct LensCorrectionTests {
         #expect(try lib.run(["lenses", "--lenses-only", "--cameras-only"]).status != 0)
     }
 
+    /// A RAW: libraw reads the camera and lens; `apply lens` stores them,
+    /// and the editor's preview (the same identification) corrects.
+    @Test func aRawIsIdentifiedThroughLibrawAndCorrected() throws {
+        let folder = TemporaryDirectory()
+        let path = folder.file("photo.dng")
+        try FileManager.default.copyItem(atPath: Paths.root.appendingPathComponent("Tests/Fixtures/raw/coffee.dng").path, toPath: path)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
+        p.arguments = ["-q", "-q", "-overwrite_original", "-Make=Canon", "-Model=Canon EOS 5D Mark II", "-UniqueCameraModel=Canon EOS 5D Mark II",
+                       "-LensModel=EF24-105mm f/4L IS USM", "-FocalLength=50", "-FNumber=8", path]
+        try p.run()
+        p.waitUntilExit()
+        try #require(p.terminationStatus == 0)
+        let found = try LensIdentification.of(path: path)
+        #expect(found.lens == "Canon EF 24-105mm f/4L IS USM" && found.focal == 50 && found.aperture == 8, "\(found.summary)")
+        let library = try PhotoLibrary(url: folder.url.appendingPathComponent("library"))
+        let id = try #require(try library.importItems([path], jobs: 1).first?.id)
+        let revision = try library.apply(chain: "lens", to: id)
+        let recipe = try Recipe(adjustmentData: #require(revision.adjustmentData), registry: registry)
+        let stored = try #require(recipe.node("lens")).parameters
+        #expect(stored.text("lens") == "Canon EF 24-105mm f/4L IS USM" && stored.number("focal") == 50 && stored.number("aperture") == 8)
+        let corrected = try library.preview(id, steps: Chain.parse("lens"), longEdge: 160, reset: true)
+        let plain = try library.preview(id, steps: Chain.parse("exposure=0"), longEdge: 160, reset: true)
+        let (_, mean) = try Pixels.deltaE(Image.load(data: corrected.data), Image.load(data: plain.data))
+        #expect(mean > 1, "the preview corrects: ΔE00 mean \(mean)")
+    }
+
     @Test func anUnknownLensSaysWhy() throws {
         let folder = TemporaryDirectory()
         let noLens = try LensIdentification.of(path: try photo(folder, ["-Make=Canon", "-Model=Canon EOS 5D Mark II", "-FocalLength=50"]))
