@@ -240,6 +240,23 @@ struct LensCorrectionTests {
         #expect(mean > 1, "the preview corrects: ΔE00 mean \(mean)")
     }
 
+    /// Copying a recipe carries the amounts; each photo keeps its own lens.
+    @Test func copyingARecipeLooksEachPhotosLensUp() throws {
+        let folder = TemporaryDirectory()
+        let canon = try photo(folder, ["-Make=Canon", "-Model=Canon EOS 5D Mark II", "-LensModel=EF24-105mm f/4L IS USM", "-FocalLength=24", "-FNumber=4"])
+        let other = TemporaryDirectory()
+        let nikon = try photo(other, ["-Make=NIKON CORPORATION", "-Model=NIKON D700", "-LensModel=AF-S Zoom-Nikkor 24-70mm f/2.8G ED", "-FocalLength=35", "-FNumber=2.8"])
+        let library = try PhotoLibrary(url: folder.url.appendingPathComponent("library"))
+        let ids = try library.importItems([canon, nikon], jobs: 1).compactMap(\.id)
+        try #require(ids.count == 2)
+        try library.apply(chain: "lens=100:0:50", to: ids[0])
+        let revisions = try library.copyRecipe(from: ids[0], to: [ids[1]])
+        let recipe = try Recipe(adjustmentData: #require(revisions.first?.adjustmentData), registry: registry)
+        let p = try #require(recipe.node("lens")).parameters
+        #expect(p.text("lens") == "Nikon AF-S Zoom-Nikkor 24-70mm f/2.8G ED" && p.number("focal") == 35, "\(p.values)")
+        #expect(p.number("distortion") == 100 && p.number("tca") == 0 && p.number("vignetting") == 50)
+    }
+
     @Test func anUnknownLensSaysWhy() throws {
         let folder = TemporaryDirectory()
         let noLens = try LensIdentification.of(path: try photo(folder, ["-Make=Canon", "-Model=Canon EOS 5D Mark II", "-FocalLength=50"]))

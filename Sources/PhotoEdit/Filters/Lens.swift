@@ -62,6 +62,10 @@ enum LensCorrection {
         !p.text("lens").isEmpty && (p.number("distortion") > 0 || p.number("tca") > 0) || p.number("manual") != 0
     }
 
+    /// The parameters that name the photo's camera and lens (what copying a
+    /// recipe to another photo looks up again).
+    static let identity = ["camera", "lens", "focal", "aperture", "distance", "crop", "database"]
+
     /// The manual distortion's strength at the corners for `manual` = ±100.
     static let manualStrength = 0.1
 

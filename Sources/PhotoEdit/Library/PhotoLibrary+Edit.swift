@@ -95,6 +95,13 @@ extension PhotoLibrary {
                     }
                 }
                 for node in copied { recipe.set(node, registry: registry) }
+                // The lens correction's amounts carry over; the lens is each photo's own (its EXIF).
+                if copied.contains(where: { $0.filter == Filters.lens.id }), let lens = recipe.node(Filters.lens.id), lens.version == Filters.lens.version {
+                    var values = lens.parameters.values
+                    for name in LensCorrection.identity { values[name] = Filters.lens.defaults[name] }
+                    recipe.set(RecipeNode(filter: lens.filter, version: lens.version, parameters: try Filters.lens.validated(values)), registry: registry)
+                    recipe = try self.identifyingLens(recipe, id: id)
+                }
                 return recipe
             }
         }
