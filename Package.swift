@@ -49,6 +49,8 @@ let package = Package(
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .systemLibrary(name: "CLibRaw", pkgConfig: "libraw_r", providers: [.apt(["libraw-dev"])]),
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        // Lens profiles and their corrections (the `lens` filter), with its database (liblensfun-data-v1).
+        .systemLibrary(name: "CLensfun", pkgConfig: "lensfun", providers: [.apt(["liblensfun-dev"])]),
         // Non-variadic C wrappers: Swift cannot call C variadic functions.
         .target(name: "CPhotoEditShim", dependencies: ["CVips", "CLibRaw", "CLCMS2"]),
         // The engine: catalog, recipes, filters, rendering. No C type in its public API.
@@ -56,6 +58,7 @@ let package = Package(
             name: "PhotoEdit",
             dependencies: [
                 "CPhotoEditShim",
+                "CLensfun",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]

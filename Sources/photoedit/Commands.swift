@@ -243,6 +243,7 @@ struct ApplyCommand: ParsableCommand {
                     ?? library.apply(steps: steps, to: id, reset: reset, removing: remove, presets: presetOptions.library,
                                      fromRAW: base.map { $0.lowercased() == "raw" })
                 bar.finish()
+                LensCommand.noteIfUnidentified(library, id: id, steps: steps, revision: revision)
                 Output.line("\(id)\t\(revision.number)")
                 bar.update(i + 1, of: resolved.count)
             }

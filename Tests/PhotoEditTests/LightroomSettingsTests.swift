@@ -180,7 +180,7 @@ struct LightroomSettingsTests {
         #expect(v1.recipe.node("clarity") == nil && v2.recipe.node("clarity") != nil)
         #expect(LightroomSettings.canHandle(AdjustmentData(formatIdentifier: "com.adobe.crs", formatVersion: "2-rendered", data: packet)))
         #expect(!LightroomSettings.canHandle(AdjustmentData(formatIdentifier: "com.adobe.crs", formatVersion: "1-rendered", data: packet)))
-        #expect(!LightroomSettings.canHandle(AdjustmentData(formatIdentifier: "com.adobe.crs", formatVersion: "3", data: packet)))
+        #expect(!LightroomSettings.canHandle(AdjustmentData(formatIdentifier: "com.adobe.crs", formatVersion: "\(LightroomSettings.translationVersion + 1)", data: packet)))
     }
 
     /// Lightroom's white balance: a RAW's kelvin is the raw stage (clamped to
@@ -314,7 +314,7 @@ struct LightroomSettingsTests {
         let history = try library.history(id)
         #expect(history.map(\.number) == [0, 1])
         let data = try #require(history[1].adjustmentData)
-        #expect(data.formatIdentifier == "com.adobe.crs" && data.formatVersion == "2-rendered", "translation 2, for a rendered file")
+        #expect(data.formatIdentifier == "com.adobe.crs" && data.formatVersion == "\(LightroomSettings.translationVersion)-rendered", "the current translation, for a rendered file")
         let sidecarBytes = try Data(contentsOf: URL(fileURLWithPath: sidecar))
         #expect(data.data == sidecarBytes, "the packet, verbatim")
         #expect(history[1].lightroomUnmapped == ["RedHue +20"] && history[0].lightroomUnmapped == nil)
@@ -741,7 +741,7 @@ struct LightroomCorpusTests {
             let translation = try settings.translation()
             #expect(lr.unmapped == translation.unmapped)
             let history = try library.history(result.id!)
-            #expect(history.last?.adjustmentData?.formatVersion == (kind == "JPEG" ? "2-rendered" : "2"))
+            #expect(history.last?.adjustmentData?.formatVersion == "\(LightroomSettings.translationVersion)" + (kind == "JPEG" ? "-rendered" : ""))
             #expect(history.last?.hasRender == true)
             totals[kind]!.applied += translation.applied.count
             totals[kind]!.unmapped += translation.unmapped.count

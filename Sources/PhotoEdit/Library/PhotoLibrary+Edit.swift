@@ -65,8 +65,9 @@ extension PhotoLibrary {
         return try edit(idOrPrefix, reset: reset, fromRAW: fromRAW, expected: expected) { recipe, input in
             var recipe = recipe
             for name in removing { recipe.remove(name) }
-            return try Chain.apply(steps, to: recipe, registry: registry, presets: presets, developsRaw: isRaw || recipe.base == .alternate,
-                                   auto: { try self.autoAdjustment(base: input.fullSizeImageURL.path, recipe: $0).applied(to: $0, registry: registry) })
+            let applied = try Chain.apply(steps, to: recipe, registry: registry, presets: presets, developsRaw: isRaw || recipe.base == .alternate,
+                                          auto: { try self.autoAdjustment(base: input.fullSizeImageURL.path, recipe: $0).applied(to: $0, registry: registry) })
+            return try self.identifyingLens(applied, id: input.assetIdentifier)
         }
     }
 
@@ -100,6 +101,13 @@ extension PhotoLibrary {
                     }
                 }
                 for node in copied { recipe.set(node, registry: registry) }
+                // The lens correction's amounts carry over; the lens is each photo's own (its EXIF).
+                if copied.contains(where: { $0.filter == Filters.lens.id }), let lens = recipe.node(Filters.lens.id), lens.version == Filters.lens.version {
+                    var values = lens.parameters.values
+                    for name in LensCorrection.identity { values[name] = Filters.lens.defaults[name] }
+                    recipe.set(RecipeNode(filter: lens.filter, version: lens.version, parameters: try Filters.lens.validated(values)), registry: registry)
+                    recipe = try self.identifyingLens(recipe, id: id)
+                }
                 return recipe
             }
         }

@@ -31,6 +31,7 @@ extension PhotoLibrary {
         recipe = try Chain.apply(steps, to: recipe.rebased(input.base.recipeBase, registry: registry), registry: registry, presets: presets,
                                  developsRaw: Renderer.isRaw(base),
                                  auto: { try self.autoAdjustment(base: base, recipe: $0).applied(to: $0, registry: registry) })
+        recipe = try identifyingLens(recipe, id: id)
 
         let path = input.fullSizeImageURL.path
         let definitions = try recipe.nodes.map { try registry.require($0.filter) }

@@ -18,7 +18,7 @@ public struct LightroomSettings: Sendable {
     /// The `formatIdentifier` of Lightroom develop settings kept as adjustment data.
     public static let formatIdentifier = "com.adobe.crs"
     /// The version of photoedit's translation, written as `formatVersion`.
-    public static let translationVersion = 2
+    public static let translationVersion = 3
     /// The suffix of `formatVersion` for settings applied to a rendered file (not a RAW).
     public static let renderedSuffix = "-rendered"
     /// The `crs:` namespace.
@@ -47,6 +47,9 @@ public struct LightroomSettings: Sendable {
     /// (version 1 listed them as not mapped); a problem with them leaves
     /// them out, listed, never the packet.
     let local: Result<LightroomLocalCorrections.Reading, XMPProblem>?
+    /// The camera and lens the packet's `tiff:`/`exif:`/`aux:` members name
+    /// (Lightroom writes them into sidecars), for the lens profile.
+    let lensEXIF: [String: String]
     /// The translation version read with.
     public let version: Int
     /// The settings apply to a rendered file (JPEG, TIFF…), not a RAW's development.
@@ -76,6 +79,7 @@ public struct LightroomSettings: Sendable {
         }
         self.orientation = orientation
         photoeditRecipe = packet.value(XMPSidecar.namespace, "recipe")?.defaultText
+        lensEXIF = Self.lensEXIF(packet)
         local = version >= 2 ? Result { () throws(XMPProblem) in try LightroomLocalCorrections.read(packet, orientation: orientation ?? 1) } : nil
         self.version = version
         self.rendered = rendered
@@ -240,6 +244,7 @@ extension LightroomSettings {
             "blacks": 1, "curve": 1, "saturation": 1, "vibrance": 1, "hsl": 1, "mono": 1, "splittone": 1, "straighten": 1,
             "crop": 1, "sharpen": 1, "vignette": 1, "grain": 1, "noise": 1,
         ]
+        if version >= LightroomSettings.lensSince { versions["lens"] = 1 }
         if version >= 2 {
             versions["curve"] = 2
             versions["clarity"] = 1
@@ -583,6 +588,7 @@ struct Translator {
         if version == 1 { try curvesVersion1() } else { try curves(process) }
         try detailAndEffects()
         try colourEffects()
+        if version >= LightroomSettings.lensSince { try lensCorrections() }
     }
 
     /// White balance: a RAW's light in kelvin (the `raw` stage), or a relative
@@ -916,6 +922,102 @@ extension LightroomSettings {
             let (a, b) = (points[k - 1], points[k])
             let t = b.x > a.x ? (x - a.x) / (b.x - a.x) : 1
             return (x, a.y + (b.y - a.y) * t)
+        }
+    }
+}
+
+// MARK: Lens corrections (translation version 3): the `lens` filter
+
+extension LightroomSettings {
+    /// The first translation version that maps the lens corrections.
+    static let lensSince = 3
+
+    /// The lens settings the translation reads (never listed just for being set).
+    static let lensSettings: Set<String> = [
+        "LensProfileEnable", "LensProfileName", "LensProfileFilename", "LensProfileDistortionScale", "LensProfileVignettingScale",
+        "LensProfileChromaticAberrationScale", "AutoLateralCA", "LensManualDistortionAmount",
+    ]
+
+    /// The packet's camera and lens members, by name (`Make`, `Model`, `Lens`, `FocalLength`, `FNumber`).
+    static func lensEXIF(_ packet: XMPPacket) -> [String: String] {
+        let exif = "http://ns.adobe.com/exif/1.0/", aux = "http://ns.adobe.com/exif/1.0/aux/"
+        let members = [("Make", tiff, "Make"), ("Model", tiff, "Model"), ("Lens", aux, "Lens"), ("LensModel", "http://cipa.jp/exif/1.0/", "LensModel"),
+                       ("FocalLength", exif, "FocalLength"), ("FNumber", exif, "FNumber")]
+        var out: [String: String] = [:]
+        for (name, namespace, local) in members {
+            if let text = packet.value(namespace, local)?.defaultText?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty, text.count <= 200 {
+                out[name] = text
+            }
+        }
+        return out
+    }
+
+    /// Adobe's profile name without its "Adobe (…)" wrapper: "Adobe (Canon EF 24-105mm f/4L IS USM)" → the lens.
+    static func lensName(profile: String) -> String {
+        var name = profile.trimmingCharacters(in: .whitespaces)
+        if name.hasSuffix(".lcp") { name = String(name.dropLast(4)) }
+        if name.hasPrefix("Adobe (") && name.hasSuffix(")") && name.count > 8 {
+            name = String(name.dropFirst(7).dropLast())
+        }
+        return name.trimmingCharacters(in: .whitespaces)
+    }
+}
+
+extension Translator {
+    /// Lightroom's Lens Corrections panel → `lens`: the profile (its
+    /// distortion and vignetting scales, 0…200) when `LensProfileEnable`,
+    /// Remove Chromatic Aberration (`AutoLateralCA`) as the profile's TCA
+    /// (`LensProfileChromaticAberrationScale`), and the manual distortion.
+    /// The lens is Adobe's profile name, else the packet's `aux:Lens`, looked
+    /// up in lensfun's database with the packet's camera, focal length and
+    /// aperture; when it finds none (a preset names no lens) the node keeps
+    /// no lens, listed as not mapped: applied to a photo by a chain or a
+    /// preset, the photo's EXIF names it (`PhotoLibrary.identifyingLens`).
+    mutating func lensCorrections() throws(XMPProblem) {
+        read.formUnion(LightroomSettings.lensSettings)
+        let profile = try flag("LensProfileEnable") ?? false, lateralCA = try flag("AutoLateralCA") ?? false
+        let manual = try number("LensManualDistortionAmount", -100...100) ?? 0
+        var lens: [String: ParameterValue] = [:]
+        if profile {
+            lens["distortion"] = .number(try number("LensProfileDistortionScale", 0...200) ?? 100)
+            lens["vignetting"] = .number(try number("LensProfileVignettingScale", 0...200) ?? 100)
+        }
+        if lateralCA { lens["tca"] = .number(try number("LensProfileChromaticAberrationScale", 0...200) ?? 100) }
+        if !lens.isEmpty {
+            var id = LensIdentification()
+            let exif = settings.lensEXIF
+            (id.exifMake, id.exifModel) = (exif["Make"] ?? "", exif["Model"] ?? "")
+            let named = [values["LensProfileName"].map(LightroomSettings.lensName(profile:)), values["LensProfileFilename"].map(LightroomSettings.lensName(profile:)),
+                         exif["LensModel"], exif["Lens"]].compactMap { $0 }.filter { !$0.isEmpty }
+            id.exifLens = named.first ?? ""
+            let number = { (text: String?) -> Double? in
+                let parts = (text ?? "").split(separator: "/").compactMap { Double($0) }
+                let n = parts.count == 2 ? (parts[1] == 0 ? nil : parts[0] / parts[1]) : parts.first
+                return n.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+            }
+            (id.focal, id.aperture) = (number(exif["FocalLength"]), number(exif["FNumber"]))
+            if (try? id.lookUp()) == nil { id.problem = "lensfun's database could not be loaded" }
+            if let problem = id.problem {
+                // The node stays without a lens: applied to a photo (a preset),
+                // the photo's EXIF names it; rendered as it is, nothing changes.
+                for name in ["LensProfileEnable", "AutoLateralCA"] where name == "LensProfileEnable" ? profile : lateralCA {
+                    note("\(name) (\(problem.replacingOccurrences(of: "the photo's EXIF", with: "the packet")))")
+                }
+            } else {
+                lens.merge(id.parameters) { $1 }
+                applied += (profile ? ["LensProfileEnable"] : []) + (lateralCA ? ["AutoLateralCA"] : [])
+            }
+        }
+        if manual != 0 {
+            lens["manual"] = .number(manual)
+            applied.append("LensManualDistortionAmount")
+        }
+        for (name, value) in lens {
+            switch value {
+            case .number(let n): nodes["lens", default: [:]][name] = JSONValue.canonicalNumber(n)
+            case .text(let t): texts["lens", default: [:]][name] = t
+            case .bool: break
+            }
         }
     }
 }

@@ -123,6 +123,7 @@ struct LightroomEquivalents {
                 add("SplitToningHighlightSaturation", p.number("high_sat"), signed: false)
                 add("SplitToningBalance", p.number("balance"))
             case "local", "retouch": break  // LightroomLocalCorrections.xmpElements writes them
+            case "lens": lens(p)
             default:
                 notExported.append(node.filter)
             }
@@ -134,6 +135,27 @@ struct LightroomEquivalents {
                 add(name, value, signed: name == "CropAngle")
             }
         }
+    }
+}
+
+extension LightroomEquivalents {
+    /// `lens` as Lightroom's Lens Corrections panel (the inverse of
+    /// `Translator.lensCorrections`): the profile with its distortion and
+    /// vignetting scales, Remove Chromatic Aberration with the profile's
+    /// scale, the manual distortion; the lens named as lensfun names it.
+    mutating func lens(_ p: Parameters) {
+        let profile = !p.text("lens").isEmpty && (p.number("distortion") > 0 || p.number("vignetting") > 0)
+        if profile {
+            values.append(("LensProfileEnable", "1"))
+            values.append(("LensProfileName", p.text("lens")))
+            values.append(("LensProfileDistortionScale", JSONValue.format(p.number("distortion"))))
+            values.append(("LensProfileVignettingScale", JSONValue.format(p.number("vignetting"))))
+        }
+        if !p.text("lens").isEmpty && p.number("tca") > 0 {
+            values.append(("AutoLateralCA", "1"))
+            values.append(("LensProfileChromaticAberrationScale", JSONValue.format(p.number("tca"))))
+        }
+        if p.number("manual") != 0 { values.append(("LensManualDistortionAmount", LightroomSettings.describe(p.number("manual")))) }
     }
 }
 

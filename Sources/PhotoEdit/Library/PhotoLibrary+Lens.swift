@@ -1,0 +1,17 @@
+import Foundation
+
+extension PhotoLibrary {
+    /// The camera and lens a photo's EXIF names, and the lensfun profile
+    /// they match, or why none does (what `lens` would store; nothing is written).
+    public func lensIdentification(for idOrPrefix: String) throws -> LensIdentification {
+        try LensIdentification.of(path: originalPath(try resolve(idOrPrefix)))
+    }
+
+    /// `recipe` with its `lens` node completed from the photo's EXIF when it
+    /// names no lens (or no focal length) yet; unchanged otherwise.
+    func identifyingLens(_ recipe: Recipe, id: String) throws -> Recipe {
+        guard let node = recipe.node(Filters.lens.id), node.version == Filters.lens.version,
+              node.parameters.text("lens").isEmpty || node.parameters.number("focal") == 0 else { return recipe }
+        return try lensIdentification(for: id).applied(to: recipe, registry: registry)
+    }
+}
