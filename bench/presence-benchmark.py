@@ -34,6 +34,15 @@ CHAINS = [
     ("dehaze", "dehaze=+40"),
 ]
 
+# Version 1 of the presence filters (libvips resize and arithmetic graph), as
+# recipes of that version (`apply --recipe`): the "before" of version 2, in
+# the same run. No goal.
+VERSION_ONE = [
+    ("clarity v1", {"id": "clarity", "version": 1, "params": {"amount": 40, "radius": 50}}),
+    ("texture v1", {"id": "texture", "version": 1, "params": {"amount": 40, "radius": 4}}),
+    ("dehaze v1", {"id": "dehaze", "version": 1, "params": {"strength": 40}}),
+]
+
 
 def log(msg):
     print(msg, file=sys.stderr, flush=True)
@@ -77,6 +86,7 @@ def main():
     ap.add_argument("--input", help="a JPEG to use instead of the generated one")
     ap.add_argument("--workdir", help="keep the input and library here")
     ap.add_argument("--json", help="write the figures to this file")
+    ap.add_argument("--v1", action="store_true", help="also time version 1 of clarity, texture and dehaze (recipes of that version)")
     args = ap.parse_args()
     if not os.access(args.photoedit, os.X_OK):
         sys.exit("%s is not an executable; build photoedit or pass --photoedit PATH" % args.photoedit)
@@ -97,26 +107,33 @@ def main():
         if os.path.exists(library):
             shutil.rmtree(library)
         asset = run([args.photoedit, "import", "--library", library, src]).split("\t", 1)[0].strip()
-        times = {name: [] for name, _ in CHAINS}
-        for name, chain in CHAINS:
-            timed([args.photoedit, "apply", "--library", library, "--reset", chain, asset])  # warm-up
+        commands = [(name, chain, [args.photoedit, "apply", "--library", library, "--reset", chain, asset]) for name, chain in CHAINS]
+        if args.v1:
+            for name, node in VERSION_ONE:
+                path = os.path.join(work, name.replace(" ", "-") + ".json")
+                with open(path, "w") as f:
+                    json.dump({"format": "org.photoedit.recipe", "formatVersion": 1, "filters": [node]}, f)
+                commands.append((name, "(recipe, version 1)", [args.photoedit, "apply", "--library", library, "--recipe", path, asset]))
+        times = {name: [] for name, _, _ in commands}
+        for name, chain, argv in commands:
+            timed(argv)  # warm-up
         for i in range(args.runs):
-            for name, chain in CHAINS:
-                times[name].append(timed([args.photoedit, "apply", "--library", library, "--reset", chain, asset]))
+            for name, chain, argv in commands:
+                times[name].append(timed(argv))
             log("run %d/%d done" % (i + 1, args.runs))
         base = statistics.median(times["exposure"])
         print("input: %s (%.1f MB); %d runs each; median seconds, whole command" % (src, os.path.getsize(src) / 1e6, args.runs))
-        print("%-10s %-16s %9s %8s  %s" % ("filter", "chain", "seconds", "ratio", "goal"))
+        print("%-11s %-20s %9s %8s  %s" % ("filter", "chain", "seconds", "ratio", "goal"))
         ok = True
         results = {}
-        for name, chain in CHAINS:
+        for name, chain, _ in commands:
             m = statistics.median(times[name])
             ratio = m / base
-            reference = name in ("exposure", "highlights")
+            reference = name in ("exposure", "highlights") or name.endswith(" v1")
             met = reference or ratio <= GOAL
             ok = ok and met
             results[name] = {"chain": chain, "median_s": m, "runs_s": times[name], "ratio": ratio}
-            print("%-10s %-16s %9.3f %7.2fx  %s" % (name, chain, m, ratio, "-" if reference else ("met" if met else "MISSED") + " (<= %.1fx)" % GOAL))
+            print("%-11s %-20s %9.3f %7.2fx  %s" % (name, chain, m, ratio, "-" if reference else ("met" if met else "MISSED") + " (<= %.1fx)" % GOAL))
         if args.json:
             with open(args.json, "w") as f:
                 json.dump({"input": src, "runs": args.runs, "results": results}, f, indent=2)

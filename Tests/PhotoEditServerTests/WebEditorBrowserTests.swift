@@ -40,7 +40,7 @@ struct WebEditorBrowserTests {
         return probe.terminationStatus == 0 ? nil : "selenium is not installed in \(python)"
     }()
 
-    @Test("upload, slider preview, save, history, revert, live update, 412, favorite, curve, crop tool, masks and spots (drawn, saved, render checked by region), albums, hide, search, phone width",
+    @Test("upload, slider preview, save, history, revert, live update, 412, auto, favorite, curve, crop tool, masks and spots (drawn, saved, render checked by region), albums, hide, search, phone width",
           .enabled(if: missing == nil, "\(missing ?? ""): scripts/install-deps installs chromium, chromium-driver and selenium"),
           .timeLimit(.minutes(4)))
     func editorInChromium() throws {

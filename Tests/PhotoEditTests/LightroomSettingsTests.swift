@@ -16,6 +16,21 @@ struct LightroomSettingsTests {
     }
 
     /// A packet of `crs:` attributes.
+    /// exiftool's `-j -n` reading of a file: tag name → value.
+    static func exiftoolJSON(_ arguments: [String]) throws -> [String: Any] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
+        process.arguments = ["-j", "-n"] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, let list = try JSONSerialization.jsonObject(with: data) as? [[String: Any]],
+              let first = list.first else { throw CLIError("exiftool \(arguments) failed with \(process.terminationStatus)") }
+        return first
+    }
+
     static func packet(_ attributes: String, body: String = "") -> String {
         """
         <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
@@ -181,6 +196,29 @@ struct LightroomSettingsTests {
         #expect(LightroomSettings.canHandle(AdjustmentData(formatIdentifier: "com.adobe.crs", formatVersion: "2-rendered", data: packet)))
         #expect(!LightroomSettings.canHandle(AdjustmentData(formatIdentifier: "com.adobe.crs", formatVersion: "1-rendered", data: packet)))
         #expect(!LightroomSettings.canHandle(AdjustmentData(formatIdentifier: "com.adobe.crs", formatVersion: "\(LightroomSettings.translationVersion + 1)", data: packet)))
+    }
+
+    /// Version 3 maps Lightroom's Transform sliders to `perspective`
+    /// (Vertical negated, Scale around 100); version 2 lists them.
+    @Test func perspectiveSlidersFromVersionThree() throws {
+        let packet = Data(Self.packet(#"crs:PerspectiveVertical="-30" crs:PerspectiveHorizontal="+12" crs:PerspectiveRotate="-1.5" "#
+                                      + #"crs:PerspectiveScale="90" crs:PerspectiveAspect="+20" crs:PerspectiveX="-5" crs:PerspectiveY="+8" "#
+                                      + #"crs:PerspectiveUpright="0""#).utf8)
+        let v3 = try LightroomSettings(packet: packet).translation()
+        #expect(v3.unmapped.isEmpty, "\(v3.unmapped)")
+        let node = try #require(v3.recipe.node("perspective"))
+        #expect(node.version == 1)
+        let p = node.parameters
+        #expect(p.number("vertical") == 30 && p.number("horizontal") == 12 && p.number("rotate") == -1.5 && p.number("scale") == 90
+                && p.number("aspect") == 20 && p.number("x") == -5 && p.number("y") == 8, "\(p)")
+        let v2 = try LightroomSettings(adjustmentData: AdjustmentData(formatIdentifier: LightroomSettings.formatIdentifier, formatVersion: "2",
+                                                                     data: packet)).translation()
+        #expect(v2.recipe.node("perspective") == nil)
+        #expect(v2.unmapped.contains("PerspectiveVertical -30") && v2.unmapped.contains("PerspectiveScale +90"), "\(v2.unmapped)")
+        // Lightroom's Upright (its own line detection) is not repeated: listed.
+        let upright = try LightroomSettings(packet: Data(Self.packet(#"crs:PerspectiveUpright="2""#).utf8)).translation()
+        #expect(upright.unmapped == ["PerspectiveUpright +2"], "\(upright.unmapped)")
+        #expect(try LightroomSettings(packet: Data(Self.packet(#"crs:PerspectiveScale="100""#).utf8)).translation().isDefault)
     }
 
     /// Lightroom's white balance: a RAW's kelvin is the raw stage (clamped to
@@ -577,7 +615,8 @@ struct LightroomSettingsTests {
         let chain = "temperature=+15,tint=-5,exposure=+0.7,contrast=+20,highlights=-30,shadows=+25,whites=+5,blacks=-8,"
             + "curve=0:0.2:0.4:0.6:1:0.8,saturation=-10,vibrance=+20,hsl.blue_s=-30,hsl.orange_l=+15,hsl.green_h=+40,"
             + "mono=0.3:0.6:0.1,splittone=220:30:40:25:+20,straighten=-2.5,crop=0.1:0.2:0.7:0.6,sharpen=80:1.5:4,"
-            + "vignette=-30:40:+20:60,grain=25:2.8"
+            + "vignette=-30:40:+20:60,grain=25:2.8,clarity=+30,texture=-20,dehaze=+25,perspective=+20:-10:1.5,perspective.scale=90,"
+            + "perspective.aspect=-15,perspective.x=+6,perspective.y=-4"
         try library.apply(chain: chain, to: id)
         try library.setRating(4, of: [id])
         try library.setColorLabel(.green, of: [id])
@@ -592,6 +631,16 @@ struct LightroomSettingsTests {
         #expect(back.unmapped.isEmpty, "\(back.unmapped)")
         #expect(Chain.format(back.recipe, registry: library.registry) == Chain.format(ours, registry: library.registry))
         #expect(back.recipe.nodes == ours.nodes, "every mapped parameter survives ours → crs: → ours")
+        // exiftool reads the presence and Transform settings as Lightroom's names and values.
+        let file = cli.temp.file("presence.xmp")
+        try sidecar.data.write(to: URL(fileURLWithPath: file))
+        let read = try Self.exiftoolJSON(["-XMP-crs:all", file])
+        let expected: [String: Double] = ["Clarity2012": 30, "Texture": -20, "Dehaze": 25, "PerspectiveVertical": -20,
+                                          "PerspectiveHorizontal": -10, "PerspectiveRotate": 1.5, "PerspectiveScale": 90,
+                                          "PerspectiveAspect": -15, "PerspectiveX": 6, "PerspectiveY": -4]
+        for (name, value) in expected {
+            #expect(read[name].flatMap { Double("\($0)") } == value, "\(name): \(String(describing: read[name]))")
+        }
         let packet = try XMPPacket(data: sidecar.data)
         let asset = try library.asset(id)
         #expect(try packet.descriptiveMetadata() == DescriptiveMetadata(rating: 4, colorLabel: .green, keywords: asset.keywords,

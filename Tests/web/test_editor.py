@@ -10,7 +10,8 @@ photo with the file picker and two by drag and drop (one a duplicate), opens
 a photo, moves the exposure slider with the keyboard and sees the preview get
 brighter (pixels of the <img>), saves and sees revision 1 in the history,
 reverts, sees another client's edit arrive live (over the change feed),
-gets "changed elsewhere" when saving on a stale revision, marks a favorite,
+gets "changed elsewhere" when saving on a stale revision, presses Auto (a
+new revision; the sliders show the concrete values it wrote), marks a favorite,
 raises the curve's middle on its canvas (a brighter preview), crops with the crop tool (a handle dragged with the pointer, the frame moved
 with the keyboard, the 1:1 preset, a straighten angle) and saves a square
 render, draws local corrections (a radial on the cropped photo lands in the
@@ -420,6 +421,33 @@ def main():
                          "Math.ceil(document.querySelector('header.bar').getBoundingClientRect().height) + 'px'"),
               "the alert closes")
         driver.execute_async_script("requestAnimationFrame(() => requestAnimationFrame(arguments[0]))")
+
+        # --- Auto: concrete values saved, shown on the sliders ---------------
+        # Revision 5 is exposure=-1 (dark), saturation=+20. Auto measures the
+        # original and replaces white balance, exposure and tone; saturation stays.
+        driver.find_element(By.ID, "auto").click()
+        until(lambda: "revision 6" in driver.find_element(By.ID, "photo-rev").text, "Auto saves revision 6")
+        status, asset = server.api("GET", f"/v1/assets/{coffee_id}")
+        chain = asset["chain"] or ""
+        check("saturation=+20" in chain and "exposure=-1," not in chain + ",", f"Auto keeps saturation and replaces exposure ({chain})")
+        names = {"temperature": "amount", "tint": "amount", "exposure": "ev", "contrast": "amount", "highlights": "amount",
+                 "shadows": "amount", "whites": "amount", "blacks": "amount", "vibrance": "amount"}
+        written = {}
+        for step in chain.split(","):
+            name, _, value = step.partition("=")
+            if name in names and ":" not in value:
+                written[name] = float(value)
+        check(len(written) >= 3, f"Auto wrote concrete values for several filters ({chain})")
+        for name, param in names.items():
+            slider = driver.find_element(By.ID, f"p-{name}-{param}")
+            until(lambda: abs(float(slider.get_attribute("value")) - written.get(name, 0.0)) < 1e-6,
+                  f"the {name} slider shows Auto's value {written.get(name, 0.0)}")
+        until(lambda: js("return document.getElementById('view').src.includes('rev=6') && document.getElementById('view').complete "
+                         "&& document.getElementById('view').naturalWidth > 0"), "Auto's render is shown")
+        automatic = js(MEAN, "view")
+        check(automatic > darker + 10, f"Auto's render is brighter than the -1 EV one (mean {automatic:.1f} vs {darker:.1f})")
+        check(js("return document.getElementById('save').disabled") is True, "nothing is left unsaved after Auto")
+        shot("07b-auto")
 
         # --- Favorite -------------------------------------------------------
         driver.find_element(By.ID, "favorite").click()

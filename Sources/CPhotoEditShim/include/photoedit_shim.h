@@ -67,6 +67,20 @@ int pe_set_blob(VipsOperation *op, const char *name, const void *data, size_t le
 /* A byte buffer output (e.g. jpegsave_buffer's "buffer"), copied into *data (g_free). */
 int pe_get_blob(VipsOperation *op, const char *name, void **data, size_t *length);
 
+/* The presence filters' passes (version 2). `in`: 3-band float linear RGB.
+ * pe_block_means: a reduced copy in memory, ceil(size / block), each pixel
+ * the mean of its block (partial blocks at the right and bottom edges: of
+ * their pixels) — of R, G, B, or (`luminance`) of Rec. 709 Y, then signed
+ * ^(1/2.2). `coefficients`: 2-band float (a, b) of a guided filter at that
+ * reduced size (made into memory here), interpolated bilinearly between the
+ * block centres. pe_local_contrast: clarity and texture (L = Y^(1/2.2);
+ * L + amount · w · bounded(L − (a·L + b)); RGB follows by the tone filters'
+ * ratio); pe_dehaze: t = max(a·L + b, t0), J = max((I − A) / t + A, 0).
+ * New references, or NULL with the libvips error set. */
+VipsImage *pe_block_means(VipsImage *in, int block, int luminance);
+VipsImage *pe_local_contrast(VipsImage *in, VipsImage *coefficients, int block, double amount, double limit, int mid_tones);
+VipsImage *pe_dehaze(VipsImage *in, VipsImage *coefficients, int block, const double *airlight, double t0);
+
 /* NULL-terminated list of field names; free with g_strfreev. */
 char **pe_image_fields(VipsImage *image);
 

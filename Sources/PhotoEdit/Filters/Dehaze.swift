@@ -1,3 +1,4 @@
+import CPhotoEditShim
 import Foundation
 
 extension Filters {
@@ -15,20 +16,31 @@ extension Filters {
     /// J = (I − A) / t + A, clamped at 0. A negative strength makes t > 1,
     /// which pulls the image towards A where the dark channel says it is far
     /// (adds haze).
+    /// Version 2 computes the full-size part in one pass (`pe_dehaze`).
     public static let dehaze = FilterDefinition(
-        id: "dehaze", version: 1, stage: .tone, order: 5,
+        id: "dehaze", version: 2, stage: .tone, order: 5,
         summary: "removes atmospheric haze (dark-channel prior, guided-filter transmission); negative adds haze",
         colourSpace: "linear RGB (the haze model is physical light)",
-        parameters: [
-            .number("strength", -100...100, default: 0, unit: "%", "how much haze is removed (+) or added (−); 100 removes 95 % of the estimated haze"),
-        ],
+        parameters: dehazeParameters,
         forms: [ChainForm(["strength"], "e.g. dehaze=+40")],
+        legacy: [
+            LegacyVersion(version: 1, parameters: dehazeParameters, note: Presence.versionTwoNote, changesRendering: true,
+                          render: { image, p, _ in
+                              let strength = p.number("strength") / 100
+                              if strength == 0 { return image }
+                              return try Haze.remove(from: image, omega: 0.95 * strength)
+                          }),
+        ],
         needsRandomAccess: { $0.number("strength") != 0 }
     ) { image, p, _ in
         let strength = p.number("strength") / 100
         if strength == 0 { return image }
-        return try Haze.remove(from: image, omega: 0.95 * strength)
+        return try Haze.remove(from: image, omega: 0.95 * strength, fused: true)
     }
+
+    static let dehazeParameters: [ParameterSpec] = [
+        .number("strength", -100...100, default: 0, unit: "%", "how much haze is removed (+) or added (−); 100 removes 95 % of the estimated haze"),
+    ]
 }
 
 /// The dark-channel prior of `dehaze`.
@@ -39,8 +51,15 @@ enum Haze {
     static let minimumTransmission = 0.1
 
     /// J = (I − A) / t + A with t = 1 − ω · dark(I / A), refined (see `Filters.dehaze`).
-    static func remove(from image: Image, omega: Double) throws -> Image {
-        let (low, patch) = try reduced(image)
+    /// `fused` (version 2): the reduced copy is made of block means
+    /// (`pe_block_means`, block = ceil(long edge / 512)) and the full-size
+    /// part is one pass (`pe_dehaze`), the coefficients interpolated between
+    /// the block centres; version 1 reduces and upsamples with libvips
+    /// `resize` and applies the model in libvips operations. Images whose
+    /// block would be 1 (512 px or less) are version 1's graph.
+    static func remove(from image: Image, omega: Double, fused: Bool = false) throws -> Image {
+        let block = Int((Double(max(image.width, image.height)) / workingLongEdge).rounded(.up))
+        let (low, patch) = fused && block >= 2 ? try reduced(image, block: block) : try reduced(image)
         let airlight = try Self.airlight(low, patch: patch)
         let normalized = try low.linear(multiply: airlight.map { 1 / $0 }, add: [0, 0, 0])
         let transmission = try darkChannel(normalized, patch: patch).linear(multiply: [-omega], add: [1])
@@ -48,6 +67,13 @@ enum Haze {
         // gamma-encoded guide: in linear light dark edges have too little
         // variance to be followed, and the transmission halos across them.
         let guideLow = try low.luminance().detailPerceptual()
+        if fused && block >= 2 {
+            let ab = try GuidedFilter.coefficients(guideLow: guideLow, inputLow: transmission, sigma: Double(patch), eps: 1e-3).cast("float")
+            guard let out = airlight.withUnsafeBufferPointer({ pe_dehaze(image.pointer, ab.pointer, Int32(block), $0.baseAddress, minimumTransmission) }) else {
+                throw Vips.error("dehaze")
+            }
+            return Image(owning: out)
+        }
         let refined = try GuidedFilter.filter(guideLow: guideLow, inputLow: transmission, guide: image.luminance().detailPerceptual(),
                                               sigma: Double(patch), eps: 1e-3, inMemory: true)
         let t0 = minimumTransmission
@@ -65,6 +91,12 @@ enum Haze {
         let (w, h) = GuidedFilter.lowSize(image, factor: factor)
         let low = try image.resizedExactly(width: w, height: h).clampedAtZero().inMemory()
         return (low, 2 * max(1, Int((Double(max(w, h)) / 72).rounded())) + 1)
+    }
+
+    /// Version 2's reduced copy: the means of `block`×`block` blocks, negative values clamped, and the patch side there.
+    static func reduced(_ image: Image, block: Int) throws -> (Image, Int) {
+        let low = try image.blockMeans(block, luminance: false).clampedAtZero().inMemory()
+        return (low, 2 * max(1, Int((Double(max(low.width, low.height)) / 72).rounded())) + 1)
     }
 
     /// The dark channel: the minimum over the bands, then over a `patch`×`patch` square.

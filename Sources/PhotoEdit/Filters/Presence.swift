@@ -1,3 +1,4 @@
+import CPhotoEditShim
 import Foundation
 
 extension Filters {
@@ -18,51 +19,75 @@ extension Filters {
     /// runs at a reduced size (its window about 4 px there) and its
     /// coefficients are interpolated back (He & Sun's fast guided filter).
     /// Negative amounts flatten towards the base (a soft, "glow" look).
+    /// Version 2 reduces by block means and computes the full-size part in
+    /// one pass (`Presence.fusedLocalContrast`).
     public static let clarity = FilterDefinition(
-        id: "clarity", version: 1, stage: .tone, order: 80,
+        id: "clarity", version: 2, stage: .tone, order: 80,
         summary: "local contrast at a large radius on the mid-tones, edge-aware (guided filter); negative softens",
         colourSpace: "perceptual luminance (Rec. 709 Y ^ 1/2.2); RGB follows the luminance in linear light",
-        parameters: [
-            .number("amount", -100...100, default: 0, unit: "%", "strength: +100 doubles the mid-tone local contrast, −100 removes it"),
-            .number("radius", 5...500, default: 50, unit: "px", "size of the neighbourhood (gaussian sigma), in pixels of the full-size image"),
-        ],
+        parameters: clarityParameters,
         forms: [
             ChainForm(["amount"], "e.g. clarity=+30"),
             ChainForm(["amount", "radius"], "amount and radius, e.g. clarity=+30:80"),
         ],
+        legacy: [
+            LegacyVersion(version: 1, parameters: clarityParameters, note: Presence.versionTwoNote, changesRendering: true,
+                          render: { image, p, context in
+                              try Presence.localContrast(image, amount: p.number("amount") / 100, sigma: p.number("radius") * context.scale,
+                                                         eps: 0.01, lowSigma: 4, limit: 0.2, midTones: true)
+                          }),
+        ],
         needsRandomAccess: { $0.number("amount") != 0 }
     ) { image, p, context in
-        try Presence.localContrast(image, amount: p.number("amount") / 100, sigma: p.number("radius") * context.scale,
-                                   eps: 0.01, lowSigma: 4, limit: 0.2, midTones: true)
+        try Presence.fusedLocalContrast(image, amount: p.number("amount") / 100, sigma: p.number("radius") * context.scale,
+                                        eps: 0.01, lowSigma: 4, limit: 0.2, midTones: true)
     }
+
+    static let clarityParameters: [ParameterSpec] = [
+        .number("amount", -100...100, default: 0, unit: "%", "strength: +100 doubles the mid-tone local contrast, −100 removes it"),
+        .number("radius", 5...500, default: 50, unit: "px", "size of the neighbourhood (gaussian sigma), in pixels of the full-size image"),
+    ]
 
     /// Texture: detail at a small radius (skin, foliage, fabric), edge-aware.
     ///
     /// As `clarity` at a smaller scale and on every tone: B = guided filter of
     /// L by itself (sigma `radius`, ε = 0.004), D = L − B bounded as
     /// D / (1 + |D| / 0.1), L' = L + amount/100 · D. Negative amounts smooth
-    /// the texture towards B (−100 gives B), sparing edges.
+    /// the texture towards B (−100 gives B), sparing edges. Version 2 works
+    /// as clarity's, its guided filter on blocks of about radius / 1.5 px.
     public static let texture = FilterDefinition(
-        id: "texture", version: 1, stage: .tone, order: 75,
+        id: "texture", version: 2, stage: .tone, order: 75,
         summary: "medium-scale detail, edge-aware (guided filter): positive enhances texture, negative smooths it",
         colourSpace: "perceptual luminance (Rec. 709 Y ^ 1/2.2); RGB follows the luminance in linear light",
-        parameters: [
-            .number("amount", -100...100, default: 0, unit: "%", "strength: +100 doubles the texture, −100 smooths it away"),
-            .number("radius", 1...50, default: 4, unit: "px", "size of the texture (gaussian sigma), in pixels of the full-size image"),
-        ],
+        parameters: textureParameters,
         forms: [
             ChainForm(["amount"], "e.g. texture=+25"),
             ChainForm(["amount", "radius"], "amount and radius, e.g. texture=-40:6"),
         ],
+        legacy: [
+            LegacyVersion(version: 1, parameters: textureParameters, note: Presence.versionTwoNote, changesRendering: true,
+                          render: { image, p, context in
+                              try Presence.localContrast(image, amount: p.number("amount") / 100, sigma: p.number("radius") * context.scale,
+                                                         eps: 0.004, lowSigma: 2, limit: 0.1, midTones: false)
+                          }),
+        ],
         needsRandomAccess: { $0.number("amount") != 0 }
     ) { image, p, context in
-        try Presence.localContrast(image, amount: p.number("amount") / 100, sigma: p.number("radius") * context.scale,
-                                   eps: 0.004, lowSigma: 2, limit: 0.1, midTones: false)
+        try Presence.fusedLocalContrast(image, amount: p.number("amount") / 100, sigma: p.number("radius") * context.scale,
+                                        eps: 0.004, lowSigma: 1.5, limit: 0.1, midTones: false)
     }
+
+    static let textureParameters: [ParameterSpec] = [
+        .number("amount", -100...100, default: 0, unit: "%", "strength: +100 doubles the texture, −100 smooths it away"),
+        .number("radius", 1...50, default: 4, unit: "px", "size of the texture (gaussian sigma), in pixels of the full-size image"),
+    ]
 }
 
 /// Shared arithmetic of the presence filters.
 enum Presence {
+    /// What version 2 of clarity, texture and dehaze changed.
+    static let versionTwoNote = "v2 reduces by block means and renders the full-size part in one fused pass (faster), the coefficients interpolated between block centres: renders slightly differently"
+
     /// Clarity and texture: L' = L + amount · w · bounded(L − B), B the
     /// guided filter of the perceptual luminance L by itself (window sigma
     /// `sigma`, ε `eps`, worked at the size where the sigma is `lowSigma`),
@@ -88,6 +113,30 @@ enum Presence {
         }
     }
 
+    /// Version 2 of clarity and texture: the same arithmetic with two
+    /// passes over the full-size image. The reduced L is the mean luminance
+    /// of `block`×`block` blocks, block = round(sigma / lowSigma), raised to
+    /// 1/2.2 (`pe_block_means`: one pass of sums); the guided filter's
+    /// coefficients are made there by libvips (window sigma / block); then
+    /// `pe_local_contrast` interpolates them bilinearly between the block
+    /// centres and does the rest per pixel in one pass. A block below 2
+    /// (a sigma under twice `lowSigma`) leaves nothing to reduce: version 1's graph.
+    static func fusedLocalContrast(_ image: Image, amount: Double, sigma: Double, eps: Double, lowSigma: Double,
+                                   limit: Double, midTones: Bool) throws -> Image {
+        if amount == 0 { return image }
+        let sigma = max(0.5, sigma)
+        let block = Int((sigma / lowSigma).rounded())
+        guard block >= 2 else {
+            return try localContrast(image, amount: amount, sigma: sigma, eps: eps, lowSigma: lowSigma, limit: limit, midTones: midTones)
+        }
+        let low = try image.blockMeans(block, luminance: true)
+        let ab = try GuidedFilter.coefficients(guideLow: low, inputLow: low, sigma: sigma / Double(block), eps: eps).cast("float")
+        guard let out = pe_local_contrast(image.pointer, ab.pointer, Int32(block), amount, limit, midTones ? 1 : 0) else {
+            throw Vips.error("local contrast")
+        }
+        return Image(owning: out)
+    }
+
     /// d / (1 + |d| / limit): about d for small d, never beyond ±limit.
     static func bounded(_ d: Image, limit: Double) throws -> Image {
         try d.divided(by: d.call("abs").linear(multiply: [1 / limit], add: [1]))
@@ -109,6 +158,16 @@ enum GuidedFilter {
     /// pixels; the coefficients a, b of q = a·I + b are then brought to the
     /// size of the full-size `guide` and applied to it.
     static func filter(guideLow i: Image, inputLow p: Image, guide: Image, sigma: Double, eps: Double, inMemory: Bool) throws -> Image {
+        var ab = try coefficients(guideLow: i, inputLow: p, sigma: sigma, eps: eps)
+        if inMemory {
+            ab = try ab.inMemory().resizedExactly(width: guide.width, height: guide.height)
+        }
+        return try ab.extractBands(0, count: 1).multiplied(by: guide).adding(ab.extractBands(1, count: 1))
+    }
+
+    /// The guided filter's coefficients at the reduced size: two bands, the
+    /// window means of a and b (q = a·I + b).
+    static func coefficients(guideLow i: Image, inputLow p: Image, sigma: Double, eps: Double) throws -> Image {
         // One blur of four bands: mean I, mean p, mean I·p, mean I².
         let stack = try Vips.image("bandjoin", [("in", .images([i, p, i.multiplied(by: p), i.multiplied(by: i)]))])
         let means = try stack.detailGaussBlur(sigma: sigma)
@@ -117,15 +176,20 @@ enum GuidedFilter {
         let variance = try means.extractBands(3, count: 1).subtracting(meanI.multiplied(by: meanI))
         let a = try cov.divided(by: variance.linear(multiply: [1], add: [eps]))
         let b = try meanP.subtracting(a.multiplied(by: meanI))
-        var ab = try a.joined(with: b).detailGaussBlur(sigma: sigma)
-        if inMemory {
-            ab = try ab.inMemory().resizedExactly(width: guide.width, height: guide.height)
-        }
-        return try ab.extractBands(0, count: 1).multiplied(by: guide).adding(ab.extractBands(1, count: 1))
+        return try a.joined(with: b).detailGaussBlur(sigma: sigma)
     }
 }
 
 extension Image {
+    /// A reduced copy in memory (`pe_block_means`): each pixel the mean of a
+    /// `block`×`block` block of this 3-band float image (the last row and
+    /// column of blocks may be partial), of R, G, B or (`luminance`) of
+    /// Rec. 709 Y raised to 1/2.2; ceil(size / block) pixels.
+    func blockMeans(_ block: Int, luminance: Bool) throws -> Image {
+        guard let out = pe_block_means(pointer, Int32(block), luminance ? 1 : 0) else { throw Vips.error("block means") }
+        return Image(owning: out)
+    }
+
     /// Resized to exactly `width`×`height` by libvips' `resize` (bilinear;
     /// a box shrink first when reducing a lot). A size the rounding misses by
     /// a pixel is completed by copying the edge.

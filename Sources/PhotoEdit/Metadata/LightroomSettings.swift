@@ -213,6 +213,8 @@ struct LightroomSlider: Sendable {
     var scale: Double = 1
     /// Lightroom's default, which adds nothing.
     var neutral: Double = 0
+    /// The filter parameter's value at Lightroom's default (`perspective.scale`: 100).
+    var filterNeutral: Double = 0
     /// The first translation version that reads it.
     var since = 1
     /// The process versions it belongs to (Lightroom reads only its own process's sliders).
@@ -250,6 +252,13 @@ extension LightroomSettings {
             versions["clarity"] = 1
             versions["texture"] = 1
             versions["dehaze"] = 1
+        }
+        if version >= 3 {
+            versions["perspective"] = 1
+            // The presence filters' fused version 2 (the same filter, faster).
+            versions["clarity"] = 2
+            versions["texture"] = 2
+            versions["dehaze"] = 2
         }
         return versions
     }
@@ -290,6 +299,21 @@ extension LightroomSettings {
                             since: 2, process: nil),
             LightroomSlider(setting: "Dehaze", range: -100...100, filter: "dehaze", parameter: "strength", filterRange: -100...100,
                             since: 2, process: nil),
+            // Transform (version 3): the `perspective` filter; Vertical's sign is Lightroom's opposite (docs/xmp.md).
+            LightroomSlider(setting: "PerspectiveVertical", range: -100...100, filter: "perspective", parameter: "vertical",
+                            filterRange: -100...100, scale: -1, since: 3, process: nil),
+            LightroomSlider(setting: "PerspectiveHorizontal", range: -100...100, filter: "perspective", parameter: "horizontal",
+                            filterRange: -100...100, since: 3, process: nil),
+            LightroomSlider(setting: "PerspectiveRotate", range: -10...10, filter: "perspective", parameter: "rotate",
+                            filterRange: -10...10, since: 3, process: nil),
+            LightroomSlider(setting: "PerspectiveScale", range: 50...150, filter: "perspective", parameter: "scale",
+                            filterRange: 50...150, neutral: 100, filterNeutral: 100, since: 3, process: nil),
+            LightroomSlider(setting: "PerspectiveAspect", range: -100...100, filter: "perspective", parameter: "aspect",
+                            filterRange: -100...100, since: 3, process: nil),
+            LightroomSlider(setting: "PerspectiveX", range: -100...100, filter: "perspective", parameter: "x",
+                            filterRange: -100...100, since: 3, process: nil),
+            LightroomSlider(setting: "PerspectiveY", range: -100...100, filter: "perspective", parameter: "y",
+                            filterRange: -100...100, since: 3, process: nil),
         ]
         for (band, range) in bands {
             for (prefix, suffix) in [("HueAdjustment", "h"), ("SaturationAdjustment", "s"), ("LuminanceAdjustment", "l")] {
@@ -580,7 +604,7 @@ struct Translator {
         for slider in LightroomSettings.sliders where slider.since <= version {
             if version >= 2, let p = slider.process, p != process { continue }
             guard let v = try number(slider.setting, slider.range), v != slider.neutral else { continue }
-            set(slider.filter, slider.parameter, (v - slider.neutral) * slider.scale, slider.filterRange)
+            set(slider.filter, slider.parameter, (v - slider.neutral) * slider.scale + slider.filterNeutral, slider.filterRange)
             applied.append(slider.setting)
         }
         try whiteBalance()

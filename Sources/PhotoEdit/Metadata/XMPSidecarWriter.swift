@@ -122,6 +122,22 @@ struct LightroomEquivalents {
                 add("SplitToningHighlightHue", p.number("high_hue"), signed: false)
                 add("SplitToningHighlightSaturation", p.number("high_sat"), signed: false)
                 add("SplitToningBalance", p.number("balance"))
+            case "clarity":
+                add("Clarity2012", p.number("amount"))
+                if p["radius"] != Filters.clarity.defaults["radius"] { notExported.append("clarity radius") }
+            case "texture":
+                add("Texture", p.number("amount"))
+                if p["radius"] != Filters.texture.defaults["radius"] { notExported.append("texture radius") }
+            case "dehaze": add("Dehaze", p.number("strength"))
+            case "perspective":
+                // Lightroom's Vertical is ours negated (docs/xmp.md); the rest keep their sign.
+                add("PerspectiveVertical", 0 - p.number("vertical"))
+                add("PerspectiveHorizontal", p.number("horizontal"))
+                add("PerspectiveRotate", p.number("rotate"))
+                add("PerspectiveScale", p.number("scale"), signed: false)
+                add("PerspectiveAspect", p.number("aspect"))
+                add("PerspectiveX", p.number("x"))
+                add("PerspectiveY", p.number("y"))
             case "local", "retouch": break  // LightroomLocalCorrections.xmpElements writes them
             case "lens": lens(p)
             default:

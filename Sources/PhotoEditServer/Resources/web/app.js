@@ -675,6 +675,31 @@ async function save() {
   updateEditState();
 }
 
+/** The filters the chain step `auto` writes (docs/chain-grammar.md). */
+const AUTO_FILTERS = ["temperature", "tint", "exposure", "contrast", "highlights", "shadows", "whites", "blacks", "vibrance"];
+
+/**
+ * Auto, as Lightroom's: saves the unsaved changes followed by the step `auto`,
+ * which the server turns into concrete values; the sliders then show them.
+ */
+async function autoAdjust() {
+  if (crop.open) finishCrop(true);
+  if (masks?.open) closeMasks();
+  const { chain, remove } = pendingEdit();
+  // Auto sets its own filters: a pending removal of one of them would undo it.
+  const kept = remove.filter((id) => !AUTO_FILTERS.includes(id));
+  const steps = chain ? chain.split(",").filter((s) => !remove.includes(s.split(/[.=]/)[0])) : [];
+  const body = { chain: [...steps, "auto"].join(",") };
+  if (kept.length) body.remove = kept;
+  $("auto").disabled = true;
+  try {
+    await write("Auto", `/v1/assets/${state.photo.id}/edits`, body);
+  } finally {
+    $("auto").disabled = false;
+    updateEditState();
+  }
+}
+
 function revert(revision) {
   const body = revision === undefined ? {} : { revision };
   return write(revision === undefined ? "Reverted to the original" : `Went to revision ${revision}`,
@@ -732,6 +757,7 @@ function showFlags(fresh) {
 }
 
 $("save").addEventListener("click", save);
+$("auto").addEventListener("click", autoAdjust);
 $("discard").addEventListener("click", () => setPhoto(state.photo));
 $("revert-original").addEventListener("click", () => revert(undefined));
 $("favorite").addEventListener("click", () => setFlag("favorite", !state.photo.isFavorite));
