@@ -2,10 +2,22 @@ import Foundation
 
 /// The adjustments a local correction can make, in the order they are
 /// applied (the canonical pipeline's). Each reuses a whole-image filter,
-/// pinned to the version it had when `local` version 1 was written, so a
-/// later change of that filter keeps version 1's renders.
+/// pinned to the version it had when the `local` version that introduced it
+/// was written, so a later change of that filter keeps its renders.
+/// `dehaze`, `texture` and `clarity` came with `local` version 2.
 public enum LocalAdjustment: String, Hashable, Sendable, CaseIterable, Comparable {
-    case temperature, tint, exposure, noise, contrast, highlights, shadows, whites, blacks, saturation, hue, sharpness
+    case temperature, tint, exposure, noise, dehaze, contrast, highlights, shadows, whites, blacks, texture, clarity, saturation, hue, sharpness
+
+    /// The first version of `local` that has the adjustment.
+    public var since: Int {
+        switch self {
+        case .dehaze, .texture, .clarity: return 2
+        default: return 1
+        }
+    }
+
+    /// Reads the photo out of order (its filter needs random access).
+    var needsRandomAccess: Bool { [.dehaze, .texture, .clarity].contains(self) }
 
     /// The range of the amount.
     public var range: ClosedRange<Double> {
@@ -30,6 +42,9 @@ public enum LocalAdjustment: String, Hashable, Sendable, CaseIterable, Comparabl
         case .saturation: return "as the saturation filter"
         case .hue: return "degrees: rotates hues around the grey axis, keeping luminance"
         case .sharpness: return "%, as sharpen's amount (radius 1 px)"
+        case .dehaze: return "%, as dehaze's strength (haze estimated on the whole photo)"
+        case .texture: return "%, as texture's amount (radius 4 px)"
+        case .clarity: return "%, as clarity's amount (radius 50 px)"
         }
     }
 
@@ -47,6 +62,9 @@ public enum LocalAdjustment: String, Hashable, Sendable, CaseIterable, Comparabl
         case .blacks: return (Filters.blacks, 1, "amount")
         case .saturation: return (Filters.saturation, 1, "amount")
         case .sharpness: return (Filters.sharpen, 1, "amount")
+        case .dehaze: return (Filters.dehaze, 1, "strength")
+        case .texture: return (Filters.texture, 1, "amount")
+        case .clarity: return (Filters.clarity, 1, "amount")
         case .hue: return nil
         }
     }
@@ -72,6 +90,15 @@ public struct LocalCorrection: Hashable, Sendable {
         self.enabled = enabled
     }
 
+    /// The first version of `local` that can hold the correction (range shapes, dehaze/texture/clarity: 2).
+    var minimumVersion: Int {
+        let amounts = self.amounts.keys.map(\.since).max() ?? 1
+        return max(amounts, mask.hasRange ? 2 : 1)
+    }
+
+    /// Reads the photo out of order.
+    var needsRandomAccess: Bool { enabled && amounts.keys.contains { $0.needsRandomAccess } }
+
     /// Checks every value; zero amounts are dropped, numbers made canonical.
     func validated(_ what: String) throws -> LocalCorrection {
         var amounts: [LocalAdjustment: Double] = [:]
@@ -83,14 +110,15 @@ public struct LocalCorrection: Hashable, Sendable {
     }
 
     /// The correction applied to `image` (linear float RGB, upright and
-    /// uncropped: local corrections run before the geometry filters).
-    func render(_ image: Image, context: RenderContext) throws -> Image {
+    /// uncropped: local corrections run before the geometry filters). Range
+    /// shapes measure `ranges`.
+    func render(_ image: Image, ranges: RangeSource? = nil, context: RenderContext) throws -> Image {
         guard enabled, !amounts.isEmpty else { return image }
         var adjusted = image
         for kind in amounts.keys.sorted() {
             adjusted = try kind.apply(amounts[kind]!, to: adjusted, context: context)
         }
-        let mask = try self.mask.render(width: image.width, height: image.height)
+        let mask = try self.mask.render(width: image.width, height: image.height, ranges: ranges)
         return try image.adding(adjusted.subtracting(image).multiplied(by: mask))
     }
 }
@@ -139,25 +167,37 @@ extension Filters {
     /// Local corrections: adjustments through masks (`LocalCorrection`).
     /// Runs after the colour filters and before geometry, so masks are
     /// drawn on the upright, uncropped photo and follow crop, rotation and
-    /// flips as the pixels do.
+    /// flips as the pixels do. Version 2 adds range shapes (`luminance`,
+    /// `colour`) and the dehaze, texture and clarity amounts; version 1's
+    /// recipes hold neither and render as before.
     public static let local: FilterDefinition = {
         var d = FilterDefinition(
-            id: "local", version: 1, stage: .colour, order: 1000,
-            summary: "local corrections: exposure, contrast, colour… through linear, radial and brush masks",
+            id: "local", version: 2, stage: .colour, order: 1000,
+            summary: "local corrections: exposure, contrast, colour, clarity… through linear, radial, brush and luminance/colour range masks",
             colourSpace: "linear RGB",
             parameters: [],
-            forms: [ChainForm([], "e.g. local=radial(0.5 0.5 0.2 0.3) exposure=+0.5 (docs/chain-grammar.md)")]
+            forms: [ChainForm([], "e.g. local=radial(0.5 0.5 0.2 0.3) exposure=+0.5 (docs/chain-grammar.md)")],
+            legacy: [
+                LegacyVersion(version: 1, parameters: [], note: "version 2 adds luminance and colour range shapes and the dehaze, texture and clarity amounts",
+                              changesRendering: false),
+            ],
+            needsRandomAccess: { p in
+                if case .corrections(let list)? = p.content { return list.contains { $0.needsRandomAccess } }
+                return false
+            }
         ) { image, p, context in
             guard case .corrections(let corrections)? = p.content else { return image }
+            // Range shapes measure the photo as it enters the corrections, once.
+            let ranges = RangeSource(image)
             var out = image
             for correction in corrections {
-                out = try correction.render(out, context: context)
+                out = try correction.render(out, ranges: ranges, context: context)
             }
             return out
         }
         d.structure = StructuredFilter(
-            decode: { params, _ in
-                try StructuredFilter.checked("local") { .corrections(try LocalJSON.corrections(params)) }
+            decode: { params, version in
+                try StructuredFilter.checked("local") { .corrections(try LocalJSON.corrections(params, version: version)) }
             },
             apply: { parameter, text, current in
                 try StructuredFilter.checked("local") {

@@ -79,12 +79,58 @@ public struct BrushStroke: Hashable, Sendable {
     }
 }
 
+/// A luminance range (Lightroom's luminance range mask, darktable's
+/// parametric mask on L): full effect where the lightness is from `low` to
+/// `high`, fading to none over `feather` beyond each end. Lightness is CIE
+/// L*/100 of the photo as it enters the local corrections (0 black, 1 white).
+public struct LuminanceRange: Hashable, Sendable {
+    /// Where the full effect starts (L*/100, 0…1).
+    public var low: Double
+    /// Where the full effect ends (L*/100, 0…1, at least `low`).
+    public var high: Double
+    /// The width of the fade beyond each end (L*/100, 0 hard … 1).
+    public var feather: Double = 0.1
+
+    public init(low: Double, high: Double, feather: Double = 0.1) {
+        self.low = low
+        self.high = high
+        self.feather = feather
+    }
+}
+
+/// A colour range (Lightroom's colour range mask, darktable's parametric
+/// mask on hue and chroma): full effect on hues within `width`/2 of `hue`,
+/// fading to none over `feather` degrees beyond; greys have no hue, so the
+/// effect grows with chroma, full from C* = `chroma`. Hue and chroma are CIE
+/// LCh(ab) of the photo as it enters the local corrections.
+public struct ColourRange: Hashable, Sendable {
+    /// The hue at the centre of the range, CIE h(ab) in degrees (0 red/magenta, 90 yellow, 180 green-cyan, 270 blue).
+    public var hue: Double
+    /// The width of full effect, degrees (0…360).
+    public var width: Double = 30
+    /// The fade beyond each side, degrees (0 hard … 180).
+    public var feather: Double = 20
+    /// The chroma C*(ab) from which the effect is full (0: greys too).
+    public var chroma: Double = 10
+
+    public init(hue: Double, width: Double = 30, feather: Double = 20, chroma: Double = 10) {
+        self.hue = hue
+        self.width = width
+        self.feather = feather
+        self.chroma = chroma
+    }
+}
+
 /// The shapes a mask is made of.
 public enum MaskShape: Hashable, Sendable {
     case linear(LinearGradient)
     case radial(RadialGradient)
     /// Strokes painted in order (erase strokes remove).
     case brush([BrushStroke])
+    /// The pixels in a lightness range (`local` version 2); usually intersected with a shape (`&luminance(…)`).
+    case luminance(LuminanceRange)
+    /// The pixels in a colour range (`local` version 2); usually intersected with a shape (`&colour(…)`).
+    case colour(ColourRange)
 
     /// The shape's name in recipes and chains.
     public var kind: String {
@@ -92,6 +138,16 @@ public enum MaskShape: Hashable, Sendable {
         case .linear: return "linear"
         case .radial: return "radial"
         case .brush: return "brush"
+        case .luminance: return "luminance"
+        case .colour: return "colour"
+        }
+    }
+
+    /// A range refines by the photo's pixels (luminance, colour); the others are drawn.
+    public var isRange: Bool {
+        switch self {
+        case .luminance, .colour: return true
+        default: return false
         }
     }
 }
@@ -243,6 +299,17 @@ extension MaskShape {
                                    flow: try checkedNumber(s.flow, 0...1, "\(name) flow", open: true),
                                    erase: s.erase)
             })
+        case .luminance(let r):
+            let out = LuminanceRange(low: try checkedNumber(r.low, 0...1, "\(what) low"), high: try checkedNumber(r.high, 0...1, "\(what) high"),
+                                     feather: try checkedNumber(r.feather, 0...1, "\(what) feather"))
+            guard out.low <= out.high else { throw MaskProblem.invalid("\(what): a luminance range's low must not be above its high") }
+            return .luminance(out)
+        case .colour(let c):
+            var hue = try checkedNumber(c.hue, -360...360, "\(what) hue").truncatingRemainder(dividingBy: 360)
+            if hue < 0 { hue += 360 }
+            return .colour(ColourRange(hue: JSONValue.canonicalNumber(hue), width: try checkedNumber(c.width, 0...360, "\(what) width"),
+                                       feather: try checkedNumber(c.feather, 0...180, "\(what) feather"),
+                                       chroma: try checkedNumber(c.chroma, 0...100, "\(what) chroma")))
         }
     }
 }
@@ -250,20 +317,37 @@ extension MaskShape {
 // MARK: Rendering
 
 extension Mask {
+    /// Does any shape refine by the photo's pixels?
+    var hasRange: Bool { components.contains { $0.shape.isRange } }
+
     /// The mask as a one-band float image (0…1) of `width`×`height`: the
     /// size of the upright, uncropped image the correction applies to. Built
     /// from libvips operations (gradients are computed per pixel, lazily;
     /// brushes are painted on a canvas of at most 1024 px and resized), so
-    /// a preview and a full-size render see the same mask.
-    func render(width: Int, height: Int) throws -> Image {
+    /// a preview and a full-size render see the same mask. Range shapes
+    /// read `ranges` (the photo as it enters the local corrections) at full size.
+    func render(width: Int, height: Int, ranges: RangeSource? = nil) throws -> Image {
         // Masks are smooth: built at most `maskCanvas` pixels on the long
         // side and resized, a 24 MP render pays for a 3 MP mask (and a hard
-        // edge is softened over a few of its pixels, invisibly).
+        // edge is softened over a few of its pixels, invisibly). From the
+        // first range shape on, the mask is combined at full size.
         let k = Double(max(width, height)) / Double(MaskLimits.maskCanvas)
         let (cw, ch) = k > 1 ? (max(1, Int((Double(width) / k).rounded())), max(1, Int((Double(height) / k).rounded()))) : (width, height)
         var mask: Image?
+        var full = cw == width && ch == height
+        func upsized(_ m: Image) throws -> Image {
+            m.width == width && m.height == height ? m : try MaskMath.resized(m, width: width, height: height)
+        }
         for component in components {
-            let shape = try component.shape.render(width: cw, height: ch)
+            var shape: Image
+            if component.shape.isRange {
+                guard let ranges else { throw PhotoEditError.invalidParameter(filter: "local", parameter: "", problem: "a range mask needs the photo") }
+                shape = try component.shape.render(ranges)
+                if !full { mask = try mask.map(upsized); full = true }
+            } else {
+                shape = try component.shape.render(width: cw, height: ch)
+                if full { shape = try upsized(shape) }
+            }
             guard let m = mask else { mask = shape; continue }
             switch component.mode {
             case .add: mask = try m.maximum(shape)
@@ -273,7 +357,33 @@ extension Mask {
         }
         guard var out = mask else { throw PhotoEditError.invalidParameter(filter: "local", parameter: "", problem: "a mask needs at least one shape") }
         if inverted { out = try out.linear(multiply: [-1], add: [1]) }
-        return cw == width && ch == height ? out : try MaskMath.resized(out, width: width, height: height)
+        return try upsized(out)
+    }
+}
+
+/// What range shapes measure: CIE L*, C* and h of the photo as it enters the
+/// local corrections, computed once (lazily) and shared by every correction.
+final class RangeSource: @unchecked Sendable {
+    private let image: Image
+    private var lightnessImage: Image?
+    private var lchImage: Image?
+
+    init(_ image: Image) { self.image = image }
+
+    /// L*/100, one band.
+    func lightness() throws -> Image {
+        if let lightnessImage { return lightnessImage }
+        let l = try lchImage.map { try $0.extractBands(0, count: 1) }
+            ?? image.call("colourspace", [("space", .string("lab")), ("source_space", .string("scrgb"))]).extractBands(0, count: 1)
+        lightnessImage = try l.linear(multiply: [0.01], add: [0])
+        return lightnessImage!
+    }
+
+    /// CIE LCh(ab), three bands.
+    func lch() throws -> Image {
+        if let lchImage { return lchImage }
+        lchImage = try image.call("colourspace", [("space", .string("lch")), ("source_space", .string("scrgb"))])
+        return lchImage!
     }
 }
 
@@ -311,6 +421,34 @@ extension MaskShape {
             return m
         case .brush(let strokes):
             return try BrushCanvas.render(strokes, width: width, height: height)
+        case .luminance, .colour:
+            throw PhotoEditError.invalidParameter(filter: "local", parameter: "", problem: "a range mask needs the photo")
+        }
+    }
+
+    /// A range shape on the photo (full size).
+    func render(_ source: RangeSource) throws -> Image {
+        switch self {
+        case .luminance(let r):
+            // A trapezoid on L: 0 below low − feather, 1 from low to high, 0 beyond high + feather.
+            let l = try source.lightness()
+            let f = max(r.feather, 1e-3)
+            let rising = try l.linear(multiply: [1 / f], add: [1 - r.low / f])
+            let falling = try l.linear(multiply: [-1 / f], add: [1 + r.high / f])
+            return try MaskMath.smoothstep(rising.minimum(falling).clamped01())
+        case .colour(let c):
+            let lch = try source.lch()
+            // Hue distance from the centre, 0…180.
+            let d = try lch.extractBands(2, count: 1).linear(multiply: [1], add: [540 - c.hue])
+                .call("remainder_const", [("c", .doubles([360]))]).linear(multiply: [1], add: [-180]).call("abs")
+            let f = max(c.feather, 1e-3)
+            var m = try MaskMath.smoothstep(d.linear(multiply: [-1 / f], add: [(c.width / 2 + f) / f]).clamped01())
+            if c.chroma > 0 {
+                m = try m.multiplied(by: MaskMath.smoothstep(lch.extractBands(1, count: 1).linear(multiply: [1 / c.chroma], add: [0]).clamped01()))
+            }
+            return m
+        default:
+            throw PhotoEditError.invalidParameter(filter: "local", parameter: "", problem: "\(kind) is not a range")
         }
     }
 }
