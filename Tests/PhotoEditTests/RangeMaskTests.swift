@@ -128,3 +128,53 @@ struct RangeMaskTests {
         }
     }
 }
+
+/// The fast path of a local correction (only the mask's box adjusted, then
+/// put back) gives exactly the pixels of the whole-image blend.
+@Suite("Local correction boxes")
+struct LocalCorrectionBoxTests {
+    /// A lazily computed 3-band float image with structure (x, y ramps and their product).
+    static func synthetic(_ width: Int, _ height: Int) throws -> Image {
+        let xy = try Vips.image("xyz", [("width", .number(Double(width))), ("height", .number(Double(height)))]).cast("float")
+        let x = try xy.extractBands(0, count: 1).linear(multiply: [1 / Double(width)], add: [0.02])
+        let y = try xy.extractBands(1, count: 1).linear(multiply: [1 / Double(height)], add: [0.02])
+        return try Vips.image("bandjoin", [("in", .images([x, y, x.multiplied(by: y)]))])
+    }
+
+    static let cases: [(String, Bool)] = [
+        ("radial(0.35 0.45 0.2 0.3 feather=0.6) exposure=+0.6 contrast=+10", true),
+        ("radial(0.6 0.4 0.1 0.3 angle=35 roundness=0.8 feather=0) exposure=-1 highlights=-30 shadows=+20", true),
+        ("brush(r=0.04 0.2/0.7 0.3/0.72 0.4/0.75 | erase r=0.02 0.3/0.72) exposure=+0.3 saturation=+20 hue=+30", true),
+        ("linear(0.5 0.8 0.55 0.9) exposure=-0.7 temperature=-10 tint=+5", true),
+        ("linear(0.9 0.5 0.8 0.6) exposure=-0.7", false),
+        ("radial(0.3 0.3 0.1 0.1) &radial(0.35 0.35 0.1 0.1) -brush(r=0.02 0.3/0.3) whites=+20 blacks=-20", true),
+        ("radial(0.3 0.3 0.1 0.1) +brush(r=0.03 0.45/0.4) exposure=+1", true),
+        ("radial(0.5 0.5 0.2 0.2 outside) exposure=+1", false),
+        ("radial(0.5 0.5 0.2 0.2) invert exposure=+1", false),
+        ("radial(0.5 0.5 0.2 0.2) sharpness=100", false),
+    ]
+
+    @Test(arguments: cases)
+    func boxGivesTheSamePixels(_ text: String, _ boxed: Bool) throws {
+        for (w, h) in [(600, 400), (3000, 2000)] {
+            let image = try Self.synthetic(w, h)
+            let c = try MaskChain.correction(text)
+            let box = c.amounts.keys.allSatisfy(\.isPointwise) ? c.mask.support(width: w, height: h) : nil
+            #expect((box != nil) == boxed, "\(text) at \(w)×\(h): \(String(describing: box))")
+            let fast = try c.render(image, context: RenderContext())
+            var adjusted = image
+            for kind in c.amounts.keys.sorted() { adjusted = try kind.apply(c.amounts[kind]!, to: adjusted, context: RenderContext()) }
+            let mask = try c.mask.render(width: w, height: h)
+            let whole = try image.adding(adjusted.subtracting(image).multiplied(by: mask))
+            // The same pixels (matrices fused: up to float rounding).
+            #expect(try Pixels.maxAbsDifference(fast, whole) < 1e-5, "\(text) at \(w)×\(h)")
+            if let box {
+                // Outside the box, the input exactly.
+                let outside = try fast.extractArea(left: 0, top: 0, width: w, height: max(1, box.top))
+                let before = try image.extractArea(left: 0, top: 0, width: w, height: max(1, box.top))
+                let difference = try Pixels.maxAbsDifference(outside, before)
+                #expect(box.top == 0 || difference == 0)
+            }
+        }
+    }
+}

@@ -361,6 +361,103 @@ extension Mask {
     }
 }
 
+// MARK: Where a mask can be non-zero
+
+/// A rectangle in normalised photo coordinates (x0 ≤ x1, y0 ≤ y1; empty when not).
+struct MaskBox: Equatable {
+    var x0, y0, x1, y1: Double
+
+    static let whole = MaskBox(x0: -.infinity, y0: -.infinity, x1: .infinity, y1: .infinity)
+    static let empty = MaskBox(x0: 0, y0: 0, x1: 0, y1: 0)
+
+    var isEmpty: Bool { !(x0 < x1 && y0 < y1) }
+
+    func union(_ o: MaskBox) -> MaskBox {
+        if isEmpty { return o }
+        if o.isEmpty { return self }
+        return MaskBox(x0: min(x0, o.x0), y0: min(y0, o.y0), x1: max(x1, o.x1), y1: max(y1, o.y1))
+    }
+
+    func intersection(_ o: MaskBox) -> MaskBox {
+        let b = MaskBox(x0: max(x0, o.x0), y0: max(y0, o.y0), x1: min(x1, o.x1), y1: min(y1, o.y1))
+        return b.isEmpty ? .empty : b
+    }
+}
+
+extension Mask {
+    /// The pixels of a `width`×`height` image outside which the mask is
+    /// exactly 0, with a margin for the canvases' resampling: (left, top,
+    /// width, height), an empty rectangle when the mask is 0 everywhere, or
+    /// nil when it may be non-zero almost anywhere (inverted, a radial's
+    /// outside, a range shape, or a box over most of the image).
+    func support(width: Int, height: Int) -> (left: Int, top: Int, width: Int, height: Int)? {
+        guard !inverted else { return nil }
+        var box = MaskBox.empty
+        for (i, c) in components.enumerated() {
+            let b = c.shape.support(width: Double(width), height: Double(height))
+            if i == 0 { box = b; continue }
+            switch c.mode {
+            case .add: box = box.union(b)
+            case .subtract: break
+            case .intersect: box = box.intersection(b)
+            }
+        }
+        if box.isEmpty { return (0, 0, 0, 0) }
+        // A canvas pixel spreads over its neighbours when resized (twice for a brush): a margin of two brush-canvas pixels.
+        let margin = 2 * Double((max(width, height) + MaskLimits.brushCanvas - 1) / MaskLimits.brushCanvas) + 2
+        // Clamped to the photo first (a box may be unbounded: a radial's outside added).
+        let left = max(0, Int((max(box.x0, 0) * Double(width) - margin).rounded(.down)))
+        let top = max(0, Int((max(box.y0, 0) * Double(height) - margin).rounded(.down)))
+        let right = min(width, Int((min(box.x1, 1) * Double(width) + margin).rounded(.up)))
+        let bottom = min(height, Int((min(box.y1, 1) * Double(height) + margin).rounded(.up)))
+        guard left < right, top < bottom else { return (0, 0, 0, 0) }
+        guard Double((right - left) * (bottom - top)) < 0.6 * Double(width * height) else { return nil }
+        return (left, top, right - left, bottom - top)
+    }
+}
+
+extension MaskShape {
+    /// A box (normalised) outside which the shape is 0 on a `width`×`height` image.
+    func support(width w: Double, height h: Double) -> MaskBox {
+        switch self {
+        case .linear(let g):
+            // t > 0: the unit square clipped by the half-plane (p − zero)·d > 0, in pixels.
+            let (dx, dy) = ((g.full.x - g.zero.x) * w, (g.full.y - g.zero.y) * h)
+            func side(_ p: (Double, Double)) -> Double { (p.0 - g.zero.x) * w * dx + (p.1 - g.zero.y) * h * dy }
+            let square = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]
+            var kept: [(Double, Double)] = []
+            for (i, p) in square.enumerated() {
+                let q = square[(i + 1) % 4]
+                let (sp, sq) = (side(p), side(q))
+                if sp > 0 { kept.append(p) }
+                if (sp > 0) != (sq > 0), sp != sq {
+                    let t = sp / (sp - sq)
+                    kept.append((p.0 + t * (q.0 - p.0), p.1 + t * (q.1 - p.1)))
+                }
+            }
+            guard !kept.isEmpty else { return .empty }
+            return MaskBox(x0: kept.map(\.0).min()!, y0: kept.map(\.1).min()!, x1: kept.map(\.0).max()!, y1: kept.map(\.1).max()!)
+        case .radial(let r):
+            guard r.inside else { return .whole }
+            // The superellipse lies in its rectangle of half-axes a, b (pixels), turned by the angle.
+            let (a, b) = (r.radiusX * w, r.radiusY * h)
+            let theta = r.angle * .pi / 180
+            let (c, s) = (abs(cos(theta)), abs(sin(theta)))
+            let (ex, ey) = ((a * c + b * s) / w, (a * s + b * c) / h)
+            return MaskBox(x0: r.centre.x - ex, y0: r.centre.y - ey, x1: r.centre.x + ex, y1: r.centre.y + ey)
+        case .brush(let strokes):
+            let short = min(w, h)
+            return strokes.filter { !$0.erase }.reduce(MaskBox.empty) { box, stroke in
+                let (rx, ry) = (stroke.radius * short / w, stroke.radius * short / h)
+                let xs = stroke.points.map(\.x), ys = stroke.points.map(\.y)
+                return box.union(MaskBox(x0: xs.min()! - rx, y0: ys.min()! - ry, x1: xs.max()! + rx, y1: ys.max()! + ry))
+            }
+        case .luminance, .colour:
+            return .whole
+        }
+    }
+}
+
 /// What range shapes measure: CIE L*, C* and h of the photo as it enters the
 /// local corrections, computed once (lazily) and shared by every correction.
 final class RangeSource: @unchecked Sendable {
