@@ -8,8 +8,8 @@ same run, as time and peak-memory ratios (goals: 1.5x, 1.3x); and the warm
 Render: `photoedit apply --reset CHAIN ID`, the whole command (start-up,
 catalog, decode, filters, sRGB, JPEG encode, commit); each chain once untimed,
 then N timed runs interleaved (run 1 of each chain, then run 2, ...) so a
-change in machine load hits both alike; medians. Peak memory is each child's
-ru_maxrss (os.wait4), the largest of its runs.
+change in machine load hits both alike; medians of wall and CPU time. Peak
+memory is each child's ru_maxrss (os.wait4), the largest of its runs.
 
 Preview: GET /v1/assets/ID/preview?chain=...&w=1440&reset=true on a server
 started here on loopback (stopped at the end); two untimed requests, then N
@@ -24,7 +24,6 @@ import http.client
 import json
 import os
 import shutil
-import signal
 import socket
 import statistics
 import subprocess
@@ -33,7 +32,21 @@ import tempfile
 import time
 import urllib.parse
 
+import importlib.util
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def sibling(name):
+    """Another benchmark script of this folder, as a module (its helpers)."""
+    spec = importlib.util.spec_from_file_location(name.replace("-", "_"), os.path.join(ROOT, "bench", name + ".py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+make_input = sibling("presence-benchmark").make_input  # coffee.jpg upscaled with grain, Q90
+stop = sibling("serve-benchmark").stop
 SAMPLE = os.path.join(ROOT, "samples", "coffee.jpg")
 TIME_GOAL, MEMORY_GOAL, PREVIEW_GOAL_MS = 1.5, 1.3, 150.0
 
@@ -59,20 +72,8 @@ def run(argv):
     return r.stdout
 
 
-def make_input(path, width, height, work):
-    """samples/coffee.jpg upscaled to width x height with gaussian grain
-    (sigma 8 levels) so the JPEG has camera-like entropy; Q90, 4:2:0."""
-    up, noise, grain = (os.path.join(work, n) for n in ("up.v", "noise.v", "grain.v"))
-    run(["vips", "thumbnail", SAMPLE, up, str(width), "--height", str(height), "--size", "force"])
-    run(["vips", "gaussnoise", noise, str(width), str(height), "--sigma", "8", "--mean", "0"])
-    run(["vips", "add", up, noise, grain])
-    run(["vips", "cast", grain, "%s[Q=90,subsample-mode=on,strip]" % path, "uchar"])
-    for f in (up, noise, grain):
-        os.unlink(f)
-
-
 def timed(argv):
-    """(wall seconds, peak resident MB) of one command."""
+    """(wall seconds, peak resident MB, CPU seconds) of one command."""
     start = time.perf_counter()
     p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
     _, status, usage = os.wait4(p.pid, 0)
@@ -82,7 +83,7 @@ def timed(argv):
     p.returncode = os.waitstatus_to_exitcode(status)
     if p.returncode != 0:
         sys.exit("%s failed: %s" % (" ".join(argv[:4]), err.strip()[-500:]))
-    return elapsed, usage.ru_maxrss / 1024
+    return elapsed, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
 
 
 def free_port():
@@ -116,16 +117,6 @@ def start_server(photoedit, library):
             time.sleep(0.1)
     stop(proc)
     sys.exit("photoedit serve did not answer within 60 s")
-
-
-def stop(proc):
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
 
 
 def previews(photoedit, library, asset, runs):
@@ -181,22 +172,27 @@ def main():
             shutil.rmtree(library)
         asset = run([args.photoedit, "import", "--library", library, src]).split("\t", 1)[0].strip()
         times = {name: [] for name, _ in CHAINS}
+        cpu = {name: [] for name, _ in CHAINS}
         peaks = {name: 0.0 for name, _ in CHAINS}
         for name, chain in CHAINS:
             timed([args.photoedit, "apply", "--library", library, "--reset", chain, asset])  # warm-up
         for i in range(args.runs):
             for name, chain in CHAINS:
-                t, mb = timed([args.photoedit, "apply", "--library", library, "--reset", chain, asset])
+                t, mb, c = timed([args.photoedit, "apply", "--library", library, "--reset", chain, asset])
                 times[name].append(t)
+                cpu[name].append(c)
                 peaks[name] = max(peaks[name], mb)
             log("render run %d/%d done" % (i + 1, args.runs))
         base, masked = (statistics.median(times[name]) for name, _ in CHAINS)
         base_mb, masked_mb = (peaks[name] for name, _ in CHAINS)
+        base_cpu, masked_cpu = (statistics.median(cpu[name]) for name, _ in CHAINS)
         results = {"input": src, "runs": args.runs, "chains": dict(CHAINS),
-                   "render_s": {name: times[name] for name, _ in CHAINS}, "peak_mb": peaks}
+                   "render_s": {name: times[name] for name, _ in CHAINS}, "cpu_s": cpu, "peak_mb": peaks}
         print("input: %s (%.1f MB); %d runs each; median seconds, whole command" % (src, os.path.getsize(src) / 1e6, args.runs))
         print("%-26s %12s %12s %8s  %s" % ("", "without", "with masks", "ratio", "goal"))
         ok = True
+        print("%-26s %12.3f %12.3f %7.2fx  (CPU seconds: the figure a loaded machine distorts least)"
+              % ("render CPU (s)", base_cpu, masked_cpu, masked_cpu / base_cpu))
         for label, a, b, goal, fmt in (("render (s)", base, masked, TIME_GOAL, "%12.3f"),
                                        ("peak memory (MB)", base_mb, masked_mb, MEMORY_GOAL, "%12.1f")):
             ratio = b / a
