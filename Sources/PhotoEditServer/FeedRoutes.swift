@@ -12,7 +12,7 @@ func addFeedRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
     // GET /v1/filters: every filter's declaration, in pipeline order; the
     // filters that hold lists (local, retouch) add their `structure`.
     v1.get("filters") { _, _ -> Response in
-        jsonResponse(.object(["filters": .array(library.registry.filters.map(filterJSON))]))
+        jsonResponse(.object(["filters": .array(library.registry.filters.map(\.jsonDescription))]))
     }
 
     // GET /v1/changes?since=N&limit=M: the change sets after N (oldest first,
@@ -160,9 +160,3 @@ extension HTTPField.Name {
     static let lastEventID = HTTPField.Name("Last-Event-ID")!
 }
 
-/// A filter's declaration as `/v1/filters` serves it.
-func filterJSON(_ filter: FilterDefinition) -> JSONValue {
-    guard case .object(var o) = filter.jsonDescription, let structure = filter.structureDescription else { return filter.jsonDescription }
-    o["structure"] = structure
-    return .object(o)
-}

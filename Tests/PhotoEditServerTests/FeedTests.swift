@@ -108,6 +108,24 @@ struct FeedTests {
                             default: r.feather = v
                             }
                             try setCorrection(LocalCorrection(mask: Mask(.radial(r)), amounts: [.exposure: 1]))
+                        case "luminance":
+                            // low ≤ high: each end is tried against the widest other.
+                            var l = LuminanceRange(low: 0, high: 1)
+                            switch name {
+                            case "low": l.low = v
+                            case "high": l.high = v
+                            default: l.feather = v
+                            }
+                            try setCorrection(LocalCorrection(mask: Mask(.luminance(l)), amounts: [.exposure: 1]))
+                        case "colour":
+                            var c = ColourRange(hue: 250)
+                            switch name {
+                            case "hue": c.hue = v
+                            case "width": c.width = v
+                            case "feather": c.feather = v
+                            default: c.chroma = v
+                            }
+                            try setCorrection(LocalCorrection(mask: Mask(.colour(c)), amounts: [.exposure: 1]))
                         default:
                             var k = BrushStroke(points: [MaskPoint(x: 0.5, y: 0.5)], radius: 0.05)
                             switch name {
@@ -119,7 +137,7 @@ struct FeedTests {
                         }
                     }
                 }
-                #expect(checked == 4 + 7 + 3, "every number of every shape is declared and checked (\(checked))")
+                #expect(checked == 4 + 7 + 3 + 3 + 4, "every number of every shape is declared and checked (\(checked))")
                 #expect(checkBounds("spot", retouch["parameters"]) { name, v in
                     var s = RetouchSpot(mode: .heal, centre: MaskPoint(x: 0.5, y: 0.5), radiusX: 0.02, radiusY: 0.02, offset: MaskPoint(x: 0.05, y: 0.05))
                     switch name {

@@ -270,5 +270,12 @@ struct CLIImportTests {
         let exposure = try #require(json.first { $0["id"]?.string == "exposure" }?["parameters"]?.array?.first?.object)
         #expect(exposure["type"]?.string == "number" && exposure["min"] == .number(-5) && exposure["max"] == .number(5))
         #expect(exposure["step"] == .null && exposure["description"]?.string == exposure["summary"]?.string)
+        // The list filters carry their structure, as /v1/filters gives it.
+        let local = try #require(json.first { $0["id"]?.string == "local" })
+        #expect(local["structure"] == Filters.local.structureDescription)
+        let shapes = local["structure"]?.object?["shapes"]?.array?.compactMap { $0.object?["type"]?.string }
+        #expect(shapes == ["linear", "radial", "brush", "luminance", "colour"])
+        #expect(json.first { $0["id"]?.string == "retouch" }?["structure"] == Filters.retouch.structureDescription)
+        #expect(json.first { $0["id"]?.string == "exposure" }?["structure"] == nil)
     }
 }

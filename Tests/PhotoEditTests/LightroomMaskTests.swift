@@ -49,10 +49,10 @@ struct LightroomMaskTests {
         #expect(r.corrections.count == 1 && r.spots.isEmpty)
         let c = try #require(r.corrections.first)
         // Exposure is stored as EV/4, the other sliders as slider/100.
-        #expect(c.amounts == [.exposure: -1, .contrast: 20] && c.enabled)
+        #expect(c.amounts == [.exposure: -1, .contrast: 20, .clarity: 30] && c.enabled)
         guard case .linear(let g) = c.mask.components[0].shape else { Issue.record("not linear"); return }
         #expect(Self.close(g.zero, 0.5, 0) && Self.close(g.full, 0.5, 0.4))
-        #expect(r.unmapped == ["GradientBasedCorrections 1: LocalClarity2012 +0.3"])
+        #expect(r.unmapped.isEmpty, "\(r.unmapped)")
         // Stored 90° clockwise (orientation 6): stored (x, y) is upright (1 − y, x).
         let turned = try Self.read(Self.gradient, orientation: 6)
         guard case .linear(let t) = turned.corrections[0].mask.components[0].shape else { Issue.record("not linear"); return }
@@ -138,7 +138,7 @@ struct LightroomMaskTests {
         let r = try Self.read(group)
         #expect(r.corrections.count == 2)
         let c = r.corrections[0]
-        #expect(!c.enabled && c.amounts == [.exposure: 1], "0.5 × 4 EV × amount 0.5")
+        #expect(!c.enabled && c.amounts == [.exposure: 1, .dehaze: 5], "0.5 × 4 EV × amount 0.5; 0.1 × 100 × 0.5")
         #expect(c.mask.components.map(\.mode) == [.add, .subtract, .subtract], "the inactive component is left out")
         guard case .linear(let sub) = c.mask.components[1].shape, case .linear(let inv) = c.mask.components[2].shape else {
             Issue.record("not linear"); return
@@ -146,7 +146,7 @@ struct LightroomMaskTests {
         #expect(Self.close(sub.zero, 0.5, 0.5) && Self.close(sub.full, 0.3, 0.5))
         // Subtracting the inverse of a ramp is subtracting the ramp reversed.
         #expect(Self.close(inv.zero, 0.5, 0.6) && Self.close(inv.full, 0.5, 0.3))
-        #expect(r.unmapped == ["MaskGroupBasedCorrections 1: LocalDehaze +0.1"])
+        #expect(r.unmapped.isEmpty, "\(r.unmapped)")
         guard case .radial(let outside) = r.corrections[1].mask.components[0].shape else { Issue.record("not radial"); return }
         #expect(!outside.inside && !r.corrections[1].mask.inverted, "MaskInverted mirrors Flipped and is not applied twice")
         // Inside the radial's core: kept right of the subtracted ramp and below the intersected one.
@@ -178,6 +178,69 @@ struct LightroomMaskTests {
         #expect(r.unmapped.count == 3)
         #expect(r.unmapped[0].contains("AI mask: subject") && r.unmapped[2].contains("AI mask: sky"))
         #expect(r.unmapped[1].contains("Mask/RangeMask"))
+    }
+
+    @Test func luminanceRangesAreRead() throws {
+        // Lightroom 11+: a range component intersected (subtract the inverse) with a radial.
+        let group = """
+            <crs:MaskGroupBasedCorrections><rdf:Seq>
+             <rdf:li><rdf:Description crs:What="Correction" crs:CorrectionAmount="1" crs:LocalExposure2012="0.25" crs:LocalDehaze="0.2" crs:LocalTexture="-0.1">
+              <crs:CorrectionMasks><rdf:Seq>
+               <rdf:li crs:What="Mask/CircularGradient" crs:MaskBlendMode="0" crs:Top="0.2" crs:Left="0.2" crs:Bottom="0.8" crs:Right="0.8" crs:Feather="50" crs:Flipped="true"/>
+               <rdf:li><rdf:Description crs:What="Mask/RangeMask" crs:MaskActive="true" crs:MaskBlendMode="1" crs:MaskInverted="true" crs:MaskValue="0">
+                <crs:CorrectionRangeMask crs:Version="4" crs:Type="2" crs:Invert="false" crs:SampleType="2" crs:LumRange="0.2 0.3 0.7 0.9"/>
+               </rdf:Description></rdf:li>
+              </rdf:Seq></crs:CorrectionMasks>
+             </rdf:Description></rdf:li>
+             <rdf:li><rdf:Description crs:What="Correction" crs:CorrectionAmount="1" crs:LocalExposure2012="0.25">
+              <crs:CorrectionMasks><rdf:Seq>
+               <rdf:li crs:What="Mask/Gradient" crs:ZeroX="0" crs:ZeroY="0" crs:FullX="0" crs:FullY="0.5"/>
+               <rdf:li><rdf:Description crs:What="Mask/RangeMask" crs:MaskBlendMode="1" crs:MaskInverted="true">
+                <crs:CorrectionRangeMask crs:Type="1" crs:ColorAmount="0.5"/>
+               </rdf:Description></rdf:li>
+              </rdf:Seq></crs:CorrectionMasks>
+             </rdf:Description></rdf:li>
+            </rdf:Seq></crs:MaskGroupBasedCorrections>
+            """
+        let r = try Self.read(group)
+        #expect(r.corrections.count == 1)
+        let c = try #require(r.corrections.first)
+        #expect(c.amounts == [.exposure: 1, .dehaze: 20, .texture: -10])
+        #expect(c.mask.components.count == 2 && c.mask.components[1].mode == .intersect)
+        #expect(c.mask.components[1].shape == .luminance(LuminanceRange(low: 0.3, high: 0.7, feather: 0.15)), "the mean of the two ramps")
+        #expect(r.unmapped == ["MaskGroupBasedCorrections 2: Mask/RangeMask (colour range: Lightroom's colour samples are not rebuilt)"])
+        // Lightroom 7–10: the range of a whole correction, and process 2010's amounts.
+        let old = Self.list("GradientBasedCorrections", amounts: #"crs:LocalExposure="0.5" crs:LocalClarity="0.4""#,
+                            masks: #"<rdf:li crs:What="Mask/Gradient" crs:ZeroX="0.5" crs:ZeroY="0" crs:FullX="0.5" crs:FullY="0.4"/>"#)
+            .replacingOccurrences(of: "<crs:CorrectionMasks>", with: #"<crs:CorrectionRangeMask crs:Type="2" crs:LumMin="0.1" crs:LumMax="0.6" crs:LumFeather="0.5"/><crs:CorrectionMasks>"#)
+        let o = try Self.read(old)
+        #expect(o.unmapped.isEmpty, "\(o.unmapped)")
+        let oc = try #require(o.corrections.first)
+        #expect(oc.amounts == [.exposure: 2, .clarity: 40])
+        #expect(oc.mask.components.map(\.mode) == [.add, .intersect])
+        #expect(oc.mask.components[1].shape == .luminance(LuminanceRange(low: 0.1, high: 0.6, feather: 0.1)))
+    }
+
+    @Test func rangesAndPresenceAmountsAreWrittenBack() throws {
+        var recipe = Recipe.empty
+        try recipe.setLocalCorrections([
+            LocalCorrection(mask: Mask([MaskComponent(.radial(RadialGradient(centre: MaskPoint(x: 0.4, y: 0.5), radiusX: 0.2, radiusY: 0.3))),
+                                        MaskComponent(.luminance(LuminanceRange(low: 0.3, high: 0.8, feather: 0.1)), mode: .subtract)]),
+                            amounts: [.exposure: 0.5, .clarity: 25, .dehaze: -10, .texture: 40]),
+            LocalCorrection(mask: Mask(.colour(ColourRange(hue: 250))), amounts: [.saturation: 20]),
+        ])
+        let written = LightroomLocalCorrections.xmpElements(recipe: recipe, orientation: 1, storedSize: (width: 600, height: 400))
+        #expect(written.notExported == ["local correction 2 (a colour range mask: Lightroom's colour samples cannot be written)"])
+        let text = written.elements.joined()
+        #expect(text.contains(#"crs:LumRange="0.2 0.3 0.8 0.9""#) && text.contains(#"crs:LocalClarity2012="0.25""#), "\(text)")
+        let back = try LightroomLocalCorrections.read(packet: Self.packet(text), orientation: 1, storedSize: (width: 600, height: 400))
+        #expect(back.unmapped.isEmpty, "\(back.unmapped)")
+        #expect(back.corrections == [recipe.localCorrections[0]])
+        let temp = TemporaryDirectory("photoedit-lr-ranges")
+        let file = temp.file("ranges.xmp")
+        try Self.packet(text).write(to: URL(fileURLWithPath: file))
+        let out = try Self.run("/usr/bin/exiftool", ["-X", "-struct", file])
+        #expect(out.contains("<XMP-crs:LumRange>0.2 0.3 0.8 0.9</XMP-crs:LumRange>") && out.contains("<XMP-crs:LocalDehaze>-0.1</XMP-crs:LocalDehaze>"), "\(out.prefix(600))")
     }
 
     // MARK: Spots

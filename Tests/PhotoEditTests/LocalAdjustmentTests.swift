@@ -45,7 +45,7 @@ struct LocalAdjustmentTests {
         let r = try recipe("local=radial(0.5 0.4 0.2 0.3 outside) exposure=+0.5,retouch=clone(0.1 0.2 0.01 0.02 0.1 0)")
         let json = String(decoding: r.adjustmentData.data, as: UTF8.self)
         #expect(json.contains(#"{"id":"retouch","params":{"spots":[{"dx":0.1,"dy":0,"enabled":true,"feather":0.3,"mode":"clone","opacity":1,"rx":0.01,"ry":0.02,"x":0.1,"y":0.2}]},"version":1}"#), "\(json)")
-        #expect(json.contains(#"{"id":"local","params":{"corrections":[{"amounts":{"exposure":0.5},"enabled":true,"mask":{"invert":false,"shapes":[{"angle":0,"feather":0.5,"inside":false,"mode":"add","roundness":0,"rx":0.2,"ry":0.3,"type":"radial","x":0.5,"y":0.4}]}}]},"version":1}"#), "\(json)")
+        #expect(json.contains(#"{"id":"local","params":{"corrections":[{"amounts":{"exposure":0.5},"enabled":true,"mask":{"invert":false,"shapes":[{"angle":0,"feather":0.5,"inside":false,"mode":"add","roundness":0,"rx":0.2,"ry":0.3,"type":"radial","x":0.5,"y":0.4}]}}]},"version":2}"#), "\(json)")
         // retouch runs first (white balance stage), local after the colour filters, before geometry.
         let ids = FilterRegistry.standard.ids
         #expect(ids.firstIndex(of: "retouch")! < ids.firstIndex(of: "temperature")!)
@@ -112,6 +112,12 @@ struct LocalAdjustmentTests {
         ("retouch=heal(0.5 0.5 0.02 0.02 0 0)", "offset must not be 0,0"),
         ("retouch=heal(0.5 0.5 0.9 0.02 0.1 0)", "radius x 0.9 is out of range"),
         ("retouch=patch(0.5 0.5 0.02 0.02 0.1 0)", "is not a spot"),
+        ("local=luminance(0.7 0.3) exposure=+1", "low must not be above its high"),
+        ("local=luminance(0.2 1.5) exposure=+1", "high 1.5 is out of range"),
+        ("local=luminance(0.2) exposure=+1", "luminance takes LOW HIGH"),
+        ("local=colour(250 400) exposure=+1", "width 400 is out of range"),
+        ("local=colour(250 30 chroma=-1) exposure=+1", "chroma -1 is out of range"),
+        ("local=radial(0.5 0.5 0.2 0.2) clarity=+101", "clarity 101 is out of range"),
     ]
 
     @Test(arguments: badChains)
@@ -133,7 +139,7 @@ struct LocalAdjustmentTests {
     static let badJSON: [(String, String, String)] = [
         (#"{"corrections":[{"mask":{"shapes":[{"type":"radial","x":0.5,"y":0.5,"rx":0.2,"ry":0.2}]},"amounts":{"exposure":1},"colour":1}]}"#, "local", "unknown key 'colour'"),
         (#"{"corrections":[{"mask":{"shapes":[]},"amounts":{"exposure":1}}]}"#, "local", "needs at least one shape"),
-        (#"{"corrections":[{"mask":{"shapes":[{"type":"star"}]}}]}"#, "local", "type 'star' is not linear, radial or brush"),
+        (#"{"corrections":[{"mask":{"shapes":[{"type":"star"}]}}]}"#, "local", "type 'star' is not linear, radial, brush, luminance or colour"),
         (#"{"corrections":[{"mask":{"shapes":[{"type":"linear","x0":0,"y0":0,"x1":1,"y1":"1"}]}}]}"#, "local", "'y1' must be a number"),
         (#"{"corrections":[{"mask":{"shapes":[{"type":"brush","strokes":[{"radius":0.1,"points":[[0.1]]}]}]}}]}"#, "local", "each point is [x, y]"),
         (#"{"corrections":[{"mask":{"shapes":[{"type":"radial","x":0.5,"y":0.5,"rx":0.2,"ry":0.2,"mode":"xor"}]}}]}"#, "local", "mode 'xor'"),

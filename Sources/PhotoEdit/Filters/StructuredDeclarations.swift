@@ -21,7 +21,7 @@ public enum StructuredDeclarations {
         case .exposure: return "EV"
         case .temperature: return "mired"
         case .hue: return "°"
-        case .sharpness: return "%"
+        case .sharpness, .dehaze, .texture, .clarity: return "%"
         default: return ""
         }
     }
@@ -29,10 +29,11 @@ public enum StructuredDeclarations {
     /// Coordinates: fractions of the upright, uncropped photo (shapes may reach outside it).
     static var coordinate: ClosedRange<Double> { MaskLimits.coordinate }
 
-    /// Each shape's values, by shape name (`linear`, `radial`, `brush`), in chain order.
+    /// Each shape's values, by shape name (`linear`, `radial`, `brush`, `luminance`, `colour`), in chain order.
     public static var shapes: [(type: String, summary: String, parameters: [ParameterSpec])] {
         let radial = RadialGradient(centre: MaskPoint(x: 0.5, y: 0.5), radiusX: 0.25, radiusY: 0.25)
         let stroke = BrushStroke(points: [], radius: 0.05)
+        let luminance = LuminanceRange(low: 0.5, high: 1), colour = ColourRange(hue: 250)
         let c = coordinate
         return [
             ("linear", "no effect on the side of (x0, y0), full effect beyond (x1, y1), a ramp between", [
@@ -56,6 +57,17 @@ public enum StructuredDeclarations {
                 .number("feather", 0...1, default: stroke.feather, "the part of the radius, from the edge inwards, that fades"),
                 .number("flow", 0...1, default: stroke.flow, "how much one stroke adds or removes (more than 0)"),
                 .bool("erase", default: stroke.erase, "the stroke erases what earlier strokes painted"),
+            ]),
+            ("luminance", "the pixels in a lightness range (CIE L*/100 as the photo enters the corrections); usually intersected with a shape (local version 2)", [
+                .number("low", 0...1, default: luminance.low, "where the full effect starts (0 black … 1 white)"),
+                .number("high", 0...1, default: luminance.high, "where the full effect ends (at least low)"),
+                .number("feather", 0...1, default: luminance.feather, "the width of the fade beyond each end"),
+            ]),
+            ("colour", "the pixels in a hue range (CIE LCh(ab)), more with chroma; usually intersected with a shape (local version 2)", [
+                .number("hue", -360...360, default: colour.hue, unit: "°", "the hue at the centre (0 red-magenta, 90 yellow, 180 cyan-green, 270 blue)"),
+                .number("width", 0...360, default: colour.width, unit: "°", "the hues of full effect around the centre"),
+                .number("feather", 0...180, default: colour.feather, unit: "°", "the fade beyond each side"),
+                .number("chroma", 0...100, default: colour.chroma, "the chroma C* from which the effect is full (greys have none; 0: greys too)"),
             ]),
         ]
     }

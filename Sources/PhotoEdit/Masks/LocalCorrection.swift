@@ -2,10 +2,28 @@ import Foundation
 
 /// The adjustments a local correction can make, in the order they are
 /// applied (the canonical pipeline's). Each reuses a whole-image filter,
-/// pinned to the version it had when `local` version 1 was written, so a
-/// later change of that filter keeps version 1's renders.
+/// pinned to the version it had when the `local` version that introduced it
+/// was written, so a later change of that filter keeps its renders.
+/// `dehaze`, `texture` and `clarity` came with `local` version 2.
 public enum LocalAdjustment: String, Hashable, Sendable, CaseIterable, Comparable {
-    case temperature, tint, exposure, noise, contrast, highlights, shadows, whites, blacks, saturation, hue, sharpness
+    case temperature, tint, exposure, noise, dehaze, contrast, highlights, shadows, whites, blacks, texture, clarity, saturation, hue, sharpness
+
+    /// The first version of `local` that has the adjustment.
+    public var since: Int {
+        switch self {
+        case .dehaze, .texture, .clarity: return 2
+        default: return 1
+        }
+    }
+
+    /// Reads the photo out of order (its filter needs random access).
+    var needsRandomAccess: Bool { [.dehaze, .texture, .clarity].contains(self) }
+
+    /// Each output pixel depends on the same input pixel only (no neighbourhood, no image statistics).
+    var isPointwise: Bool { ![.noise, .sharpness, .dehaze, .texture, .clarity].contains(self) }
+
+    /// Its filter is a 3×3 matrix on linear RGB (a gain, a chromatic adaptation, a mix with luminance, a rotation).
+    var isLinear: Bool { [.temperature, .tint, .exposure, .saturation, .hue].contains(self) }
 
     /// The range of the amount.
     public var range: ClosedRange<Double> {
@@ -30,6 +48,9 @@ public enum LocalAdjustment: String, Hashable, Sendable, CaseIterable, Comparabl
         case .saturation: return "as the saturation filter"
         case .hue: return "degrees: rotates hues around the grey axis, keeping luminance"
         case .sharpness: return "%, as sharpen's amount (radius 1 px)"
+        case .dehaze: return "%, as dehaze's strength (haze estimated on the whole photo)"
+        case .texture: return "%, as texture's amount (radius 4 px)"
+        case .clarity: return "%, as clarity's amount (radius 50 px)"
         }
     }
 
@@ -47,6 +68,9 @@ public enum LocalAdjustment: String, Hashable, Sendable, CaseIterable, Comparabl
         case .blacks: return (Filters.blacks, 1, "amount")
         case .saturation: return (Filters.saturation, 1, "amount")
         case .sharpness: return (Filters.sharpen, 1, "amount")
+        case .dehaze: return (Filters.dehaze, 1, "strength")
+        case .texture: return (Filters.texture, 1, "amount")
+        case .clarity: return (Filters.clarity, 1, "amount")
         case .hue: return nil
         }
     }
@@ -72,6 +96,15 @@ public struct LocalCorrection: Hashable, Sendable {
         self.enabled = enabled
     }
 
+    /// The first version of `local` that can hold the correction (range shapes, dehaze/texture/clarity: 2).
+    var minimumVersion: Int {
+        let amounts = self.amounts.keys.map(\.since).max() ?? 1
+        return max(amounts, mask.hasRange ? 2 : 1)
+    }
+
+    /// Reads the photo out of order.
+    var needsRandomAccess: Bool { enabled && amounts.keys.contains { $0.needsRandomAccess } }
+
     /// Checks every value; zero amounts are dropped, numbers made canonical.
     func validated(_ what: String) throws -> LocalCorrection {
         var amounts: [LocalAdjustment: Double] = [:]
@@ -83,15 +116,53 @@ public struct LocalCorrection: Hashable, Sendable {
     }
 
     /// The correction applied to `image` (linear float RGB, upright and
-    /// uncropped: local corrections run before the geometry filters).
-    func render(_ image: Image, context: RenderContext) throws -> Image {
+    /// uncropped: local corrections run before the geometry filters). Range
+    /// shapes measure `ranges`.
+    ///
+    /// When every adjustment is pointwise and the mask is 0 outside a box
+    /// (a radial inside, a brush, a gradient's part), only the box is
+    /// adjusted; the change, 0 outside it, is added to the whole: the same
+    /// pixels for a fraction of the work. When every adjustment is a matrix
+    /// (exposure, temperature, tint, saturation, hue), the change is one
+    /// matrix product, (M − I)·in, instead of the adjusted image less the input.
+    func render(_ image: Image, ranges: RangeSource? = nil, context: RenderContext) throws -> Image {
         guard enabled, !amounts.isEmpty else { return image }
+        let box = amounts.keys.allSatisfy(\.isPointwise) ? mask.support(width: image.width, height: image.height) : nil
+        if let box, box.width == 0 || box.height == 0 { return image }
+        let mask = try self.mask.render(width: image.width, height: image.height, ranges: ranges)
+        guard let box else { return try image.adding(change(image, context: context).multiplied(by: mask)) }
+        let part = try change(image.extractArea(left: box.left, top: box.top, width: box.width, height: box.height), context: context)
+            .multiplied(by: mask.extractArea(left: box.left, top: box.top, width: box.width, height: box.height))
+        // Placed on black (no change) rather than inserted into the image: an insert made the pipeline hold more memory.
+        let whole = try part.call("embed", [("x", .number(Double(box.left))), ("y", .number(Double(box.top))),
+                                            ("width", .number(Double(image.width))), ("height", .number(Double(image.height))),
+                                            ("extend", .string("black"))])
+        return try image.adding(whole)
+    }
+
+    /// adjusted − in, over the whole of `image`.
+    private func change(_ image: Image, context: RenderContext) throws -> Image {
+        let kinds = amounts.keys.sorted()
+        if kinds.allSatisfy(\.isLinear) {
+            var m = try Self.matrix(kinds.map { ($0, amounts[$0]!) }, context: context)
+            for i in 0..<3 { m[i * 4] -= 1 }
+            return try image.recombine(m)
+        }
         var adjusted = image
-        for kind in amounts.keys.sorted() {
+        for kind in kinds {
             adjusted = try kind.apply(amounts[kind]!, to: adjusted, context: context)
         }
-        let mask = try self.mask.render(width: image.width, height: image.height)
-        return try image.adding(adjusted.subtracting(image).multiplied(by: mask))
+        return try adjusted.subtracting(image)
+    }
+
+    /// The 3×3 matrix (row-major) of linear adjustments applied in order,
+    /// read off their filters on the three unit colours.
+    static func matrix(_ steps: [(LocalAdjustment, Double)], context: RenderContext) throws -> [Double] {
+        var probe = try BrushCanvas.floatImage([1, 0, 0, 0, 1, 0, 0, 0, 1], width: 3, height: 1, bands: 3)
+        for (kind, amount) in steps { probe = try kind.apply(amount, to: probe, context: context) }
+        let columns = try probe.floatPixels().map(Double.init)
+        // Pixel j is M applied to unit vector j: column j of M.
+        return (0..<3).flatMap { row in (0..<3).map { column in columns[column * 3 + row] } }
     }
 }
 
@@ -139,25 +210,37 @@ extension Filters {
     /// Local corrections: adjustments through masks (`LocalCorrection`).
     /// Runs after the colour filters and before geometry, so masks are
     /// drawn on the upright, uncropped photo and follow crop, rotation and
-    /// flips as the pixels do.
+    /// flips as the pixels do. Version 2 adds range shapes (`luminance`,
+    /// `colour`) and the dehaze, texture and clarity amounts; version 1's
+    /// recipes hold neither and render as before.
     public static let local: FilterDefinition = {
         var d = FilterDefinition(
-            id: "local", version: 1, stage: .colour, order: 1000,
-            summary: "local corrections: exposure, contrast, colour… through linear, radial and brush masks",
+            id: "local", version: 2, stage: .colour, order: 1000,
+            summary: "local corrections: exposure, contrast, colour, clarity… through linear, radial, brush and luminance/colour range masks",
             colourSpace: "linear RGB",
             parameters: [],
-            forms: [ChainForm([], "e.g. local=radial(0.5 0.5 0.2 0.3) exposure=+0.5 (docs/chain-grammar.md)")]
+            forms: [ChainForm([], "e.g. local=radial(0.5 0.5 0.2 0.3) exposure=+0.5 (docs/chain-grammar.md)")],
+            legacy: [
+                LegacyVersion(version: 1, parameters: [], note: "version 2 adds luminance and colour range shapes and the dehaze, texture and clarity amounts",
+                              changesRendering: false),
+            ],
+            needsRandomAccess: { p in
+                if case .corrections(let list)? = p.content { return list.contains { $0.needsRandomAccess } }
+                return false
+            }
         ) { image, p, context in
             guard case .corrections(let corrections)? = p.content else { return image }
+            // Range shapes measure the photo as it enters the corrections, once.
+            let ranges = RangeSource(image)
             var out = image
             for correction in corrections {
-                out = try correction.render(out, context: context)
+                out = try correction.render(out, ranges: ranges, context: context)
             }
             return out
         }
         d.structure = StructuredFilter(
-            decode: { params, _ in
-                try StructuredFilter.checked("local") { .corrections(try LocalJSON.corrections(params)) }
+            decode: { params, version in
+                try StructuredFilter.checked("local") { .corrections(try LocalJSON.corrections(params, version: version)) }
             },
             apply: { parameter, text, current in
                 try StructuredFilter.checked("local") {

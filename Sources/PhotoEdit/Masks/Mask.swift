@@ -79,12 +79,58 @@ public struct BrushStroke: Hashable, Sendable {
     }
 }
 
+/// A luminance range (Lightroom's luminance range mask, darktable's
+/// parametric mask on L): full effect where the lightness is from `low` to
+/// `high`, fading to none over `feather` beyond each end. Lightness is CIE
+/// L*/100 of the photo as it enters the local corrections (0 black, 1 white).
+public struct LuminanceRange: Hashable, Sendable {
+    /// Where the full effect starts (L*/100, 0…1).
+    public var low: Double
+    /// Where the full effect ends (L*/100, 0…1, at least `low`).
+    public var high: Double
+    /// The width of the fade beyond each end (L*/100, 0 hard … 1).
+    public var feather: Double = 0.1
+
+    public init(low: Double, high: Double, feather: Double = 0.1) {
+        self.low = low
+        self.high = high
+        self.feather = feather
+    }
+}
+
+/// A colour range (Lightroom's colour range mask, darktable's parametric
+/// mask on hue and chroma): full effect on hues within `width`/2 of `hue`,
+/// fading to none over `feather` degrees beyond; greys have no hue, so the
+/// effect grows with chroma, full from C* = `chroma`. Hue and chroma are CIE
+/// LCh(ab) of the photo as it enters the local corrections.
+public struct ColourRange: Hashable, Sendable {
+    /// The hue at the centre of the range, CIE h(ab) in degrees (0 red/magenta, 90 yellow, 180 green-cyan, 270 blue).
+    public var hue: Double
+    /// The width of full effect, degrees (0…360).
+    public var width: Double = 30
+    /// The fade beyond each side, degrees (0 hard … 180).
+    public var feather: Double = 20
+    /// The chroma C*(ab) from which the effect is full (0: greys too).
+    public var chroma: Double = 10
+
+    public init(hue: Double, width: Double = 30, feather: Double = 20, chroma: Double = 10) {
+        self.hue = hue
+        self.width = width
+        self.feather = feather
+        self.chroma = chroma
+    }
+}
+
 /// The shapes a mask is made of.
 public enum MaskShape: Hashable, Sendable {
     case linear(LinearGradient)
     case radial(RadialGradient)
     /// Strokes painted in order (erase strokes remove).
     case brush([BrushStroke])
+    /// The pixels in a lightness range (`local` version 2); usually intersected with a shape (`&luminance(…)`).
+    case luminance(LuminanceRange)
+    /// The pixels in a colour range (`local` version 2); usually intersected with a shape (`&colour(…)`).
+    case colour(ColourRange)
 
     /// The shape's name in recipes and chains.
     public var kind: String {
@@ -92,6 +138,16 @@ public enum MaskShape: Hashable, Sendable {
         case .linear: return "linear"
         case .radial: return "radial"
         case .brush: return "brush"
+        case .luminance: return "luminance"
+        case .colour: return "colour"
+        }
+    }
+
+    /// A range refines by the photo's pixels (luminance, colour); the others are drawn.
+    public var isRange: Bool {
+        switch self {
+        case .luminance, .colour: return true
+        default: return false
         }
     }
 }
@@ -243,6 +299,17 @@ extension MaskShape {
                                    flow: try checkedNumber(s.flow, 0...1, "\(name) flow", open: true),
                                    erase: s.erase)
             })
+        case .luminance(let r):
+            let out = LuminanceRange(low: try checkedNumber(r.low, 0...1, "\(what) low"), high: try checkedNumber(r.high, 0...1, "\(what) high"),
+                                     feather: try checkedNumber(r.feather, 0...1, "\(what) feather"))
+            guard out.low <= out.high else { throw MaskProblem.invalid("\(what): a luminance range's low must not be above its high") }
+            return .luminance(out)
+        case .colour(let c):
+            var hue = try checkedNumber(c.hue, -360...360, "\(what) hue").truncatingRemainder(dividingBy: 360)
+            if hue < 0 { hue += 360 }
+            return .colour(ColourRange(hue: JSONValue.canonicalNumber(hue), width: try checkedNumber(c.width, 0...360, "\(what) width"),
+                                       feather: try checkedNumber(c.feather, 0...180, "\(what) feather"),
+                                       chroma: try checkedNumber(c.chroma, 0...100, "\(what) chroma")))
         }
     }
 }
@@ -250,20 +317,37 @@ extension MaskShape {
 // MARK: Rendering
 
 extension Mask {
+    /// Does any shape refine by the photo's pixels?
+    var hasRange: Bool { components.contains { $0.shape.isRange } }
+
     /// The mask as a one-band float image (0…1) of `width`×`height`: the
     /// size of the upright, uncropped image the correction applies to. Built
     /// from libvips operations (gradients are computed per pixel, lazily;
     /// brushes are painted on a canvas of at most 1024 px and resized), so
-    /// a preview and a full-size render see the same mask.
-    func render(width: Int, height: Int) throws -> Image {
+    /// a preview and a full-size render see the same mask. Range shapes
+    /// read `ranges` (the photo as it enters the local corrections) at full size.
+    func render(width: Int, height: Int, ranges: RangeSource? = nil) throws -> Image {
         // Masks are smooth: built at most `maskCanvas` pixels on the long
         // side and resized, a 24 MP render pays for a 3 MP mask (and a hard
-        // edge is softened over a few of its pixels, invisibly).
+        // edge is softened over a few of its pixels, invisibly). From the
+        // first range shape on, the mask is combined at full size.
         let k = Double(max(width, height)) / Double(MaskLimits.maskCanvas)
         let (cw, ch) = k > 1 ? (max(1, Int((Double(width) / k).rounded())), max(1, Int((Double(height) / k).rounded()))) : (width, height)
         var mask: Image?
+        var full = cw == width && ch == height
+        func upsized(_ m: Image) throws -> Image {
+            m.width == width && m.height == height ? m : try MaskMath.resized(m, width: width, height: height)
+        }
         for component in components {
-            let shape = try component.shape.render(width: cw, height: ch)
+            var shape: Image
+            if component.shape.isRange {
+                guard let ranges else { throw PhotoEditError.invalidParameter(filter: "local", parameter: "", problem: "a range mask needs the photo") }
+                shape = try component.shape.render(ranges)
+                if !full { mask = try mask.map(upsized); full = true }
+            } else {
+                shape = try component.shape.render(width: cw, height: ch)
+                if full { shape = try upsized(shape) }
+            }
             guard let m = mask else { mask = shape; continue }
             switch component.mode {
             case .add: mask = try m.maximum(shape)
@@ -273,7 +357,130 @@ extension Mask {
         }
         guard var out = mask else { throw PhotoEditError.invalidParameter(filter: "local", parameter: "", problem: "a mask needs at least one shape") }
         if inverted { out = try out.linear(multiply: [-1], add: [1]) }
-        return cw == width && ch == height ? out : try MaskMath.resized(out, width: width, height: height)
+        return try upsized(out)
+    }
+}
+
+// MARK: Where a mask can be non-zero
+
+/// A rectangle in normalised photo coordinates (x0 ≤ x1, y0 ≤ y1; empty when not).
+struct MaskBox: Equatable {
+    var x0, y0, x1, y1: Double
+
+    static let whole = MaskBox(x0: -.infinity, y0: -.infinity, x1: .infinity, y1: .infinity)
+    static let empty = MaskBox(x0: 0, y0: 0, x1: 0, y1: 0)
+
+    var isEmpty: Bool { !(x0 < x1 && y0 < y1) }
+
+    func union(_ o: MaskBox) -> MaskBox {
+        if isEmpty { return o }
+        if o.isEmpty { return self }
+        return MaskBox(x0: min(x0, o.x0), y0: min(y0, o.y0), x1: max(x1, o.x1), y1: max(y1, o.y1))
+    }
+
+    func intersection(_ o: MaskBox) -> MaskBox {
+        let b = MaskBox(x0: max(x0, o.x0), y0: max(y0, o.y0), x1: min(x1, o.x1), y1: min(y1, o.y1))
+        return b.isEmpty ? .empty : b
+    }
+}
+
+extension Mask {
+    /// The pixels of a `width`×`height` image outside which the mask is
+    /// exactly 0, with a margin for the canvases' resampling: (left, top,
+    /// width, height), an empty rectangle when the mask is 0 everywhere, or
+    /// nil when it may be non-zero almost anywhere (inverted, a radial's
+    /// outside, a range shape, or a box over most of the image).
+    func support(width: Int, height: Int) -> (left: Int, top: Int, width: Int, height: Int)? {
+        guard !inverted else { return nil }
+        var box = MaskBox.empty
+        for (i, c) in components.enumerated() {
+            let b = c.shape.support(width: Double(width), height: Double(height))
+            if i == 0 { box = b; continue }
+            switch c.mode {
+            case .add: box = box.union(b)
+            case .subtract: break
+            case .intersect: box = box.intersection(b)
+            }
+        }
+        if box.isEmpty { return (0, 0, 0, 0) }
+        // A canvas pixel spreads over its neighbours when resized (twice for a brush): a margin of two brush-canvas pixels.
+        let margin = 2 * Double((max(width, height) + MaskLimits.brushCanvas - 1) / MaskLimits.brushCanvas) + 2
+        // Clamped to the photo first (a box may be unbounded: a radial's outside added).
+        let left = max(0, Int((max(box.x0, 0) * Double(width) - margin).rounded(.down)))
+        let top = max(0, Int((max(box.y0, 0) * Double(height) - margin).rounded(.down)))
+        let right = min(width, Int((min(box.x1, 1) * Double(width) + margin).rounded(.up)))
+        let bottom = min(height, Int((min(box.y1, 1) * Double(height) + margin).rounded(.up)))
+        guard left < right, top < bottom else { return (0, 0, 0, 0) }
+        guard Double((right - left) * (bottom - top)) < 0.6 * Double(width * height) else { return nil }
+        return (left, top, right - left, bottom - top)
+    }
+}
+
+extension MaskShape {
+    /// A box (normalised) outside which the shape is 0 on a `width`×`height` image.
+    func support(width w: Double, height h: Double) -> MaskBox {
+        switch self {
+        case .linear(let g):
+            // t > 0: the unit square clipped by the half-plane (p − zero)·d > 0, in pixels.
+            let (dx, dy) = ((g.full.x - g.zero.x) * w, (g.full.y - g.zero.y) * h)
+            func side(_ p: (Double, Double)) -> Double { (p.0 - g.zero.x) * w * dx + (p.1 - g.zero.y) * h * dy }
+            let square = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]
+            var kept: [(Double, Double)] = []
+            for (i, p) in square.enumerated() {
+                let q = square[(i + 1) % 4]
+                let (sp, sq) = (side(p), side(q))
+                if sp > 0 { kept.append(p) }
+                if (sp > 0) != (sq > 0), sp != sq {
+                    let t = sp / (sp - sq)
+                    kept.append((p.0 + t * (q.0 - p.0), p.1 + t * (q.1 - p.1)))
+                }
+            }
+            guard !kept.isEmpty else { return .empty }
+            return MaskBox(x0: kept.map(\.0).min()!, y0: kept.map(\.1).min()!, x1: kept.map(\.0).max()!, y1: kept.map(\.1).max()!)
+        case .radial(let r):
+            guard r.inside else { return .whole }
+            // The superellipse lies in its rectangle of half-axes a, b (pixels), turned by the angle.
+            let (a, b) = (r.radiusX * w, r.radiusY * h)
+            let theta = r.angle * .pi / 180
+            let (c, s) = (abs(cos(theta)), abs(sin(theta)))
+            let (ex, ey) = ((a * c + b * s) / w, (a * s + b * c) / h)
+            return MaskBox(x0: r.centre.x - ex, y0: r.centre.y - ey, x1: r.centre.x + ex, y1: r.centre.y + ey)
+        case .brush(let strokes):
+            let short = min(w, h)
+            return strokes.filter { !$0.erase }.reduce(MaskBox.empty) { box, stroke in
+                let (rx, ry) = (stroke.radius * short / w, stroke.radius * short / h)
+                let xs = stroke.points.map(\.x), ys = stroke.points.map(\.y)
+                return box.union(MaskBox(x0: xs.min()! - rx, y0: ys.min()! - ry, x1: xs.max()! + rx, y1: ys.max()! + ry))
+            }
+        case .luminance, .colour:
+            return .whole
+        }
+    }
+}
+
+/// What range shapes measure: CIE L*, C* and h of the photo as it enters the
+/// local corrections, computed once (lazily) and shared by every correction.
+final class RangeSource: @unchecked Sendable {
+    private let image: Image
+    private var lightnessImage: Image?
+    private var lchImage: Image?
+
+    init(_ image: Image) { self.image = image }
+
+    /// L*/100, one band.
+    func lightness() throws -> Image {
+        if let lightnessImage { return lightnessImage }
+        let l = try lchImage.map { try $0.extractBands(0, count: 1) }
+            ?? image.call("colourspace", [("space", .string("lab")), ("source_space", .string("scrgb"))]).extractBands(0, count: 1)
+        lightnessImage = try l.linear(multiply: [0.01], add: [0])
+        return lightnessImage!
+    }
+
+    /// CIE LCh(ab), three bands.
+    func lch() throws -> Image {
+        if let lchImage { return lchImage }
+        lchImage = try image.call("colourspace", [("space", .string("lch")), ("source_space", .string("scrgb"))])
+        return lchImage!
     }
 }
 
@@ -311,6 +518,34 @@ extension MaskShape {
             return m
         case .brush(let strokes):
             return try BrushCanvas.render(strokes, width: width, height: height)
+        case .luminance, .colour:
+            throw PhotoEditError.invalidParameter(filter: "local", parameter: "", problem: "a range mask needs the photo")
+        }
+    }
+
+    /// A range shape on the photo (full size).
+    func render(_ source: RangeSource) throws -> Image {
+        switch self {
+        case .luminance(let r):
+            // A trapezoid on L: 0 below low − feather, 1 from low to high, 0 beyond high + feather.
+            let l = try source.lightness()
+            let f = max(r.feather, 1e-3)
+            let rising = try l.linear(multiply: [1 / f], add: [1 - r.low / f])
+            let falling = try l.linear(multiply: [-1 / f], add: [1 + r.high / f])
+            return try MaskMath.smoothstep(rising.minimum(falling).clamped01())
+        case .colour(let c):
+            let lch = try source.lch()
+            // Hue distance from the centre, 0…180.
+            let d = try lch.extractBands(2, count: 1).linear(multiply: [1], add: [540 - c.hue])
+                .call("remainder_const", [("c", .doubles([360]))]).linear(multiply: [1], add: [-180]).call("abs")
+            let f = max(c.feather, 1e-3)
+            var m = try MaskMath.smoothstep(d.linear(multiply: [-1 / f], add: [(c.width / 2 + f) / f]).clamped01())
+            if c.chroma > 0 {
+                m = try m.multiplied(by: MaskMath.smoothstep(lch.extractBands(1, count: 1).linear(multiply: [1 / c.chroma], add: [0]).clamped01()))
+            }
+            return m
+        default:
+            throw PhotoEditError.invalidParameter(filter: "local", parameter: "", problem: "\(kind) is not a range")
         }
     }
 }

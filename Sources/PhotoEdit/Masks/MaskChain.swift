@@ -4,6 +4,7 @@ import Foundation
 ///
 ///     local=radial(0.5 0.4 0.2 0.3 angle=30 feather=0.5 outside) -linear(0.5 1 0.5 0.7) exposure=+0.5 contrast=+10
 ///     local=brush(r=0.05 0.1/0.2 0.3/0.25 | erase r=0.02 0.2/0.22) invert saturation=-50 off
+///     local=linear(0.5 0.6 0.5 0.2) &luminance(0.5 1 feather=0.2) &colour(250 60) exposure=-0.7 dehaze=+30
 ///     retouch=heal(0.3 0.4 0.02 0.03 0.05 0) clone(0.6 0.6 0.01 0.01 -0.04 0.02 feather=0.5 opacity=0.8)
 ///
 /// A value has no commas or colons; items are separated by spaces.
@@ -96,11 +97,11 @@ enum MaskChain {
             default: break
             }
             guard let shapeCall = try call(String(body)) else {
-                throw MaskProblem.invalid("'\(item.prefix(80))' is not a shape (linear(…), radial(…), brush(…)), an amount (exposure=+1), invert or off")
+                throw MaskProblem.invalid("'\(item.prefix(80))' is not a shape (linear(…), radial(…), brush(…), luminance(…), colour(…)), an amount (exposure=+1), invert or off")
             }
             components.append(MaskComponent(try shape(shapeCall.name, shapeCall.args), mode: mode))
         }
-        guard !components.isEmpty else { throw MaskProblem.invalid("a local correction needs a shape: linear(…), radial(…) or brush(…)") }
+        guard !components.isEmpty else { throw MaskProblem.invalid("a local correction needs a shape: linear(…), radial(…), brush(…), luminance(…) or colour(…)") }
         return try LocalCorrection(mask: Mask(components, inverted: inverted), amounts: amounts, enabled: enabled).validated("correction")
     }
 
@@ -133,8 +134,18 @@ enum MaskChain {
                 current = []
             }
             return .brush(strokes)
+        case "luminance":
+            let (p, o, _) = try split(args, options: ["feather"], flags: [], "luminance")
+            guard p.count == 2 else { throw MaskProblem.invalid("luminance takes LOW HIGH [feather=…] (lightness 0…1), \(p.count) numbers given") }
+            let v = try p.map { try number($0, "luminance") }
+            return .luminance(LuminanceRange(low: v[0], high: v[1], feather: o["feather"] ?? 0.1))
+        case "colour":
+            let (p, o, _) = try split(args, options: ["feather", "chroma"], flags: [], "colour")
+            guard (1...2).contains(p.count) else { throw MaskProblem.invalid("colour takes HUE [WIDTH] [feather=…] [chroma=…] (degrees), \(p.count) numbers given") }
+            let v = try p.map { try number($0, "colour") }
+            return .colour(ColourRange(hue: v[0], width: v.count > 1 ? v[1] : 30, feather: o["feather"] ?? 20, chroma: o["chroma"] ?? 10))
         default:
-            throw MaskProblem.invalid("'\(name.prefix(40))' is not a shape (linear, radial, brush)")
+            throw MaskProblem.invalid("'\(name.prefix(40))' is not a shape (linear, radial, brush, luminance, colour)")
         }
     }
 
@@ -199,6 +210,14 @@ enum MaskChain {
                 args += s.points.map { f($0.x) + "/" + f($0.y) }
                 return args.joined(separator: " ")
             }.joined(separator: " | ") + ")"
+        case .luminance(let r):
+            return "luminance(\(f(r.low)) \(f(r.high))" + (r.feather != 0.1 ? " feather=" + f(r.feather) : "") + ")"
+        case .colour(let c):
+            var args = [f(c.hue)]
+            if c.width != 30 { args.append(f(c.width)) }
+            if c.feather != 20 { args.append("feather=" + f(c.feather)) }
+            if c.chroma != 10 { args.append("chroma=" + f(c.chroma)) }
+            return "colour(" + args.joined(separator: " ") + ")"
         }
     }
 

@@ -74,6 +74,10 @@ enum LocalJSON {
                 .object(["radius": .number(s.radius), "feather": .number(s.feather), "flow": .number(s.flow), "erase": .bool(s.erase),
                          "points": .array(s.points.map { .array([.number($0.x), .number($0.y)]) })])
             })
+        case .luminance(let r):
+            o.merge(["low": .number(r.low), "high": .number(r.high), "feather": .number(r.feather)]) { $1 }
+        case .colour(let c):
+            o.merge(["hue": .number(c.hue), "width": .number(c.width), "feather": .number(c.feather), "chroma": .number(c.chroma)]) { $1 }
         }
         return .object(o)
     }
@@ -130,13 +134,17 @@ enum LocalJSON {
         }
     }
 
-    static func corrections(_ params: [String: JSONValue]) throws -> [LocalCorrection] {
+    /// `version`: the node's; a correction that needs a later one (a range shape, a clarity amount in version 1) is refused.
+    static func corrections(_ params: [String: JSONValue], version: Int) throws -> [LocalCorrection] {
         let top = try Fields(.object(params), "local's params", keys: ["corrections"])
         let list = try top.array("corrections")
         guard list.count <= MaskLimits.corrections else {
             throw MaskProblem.invalid("at most \(MaskLimits.corrections) corrections (\(list.count) given)")
         }
         let corrections = try list.enumerated().map { i, value in try correction(value, "correction \(i + 1)") }
+        if let (i, c) = corrections.enumerated().first(where: { $0.element.minimumVersion > version }) {
+            throw MaskProblem.invalid("correction \(i + 1) needs local version \(c.minimumVersion) (range shapes, dehaze, texture, clarity); the node is version \(version)")
+        }
         try checkPointTotal(corrections)
         return corrections
     }
@@ -168,7 +176,7 @@ enum LocalJSON {
 
     static func component(_ value: JSONValue, _ what: String) throws -> MaskComponent {
         guard case .object(let o) = value, case .string(let type)? = o["type"] else {
-            throw MaskProblem.invalid("\(what) needs a string 'type' (linear, radial or brush)")
+            throw MaskProblem.invalid("\(what) needs a string 'type' (linear, radial, brush, luminance or colour)")
         }
         let common: Set<String> = ["type", "mode"]
         let shape: MaskShape
@@ -191,8 +199,15 @@ enum LocalJSON {
                 throw MaskProblem.invalid("\(what): at most \(MaskLimits.strokesPerBrush) strokes per brush (\(list.count) given)")
             }
             shape = .brush(try list.enumerated().map { i, s in try stroke(s, "\(what) stroke \(i + 1)") })
+        case "luminance":
+            f = try Fields(value, what, keys: common.union(["low", "high", "feather"]))
+            shape = .luminance(LuminanceRange(low: try f.number("low"), high: try f.number("high"), feather: try f.number("feather", default: 0.1)))
+        case "colour":
+            f = try Fields(value, what, keys: common.union(["hue", "width", "feather", "chroma"]))
+            shape = .colour(ColourRange(hue: try f.number("hue"), width: try f.number("width", default: 30),
+                                        feather: try f.number("feather", default: 20), chroma: try f.number("chroma", default: 10)))
         default:
-            throw MaskProblem.invalid("\(what) type '\(type.prefix(40))' is not linear, radial or brush")
+            throw MaskProblem.invalid("\(what) type '\(type.prefix(40))' is not linear, radial, brush, luminance or colour")
         }
         let modeName = try f.string("mode", default: "add")
         guard let mode = MaskMode(rawValue: modeName) else {

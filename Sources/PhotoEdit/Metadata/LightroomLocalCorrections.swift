@@ -37,12 +37,19 @@ public enum LightroomLocalCorrections {
         ("LocalShadows2012", .shadows, 100), ("LocalWhites2012", .whites, 100), ("LocalBlacks2012", .blacks, 100),
         ("LocalTemperature", .temperature, 100), ("LocalTint", .tint, 100), ("LocalSaturation", .saturation, 100),
         ("LocalSharpness", .sharpness, 100), ("LocalLuminanceNoise", .noise, 100), ("LocalHue", .hue, 180),
+        ("LocalClarity2012", .clarity, 100), ("LocalDehaze", .dehaze, 100), ("LocalTexture", .texture, 100),
+    ]
+
+    /// Process 2010's amounts (Lightroom 3), read when the 2012 one of the
+    /// same adjustment is not set; never written. Scales as their 2012
+    /// successors' (inferred: the 2010 sliders had the same ranges).
+    static let amountScales2010: [(name: String, kind: LocalAdjustment, scale: Double)] = [
+        ("LocalExposure", .exposure, 4), ("LocalContrast", .contrast, 100), ("LocalClarity", .clarity, 100),
     ]
 
     /// Amounts Lightroom sets that photoedit's local corrections have no equivalent of.
     static let unmappedAmounts = [
-        "LocalClarity2012", "LocalDehaze", "LocalTexture", "LocalToningHue", "LocalToningSaturation", "LocalMoire", "LocalDefringe",
-        "LocalGrain", "LocalExposure", "LocalContrast", "LocalClarity", "LocalBrightness",
+        "LocalToningHue", "LocalToningSaturation", "LocalMoire", "LocalDefringe", "LocalGrain", "LocalBrightness",
     ]
 
     /// Reads the local corrections and spots of `packet`, whose positions are
@@ -223,7 +230,8 @@ public enum LightroomLocalCorrections {
         guard (0...2).contains(scale) else { throw XMPProblem("\(what): crs:CorrectionAmount is not a number from 0 to 2") }
         var amounts: [LocalAdjustment: Double] = [:]
         var notes: [String] = []
-        for (name, kind, factor) in amountScales {
+        // Process 2010's amounts count where the 2012 one of the same adjustment is not set.
+        for (name, kind, factor) in amountScales + amountScales2010 where amounts[kind] == nil {
             guard let v = try fields.number(name, what), v != 0 else { continue }
             guard (-10...10).contains(v) else { throw XMPProblem("\(what): crs:\(name) is not a number from -10 to 10") }
             let value = JSONValue.canonicalNumber(v * factor * scale)
@@ -256,6 +264,14 @@ public enum LightroomLocalCorrections {
             }
         }
         guard !components.isEmpty else { return .failure(Skip("no mask")) }
+        // Lightroom 7–10: a range mask of the whole correction, intersected with its shapes.
+        if let rangeNode = fields.nested["CorrectionRangeMask"] {
+            switch try legacyRange(record(rangeNode), "\(what) CorrectionRangeMask") {
+            case .failure(let skip): return .failure(skip)
+            case .success(let range?): components.append(MaskComponent(range, mode: .intersect))
+            case .success(nil): break
+            }
+        }
         if inverted && components.count > 1 { return .failure(Skip("an inverted brush combined with other masks")) }
         guard components.count <= MaskLimits.componentsPerMask else { return .failure(Skip("more than \(MaskLimits.componentsPerMask) mask components")) }
         let correction = LocalCorrection(mask: Mask(components, inverted: inverted), amounts: amounts,
@@ -339,7 +355,14 @@ public enum LightroomLocalCorrections {
             let names = ["0": "object, background, people part or landscape class", "1": "subject", "2": "sky", "3": "people"]
             return .failure(Skip("Mask/Image (AI mask: \(sub.flatMap { names[$0] } ?? "unknown kind"); computed by Lightroom, not rebuilt)"))
         case "Mask/RangeMask":
-            return .failure(Skip("Mask/RangeMask (colour, luminance or depth range)"))
+            // Lightroom 11+: the range in a CorrectionRangeMask child (or on the component itself).
+            let range = m.nested["CorrectionRangeMask"].map(record) ?? m
+            switch try rangeShape(range, what) {
+            case .failure(let skip): return .failure(skip)
+            case .success(let r):
+                shape = r.shape
+                if r.inverted { invert.toggle() }
+            }
         default:
             let printable = kind.count <= 40 && kind.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7F }
             return .failure(Skip("\(printable ? kind : "a mask kind") is not rebuilt"))
@@ -354,6 +377,62 @@ public enum LightroomLocalCorrections {
             }
         }
         return .success((MaskComponent(shape, mode: mode), invertAll))
+    }
+
+    /// A Lightroom 11+ range (`CorrectionRangeMask`): `Type` 2 is a
+    /// luminance range, `LumRange` "a b c d" a trapezoid on lightness 0…1
+    /// (0 below a, rising to 1 at b, 1 to c, 0 at d), read as low b, high c
+    /// and the mean of its two ramps as the feather (a ramp against 0 or 1
+    /// does not count); `Invert` inverts it. Colour (1) and depth (3) ranges
+    /// are not rebuilt: their sample model is not published.
+    static func rangeShape(_ r: Record, _ what: String) throws(XMPProblem) -> Result<(shape: MaskShape, inverted: Bool), Skip> {
+        guard let type = r.text["Type"]?.trimmingCharacters(in: .whitespaces) ?? (r.text["LumRange"] != nil ? "2" : nil) else {
+            return .failure(Skip("Mask/RangeMask (no range type)"))
+        }
+        switch type {
+        case "2":
+            if r.text["LumRange"] == nil, r.text["LumMin"] != nil || r.text["LumMax"] != nil {
+                guard case .success(let shape?) = try legacyRange(r, what) else { return .failure(Skip("Mask/RangeMask (luminance range without values)")) }
+                return .success((shape, r.flag("Invert") ?? false))
+            }
+            guard r.text["LumRange"] != nil else { return .failure(Skip("Mask/RangeMask (a luminance range without LumRange)")) }
+            let values = (r.text["LumRange"] ?? "").split(whereSeparator: \.isWhitespace).compactMap { LightroomSettings.parseNumber(String($0)) }
+            guard values.count == 4, values.allSatisfy({ (0...1).contains($0) }), values[0] <= values[1], values[1] <= values[2], values[2] <= values[3] else {
+                throw XMPProblem("\(what): crs:LumRange is not four rising numbers from 0 to 1")
+            }
+            let (a, b, c, d) = (values[0], values[1], values[2], values[3])
+            var ramps: [Double] = []
+            if b > 0 { ramps.append(b - a) }
+            if c < 1 { ramps.append(d - c) }
+            let feather = ramps.isEmpty ? 0.1 : ramps.reduce(0, +) / Double(ramps.count)
+            return .success((.luminance(LuminanceRange(low: b, high: c, feather: JSONValue.canonicalNumber(feather))), r.flag("Invert") ?? false))
+        case "1": return .failure(Skip("Mask/RangeMask (colour range: Lightroom's colour samples are not rebuilt)"))
+        case "3": return .failure(Skip("Mask/RangeMask (depth range: needs Lightroom's depth map)"))
+        default: return .failure(Skip("Mask/RangeMask (range type \(type.prefix(8)))"))
+        }
+    }
+
+    /// A Lightroom 7–10 range mask of a whole correction: `Type` 0 none, 2
+    /// luminance from `LumMin` to `LumMax` with smoothness `LumFeather`
+    /// (0…1; read as a feather of 0.2 × smoothness: inferred), 1 colour and 3
+    /// depth not rebuilt (the correction is left out).
+    static func legacyRange(_ r: Record, _ what: String) throws(XMPProblem) -> Result<MaskShape?, Skip> {
+        let type = r.text["Type"]?.trimmingCharacters(in: .whitespaces) ?? "0"
+        switch type {
+        case "0": return .success(nil)
+        case "2":
+            let low = try r.number("LumMin", what) ?? 0, high = try r.number("LumMax", what) ?? 1
+            let smooth = try r.number("LumFeather", what) ?? 0.5
+            guard (0...1).contains(low), (0...1).contains(high), low <= high, (0...1).contains(smooth) else {
+                throw XMPProblem("\(what): crs:LumMin, LumMax or LumFeather is not from 0 to 1 (min ≤ max)")
+            }
+            // An inverted range of a whole correction is not one trapezoid.
+            if r.flag("Invert") == true { return .failure(Skip("an inverted luminance range")) }
+            return .success(.luminance(LuminanceRange(low: low, high: high, feather: JSONValue.canonicalNumber(0.2 * smooth))))
+        case "1": return .failure(Skip("a colour range mask (Lightroom's colour samples are not rebuilt)"))
+        case "3": return .failure(Skip("a depth range mask (needs Lightroom's depth map)"))
+        default: return .failure(Skip("range mask type \(type.prefix(8))"))
+        }
     }
 
     /// A `Mask/Paint`'s dabs as strokes: `d x y` a dab (`M x y` starts a new
@@ -487,6 +566,10 @@ extension LightroomLocalCorrections {
         var items: [String] = []
         for (index, correction) in recipe.localCorrections.enumerated() {
             let what = "local correction \(index + 1)"
+            if correction.mask.components.contains(where: { if case .colour = $0.shape { return true } else { return false } }) {
+                notExported.append("\(what) (a colour range mask: Lightroom's colour samples cannot be written)")
+                continue
+            }
             var fields: [(String, String)] = [("What", "Correction"), ("CorrectionAmount", "1"), ("CorrectionActive", correction.enabled ? "true" : "false"),
                                               ("CorrectionName", "photoedit \(index + 1)")]
             for (name, kind, scale) in amountScales {
@@ -520,6 +603,13 @@ extension LightroomLocalCorrections {
                     let inside = invert ? !r.inside : r.inside
                     common += [("MaskInverted", inside ? "false" : "true"), ("MaskValue", "1")]
                     masks.append("<rdf:li \(attributes([("What", "Mask/CircularGradient")] + common + [("Top", n(c.y - ry)), ("Left", n(c.x - rx)), ("Bottom", n(c.y + ry)), ("Right", n(c.x + rx)), ("Angle", n(frame.mirrored ? -r.angle : r.angle)), ("Midpoint", "50"), ("Roundness", n(r.roundness * 100)), ("Feather", n(r.feather * 100)), ("Flipped", inside ? "true" : "false"), ("Version", "2")]))/>")
+                case .luminance(let r):
+                    let lumRange = [max(0, r.low - r.feather), r.low, r.high, min(1, r.high + r.feather)].map(n).joined(separator: " ")
+                    common += [("MaskInverted", invert ? "true" : "false"), ("MaskValue", "1")]
+                    let range = [("Version", "4"), ("Type", "2"), ("Invert", "false"), ("SampleType", "2"), ("LumRange", lumRange)]
+                    masks.append("<rdf:li><rdf:Description \(attributes([("What", "Mask/RangeMask")] + common))><crs:CorrectionRangeMask \(attributes(range))/></rdf:Description></rdf:li>")
+                case .colour:
+                    break  // not reached: a correction with a colour range is not written (above)
                 case .brush(let strokes):
                     let toStored = min(frame.width, frame.height) / frame.width
                     for stroke in strokes {

@@ -230,7 +230,13 @@ public struct Recipe: Hashable, Sendable {
                 // A filter holding lists (local corrections, spots): its own reader.
                 guard case .object(let p) = n["params"] ?? .object([:]) else { throw PhotoEditError.invalidAdjustmentData("'params' of '\(id)' must be an object") }
                 let content = try structure.decode(p, Int(ver))
-                nodes.append(RecipeNode(filter: id, version: Int(ver), parameters: Parameters(values: [:], content: content)))
+                // Brought to the current version unless a version on the way renders differently (as `load` does).
+                var version = Int(ver)
+                while version < definition.version,
+                      let step = definition.legacy.first(where: { $0.version == version }), upgrade || !step.changesRendering {
+                    version += 1
+                }
+                nodes.append(RecipeNode(filter: id, version: version, parameters: Parameters(values: [:], content: content)))
                 continue
             }
             var values: [String: ParameterValue] = [:]

@@ -19,9 +19,21 @@ const number = (v) => {
 /** A parameter declaration by name from a list of them. */
 const spec = (list, name) => list.find((p) => p.name === name);
 
-/** The shape as the chain writes it (MaskChain.format). */
-export function formatShape(s, radialSpec, brushSpec) {
+/** The shape as the chain writes it (MaskChain.format); `rangeSpecs`: the
+ * luminance and colour shapes' declarations, by type. */
+export function formatShape(s, radialSpec, brushSpec, rangeSpecs = {}) {
   if (s.type === "linear") return `linear(${[s.x0, s.y0, s.x1, s.y1].map(number).join(" ")})`;
+  if (s.type === "luminance" || s.type === "colour") {
+    // Positional values first, then the options that differ from their defaults.
+    const [positional, options] = s.type === "luminance" ? [["low", "high"], ["feather"]] : [["hue"], ["feather", "chroma"]];
+    const list = rangeSpecs[s.type] || [];
+    const args = positional.map((name) => number(s[name]));
+    if (s.type === "colour" && s.width !== spec(list, "width")?.default) args.push(number(s.width));
+    for (const name of options) {
+      if (s[name] !== undefined && s[name] !== spec(list, name)?.default) args.push(`${name}=${number(s[name])}`);
+    }
+    return `${s.type}(${args.join(" ")})`;
+  }
   if (s.type === "radial") {
     const args = [s.x, s.y, s.rx, s.ry].map(number);
     for (const name of ["angle", "roundness", "feather"]) {
@@ -66,6 +78,7 @@ export class MaskEditor {
     const shapeSpec = (type) => this.local?.shapes.find((s) => s.type === type)?.parameters || [];
     this.radialSpec = shapeSpec("radial");
     this.brushSpec = shapeSpec("brush");
+    this.rangeSpecs = { luminance: shapeSpec("luminance"), colour: shapeSpec("colour") };
     this.brush = {};
     for (const p of this.brushSpec) if (p.type === "number") this.brush[p.name] = p.default;
     this.spotSpec = this.retouch?.parameters || [];
@@ -116,7 +129,7 @@ export class MaskEditor {
 
   formatCorrection(c) {
     const items = c.mask.shapes.map((s, i) => (i === 0 ? "" : { add: "+", subtract: "-", intersect: "&" }[s.mode || "add"])
-      + formatShape(s, this.radialSpec, this.brushSpec));
+      + formatShape(s, this.radialSpec, this.brushSpec, this.rangeSpecs));
     if (c.mask.invert) items.push("invert");
     for (const a of this.local.amounts) {
       const v = c.amounts[a.name];
