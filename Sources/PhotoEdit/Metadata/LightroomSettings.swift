@@ -245,6 +245,8 @@ extension LightroomSettings {
             versions["clarity"] = 1
             versions["texture"] = 1
             versions["dehaze"] = 1
+            versions["calibration"] = 1
+            versions["grain"] = 2
         }
         return versions
     }
@@ -285,7 +287,16 @@ extension LightroomSettings {
                             since: 2, process: nil),
             LightroomSlider(setting: "Dehaze", range: -100...100, filter: "dehaze", parameter: "strength", filterRange: -100...100,
                             since: 2, process: nil),
+            // Calibration (version 2): the primaries and the shadow tint, the same scale (docs/xmp.md: inferred).
+            LightroomSlider(setting: "ShadowTint", range: -100...100, filter: "calibration", parameter: "shadow_tint", filterRange: -100...100,
+                            since: 2, process: nil),
         ]
+        for (primary, name) in [("Red", "red"), ("Green", "green"), ("Blue", "blue")] {
+            for (suffix, parameter) in [("Hue", "hue"), ("Saturation", "sat")] {
+                table.append(LightroomSlider(setting: primary + suffix, range: -100...100, filter: "calibration", parameter: "\(name)_\(parameter)",
+                                             filterRange: -100...100, since: 2, process: nil))
+            }
+        }
         for (band, range) in bands {
             for (prefix, suffix) in [("HueAdjustment", "h"), ("SaturationAdjustment", "s"), ("LuminanceAdjustment", "l")] {
                 table.append(LightroomSlider(setting: prefix + band, range: -100...100, filter: "hsl", parameter: "\(range)_\(suffix)",
@@ -311,7 +322,7 @@ extension LightroomSettings {
             names.formUnion(["ToneCurvePV2012Red", "ToneCurvePV2012Green", "ToneCurvePV2012Blue", "ToneCurve", "ParametricShadows",
                              "ParametricDarks", "ParametricLights", "ParametricHighlights", "ParametricShadowSplit",
                              "ParametricMidtoneSplit", "ParametricHighlightSplit", "Brightness", "ColorGradeShadowHue",
-                             "ColorGradeShadowSat", "ColorGradeHighlightHue", "ColorGradeHighlightSat", "ColorGradeBalance"])
+                             "ColorGradeShadowSat", "ColorGradeHighlightHue", "ColorGradeHighlightSat", "ColorGradeBalance", "GrainFrequency"])
             // Masks and spots: what of them cannot be rebuilt is listed by their reader.
             names.formUnion(LightroomLocalCorrections.properties)
         }
@@ -779,11 +790,14 @@ struct Translator {
         }
         if version >= 2 { read.formUnion(["VignetteAmount", "VignetteMidpoint"]) }
         let size = try number("GrainSize", 0...100)
+        let frequency = version >= 2 ? try number("GrainFrequency", 0...100) : nil
         if let amount = try number("GrainAmount", 0...100), amount != 0 {
             set("grain", "amount", amount, 0...100)
             // Lightroom's size 0…100 (default 25) → 1…10 px.
             if let size { set("grain", "size", 1 + size * 0.09, 1...10) }
-            applied += ["GrainAmount"] + refinements([("GrainSize", size, 25)])
+            // Roughness (version 2, grain version 2): the same scale, 50 its default.
+            if let frequency { set("grain", "roughness", frequency, 0...100) }
+            applied += ["GrainAmount"] + refinements([("GrainSize", size, 25), ("GrainFrequency", frequency, 50)])
         }
     }
 
