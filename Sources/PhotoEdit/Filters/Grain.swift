@@ -32,15 +32,8 @@ extension Filters {
             ChainForm(["amount", "size", "seed", "roughness"], "amount, size, seed and roughness, e.g. grain=25:2:7:80"),
         ],
         legacy: [
-            LegacyVersion(
-                version: 1, parameters: grainParameters,
-                note: "v2 adds roughness (default 50: version 1's grain exactly)",
-                changesRendering: false,
-                migrate: { p in
-                    var values = p.values
-                    values["roughness"] = .number(50)
-                    return values
-                }),
+            .adding(["roughness": .number(50)], version: 1, parameters: grainParameters,
+                    note: "v2 adds roughness (default 50: version 1's grain exactly)"),
         ]
     ) { image, p, context in
         let amount = p.number("amount") / 100

@@ -247,6 +247,7 @@ extension LightroomSettings {
             versions["dehaze"] = 1
             versions["calibration"] = 1
             versions["grain"] = 2
+            versions["noise"] = 2
         }
         return versions
     }
@@ -322,7 +323,8 @@ extension LightroomSettings {
             names.formUnion(["ToneCurvePV2012Red", "ToneCurvePV2012Green", "ToneCurvePV2012Blue", "ToneCurve", "ParametricShadows",
                              "ParametricDarks", "ParametricLights", "ParametricHighlights", "ParametricShadowSplit",
                              "ParametricMidtoneSplit", "ParametricHighlightSplit", "Brightness", "ColorGradeShadowHue",
-                             "ColorGradeShadowSat", "ColorGradeHighlightHue", "ColorGradeHighlightSat", "ColorGradeBalance", "GrainFrequency"])
+                             "ColorGradeShadowSat", "ColorGradeHighlightHue", "ColorGradeHighlightSat", "ColorGradeBalance", "GrainFrequency",
+                             "ColorNoiseReduction"])
             // Masks and spots: what of them cannot be rebuilt is listed by their reader.
             names.formUnion(LightroomLocalCorrections.properties)
         }
@@ -789,6 +791,16 @@ struct Translator {
             }
         }
         if version >= 2 { read.formUnion(["VignetteAmount", "VignetteMidpoint"]) }
+        // Colour noise reduction (version 2, noise version 2): what goes beyond
+        // Lightroom's default 25 (photoedit's development has none of its own).
+        if version >= 2, let colour = try number("ColorNoiseReduction", 0...100), colour != 0, colour != 25 {
+            if colour > 25 {
+                set("noise", "chroma", (colour - 25) / 75 * 100, 0...100)
+                applied.append("ColorNoiseReduction")
+            } else {
+                note("ColorNoiseReduction \(LightroomSettings.describe(colour)) (less than Lightroom's default 25: photoedit has none to lessen)")
+            }
+        }
         let size = try number("GrainSize", 0...100)
         let frequency = version >= 2 ? try number("GrainFrequency", 0...100) : nil
         if let amount = try number("GrainAmount", 0...100), amount != 0 {

@@ -115,6 +115,7 @@ struct LightroomEquivalents {
                 add("ShadowTint", p.number("shadow_tint"))
             case "noise":
                 add("LuminanceSmoothing", p.number("strength"), signed: false)
+                if p.number("chroma") > 0 { add("ColorNoiseReduction", 25 + p.number("chroma") * 0.75, signed: false) }
                 if p["radius"] != Filters.noise.defaults["radius"] { notExported.append("noise radius") }
             case "mono":
                 guard p.number("amount") == 100 else { notExported.append("mono \(JSONValue.format(p.number("amount"))) % (Lightroom's is all or nothing)"); continue }
