@@ -42,6 +42,11 @@ struct PresetUploadTests {
                 #expect(names.contains("velvia-50"))
                 #expect(!String(buffer: response.body).contains(temp.url.path))
             }
+            // Previewed (unsaved), as the web editor's menu does, by its name alone.
+            try await client.execute(uri: "/v1/assets/\(id)/preview?chain=preset%3Avelvia-50&w=200", method: .get) { response in
+                #expect(response.status == .ok, "\(response.json)")
+                #expect(response.headers[.contentType] == "image/jpeg")
+            }
             try await client.execute(uri: "/v1/assets/\(id)/edits", method: .post, headers: [.ifMatch: "\"r0\""],
                                      body: ByteBuffer(string: #"{"chain": "preset:velvia-50.xmp"}"#)) { response in
                 #expect(response.status == .ok)
