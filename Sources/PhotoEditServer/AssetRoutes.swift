@@ -175,7 +175,7 @@ func addEditRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
             let toRemove = removing
             _ = try await conditionalWrite(id, expected: expected, library: library) {
                 try library.apply(steps: steps, to: id, ifAt: expected.revision, reset: reset, removing: toRemove,
-                                  presets: .standard(), fromRAW: fromRAW)
+                                  presets: library.presets(), fromRAW: fromRAW)
             }
         case let (nil, recipeJSON?):
             let recipe = try Recipe(json: recipeJSON, registry: library.registry)

@@ -9,7 +9,7 @@ import Hummingbird
 struct CORSMiddleware<Context: RequestContext>: RouterMiddleware {
     let origins: [String]
 
-    static var allowedMethods: String { "GET, HEAD, POST, PATCH, DELETE, OPTIONS" }
+    static var allowedMethods: String { "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS" }
     static var allowedHeaders: String {
         "Authorization, Content-Type, Content-Disposition, If-Match, If-None-Match, Last-Event-ID, X-Request-ID"
     }

@@ -65,7 +65,7 @@ func addRenderRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
         default: throw Problem(.badRequest, code: "invalid-parameter", "reset must be true or false")
         }
         let image = try await state.renders.run {
-            try await blocking { try library.preview(id, steps: steps, longEdge: longEdge, reset: reset, presets: .standard(), quality: quality) }
+            try await blocking { try library.preview(id, steps: steps, longEdge: longEdge, reset: reset, presets: library.presets(), quality: quality) }
         }
         return Response(status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "no-store"],
                         body: .init(byteBuffer: ByteBuffer(bytes: image.data)))

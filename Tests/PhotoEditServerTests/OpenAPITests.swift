@@ -314,6 +314,10 @@ struct OpenAPITests {
             // Filters and the feed.
             try await client.call(.get, "/v1/filters", expect: .ok)
             try await client.call(.get, "/v1/presets", expect: .ok)
+            let xmp = try #require(FileManager.default.contents(atPath: Paths.root.appendingPathComponent("Tests/Fixtures/lightroom/corpus/05-analogfilm-n-fuji-velvia-50.xmp").path))
+            try await client.call(.put, "/v1/presets/velvia", headers: [.contentType: "application/rdf+xml"], body: ByteBuffer(data: xmp), expect: .created)
+            try await client.call(.put, "/v1/presets/velvia", headers: [.contentType: "application/rdf+xml"], body: ByteBuffer(data: xmp), expect: .conflict)
+            try await client.call(.put, "/v1/presets/other", headers: [.contentType: "application/rdf+xml"], body: ByteBuffer(string: "<x"), expect: .badRequest)
             try await client.call(.get, "/v1/capabilities", expect: .ok)
             try await client.call(.get, "/v1/changes?since=0&limit=5", expect: .ok)
             try await client.call(.get, "/v1/changes?limit=0", expect: .badRequest)

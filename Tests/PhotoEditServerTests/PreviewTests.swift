@@ -93,4 +93,18 @@ struct PreviewTests {
             }
         }
     }
+
+    @Test("filters that read around a pixel (sharpen, clarity) preview at the photo's own size (was: 'out of order read')")
+    func neighbourhoodFilters() async throws {
+        let temp = try TemporaryLibrary()
+        let id = try temp.importSample("coffee.jpg")  // 600×400: w=845 keeps its size
+        try await server(temp.library).test(.router) { client in
+            for chain in ["sharpen%3D110%3A2.5", "clarity%3D%2B100"] {
+                try await client.execute(uri: "/v1/assets/\(id)/preview?w=845&chain=\(chain)", method: .get) { response in
+                    #expect(response.status == .ok, "\(chain): \(response.json)")
+                    #expect((try? Self.image(response))?.width == 600)
+                }
+            }
+        }
+    }
 }

@@ -492,6 +492,30 @@ def main():
         check(driver.find_element(By.ID, "pending-preset").get_attribute("hidden") is not None and
               abs(js(MEAN, "view") - plain) < 3, "discard drops the preset")
 
+        # --- A Lightroom preset uploaded from the preset menu, then applied --
+        lightroom = os.path.join(ROOT, "Tests/Fixtures/lightroom/corpus/17-f-stopurban-grunge-black-white.xmp")
+        SIGNATURE = """
+            const img = document.getElementById('view'); const c = document.createElement('canvas');
+            c.width = 32; c.height = 32; const g = c.getContext('2d'); g.drawImage(img, 0, 0, 32, 32);
+            return Array.from(g.getImageData(0, 0, 32, 32).data);"""
+        before = js(SIGNATURE)
+        check(driver.find_element(By.ID, "preset-upload").text.startswith("Upload Lightroom preset"),
+              "the preset menu offers to upload a Lightroom preset")
+        driver.find_element(By.ID, "preset-file").send_keys(lightroom)
+        uploaded = "17-f-stopurban-grunge-black-white"
+        until(lambda: js("return document.getElementById('view').dataset.chain") == f"preset:{uploaded}"
+              and js("return document.getElementById('view').complete"), "an uploaded Lightroom preset is chosen and previewed")
+        check(any(o.get_attribute("value") == uploaded for o in Select(driver.find_element(By.ID, "preset")).options),
+              "the preset menu lists the uploaded preset")
+        check(any(p["name"] == uploaded for p in server.api("GET", "/v1/presets")[1]["presets"]),
+              "GET /v1/presets lists the uploaded preset")
+        after = js(SIGNATURE)
+        change = sum(abs(a - b) for a, b in zip(before, after)) / len(before)
+        check(change > 4, f"the uploaded preset changes the photo's render (mean difference {change:.1f} of 255)")
+        driver.find_element(By.ID, "discard").click()
+        until(lambda: js("return document.getElementById('view').dataset.preview === undefined && document.getElementById('view').complete"),
+              "discard drops the uploaded preset's preview")
+
         # --- The curve tool: a point added and dragged on the canvas ---------
         curve = driver.find_element(By.CSS_SELECTOR, '[data-filter="curve"] canvas')
         js("arguments[0].scrollIntoView({block: 'center'})", curve)

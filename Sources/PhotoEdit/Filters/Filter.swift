@@ -284,6 +284,15 @@ public struct LegacyVersion: Sendable {
     }
 }
 
+extension LegacyVersion {
+    /// A version whose successor only adds parameters, whose given values
+    /// render exactly as this version did (no rendering change).
+    static func adding(_ added: [String: ParameterValue], version: Int, parameters: [ParameterSpec], note: String) -> LegacyVersion {
+        LegacyVersion(version: version, parameters: parameters, note: note, changesRendering: false,
+                      migrate: { p in p.values.merging(added) { _, new in new } })
+    }
+}
+
 /// The whole declaration of one filter: everything the registry, the chain
 /// grammar, validation, `photoedit filters`, the docs and the renderer need.
 /// A filter is one file that builds one of these.

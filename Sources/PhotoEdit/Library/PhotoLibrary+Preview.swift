@@ -50,7 +50,10 @@ extension PhotoLibrary {
                 ("size", .string("down")), ("fail_on", .string("truncated")),
             ])
             scale = Double(max(thumbnail.width, thumbnail.height)) / Double(fullLong)
-            working = try renderer.workingImage(upright: thumbnail)
+            // In memory (at most longEdge², small): filters that read around a
+            // pixel (sharpen, clarity) read out of order, which the
+            // thumbnail's sequential decode refuses ("out of order read").
+            working = try renderer.workingImage(upright: thumbnail.inMemory())
         }
         let context = RenderContext(scale: scale)
         for (definition, node) in zip(definitions, recipe.nodes) {

@@ -254,6 +254,9 @@ extension LightroomSettings {
             versions["dehaze"] = 1
         }
         if version >= 3 {
+            versions["calibration"] = 1
+            versions["grain"] = 2
+            versions["noise"] = 2
             versions["perspective"] = 1
             // The presence filters' fused version 2 (the same filter, faster).
             versions["clarity"] = 2
@@ -314,7 +317,16 @@ extension LightroomSettings {
                             filterRange: -100...100, since: 3, process: nil),
             LightroomSlider(setting: "PerspectiveY", range: -100...100, filter: "perspective", parameter: "y",
                             filterRange: -100...100, since: 3, process: nil),
+            // Calibration (version 3): the primaries and the shadow tint, the same scale (docs/xmp.md: inferred).
+            LightroomSlider(setting: "ShadowTint", range: -100...100, filter: "calibration", parameter: "shadow_tint", filterRange: -100...100,
+                            since: 3, process: nil),
         ]
+        for (primary, name) in [("Red", "red"), ("Green", "green"), ("Blue", "blue")] {
+            for (suffix, parameter) in [("Hue", "hue"), ("Saturation", "sat")] {
+                table.append(LightroomSlider(setting: primary + suffix, range: -100...100, filter: "calibration", parameter: "\(name)_\(parameter)",
+                                             filterRange: -100...100, since: 3, process: nil))
+            }
+        }
         for (band, range) in bands {
             for (prefix, suffix) in [("HueAdjustment", "h"), ("SaturationAdjustment", "s"), ("LuminanceAdjustment", "l")] {
                 table.append(LightroomSlider(setting: prefix + band, range: -100...100, filter: "hsl", parameter: "\(range)_\(suffix)",
@@ -341,6 +353,7 @@ extension LightroomSettings {
                              "ParametricDarks", "ParametricLights", "ParametricHighlights", "ParametricShadowSplit",
                              "ParametricMidtoneSplit", "ParametricHighlightSplit", "Brightness", "ColorGradeShadowHue",
                              "ColorGradeShadowSat", "ColorGradeHighlightHue", "ColorGradeHighlightSat", "ColorGradeBalance"])
+            if version >= 3 { names.formUnion(["GrainFrequency", "ColorNoiseReduction"]) }
             // Masks and spots: what of them cannot be rebuilt is listed by their reader.
             names.formUnion(LightroomLocalCorrections.properties)
         }
@@ -808,12 +821,25 @@ struct Translator {
             }
         }
         if version >= 2 { read.formUnion(["VignetteAmount", "VignetteMidpoint"]) }
+        // Colour noise reduction (version 3, noise version 2): what goes beyond
+        // Lightroom's default 25 (photoedit's development has none of its own).
+        if version >= 3, let colour = try number("ColorNoiseReduction", 0...100), colour != 0, colour != 25 {
+            if colour > 25 {
+                set("noise", "chroma", (colour - 25) / 75 * 100, 0...100)
+                applied.append("ColorNoiseReduction")
+            } else {
+                note("ColorNoiseReduction \(LightroomSettings.describe(colour)) (less than Lightroom's default 25: photoedit has none to lessen)")
+            }
+        }
         let size = try number("GrainSize", 0...100)
+        let frequency = version >= 3 ? try number("GrainFrequency", 0...100) : nil
         if let amount = try number("GrainAmount", 0...100), amount != 0 {
             set("grain", "amount", amount, 0...100)
             // Lightroom's size 0…100 (default 25) → 1…10 px.
             if let size { set("grain", "size", 1 + size * 0.09, 1...10) }
-            applied += ["GrainAmount"] + refinements([("GrainSize", size, 25)])
+            // Roughness (version 3, grain version 2): the same scale, 50 its default.
+            if let frequency { set("grain", "roughness", frequency, 0...100) }
+            applied += ["GrainAmount"] + refinements([("GrainSize", size, 25), ("GrainFrequency", frequency, 50)])
         }
     }
 

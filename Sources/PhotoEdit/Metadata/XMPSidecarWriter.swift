@@ -105,9 +105,17 @@ struct LightroomEquivalents {
             case "grain":
                 add("GrainAmount", p.number("amount"), signed: false)
                 add("GrainSize", clamped((p.number("size") - 1) / 0.09, 0...100, "grain size (as Lightroom's 0…100)"), signed: false)
+                add("GrainFrequency", p.number("roughness"), signed: false)
                 if p.number("seed") != 0 { notExported.append("grain seed") }
+            case "calibration":
+                for (primary, name) in [("Red", "red"), ("Green", "green"), ("Blue", "blue")] {
+                    add(primary + "Hue", p.number(name + "_hue"))
+                    add(primary + "Saturation", p.number(name + "_sat"))
+                }
+                add("ShadowTint", p.number("shadow_tint"))
             case "noise":
                 add("LuminanceSmoothing", p.number("strength"), signed: false)
+                if p.number("chroma") > 0 { add("ColorNoiseReduction", 25 + p.number("chroma") * 0.75, signed: false) }
                 if p["radius"] != Filters.noise.defaults["radius"] { notExported.append("noise radius") }
             case "mono":
                 guard p.number("amount") == 100 else { notExported.append("mono \(JSONValue.format(p.number("amount"))) % (Lightroom's is all or nothing)"); continue }

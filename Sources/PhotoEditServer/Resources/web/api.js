@@ -95,6 +95,15 @@ export const api = {
 
   get(path, options) { return this.json("GET", path, options).then((r) => r.body); },
 
+  /** Adds a Lightroom preset (.xmp File) to the library as NAME: PUT /v1/presets/NAME; resolves with the preset. */
+  async uploadPreset(name, file) {
+    const response = await this.fetch(`/v1/presets/${encodeURIComponent(name)}`, {
+      method: "PUT", headers: { Accept: "application/json", "Content-Type": "application/rdf+xml" }, body: file,
+    });
+    if (!response.ok) throw await problemOf(response);
+    return response.json();
+  },
+
   // --- Renders ---------------------------------------------------------
 
   /** "signed" (the server signs render URLs), "open" (no keys, no token needed), "blob" (no keys, token needed). */

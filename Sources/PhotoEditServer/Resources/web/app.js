@@ -775,7 +775,39 @@ $("keywords").addEventListener("keydown", (e) => {
   e.preventDefault();
   patchPhoto({ keywords: parseKeywords($("keywords").value) }, "Keywords saved");
 });
-$("preset").addEventListener("change", () => { state.pendingPreset = $("preset").value; updateEditState(); schedulePreview(); });
+$("preset").addEventListener("change", () => {
+  if ($("preset").value === "__upload__") {
+    // The upload entry opens the file picker; the menu keeps its choice until a preset arrives.
+    $("preset").value = state.pendingPreset;
+    $("preset-file").click();
+    return;
+  }
+  state.pendingPreset = $("preset").value; updateEditState(); schedulePreview();
+});
+$("preset-file").addEventListener("change", () => { const file = $("preset-file").files[0]; if (file) uploadPreset(file); });
+
+/** A preset name from a file name: the server's letters, digits, '-', '_' (at most 64). */
+function presetName(fileName) {
+  const name = fileName.replace(/\.xmp$/i, "").replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 64);
+  return name || "preset";
+}
+
+/** Uploads a Lightroom preset, adds it to the menu and chooses it (applied like any preset). */
+async function uploadPreset(file) {
+  $("preset-file").value = "";
+  try {
+    const preset = await api.uploadPreset(presetName(file.name), file);
+    state.presets.push(preset);
+    $("preset").insertBefore(el("option", { value: preset.name, text: `${preset.name} — ${preset.summary}` }), $("preset-upload"));
+    $("preset").value = preset.name;
+    state.pendingPreset = preset.name;
+    updateEditState();
+    schedulePreview();
+    toast(`Preset ${preset.name} added`);
+  } catch (error) {
+    showError(error);
+  }
+}
 window.addEventListener("beforeunload", (event) => {
   if (state.photo && !$("photo").hidden && pendingEdit().changed) event.preventDefault();
 });
@@ -1272,7 +1304,7 @@ async function start() {
     const [{ filters }, { presets }] = await Promise.all([api.get("/v1/filters"), api.get("/v1/presets")]);
     state.filters = paramsFromFilters(filters);
     state.presets = presets;
-    for (const p of presets) $("preset").append(el("option", { value: p.name, text: `${p.name} — ${p.summary}` }));
+    for (const p of presets) $("preset").insertBefore(el("option", { value: p.name, text: `${p.name} — ${p.summary}` }), $("preset-upload"));
     setUpCrop();
     setUpMasks();
     // Once: whether the server signs render URLs (renders load accordingly).

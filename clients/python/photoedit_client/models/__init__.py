@@ -43,12 +43,12 @@ from .list_assets_thumbnail_format import ListAssetsThumbnailFormat
 from .list_changes_response_200 import ListChangesResponse200
 from .list_filters_response_200 import ListFiltersResponse200
 from .list_presets_response_200 import ListPresetsResponse200
-from .list_presets_response_200_presets_item import ListPresetsResponse200PresetsItem
 from .list_resources_response_200 import ListResourcesResponse200
 from .location import Location
 from .nullable_color_label_type_1 import NullableColorLabelType1
 from .nullable_color_label_type_2_type_1 import NullableColorLabelType2Type1
 from .nullable_color_label_type_3_type_1 import NullableColorLabelType3Type1
+from .preset import Preset
 from .preview_reset import PreviewReset
 from .problem import Problem
 from .ready_response_200 import ReadyResponse200
@@ -115,12 +115,12 @@ __all__ = (
     "ListChangesResponse200",
     "ListFiltersResponse200",
     "ListPresetsResponse200",
-    "ListPresetsResponse200PresetsItem",
     "ListResourcesResponse200",
     "Location",
     "NullableColorLabelType1",
     "NullableColorLabelType2Type1",
     "NullableColorLabelType3Type1",
+    "Preset",
     "PreviewReset",
     "Problem",
     "ReadyResponse200",

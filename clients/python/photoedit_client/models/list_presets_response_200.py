@@ -7,9 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.list_presets_response_200_presets_item import (
-        ListPresetsResponse200PresetsItem,
-    )
+    from ..models.preset import Preset
 
 
 T = TypeVar("T", bound="ListPresetsResponse200")
@@ -19,10 +17,10 @@ T = TypeVar("T", bound="ListPresetsResponse200")
 class ListPresetsResponse200:
     """
     Attributes:
-        presets (list[ListPresetsResponse200PresetsItem]):
+        presets (list[Preset]):
     """
 
-    presets: list[ListPresetsResponse200PresetsItem]
+    presets: list[Preset]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -43,17 +41,13 @@ class ListPresetsResponse200:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.list_presets_response_200_presets_item import (
-            ListPresetsResponse200PresetsItem,
-        )
+        from ..models.preset import Preset
 
         d = dict(src_dict)
         presets = []
         _presets = d.pop("presets")
         for presets_item_data in _presets:
-            presets_item = ListPresetsResponse200PresetsItem.from_dict(
-                presets_item_data
-            )
+            presets_item = Preset.from_dict(presets_item_data)
 
             presets.append(presets_item)
 

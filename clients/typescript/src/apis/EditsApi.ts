@@ -54,6 +54,11 @@ import {
     ListPresets200ResponseToJSON,
 } from '../models/ListPresets200Response';
 import {
+    type Preset,
+    PresetFromJSON,
+    PresetToJSON,
+} from '../models/Preset';
+import {
     type Problem,
     ProblemFromJSON,
     ProblemToJSON,
@@ -133,6 +138,17 @@ export interface RevertAssetOperationRequest {
      * 
      */
     revertAssetRequest?: RevertAssetRequest;
+}
+
+export interface UploadPresetRequest {
+    /**
+     * The preset's name (letters, digits, '-', '_'; at most 64), optionally with .xmp.
+     */
+    name: string;
+    /**
+     * 
+     */
+    body: Blob;
 }
 
 /**
@@ -514,7 +530,7 @@ export class EditsApi extends runtime.BaseAPI {
     }
 
     /**
-     * The presets of the standard search path, by name (apply one as the chain step preset:NAME).
+     * The library\'s uploaded presets and those of the standard search path, by name (apply one as the chain step preset:NAME).
      */
     async listPresetsRaw(initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<ListPresets200Response>> {
         const requestOptions = await this.listPresetsRequestOpts();
@@ -524,7 +540,7 @@ export class EditsApi extends runtime.BaseAPI {
     }
 
     /**
-     * The presets of the standard search path, by name (apply one as the chain step preset:NAME).
+     * The library\'s uploaded presets and those of the standard search path, by name (apply one as the chain step preset:NAME).
      */
     async listPresets(initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<ListPresets200Response> {
         const response = await this.listPresetsRaw(initOverrides);
@@ -595,6 +611,71 @@ export class EditsApi extends runtime.BaseAPI {
      */
     async revertAsset(requestParameters: RevertAssetOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Asset> {
         const response = await this.revertAssetRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for uploadPreset without sending the request
+     */
+    async uploadPresetRequestOpts(requestParameters: UploadPresetRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['name'] == null) {
+            throw new runtime.RequiredError(
+                'name',
+                'Required parameter "name" was null or undefined when calling uploadPreset().'
+            );
+        }
+
+        if (requestParameters['body'] == null) {
+            throw new runtime.RequiredError(
+                'body',
+                'Required parameter "body" was null or undefined when calling uploadPreset().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        headerParameters['Content-Type'] = 'application/rdf+xml';
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearer", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/v1/presets/{name}`;
+        urlPath = urlPath.replace('{name}', encodeURIComponent(String(requestParameters['name'])));
+
+        return {
+            path: urlPath,
+            method: 'PUT',
+            headers: headerParameters,
+            query: queryParameters,
+            body: requestParameters['body'] as any,
+        };
+    }
+
+    /**
+     * The body is the .xmp file (at most 1 MiB). It is read as `photoedit apply preset:FILE.xmp` reads it; a file that is not a Lightroom preset is 400 `invalid-preset`, nothing stored. A name taken already (an uploaded preset or one of the search path) is 409 `preset-exists`: uploaded presets are never replaced. 
+     * Add a Lightroom / Camera Raw develop preset (.xmp) to the library, applied as the chain step preset:NAME.xmp.
+     */
+    async uploadPresetRaw(requestParameters: UploadPresetRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Preset>> {
+        const requestOptions = await this.uploadPresetRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => PresetFromJSON(jsonValue));
+    }
+
+    /**
+     * The body is the .xmp file (at most 1 MiB). It is read as `photoedit apply preset:FILE.xmp` reads it; a file that is not a Lightroom preset is 400 `invalid-preset`, nothing stored. A name taken already (an uploaded preset or one of the search path) is 409 `preset-exists`: uploaded presets are never replaced. 
+     * Add a Lightroom / Camera Raw develop preset (.xmp) to the library, applied as the chain step preset:NAME.xmp.
+     */
+    async uploadPreset(requestParameters: UploadPresetRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Preset> {
+        const response = await this.uploadPresetRaw(requestParameters, initOverrides);
         return await response.value();
     }
 

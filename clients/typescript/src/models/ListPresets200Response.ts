@@ -13,13 +13,13 @@
  */
 
 import { mapValues } from '../runtime';
-import type { ListPresets200ResponsePresetsInner } from './ListPresets200ResponsePresetsInner';
+import type { Preset } from './Preset';
 import {
-    ListPresets200ResponsePresetsInnerFromJSON,
-    ListPresets200ResponsePresetsInnerFromJSONTyped,
-    ListPresets200ResponsePresetsInnerToJSON,
-    ListPresets200ResponsePresetsInnerToJSONTyped,
-} from './ListPresets200ResponsePresetsInner';
+    PresetFromJSON,
+    PresetFromJSONTyped,
+    PresetToJSON,
+    PresetToJSONTyped,
+} from './Preset';
 
 /**
  * 
@@ -30,7 +30,7 @@ export interface ListPresets200Response {
     /**
      * 
      */
-    presets: Array<ListPresets200ResponsePresetsInner>;
+    presets: Array<Preset>;
 }
 
 /**
@@ -51,7 +51,7 @@ export function ListPresets200ResponseFromJSONTyped(json: any, ignoreDiscriminat
     }
     return {
         
-        'presets': ((json['presets'] as Array<any>).map(ListPresets200ResponsePresetsInnerFromJSON)),
+        'presets': ((json['presets'] as Array<any>).map(PresetFromJSON)),
     };
 }
 
@@ -66,7 +66,7 @@ export function ListPresets200ResponseToJSONTyped(value?: ListPresets200Response
 
     return {
         
-        'presets': ((value['presets'] as Array<any>).map(ListPresets200ResponsePresetsInnerToJSON)),
+        'presets': ((value['presets'] as Array<any>).map(PresetToJSON)),
     };
 }
 

@@ -47,7 +47,8 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
 ) -> Response[ListPresetsResponse200 | Problem]:
-    """The presets of the standard search path, by name (apply one as the chain step preset:NAME).
+    """The library's uploaded presets and those of the standard search path, by name (apply one as the
+    chain step preset:NAME).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -70,7 +71,8 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
 ) -> ListPresetsResponse200 | Problem | None:
-    """The presets of the standard search path, by name (apply one as the chain step preset:NAME).
+    """The library's uploaded presets and those of the standard search path, by name (apply one as the
+    chain step preset:NAME).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -89,7 +91,8 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
 ) -> Response[ListPresetsResponse200 | Problem]:
-    """The presets of the standard search path, by name (apply one as the chain step preset:NAME).
+    """The library's uploaded presets and those of the standard search path, by name (apply one as the
+    chain step preset:NAME).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -110,7 +113,8 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
 ) -> ListPresetsResponse200 | Problem | None:
-    """The presets of the standard search path, by name (apply one as the chain step preset:NAME).
+    """The library's uploaded presets and those of the standard search path, by name (apply one as the
+    chain step preset:NAME).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -6,12 +6,13 @@ from typing import Any, Self, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-T = TypeVar("T", bound="ListPresetsResponse200PresetsItem")
+T = TypeVar("T", bound="Preset")
 
 
 @_attrs_define
-class ListPresetsResponse200PresetsItem:
-    """
+class Preset:
+    """A preset (its name, its description, its filters as a chain); applied as the chain step preset:NAME.
+
     Attributes:
         name (str):
         summary (str):
@@ -51,14 +52,14 @@ class ListPresetsResponse200PresetsItem:
 
         chain = d.pop("chain")
 
-        list_presets_response_200_presets_item = cls(
+        preset = cls(
             name=name,
             summary=summary,
             chain=chain,
         )
 
-        list_presets_response_200_presets_item.additional_properties = d
-        return list_presets_response_200_presets_item
+        preset.additional_properties = d
+        return preset
 
     @property
     def additional_keys(self) -> list[str]:

@@ -14,11 +14,11 @@
 
 import { mapValues } from '../runtime';
 /**
- * 
+ * A preset (its name, its description, its filters as a chain); applied as the chain step preset:NAME.
  * @export
- * @interface ListPresets200ResponsePresetsInner
+ * @interface Preset
  */
-export interface ListPresets200ResponsePresetsInner {
+export interface Preset {
     /**
      * 
      */
@@ -34,20 +34,20 @@ export interface ListPresets200ResponsePresetsInner {
 }
 
 /**
- * Check if a given object implements the ListPresets200ResponsePresetsInner interface.
+ * Check if a given object implements the Preset interface.
  */
-export function instanceOfListPresets200ResponsePresetsInner(value: object): value is ListPresets200ResponsePresetsInner {
+export function instanceOfPreset(value: object): value is Preset {
     if (!('name' in value) || value['name'] === undefined) return false;
     if (!('summary' in value) || value['summary'] === undefined) return false;
     if (!('chain' in value) || value['chain'] === undefined) return false;
     return true;
 }
 
-export function ListPresets200ResponsePresetsInnerFromJSON(json: any): ListPresets200ResponsePresetsInner {
-    return ListPresets200ResponsePresetsInnerFromJSONTyped(json, false);
+export function PresetFromJSON(json: any): Preset {
+    return PresetFromJSONTyped(json, false);
 }
 
-export function ListPresets200ResponsePresetsInnerFromJSONTyped(json: any, ignoreDiscriminator: boolean): ListPresets200ResponsePresetsInner {
+export function PresetFromJSONTyped(json: any, ignoreDiscriminator: boolean): Preset {
     if (json == null) {
         return json;
     }
@@ -59,11 +59,11 @@ export function ListPresets200ResponsePresetsInnerFromJSONTyped(json: any, ignor
     };
 }
 
-export function ListPresets200ResponsePresetsInnerToJSON(json: any): ListPresets200ResponsePresetsInner {
-    return ListPresets200ResponsePresetsInnerToJSONTyped(json, false);
+export function PresetToJSON(json: any): Preset {
+    return PresetToJSONTyped(json, false);
 }
 
-export function ListPresets200ResponsePresetsInnerToJSONTyped(value?: ListPresets200ResponsePresetsInner | null, ignoreDiscriminator: boolean = false): any {
+export function PresetToJSONTyped(value?: Preset | null, ignoreDiscriminator: boolean = false): any {
     if (value == null) {
         return value;
     }
