@@ -53,7 +53,7 @@ struct PresetUploadTests {
             }
         }
         // The preset's filters are the photo's recipe now.
-        let recipe = try await temp.library.currentRecipe(id)
+        let recipe = try await BlockingExecutor.run { try temp.library.currentRecipe(id) }
         let expected = try temp.library.presets().preset(named: "velvia-50.xmp").recipe(developsRaw: false)?.recipe
         #expect(!recipe.nodes.isEmpty)
         #expect(recipe.nodes.map(\.filter) == expected?.nodes.map(\.filter))

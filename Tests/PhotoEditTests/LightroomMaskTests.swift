@@ -221,6 +221,22 @@ struct LightroomMaskTests {
         #expect(oc.mask.components[1].shape == .luminance(LuminanceRange(low: 0.1, high: 0.6, feather: 0.1)))
     }
 
+    @Test("a revision translated before version 3 reads no range mask nor the amounts version 3 added: it renders as it did")
+    func translationTwoKeepsItsReading() throws {
+        let old = Self.list("GradientBasedCorrections", amounts: #"crs:LocalExposure2012="0.25" crs:LocalClarity2012="0.3" crs:LocalClarity="0.4""#,
+                            masks: #"<rdf:li crs:What="Mask/Gradient" crs:ZeroX="0.5" crs:ZeroY="0" crs:FullX="0.5" crs:FullY="0.4"/>"#)
+            .replacingOccurrences(of: "<crs:CorrectionMasks>", with: #"<crs:CorrectionRangeMask crs:Type="2" crs:LumMin="0.1" crs:LumMax="0.6" crs:LumFeather="0.5"/><crs:CorrectionMasks>"#)
+        let packet = try XMPPacket(data: Self.packet(old))
+        let v2 = try LightroomLocalCorrections.read(packet, orientation: 1, storedSize: (width: 6000, height: 4000), translation: 2)
+        let c2 = try #require(v2.corrections.first)
+        #expect(c2.amounts == [.exposure: 1] && c2.mask.components.count == 1)
+        #expect(v2.unmapped == ["GradientBasedCorrections 1: LocalClarity +0.4", "GradientBasedCorrections 1: LocalClarity2012 +0.3"], "\(v2.unmapped)")
+        let v3 = try LightroomLocalCorrections.read(packet, orientation: 1, storedSize: (width: 6000, height: 4000), translation: 3)
+        let c3 = try #require(v3.corrections.first)
+        #expect(c3.amounts == [.exposure: 1, .clarity: 30] && c3.mask.components.map(\.mode) == [.add, .intersect])
+        #expect(v3.unmapped.isEmpty, "\(v3.unmapped)")
+    }
+
     @Test func rangesAndPresenceAmountsAreWrittenBack() throws {
         var recipe = Recipe.empty
         try recipe.setLocalCorrections([

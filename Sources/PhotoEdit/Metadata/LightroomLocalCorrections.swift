@@ -47,6 +47,11 @@ public enum LightroomLocalCorrections {
         ("LocalExposure", .exposure, 4), ("LocalContrast", .contrast, 100), ("LocalClarity", .clarity, 100),
     ]
 
+    /// The amounts translation version 3 added (local clarity, dehaze and
+    /// texture; process 2010's): before it they were listed, and revisions
+    /// translated then keep rendering without them.
+    static let amountsSince3: Set<String> = ["LocalClarity2012", "LocalDehaze", "LocalTexture", "LocalExposure", "LocalContrast", "LocalClarity"]
+
     /// Amounts Lightroom sets that photoedit's local corrections have no equivalent of.
     static let unmappedAmounts = [
         "LocalToningHue", "LocalToningSaturation", "LocalMoire", "LocalDefringe", "LocalGrain", "LocalBrightness",
@@ -59,10 +64,16 @@ public enum LightroomLocalCorrections {
     /// `tiff:ImageWidth`/`ImageLength` are used, else 3:2.
     /// Throws for a value that is not a finite number where one is required
     /// (a packet is used whole or not at all); a mask it cannot rebuild is
-    /// left out and named in `unmapped`.
-    static func read(_ packet: XMPPacket, orientation: Int, storedSize: (width: Int, height: Int)? = nil) throws(XMPProblem) -> Reading {
+    /// left out and named in `unmapped`. `translation` is the Lightroom
+    /// translation version (``LightroomSettings/translationVersion``) the
+    /// revision was made with: range masks and the amounts of
+    /// ``amountsSince3`` are read from version 3 on, so an older revision
+    /// renders as it did.
+    static func read(_ packet: XMPPacket, orientation: Int, storedSize: (width: Int, height: Int)? = nil,
+                     translation: Int = LightroomSettings.translationVersion) throws(XMPProblem) -> Reading {
         var out = Reading()
-        let frame = Frame(orientation: orientation, size: storedSize ?? packetSize(packet))
+        var frame = Frame(orientation: orientation, size: storedSize ?? packetSize(packet))
+        frame.translation = translation
         for list in ["GradientBasedCorrections", "CircularGradientBasedCorrections", "PaintBasedCorrections", "MaskGroupBasedCorrections"] {
             guard let element = packet.elements[XMPPacket.Name(namespace: LightroomSettings.namespace, local: list)] else { continue }
             for (i, item) in items(element).enumerated() {
@@ -191,6 +202,8 @@ public enum LightroomLocalCorrections {
         /// Stored width and height in pixels (3:2 when unknown).
         let width: Double
         let height: Double
+        /// The Lightroom translation version read with (what is read depends on it).
+        var translation = LightroomSettings.translationVersion
 
         init(orientation: Int, size: (width: Int, height: Int)?) {
             self.orientation = (1...8).contains(orientation) ? orientation : 1
@@ -231,7 +244,8 @@ public enum LightroomLocalCorrections {
         var amounts: [LocalAdjustment: Double] = [:]
         var notes: [String] = []
         // Process 2010's amounts count where the 2012 one of the same adjustment is not set.
-        for (name, kind, factor) in amountScales + amountScales2010 where amounts[kind] == nil {
+        let since3 = frame.translation >= 3
+        for (name, kind, factor) in amountScales + amountScales2010 where amounts[kind] == nil && (since3 || !amountsSince3.contains(name)) {
             guard let v = try fields.number(name, what), v != 0 else { continue }
             guard (-10...10).contains(v) else { throw XMPProblem("\(what): crs:\(name) is not a number from -10 to 10") }
             let value = JSONValue.canonicalNumber(v * factor * scale)
@@ -241,7 +255,7 @@ public enum LightroomLocalCorrections {
             }
             amounts[kind] = value
         }
-        for name in unmappedAmounts {
+        for name in unmappedAmounts + (since3 ? [] : amountsSince3.sorted()) {
             if let v = try fields.number(name, what), v != 0 { notes.append("\(name) \(LightroomSettings.describe(v))") }
         }
         var components: [MaskComponent] = []
@@ -265,7 +279,7 @@ public enum LightroomLocalCorrections {
         }
         guard !components.isEmpty else { return .failure(Skip("no mask")) }
         // Lightroom 7–10: a range mask of the whole correction, intersected with its shapes.
-        if let rangeNode = fields.nested["CorrectionRangeMask"] {
+        if since3, let rangeNode = fields.nested["CorrectionRangeMask"] {
             switch try legacyRange(record(rangeNode), "\(what) CorrectionRangeMask") {
             case .failure(let skip): return .failure(skip)
             case .success(let range?): components.append(MaskComponent(range, mode: .intersect))
@@ -355,6 +369,7 @@ public enum LightroomLocalCorrections {
             let names = ["0": "object, background, people part or landscape class", "1": "subject", "2": "sky", "3": "people"]
             return .failure(Skip("Mask/Image (AI mask: \(sub.flatMap { names[$0] } ?? "unknown kind"); computed by Lightroom, not rebuilt)"))
         case "Mask/RangeMask":
+            guard frame.translation >= 3 else { return .failure(Skip("Mask/RangeMask (colour, luminance or depth range)")) }
             // Lightroom 11+: the range in a CorrectionRangeMask child (or on the component itself).
             let range = m.nested["CorrectionRangeMask"].map(record) ?? m
             switch try rangeShape(range, what) {

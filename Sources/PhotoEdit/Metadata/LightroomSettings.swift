@@ -80,7 +80,7 @@ public struct LightroomSettings: Sendable {
         self.orientation = orientation
         photoeditRecipe = packet.value(XMPSidecar.namespace, "recipe")?.defaultText
         lensEXIF = Self.lensEXIF(packet)
-        local = version >= 2 ? Result { () throws(XMPProblem) in try LightroomLocalCorrections.read(packet, orientation: orientation ?? 1) } : nil
+        local = version >= 2 ? Result { () throws(XMPProblem) in try LightroomLocalCorrections.read(packet, orientation: orientation ?? 1, translation: version) } : nil
         self.version = version
         self.rendered = rendered
     }
