@@ -39,4 +39,16 @@ struct LibraryPresetTests {
         let stored = try FileManager.default.contentsOfDirectory(atPath: blobs.appendingPathComponent("presets").path).sorted()
         #expect(stored == ["velvia.xmp"])
     }
+
+    @Test("photoedit apply --library L preset:NAME.xmp applies a preset uploaded to L (after --presets folders, before the search path)")
+    func cliSeesUploadedPresets() throws {
+        let lib = CLILibrary()
+        let id = try lib.importSample("coffee.jpg")
+        let photos = try PhotoLibrary(url: URL(fileURLWithPath: lib.path), create: false)
+        try photos.addPreset(named: "velvia", lightroom: try Self.corpus("05-analogfilm-n-fuji-velvia-50.xmp"))
+        try lib.succeed(["apply", "preset:velvia.xmp", id])
+        let expected = try photos.presets().preset(named: "velvia.xmp").recipe(developsRaw: false)?.recipe
+        #expect(try photos.currentRecipe(id).nodes.map(\.filter) == expected?.nodes.map(\.filter))
+        #expect(expected?.nodes.isEmpty == false)
+    }
 }
