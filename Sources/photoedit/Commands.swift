@@ -207,6 +207,7 @@ struct ApplyCommand: ParsableCommand {
         try PhotoEdit_run {
             if batch.asJob { _ = try JobsCommand.distributed(options, for: "--as-job") }
             let library = try options.open()
+            let presets = presetOptions.library(for: library)
             // Check everything before changing anything.
             var steps: [ChainStep] = []
             var fileRecipe: Recipe?
@@ -222,14 +223,14 @@ struct ApplyCommand: ParsableCommand {
                 }
             } else {
                 steps = try Chain.parse(preset.map { "preset:" + $0 } ?? ids.removeFirst())
-                _ = try Chain.apply(steps, to: .empty, registry: library.registry, presets: presetOptions.library, auto: { $0 })
+                _ = try Chain.apply(steps, to: .empty, registry: library.registry, presets: presets, auto: { $0 })
             }
             for name in remove { _ = try library.registry.require(name) }
             let resolved = try batch.photos(ids, in: library)
             if resolved.isEmpty { throw PhotoEditError.invalidQuery("no photo matches --where") }
             #if Server
             if batch.asJob {
-                let edit = BatchEdit(chain: try BatchEdit.expanding(steps.map(\.description).joined(separator: ","), presets: presetOptions.library),
+                let edit = BatchEdit(chain: try BatchEdit.expanding(steps.map(\.description).joined(separator: ","), presets: presets),
                                      reset: reset, remove: remove, base: base?.lowercased())
                 let perJob = batch.photosPerJob
                 try batch.enqueue(options, library: library) { try await $0.enqueueApply(edit, to: resolved, photosPerJob: perJob) }
@@ -240,7 +241,7 @@ struct ApplyCommand: ParsableCommand {
             defer { bar.finish() }
             for (i, id) in resolved.enumerated() {
                 let revision = try fileRecipe.map { try library.apply(recipe: $0, to: id) }
-                    ?? library.apply(steps: steps, to: id, reset: reset, removing: remove, presets: presetOptions.library,
+                    ?? library.apply(steps: steps, to: id, reset: reset, removing: remove, presets: presets,
                                      fromRAW: base.map { $0.lowercased() == "raw" })
                 bar.finish()
                 LensCommand.noteIfUnidentified(library, id: id, steps: steps, revision: revision)
@@ -434,6 +435,14 @@ struct PresetOptions: ParsableArguments {
     var library: PresetLibrary {
         LUTFolders.add(folders)
         return PresetLibrary.standard(extra: folders)
+    }
+
+    /// The presets an edit of `photos` sees: `--presets` folders, then the
+    /// presets uploaded to the library (`PUT /v1/presets/NAME`), then the
+    /// standard search path.
+    func library(for photos: PhotoLibrary) -> PresetLibrary {
+        LUTFolders.add(folders)
+        return PresetLibrary(folders: folders + photos.presets().folders, registry: photos.registry)
     }
 }
 
