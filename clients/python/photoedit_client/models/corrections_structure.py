@@ -33,8 +33,9 @@ class CorrectionsStructure:
         kind (Literal['corrections']):
         amounts (list[FilterParameterType0 | FilterParameterType1 | FilterParameterType2 | FilterParameterType3]): The
             amounts a correction can set, in the order they apply (0 or left out does nothing).
-        shapes (list[CorrectionsStructureShapesItem]): Each shape's values (coordinates are fractions of the upright,
-            uncropped photo).
+        shapes (list[CorrectionsStructureShapesItem]): Each shape's values: positions are fractions of the upright,
+            uncropped photo; `luminance` and `colour` are ranges of the photo's lightness (CIE L* / 100) and hue (CIE LCh),
+            usually combined with a shape.
         modes (list[str]): How a shape after the first combines with the ones before it.
         limits (CorrectionsStructureLimits):
     """

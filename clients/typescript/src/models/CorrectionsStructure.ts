@@ -43,7 +43,7 @@ export interface CorrectionsStructure {
      */
     amounts: Array<FilterParameter>;
     /**
-     * Each shape's values (coordinates are fractions of the upright, uncropped photo).
+     * Each shape's values: positions are fractions of the upright, uncropped photo; `luminance` and `colour` are ranges of the photo's lightness (CIE L* / 100) and hue (CIE LCh), usually combined with a shape.
      */
     shapes: Array<CorrectionsStructureShapesInner>;
     /**

@@ -49,6 +49,8 @@ export const CorrectionsStructureShapesInnerTypeEnum = {
     Linear: 'linear',
     Radial: 'radial',
     Brush: 'brush',
+    Luminance: 'luminance',
+    Colour: 'colour',
 } as const;
 export type CorrectionsStructureShapesInnerTypeEnum = typeof CorrectionsStructureShapesInnerTypeEnum[keyof typeof CorrectionsStructureShapesInnerTypeEnum];
 
