@@ -95,12 +95,32 @@ enum CLI {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        process.waitUntilExit()
+        let status = waitForExit(process)
         try out.close()
         try err.close()
         let stdout = String(decoding: try Data(contentsOf: URL(fileURLWithPath: outPath)), as: UTF8.self)
         let stderr = String(decoding: try Data(contentsOf: URL(fileURLWithPath: errPath)), as: UTF8.self)
-        return CLIResult(arguments: display, status: process.terminationStatus, stdout: stdout, stderr: stderr)
+        return CLIResult(arguments: display, status: status, stdout: stdout, stderr: stderr)
+    }
+
+    /// Waits for a child with `waitpid` itself and returns what
+    /// `Process.terminationStatus` would (the exit status, or the signal).
+    /// Foundation's `waitUntilExit` learns of the exit through a socket the
+    /// child holds; a child another test spawns at the same moment (a server)
+    /// can inherit that socket and keep it open, and the wait then lasts as
+    /// long as that server (seen once: a `photoedit` zombie, the test waiting).
+    /// When Foundation reaps the child first (`ECHILD` here), its own
+    /// status is the answer, and then it has one.
+    static func waitForExit(_ process: Process) -> Int32 {
+        var status: Int32 = 0
+        var result: Int32
+        repeat { result = waitpid(process.processIdentifier, &status, 0) } while result == -1 && errno == EINTR
+        guard result == process.processIdentifier else {
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        let signal = status & 0x7f
+        return signal == 0 ? (status >> 8) & 0xff : signal
     }
 }
 
