@@ -99,31 +99,25 @@ func addRenderRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
         let quality = try integer(query, "q", in: 1...100) ?? 85
         let asked = try integer(query, "rev", in: 0...Int(Int32.max))
 
-        let asset = try await blocking { try library.asset(id) }
+        let asking = RenderRequest(width: width, height: height, fit: fit, version: version, encoding: encoding,
+                                   quality: quality, revision: asked, ifNoneMatch: request.headers[.ifNoneMatch])
+        // A revision-addressed URL names one image for ever: its warm hit is
+        // answered from memory, without reading the catalog (RevisionMemo).
+        if let asked, let known = state.revisions.subject(id), known.revision == asked,
+           let response = try asking.answer(known, state: state).cached(state: state) {
+            return response
+        }
+        let generation = state.revisions.generation
+        let asset = RevisionMemo.Subject(try await blocking { try library.asset(id) })
         if let asked, asked != asset.revision {
             throw Problem(.notFound, code: "not-current-revision",
                           "revision \(asked) is not the photo's current revision (\(asset.revision))",
                           extra: ["currentRevision": .number(Double(asset.revision))], headers: [.eTag: ETag.revision(asset.revision)])
         }
-        // The size asked for, bounded by the pixel limit (the full size when none).
-        let target = ImageSize(width: width ?? height ?? asset.pixelWidth, height: height ?? width ?? asset.pixelHeight)
-        let pixels = min(target.width, asset.pixelWidth) * min(target.height, asset.pixelHeight)
-        guard pixels <= state.configuration.maxRenderPixels else {
-            throw Problem(.unprocessableContent, code: "render-too-large",
-                          "a render of \(pixels) pixels is more than the limit of \(state.configuration.maxRenderPixels)")
-        }
-        let etag = "\"r\(asset.revision)-\(version.rawValue)-\(target)-\(fit.rawValue)-\(encoding.rawValue)-q\(quality)\""
-        var headers: HTTPFields = [.eTag: etag, .vary: "Accept"]
-        headers[.cacheControl] = asked != nil ? "public, max-age=31536000, immutable" : "private, no-cache"
-        if let match = request.headers[.ifNoneMatch], ETag.matches(match, etag) {
-            return Response(status: .notModified, headers: headers)
-        }
-        headers[.contentType] = encoding.mediaType
-        let answerKey = "\(asset.id)/\(etag)"
-        if let data = state.renderAnswers.get(answerKey) {
-            state.metrics.render(fromCache: true)
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
-        }
+        if asked != nil { state.revisions.remember(id, asset, readAt: generation) }
+        let answer = try asking.answer(asset, state: state)
+        if let response = answer.cached(state: state) { return response }
+        let target = answer.target, headers = answer.headers
         let data = try await state.renders.run {
             // Encoded once, from the pixels, at the format and quality asked
             // (never a cached JPEG decoded and encoded again).
@@ -135,7 +129,55 @@ func addRenderRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
             state.metrics.render(fromCache: fromCache)
             return data
         }
-        state.renderAnswers.put(answerKey, data)
+        state.renderAnswers.put(answer.key, data)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+/// What a render request asks for, once its parameters are checked.
+private struct RenderRequest {
+    let width: Int?
+    let height: Int?
+    let fit: ImageContentMode
+    let version: ImageVersion
+    let encoding: ImageEncoding
+    let quality: Int
+    /// The `rev` the URL names (nil: the current version, revalidated).
+    let revision: Int?
+    let ifNoneMatch: String?
+
+    /// The answer for `asset`: its size (bounded by the pixel limit), ETag and headers.
+    func answer(_ asset: RevisionMemo.Subject, state: ServerState) throws -> RenderAnswer {
+        // The size asked for (the full size when none).
+        let target = ImageSize(width: width ?? height ?? asset.pixelWidth, height: height ?? width ?? asset.pixelHeight)
+        let pixels = min(target.width, asset.pixelWidth) * min(target.height, asset.pixelHeight)
+        guard pixels <= state.configuration.maxRenderPixels else {
+            throw Problem(.unprocessableContent, code: "render-too-large",
+                          "a render of \(pixels) pixels is more than the limit of \(state.configuration.maxRenderPixels)")
+        }
+        let etag = "\"r\(asset.revision)-\(version.rawValue)-\(target)-\(fit.rawValue)-\(encoding.rawValue)-q\(quality)\""
+        var headers: HTTPFields = [.eTag: etag, .vary: "Accept"]
+        headers[.cacheControl] = revision != nil ? "public, max-age=31536000, immutable" : "private, no-cache"
+        let notModified = ifNoneMatch.map { ETag.matches($0, etag) } ?? false
+        if !notModified { headers[.contentType] = encoding.mediaType }
+        return RenderAnswer(target: target, key: "\(asset.id)/\(etag)", headers: headers, notModified: notModified)
+    }
+}
+
+/// A render answer before its bytes: found in memory, or rendered.
+private struct RenderAnswer {
+    let target: ImageSize
+    /// The answer cache's key: the photo and the ETag (revision, size, format, quality).
+    let key: String
+    let headers: HTTPFields
+    /// The client holds it already (`If-None-Match`).
+    let notModified: Bool
+
+    /// 304, or the bytes from the answer cache; nil when they must be rendered.
+    func cached(state: ServerState) -> Response? {
+        if notModified { return Response(status: .notModified, headers: headers) }
+        guard let data = state.renderAnswers.get(key) else { return nil }
+        state.metrics.render(fromCache: true)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

@@ -74,6 +74,8 @@ final class ServerState: Sendable {
     let renders: RenderGate
     /// Recent render answers, served before the render queue.
     let renderAnswers: EncodedRenderCache
+    /// Photos' current revisions, for revision-addressed render hits without a catalog read.
+    let revisions: RevisionMemo
     let metrics = ServerMetrics()
     let shutdown = ShutdownFlag()
     /// Event streams open now (bounded by `maxEventStreams`).
@@ -85,6 +87,7 @@ final class ServerState: Sendable {
         self.configuration = configuration
         self.renders = RenderGate(concurrency: configuration.renderConcurrency, queueDepth: configuration.renderQueueDepth, metrics: metrics)
         self.renderAnswers = EncodedRenderCache(limit: configuration.renderAnswerCacheBytes)
+        self.revisions = RevisionMemo(library: library)
     }
 }
 
@@ -205,6 +208,7 @@ func makeRouter(state: ServerState) -> Router<ServerContext> {
     addWebRoutes(router)
 
     let v1 = router.group("v1").add(middleware: AuthMiddleware(tokens: state.configuration.tokens, signer: state.configuration.signer))
+        .add(middleware: RevisionMemoMiddleware<ServerContext>(memo: state.revisions))
     addAssetRoutes(v1, state: state)
     addEditRoutes(v1, state: state)
     addRenderRoutes(v1, state: state)

@@ -55,6 +55,66 @@ struct RenderAnswerCacheTests {
         }
     }
 
+    @Test("a revision-addressed hit is answered without reading the catalog; a change anywhere retires it")
+    func revisionAddressedHitsSkipTheCatalog() async throws {
+        let temp = try TemporaryLibrary()
+        let id = try temp.importSample("coffee.jpg")
+        let state = ServerState(library: temp.library, configuration: ServerConfiguration())
+        let application = Application(router: makeRouter(state: state))
+        let library = temp.library
+        try await application.test(.router) { client in
+            func status(_ uri: String) async throws -> HTTPResponse.Status {
+                try await client.execute(uri: uri, method: .get) { $0.status }
+            }
+            let hit = "/v1/assets/\(id)/render?w=64&format=png&rev=0"
+            #expect(try await status(hit) == .ok)
+            // The memo watches the change feed from the first revision-addressed request on.
+            let deadline = Date().addingTimeInterval(10)
+            while state.revisions.subject(id) == nil && Date() < deadline {
+                #expect(try await status(hit) == .ok)
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(state.revisions.subject(id)?.revision == 0)
+
+            // Warm hits: no catalog transaction but the feed's own safety poll
+            // (one read each 250 ms while nothing changes).
+            let hits = 40
+            let before = library.catalogTransactionCount
+            let started = Date()
+            for _ in 0..<hits { #expect(try await status(hit) == .ok) }
+            let reads = library.catalogTransactionCount - before
+            let polls = Int(Date().timeIntervalSince(started) / 0.25) + 2
+            #expect(reads <= polls, "\(hits) warm hits made \(reads) catalog transactions (feed polls allowed: \(polls))")
+            #expect(polls < hits, "the hits took too long for the count to tell")
+
+            // An edit through this server: the old revision is gone at once.
+            try await client.execute(uri: "/v1/assets/\(id)/edits", method: .post, headers: [.ifMatch: "\"r0\""],
+                                     body: ByteBuffer(string: #"{"chain": "exposure=+0.5"}"#)) { #expect($0.status == .ok) }
+            #expect(try await status(hit) == .notFound)
+            let second = "/v1/assets/\(id)/render?w=64&format=png&rev=1"
+            #expect(try await status(second) == .ok)
+
+            // An edit by another library object (as another process would): the
+            // change feed retires the memo within its latency.
+            let other = try PhotoLibrary(url: temp.url, create: false)
+            let waitFeed = Date().addingTimeInterval(10)
+            while state.revisions.subject(id)?.revision != 1 && Date() < waitFeed {
+                #expect(try await status(second) == .ok)
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let written = try await BlockingExecutor.run { try other.apply(chain: "exposure=-0.5", to: id) }
+            #expect(written.number == 2)
+            let retired = Date().addingTimeInterval(10)
+            var answer = try await status(second)
+            while answer == .ok && Date() < retired {
+                try await Task.sleep(for: .milliseconds(20))
+                answer = try await status(second)
+            }
+            #expect(answer == .notFound, "a revision another process replaced is still served")
+            #expect(try await status("/v1/assets/\(id)/render?w=64&format=png&rev=2") == .ok)
+        }
+    }
+
     @Test("a render in another format is encoded once from the pixels, never from the cached JPEG")
     func encodedOnce() async throws {
         let temp = try TemporaryLibrary()
