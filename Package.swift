@@ -105,6 +105,7 @@ let package = Package(
             name: "photoedit",
             dependencies: [
                 "PhotoEdit",
+                "PhotoEditGolden",
                 .target(name: "PhotoEditServer", condition: .when(traits: ["Server"])),
                 "PhotoEditLocation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -150,12 +151,16 @@ let package = Package(
             dependencies: ["PhotoEditLocation", "PhotoEdit", "PhotoEditPostgres", "PhotoEditS3", "PhotoEditSampleCatalog",
                            "PhotoEditTestServers", "PhotoEditLoopback", "photoedit"]
         ),
-        // Golden-image assertions for services' own tests.
-        .target(name: "PhotoEditTesting", dependencies: ["PhotoEdit"]),
+        // Golden images: CIEDE2000 comparison of two files, golden suites and their
+        // reports (`photoedit compare`, `photoedit test`, PhotoEditTesting). Test
+        // tooling, outside the engine; reached through PhotoEditTesting, not a product.
+        .target(name: "PhotoEditGolden", dependencies: ["PhotoEdit"]),
+        // Golden-image assertions for services' own tests (re-exports PhotoEditGolden).
+        .target(name: "PhotoEditTesting", dependencies: ["PhotoEdit", "PhotoEditGolden"]),
         .testTarget(name: "PhotoEditTestingTests", dependencies: ["PhotoEditTesting", "PhotoEdit"]),
         .testTarget(
             name: "PhotoEditTests",
-            dependencies: ["PhotoEdit", "CPhotoEditShim", "photoedit"]
+            dependencies: ["PhotoEdit", "PhotoEditGolden", "CPhotoEditShim", "photoedit"]
         ),
         .testTarget(
             name: "PhotoEditServerTests",
