@@ -2,6 +2,7 @@ import Foundation
 import PhotoEdit
 @testable import PhotoEditPostgres
 import PhotoEditSampleCatalog
+import PhotoEditTestSupport
 import Synchronization
 import Testing
 
@@ -35,7 +36,7 @@ struct CatalogStoreTests {
                 postgres = catalog
                 library = try PhotoLibrary(url: folder, catalog: catalog)
             }
-            let ids = try await BlockingExecutor.run { [library] in try library.importItems([Self.sample("coffee.jpg"), Self.sample("chelsea.jpg")]) }.compactMap(\.id)
+            let ids = try await BlockingExecutor.run { [library] in try library.importItems([Paths.sample("coffee.jpg"), Paths.sample("chelsea.jpg")]) }.compactMap(\.id)
             guard ids.count == 2 else { throw PhotoEditError.library("the samples were not imported") }
             (a, b) = (ids[0], ids[1])
         }
@@ -49,12 +50,6 @@ struct CatalogStoreTests {
         deinit {
             postgres?.close()
             try? FileManager.default.removeItem(at: folder)
-        }
-
-        static func sample(_ name: String) -> String {
-            var url = URL(fileURLWithPath: #filePath)
-            for _ in 0..<3 { url.deleteLastPathComponent() }
-            return url.appendingPathComponent("samples/\(name)").path
         }
 
         /// A content edit of `id` made from its current revision, not yet committed.
@@ -82,7 +77,7 @@ struct CatalogStoreTests {
             #expect(coffee.originalFilename == "coffee.jpg" && coffee.revision == 0 && coffee.adjustmentData == nil)
             #expect(abs(coffee.importDate.timeIntervalSinceNow) < 600, "the import time reads back as a time")
             #expect(try lib.asset(String(f.a.prefix(8))).id == f.a, "an id prefix resolves")
-            #expect(try lib.importItems([Fixture.sample("coffee.jpg")]).first.map { $0.duplicate && $0.id == f.a } == true, "the same bytes again: the same photo")
+            #expect(try lib.importItems([Paths.sample("coffee.jpg")]).first.map { $0.duplicate && $0.id == f.a } == true, "the same bytes again: the same photo")
 
             try lib.apply(chain: "exposure=+0.5", to: f.a)
             try lib.apply(chain: "contrast=+10", to: f.a)

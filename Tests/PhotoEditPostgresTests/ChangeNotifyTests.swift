@@ -2,6 +2,7 @@ import Foundation
 @testable import PhotoEdit
 @testable import PhotoEditPostgres
 import PhotoEditSampleCatalog
+import PhotoEditTestSupport
 import Synchronization
 import Testing
 
@@ -43,7 +44,7 @@ struct ChangeNotifyTests {
         defer { storeA.close(); storeB.close() }
         let nodeA = try PhotoLibrary(url: temp.appendingPathComponent("a"), catalog: storeA)
         let nodeB = try PhotoLibrary(url: temp.appendingPathComponent("b"), catalog: storeB)
-        let id = try #require(try await BlockingExecutor.run { try nodeA.importItems([CatalogStoreTests.Fixture.sample("coffee.jpg")]) }.first?.id)
+        let id = try #require(try await BlockingExecutor.run { try nodeA.importItems([Paths.sample("coffee.jpg")]) }.first?.id)
         let start = try await BlockingExecutor.run { try nodeB.latestChangeSequence() }
 
         let stream = try nodeB.changeSets(since: start)

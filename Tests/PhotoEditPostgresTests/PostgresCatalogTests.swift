@@ -3,6 +3,7 @@ import GRDB
 import PhotoEdit
 @testable import PhotoEditPostgres
 import PhotoEditSampleCatalog
+import PhotoEditTestSupport
 import Testing
 
 /// The catalog on a real PostgreSQL server (started by the tests on

@@ -1,5 +1,4 @@
 import Foundation
-import PhotoEditLoopback
 import PhotoEditPostgres
 
 /// A real PostgreSQL server for the tests and benchmarks, on loopback: a new
