@@ -20,7 +20,8 @@ struct DistributedLibraryTests {
     /// A fresh library of `kind`.
     final class Fixture: Sendable {
         let kind: Kind
-        let temp: URL
+        private let scratch: TemporaryDirectory
+        var temp: URL { scratch.url }
         let library: PhotoLibrary
         /// The distributed library's files and catalog (nil for a folder).
         let store: S3BlobStore?
@@ -28,7 +29,8 @@ struct DistributedLibraryTests {
 
         init(_ kind: Kind) async throws {
             self.kind = kind
-            temp = URL(fileURLWithPath: NSTemporaryDirectory() + "photoedit-dist-\(kind.rawValue)-\(UUID().uuidString.prefix(8))")
+            scratch = TemporaryDirectory("photoedit-dist-\(kind.rawValue)")
+            let temp = scratch.url
             switch kind {
             case .folder:
                 (store, catalog) = (nil, nil)
@@ -67,8 +69,6 @@ struct DistributedLibraryTests {
             if let store { return Set(try await store.listAll(prefix: folder + "/").map(\.key.rawValue)) }
             return Set(try await offload { try self.library.files.list(folder).map(\.relative) })
         }
-
-        deinit { try? FileManager.default.removeItem(at: temp) }
     }
 
     @Test(arguments: Kind.allCases)

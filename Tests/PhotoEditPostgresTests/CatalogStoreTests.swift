@@ -19,6 +19,7 @@ struct CatalogStoreTests {
 
     /// A library on `store`, with coffee and chelsea imported (A, B).
     final class Fixture: Sendable {
+        private let temp: TemporaryDirectory
         let folder: URL
         let library: PhotoLibrary
         let postgres: PostgresCatalogStore?
@@ -26,7 +27,8 @@ struct CatalogStoreTests {
         let b: String
 
         init(_ store: Store) async throws {
-            folder = URL(fileURLWithPath: NSTemporaryDirectory() + "photoedit-store-\(store.rawValue)-\(UUID().uuidString.prefix(8))")
+            temp = TemporaryDirectory("photoedit-store-\(store.rawValue)")
+            folder = temp.url.appendingPathComponent("library")
             switch store {
             case .sqlite:
                 postgres = nil
@@ -49,7 +51,6 @@ struct CatalogStoreTests {
 
         deinit {
             postgres?.close()
-            try? FileManager.default.removeItem(at: folder)
         }
 
         /// A content edit of `id` made from its current revision, not yet committed.

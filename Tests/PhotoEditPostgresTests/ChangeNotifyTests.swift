@@ -37,8 +37,8 @@ struct ChangeNotifyTests {
 
     @Test func anotherNodesCommitWakesTheFeedAtOnce() async throws {
         let location = try LocalPostgresServer.shared.get().newDatabase()
-        let temp = URL(fileURLWithPath: NSTemporaryDirectory() + "photoedit-notify-\(UUID().uuidString.prefix(8))")
-        defer { try? FileManager.default.removeItem(at: temp) }
+        let folder = TemporaryDirectory("photoedit-notify")
+        let temp = folder.url
         let storeA = try await PostgresCatalogStore.open(location, changePoll: Self.poll)
         let storeB = PostgresCatalogStore(location, changePoll: Self.poll)
         defer { storeA.close(); storeB.close() }
