@@ -105,6 +105,7 @@ let package = Package(
             name: "photoedit",
             dependencies: [
                 "PhotoEdit",
+                "PhotoEditGolden",
                 .target(name: "PhotoEditServer", condition: .when(traits: ["Server"])),
                 "PhotoEditLocation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -113,7 +114,8 @@ let package = Package(
         // Catalog benchmarks (bench/README.md); not a product.
         .executableTarget(
             name: "photoedit-bench",
-            dependencies: ["PhotoEdit", "PhotoEditPostgres", "PhotoEditSampleCatalog", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["PhotoEdit", "PhotoEditPostgres", "PhotoEditSampleCatalog", "PhotoEditTestSupport",
+                           .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // The catalog on PostgreSQL (postgres-nio): schema, queries.
         .target(
@@ -123,46 +125,52 @@ let package = Package(
         // Generated catalogs for the benchmarks and the backend comparison tests; not a product.
         .target(
             name: "PhotoEditSampleCatalog",
-            dependencies: ["PhotoEdit", "PhotoEditPostgres", "PhotoEditLoopback", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["PhotoEdit", "PhotoEditPostgres", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "PhotoEditPostgresTests",
-            dependencies: ["PhotoEditPostgres", "PhotoEdit", "PhotoEditSampleCatalog", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["PhotoEditPostgres", "PhotoEdit", "PhotoEditSampleCatalog", "PhotoEditTestSupport",
+                           .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // What SeaweedFS costs over a folder (bench/storage-benchmark.py runs it), not a product.
         .executableTarget(
             name: "photoedit-storage-bench",
             dependencies: ["PhotoEdit", "PhotoEditS3"]
         ),
-        // A real SeaweedFS on loopback for the tests (S3 endpoint); not a product.
-        .target(name: "PhotoEditTestServers", dependencies: ["PhotoEdit", "PhotoEditS3", "PhotoEditLoopback"]),
-        // Free loopback ports for the real servers tests start; not a product.
-        .target(name: "PhotoEditLoopback"),
+        // What every test target shares, written once; not a product: the package's paths
+        // and samples, temporary folders, free loopback ports and raw connections, the
+        // `photoedit` binary run as a child, and the real servers tests start
+        // (PostgreSQL, SeaweedFS, `photoedit serve`). The benchmarks use its servers too.
+        .target(name: "PhotoEditTestSupport", dependencies: ["PhotoEdit", "PhotoEditS3", "PhotoEditPostgres"]),
         // One blob-store suite run against every BlobStore (folder, S3 on a real SeaweedFS).
         .testTarget(
             name: "PhotoEditStorageTests",
-            dependencies: ["PhotoEdit", "PhotoEditS3", "PhotoEditTestServers"],
+            dependencies: ["PhotoEdit", "PhotoEditS3", "PhotoEditTestSupport"],
             exclude: ["Fixtures"]
         ),
         // Library locations and the distributed library (PostgreSQL + SeaweedFS S3) on real servers.
         .testTarget(
             name: "PhotoEditLocationTests",
             dependencies: ["PhotoEditLocation", "PhotoEdit", "PhotoEditPostgres", "PhotoEditS3", "PhotoEditSampleCatalog",
-                           "PhotoEditTestServers", "PhotoEditLoopback", "photoedit"]
+                           "PhotoEditTestSupport", "photoedit"]
         ),
-        // Golden-image assertions for services' own tests.
-        .target(name: "PhotoEditTesting", dependencies: ["PhotoEdit"]),
-        .testTarget(name: "PhotoEditTestingTests", dependencies: ["PhotoEditTesting", "PhotoEdit"]),
+        // Golden images: CIEDE2000 comparison of two files, golden suites and their
+        // reports (`photoedit compare`, `photoedit test`, PhotoEditTesting). Test
+        // tooling, outside the engine; reached through PhotoEditTesting, not a product.
+        .target(name: "PhotoEditGolden", dependencies: ["PhotoEdit"]),
+        // Golden-image assertions for services' own tests (re-exports PhotoEditGolden).
+        .target(name: "PhotoEditTesting", dependencies: ["PhotoEdit", "PhotoEditGolden"]),
+        .testTarget(name: "PhotoEditTestingTests", dependencies: ["PhotoEditTesting", "PhotoEdit", "PhotoEditTestSupport"]),
         .testTarget(
             name: "PhotoEditTests",
-            dependencies: ["PhotoEdit", "CPhotoEditShim", "photoedit"]
+            dependencies: ["PhotoEdit", "PhotoEditGolden", "PhotoEditTestSupport", "CPhotoEditShim", "photoedit"]
         ),
         .testTarget(
             name: "PhotoEditServerTests",
             dependencies: [
                 "PhotoEdit",
                 "PhotoEditServer",
-                "PhotoEditLoopback",
+                "PhotoEditTestSupport",
                 "photoedit",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Yams", package: "Yams"),

@@ -1,5 +1,8 @@
 import Foundation
 import PhotoEdit
+// GoldenTolerance, GoldenSuite, ImageComparison… are part of this module's API, as they were
+// when they lived in the engine: `import PhotoEditTesting` brings them.
+@_exported import PhotoEditGolden
 
 /// The check behind `expectGolden` (Swift Testing) and `XCTAssertGolden`
 /// (XCTest): an image file against a golden file, by CIEDE2000 through

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoEdit
+import PhotoEditGolden
 import Testing
 
 /// Expects the image file `actual` to match the golden image `golden`

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoEdit
+import PhotoEditGolden
 import XCTest
 
 /// Asserts that the image file `actual` matches the golden image `golden`

@@ -21,6 +21,7 @@ import Foundation
 import PhotoEdit
 import PhotoEditPostgres
 import PhotoEditSampleCatalog
+import PhotoEditTestSupport
 
 func realtimeNanoseconds() -> Int64 {
     var ts = timespec()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PhotoEdit
+import PhotoEditGolden
 
 struct CompareCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -5,7 +5,7 @@ import FoundationNetworking
 @testable import PhotoEdit
 import PhotoEditLocation
 import PhotoEditPostgres
-import PhotoEditTestServers
+import PhotoEditTestSupport
 import Testing
 
 /// Batch work as jobs on a real PostgreSQL + SeaweedFS library: enqueued by
@@ -21,7 +21,7 @@ struct BatchJobTests {
     /// `count` distinct JPEGs (coffee.jpg, each with its own comment segment).
     static func photos(_ count: Int, in folder: URL) throws -> [String] {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let jpeg = try Data(contentsOf: URL(fileURLWithPath: DistributedLibraryTests.sample("coffee.jpg")))
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: Paths.sample("coffee.jpg")))
         return try (0..<count).map { n in
             let note = Array("photo \(n)".utf8)
             var data = Data(jpeg.prefix(2))   // SOI
@@ -44,7 +44,7 @@ struct BatchJobTests {
         // Large enough to get a preview (long edge over 2880 px), each distinct.
         let folder = f.temp.appendingPathComponent("big")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let big = try Image.load(path: DistributedLibraryTests.sample("coffee.jpg"), sequential: false).call("resize", [("scale", .number(5.2))])
+        let big = try Image.load(path: Paths.sample("coffee.jpg"), sequential: false).call("resize", [("scale", .number(5.2))])
         var files: [String] = []
         for n in 0..<3 {
             let path = folder.appendingPathComponent("big\(n).jpg").path
@@ -168,22 +168,16 @@ struct BatchJobTests {
 
     /// A long-running `photoedit` child, its stdout read line by line.
     final class Child: @unchecked Sendable {
-        let process = Process()
+        let process: Process
         private let output = Pipe()
         private let lines = NSCondition()
         private var seen: [String] = []
         private var ended = false
 
         init(_ arguments: [String], _ environment: [String: String]) throws {
-            process.executableURL = DistributedLibraryTests.binary
-            process.arguments = arguments
-            var env = ProcessInfo.processInfo.environment
-            env.removeValue(forKey: "PHOTOEDIT_LIBRARY")
-            for (k, v) in environment { env[k] = v }
-            process.environment = env
+            process = try PhotoEditBinary.process(arguments, environment: environment)
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
-            process.standardInput = FileHandle.nullDevice
             try process.run()
             let handle = output.fileHandleForReading
             Thread.detachNewThread { [self] in

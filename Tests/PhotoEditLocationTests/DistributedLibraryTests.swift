@@ -4,7 +4,7 @@ import PhotoEditLocation
 import PhotoEditPostgres
 import PhotoEditS3
 import PhotoEditSampleCatalog
-import PhotoEditTestServers
+import PhotoEditTestSupport
 import Testing
 
 /// The library-level tests that matter, on both kinds of library: a folder
@@ -20,7 +20,8 @@ struct DistributedLibraryTests {
     /// A fresh library of `kind`.
     final class Fixture: Sendable {
         let kind: Kind
-        let temp: URL
+        private let scratch: TemporaryDirectory
+        var temp: URL { scratch.url }
         let library: PhotoLibrary
         /// The distributed library's files and catalog (nil for a folder).
         let store: S3BlobStore?
@@ -28,7 +29,8 @@ struct DistributedLibraryTests {
 
         init(_ kind: Kind) async throws {
             self.kind = kind
-            temp = URL(fileURLWithPath: NSTemporaryDirectory() + "photoedit-dist-\(kind.rawValue)-\(UUID().uuidString.prefix(8))")
+            scratch = TemporaryDirectory("photoedit-dist-\(kind.rawValue)")
+            let temp = scratch.url
             switch kind {
             case .folder:
                 (store, catalog) = (nil, nil)
@@ -67,22 +69,14 @@ struct DistributedLibraryTests {
             if let store { return Set(try await store.listAll(prefix: folder + "/").map(\.key.rawValue)) }
             return Set(try await offload { try self.library.files.list(folder).map(\.relative) })
         }
-
-        deinit { try? FileManager.default.removeItem(at: temp) }
-    }
-
-    static func sample(_ name: String) -> String {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.appendingPathComponent("samples/\(name)").path
     }
 
     @Test(arguments: Kind.allCases)
     func importFindsDuplicatesAndStoresOriginalsInTheStore(kind: Kind) async throws {
         let f = try await Fixture(kind)
-        let first = try await BlockingExecutor.run { try f.library.importItems([Self.sample("coffee.jpg"), Self.sample("chelsea.jpg")]) }
+        let first = try await BlockingExecutor.run { try f.library.importItems([Paths.sample("coffee.jpg"), Paths.sample("chelsea.jpg")]) }
         #expect(first.allSatisfy { $0.id != nil && !$0.duplicate })
-        let again = try await BlockingExecutor.run { try f.library.importItems([Self.sample("coffee.jpg")]) }
+        let again = try await BlockingExecutor.run { try f.library.importItems([Paths.sample("coffee.jpg")]) }
         #expect(again.first?.duplicate == true)
         #expect(again.first?.id == first[0].id)
         #expect(try await BlockingExecutor.run { try f.library.assets() }.count == 2)
@@ -100,7 +94,7 @@ struct DistributedLibraryTests {
     @Test(arguments: Kind.allCases)
     func applyRenderRevertAndHistory(kind: Kind) async throws {
         let f = try await Fixture(kind)
-        let id = try #require(try await BlockingExecutor.run { try f.library.importItems([Self.sample("chelsea.jpg")]) }.first?.id)
+        let id = try #require(try await BlockingExecutor.run { try f.library.importItems([Paths.sample("chelsea.jpg")]) }.first?.id)
         _ = try await BlockingExecutor.run { try f.library.apply(chain: "exposure=+0.5,crop=1:1", to: id) }
         let asset = try await BlockingExecutor.run { try f.library.asset(id) }
         #expect(asset.revision == 1)
@@ -126,13 +120,13 @@ struct DistributedLibraryTests {
     @Test(arguments: Kind.allCases)
     func resourcesAreTheOriginalsBytes(kind: Kind) async throws {
         let f = try await Fixture(kind)
-        let id = try #require(try await BlockingExecutor.run { try f.library.importItems([Self.sample("coffee.jpg")]) }.first?.id)
+        let id = try #require(try await BlockingExecutor.run { try f.library.importItems([Paths.sample("coffee.jpg")]) }.first?.id)
         _ = try await BlockingExecutor.run { try f.library.apply(chain: "saturation=-0.5", to: id) }
         let resources = try await BlockingExecutor.run { try f.library.resources(for: id) }
         let photo = try #require(resources.first { $0.type == .photo })
         let out = f.temp.appendingPathComponent("resource").path
         try await BlockingExecutor.run { try f.library.writeResource(photo, to: out) }
-        #expect(FileManager.default.contentsEqual(atPath: out, andPath: Self.sample("coffee.jpg")))
+        #expect(FileManager.default.contentsEqual(atPath: out, andPath: Paths.sample("coffee.jpg")))
         let render = try #require(resources.first { $0.type == .fullSizePhoto })
         #expect(render.fileSize > 1000)
     }
@@ -140,7 +134,7 @@ struct DistributedLibraryTests {
     @Test(arguments: Kind.allCases)
     func purgeRemovesThePhoto(kind: Kind) async throws {
         let f = try await Fixture(kind)
-        let ids = try await BlockingExecutor.run { try f.library.importItems([Self.sample("coffee.jpg"), Self.sample("chelsea.jpg")]) }.compactMap(\.id)
+        let ids = try await BlockingExecutor.run { try f.library.importItems([Paths.sample("coffee.jpg"), Paths.sample("chelsea.jpg")]) }.compactMap(\.id)
         _ = try await BlockingExecutor.run { try f.library.apply(chain: "exposure=+0.3", to: ids[1]) }
         try await offload { try f.library.performChanges { try $0.changeRequest(for: ids[1]).delete() } }
         try await offload { try f.library.performChanges { try $0.changeRequest(for: ids[1]).purge() } }
@@ -167,12 +161,12 @@ struct DistributedLibraryTests {
     @Test(arguments: Kind.allCases)
     func verifyRepairHonoursTheGracePeriod(kind: Kind) async throws {
         let f = try await Fixture(kind)
-        let id = try #require(try await BlockingExecutor.run { try f.library.importItems([Self.sample("coffee.jpg")]) }.first?.id)
+        let id = try #require(try await BlockingExecutor.run { try f.library.importItems([Paths.sample("coffee.jpg")]) }.first?.id)
         _ = try await BlockingExecutor.run { try f.library.apply(chain: "exposure=+0.2", to: id) }
         // A render left by a commit that never happened (or is in flight).
         let stray = "renders/\(id.prefix(2))/\(id)/7-0badf00d.jpg"
         let staged = f.temp.appendingPathComponent("stray.jpg").path
-        try FileManager.default.copyItem(atPath: Self.sample("coffee.jpg"), toPath: staged)
+        try FileManager.default.copyItem(atPath: Paths.sample("coffee.jpg"), toPath: staged)
         try await offload { try f.library.files.publish(staged, as: stray) }
         #expect(try await f.fileKeys("renders").contains(stray))
         switch kind {
@@ -199,7 +193,7 @@ struct DistributedLibraryTests {
     @Test(arguments: Kind.allCases)
     func aMissingBlobIsReported(kind: Kind) async throws {
         let f = try await Fixture(kind)
-        let id = try #require(try await BlockingExecutor.run { try f.library.importItems([Self.sample("coffee.jpg")]) }.first?.id)
+        let id = try #require(try await BlockingExecutor.run { try f.library.importItems([Paths.sample("coffee.jpg")]) }.first?.id)
         _ = try await BlockingExecutor.run { try f.library.apply(chain: "exposure=+0.2", to: id) }
         let render = try #require(try await f.fileKeys("renders").first)
         try await offload { f.library.files.remove(render) }
@@ -215,7 +209,7 @@ struct DistributedLibraryTests {
     func commandLineImportApplyRenderVerify(kind: Kind) async throws {
         let f = try await Fixture(kind)
         let library = try await f.libraryArgument
-        let imported = try Self.photoedit(["import", "--library", library, Self.sample("coffee.jpg"), Self.sample("chelsea.jpg")], f.environment)
+        let imported = try Self.photoedit(["import", "--library", library, Paths.sample("coffee.jpg"), Paths.sample("chelsea.jpg")], f.environment)
         #expect(imported.status == 0, "\(imported.stderr)")
         let ids = imported.stdout.split(separator: "\n").map { String($0.prefix(32)) }
         try #require(ids.count == 2)
@@ -249,7 +243,7 @@ struct DistributedLibraryTests {
     func killedInTheMiddleOfACommit(kind: Kind) async throws {
         let f = try await Fixture(kind)
         let library = try await f.libraryArgument
-        let imported = try Self.photoedit(["import", "--library", library, Self.sample("coffee.jpg")], f.environment)
+        let imported = try Self.photoedit(["import", "--library", library, Paths.sample("coffee.jpg")], f.environment)
         #expect(imported.status == 0, "\(imported.stderr)")
         let id = String(imported.stdout.prefix(32))
         try #require(id.count == 32)
@@ -260,7 +254,7 @@ struct DistributedLibraryTests {
         crash["PHOTOEDIT_CRASH_POINT"] = "before-commit"
         let killed = try Self.photoedit(["apply", "--library", library, "contrast=+0.3", id], crash)
         #expect(killed.status != 0)
-        let killedImport = try Self.photoedit(["import", "--library", library, Self.sample("chelsea.jpg")], crash)
+        let killedImport = try Self.photoedit(["import", "--library", library, Paths.sample("chelsea.jpg")], crash)
         #expect(killedImport.status != 0)
         // Every acknowledged change is there; the killed ones are not.
         let list = try Self.photoedit(["history", "--library", library, id], f.environment)
@@ -287,43 +281,8 @@ struct DistributedLibraryTests {
 
     // MARK: Support
 
-    struct Run {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
-
-    /// The built `photoedit` beside this test bundle.
-    static var binary: URL {
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        while !FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("photoedit").path), folder.path != "/" {
-            folder.deleteLastPathComponent()
-        }
-        return folder.appendingPathComponent("photoedit")
-    }
-
-    /// Runs the built `photoedit` beside this test bundle.
-    static func photoedit(_ arguments: [String], _ environment: [String: String], removing: [String] = []) throws -> Run {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env.removeValue(forKey: "PHOTOEDIT_LIBRARY")
-        for name in removing { env.removeValue(forKey: name) }
-        for (k, v) in environment { env[k] = v }
-        process.environment = env
-        let temp = FileManager.default.temporaryDirectory.appendingPathComponent("photoedit-run-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: temp, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: temp) }
-        let out = temp.appendingPathComponent("out"), err = temp.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
-                   stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
+    /// Runs the built `photoedit` to its end, with `environment` added and `removing` taken away.
+    static func photoedit(_ arguments: [String], _ environment: [String: String], removing: [String] = []) throws -> CLIResult {
+        try PhotoEditBinary.run(arguments, environment: environment, removing: removing)
     }
 }

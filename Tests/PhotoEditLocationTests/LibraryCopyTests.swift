@@ -1,7 +1,7 @@
 import Foundation
 @testable import PhotoEdit
 import PhotoEditLocation
-import PhotoEditTestServers
+import PhotoEditTestSupport
 import Testing
 
 /// `photoedit library copy` between a folder library and one on a real
@@ -34,7 +34,7 @@ struct LibraryCopyTests {
         let distributed = try await f.libraryArgument
         let folder = f.temp.appendingPathComponent("source")
         let source = try PhotoLibrary(url: folder)
-        let ids = try await BlockingExecutor.run { try source.importItems(["coffee.jpg", "chelsea.jpg", "astronaut.jpg"].map(DistributedLibraryTests.sample)) }.compactMap(\.id)
+        let ids = try await BlockingExecutor.run { try source.importItems(["coffee.jpg", "chelsea.jpg", "astronaut.jpg"].map(Paths.sample)) }.compactMap(\.id)
         try #require(ids.count == 3)
         _ = try await BlockingExecutor.run { try source.apply(chain: "exposure=+0.5", to: ids[0]) }
         _ = try await BlockingExecutor.run { try source.apply(chain: "contrast=+10", to: ids[0]) }
@@ -74,7 +74,7 @@ struct LibraryCopyTests {
 
         // A target holding a photo the source has not is refused, one line.
         let other = f.temp.appendingPathComponent("other")
-        _ = try await BlockingExecutor.run { try PhotoLibrary(url: other).importItems([DistributedLibraryTests.sample("rotated-exif.jpg")]) }
+        _ = try await BlockingExecutor.run { try PhotoLibrary(url: other).importItems([Paths.sample("rotated-exif.jpg")]) }
         let refused = try DistributedLibraryTests.photoedit(["library", "copy", "--from", other.path, "--to", distributed], f.environment)
         #expect(refused.status != 0 && refused.stderr.contains("which the source has not"), "\(refused.stderr)")
         #expect(refused.stderr.split(separator: "\n").count == 1)

@@ -2,6 +2,7 @@ import Foundation
 import PhotoEdit
 import PhotoEditLocation
 import PhotoEditPostgres
+import PhotoEditTestSupport
 import Testing
 
 /// Every form `--library` takes, and every bad form: one clear line that
@@ -76,9 +77,8 @@ struct LibraryLocationTests {
     }
 
     @Test func aConfigFile() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photoedit-loc-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temp = TemporaryDirectory("photoedit-loc")
+        let folder = temp.url
         let file = folder.appendingPathComponent("library.json")
         try Data("""
             {"catalog": "postgres://ann@db:5433/photos", "blobs": "s3://lib-bucket/p", "endpoint": "https://s3.example",

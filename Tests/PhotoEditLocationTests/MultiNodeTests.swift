@@ -4,8 +4,7 @@ import FoundationNetworking
 #endif
 @testable import PhotoEdit
 import PhotoEditLocation
-import PhotoEditLoopback
-import PhotoEditTestServers
+import PhotoEditTestSupport
 import Synchronization
 import Testing
 
@@ -187,7 +186,7 @@ struct MultiNodeTests {
         let staging = f.temp.appendingPathComponent("node\(uploader)/tmp").path
         let uploads = Array(try BatchJobTests.photos(ids.count + 8, in: f.temp.appendingPathComponent("up")).dropFirst(ids.count))
         let heldFile = f.temp.appendingPathComponent("up/held.jpg").path
-        let larger = try Image.load(path: DistributedLibraryTests.sample("coffee.jpg"), sequential: false).call("resize", [("scale", .number(1.5))])
+        let larger = try Image.load(path: Paths.sample("coffee.jpg"), sequential: false).call("resize", [("scale", .number(1.5))])
         try Renderer.save(larger, to: heldFile, format: .jpeg, quality: 97)
         let heldBytes = try Data(contentsOf: URL(fileURLWithPath: heldFile))
         // Staged bytes no other upload reaches: the held one's file is told apart by its size.

@@ -2,6 +2,7 @@ import Foundation
 import PhotoEdit
 @testable import PhotoEditPostgres
 import PhotoEditSampleCatalog
+import PhotoEditTestSupport
 import Synchronization
 import Testing
 
@@ -18,6 +19,7 @@ struct CatalogStoreTests {
 
     /// A library on `store`, with coffee and chelsea imported (A, B).
     final class Fixture: Sendable {
+        private let temp: TemporaryDirectory
         let folder: URL
         let library: PhotoLibrary
         let postgres: PostgresCatalogStore?
@@ -25,7 +27,8 @@ struct CatalogStoreTests {
         let b: String
 
         init(_ store: Store) async throws {
-            folder = URL(fileURLWithPath: NSTemporaryDirectory() + "photoedit-store-\(store.rawValue)-\(UUID().uuidString.prefix(8))")
+            temp = TemporaryDirectory("photoedit-store-\(store.rawValue)")
+            folder = temp.url.appendingPathComponent("library")
             switch store {
             case .sqlite:
                 postgres = nil
@@ -35,7 +38,7 @@ struct CatalogStoreTests {
                 postgres = catalog
                 library = try PhotoLibrary(url: folder, catalog: catalog)
             }
-            let ids = try await BlockingExecutor.run { [library] in try library.importItems([Self.sample("coffee.jpg"), Self.sample("chelsea.jpg")]) }.compactMap(\.id)
+            let ids = try await BlockingExecutor.run { [library] in try library.importItems([Paths.sample("coffee.jpg"), Paths.sample("chelsea.jpg")]) }.compactMap(\.id)
             guard ids.count == 2 else { throw PhotoEditError.library("the samples were not imported") }
             (a, b) = (ids[0], ids[1])
         }
@@ -48,13 +51,6 @@ struct CatalogStoreTests {
 
         deinit {
             postgres?.close()
-            try? FileManager.default.removeItem(at: folder)
-        }
-
-        static func sample(_ name: String) -> String {
-            var url = URL(fileURLWithPath: #filePath)
-            for _ in 0..<3 { url.deleteLastPathComponent() }
-            return url.appendingPathComponent("samples/\(name)").path
         }
 
         /// A content edit of `id` made from its current revision, not yet committed.
@@ -82,7 +78,7 @@ struct CatalogStoreTests {
             #expect(coffee.originalFilename == "coffee.jpg" && coffee.revision == 0 && coffee.adjustmentData == nil)
             #expect(abs(coffee.importDate.timeIntervalSinceNow) < 600, "the import time reads back as a time")
             #expect(try lib.asset(String(f.a.prefix(8))).id == f.a, "an id prefix resolves")
-            #expect(try lib.importItems([Fixture.sample("coffee.jpg")]).first.map { $0.duplicate && $0.id == f.a } == true, "the same bytes again: the same photo")
+            #expect(try lib.importItems([Paths.sample("coffee.jpg")]).first.map { $0.duplicate && $0.id == f.a } == true, "the same bytes again: the same photo")
 
             try lib.apply(chain: "exposure=+0.5", to: f.a)
             try lib.apply(chain: "contrast=+10", to: f.a)

@@ -2,6 +2,7 @@ import Foundation
 @testable import PhotoEdit
 @testable import PhotoEditPostgres
 import PhotoEditSampleCatalog
+import PhotoEditTestSupport
 import Synchronization
 import Testing
 
@@ -36,14 +37,14 @@ struct ChangeNotifyTests {
 
     @Test func anotherNodesCommitWakesTheFeedAtOnce() async throws {
         let location = try LocalPostgresServer.shared.get().newDatabase()
-        let temp = URL(fileURLWithPath: NSTemporaryDirectory() + "photoedit-notify-\(UUID().uuidString.prefix(8))")
-        defer { try? FileManager.default.removeItem(at: temp) }
+        let folder = TemporaryDirectory("photoedit-notify")
+        let temp = folder.url
         let storeA = try await PostgresCatalogStore.open(location, changePoll: Self.poll)
         let storeB = PostgresCatalogStore(location, changePoll: Self.poll)
         defer { storeA.close(); storeB.close() }
         let nodeA = try PhotoLibrary(url: temp.appendingPathComponent("a"), catalog: storeA)
         let nodeB = try PhotoLibrary(url: temp.appendingPathComponent("b"), catalog: storeB)
-        let id = try #require(try await BlockingExecutor.run { try nodeA.importItems([CatalogStoreTests.Fixture.sample("coffee.jpg")]) }.first?.id)
+        let id = try #require(try await BlockingExecutor.run { try nodeA.importItems([Paths.sample("coffee.jpg")]) }.first?.id)
         let start = try await BlockingExecutor.run { try nodeB.latestChangeSequence() }
 
         let stream = try nodeB.changeSets(since: start)

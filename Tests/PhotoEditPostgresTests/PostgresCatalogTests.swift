@@ -3,6 +3,7 @@ import GRDB
 import PhotoEdit
 @testable import PhotoEditPostgres
 import PhotoEditSampleCatalog
+import PhotoEditTestSupport
 import Testing
 
 /// The catalog on a real PostgreSQL server (started by the tests on
@@ -73,8 +74,8 @@ struct PostgresCatalogTests {
     /// catalog: every query gives the same ids in the same order.
     @Test func queriesAnswerWhatSQLiteAnswers() async throws {
         let photos = SampleCatalog(photos: 3000)
-        let folder = NSTemporaryDirectory() + "photoedit-pg-compare-\(UUID().uuidString.prefix(8))"
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let temp = TemporaryDirectory("photoedit-pg-compare")
+        let folder = temp.file("library")
         _ = try PhotoLibrary(url: URL(fileURLWithPath: folder))
         try photos.write(sqlite: folder + "/catalog.sqlite")
         let library = try PhotoLibrary(url: URL(fileURLWithPath: folder))
@@ -114,8 +115,8 @@ struct PostgresCatalogTests {
     /// Every table and column of a new SQLite catalog exists in PostgreSQL:
     /// a migration added to `Catalog` without its `PostgresSchema` twin fails here.
     @Test func theSchemaHasEverySQLiteColumn() async throws {
-        let folder = NSTemporaryDirectory() + "photoedit-pg-schema-\(UUID().uuidString.prefix(8))"
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let temp = TemporaryDirectory("photoedit-pg-schema")
+        let folder = temp.file("library")
         _ = try PhotoLibrary(url: URL(fileURLWithPath: folder))
         let queue = try DatabaseQueue(path: folder + "/catalog.sqlite")
         let sqlite = try await queue.read { db in

@@ -2,6 +2,7 @@ import Foundation
 import PhotoEdit
 @testable import PhotoEditPostgres
 import PhotoEditSampleCatalog
+import PhotoEditTestSupport
 import Testing
 
 /// Batch jobs and the change feed across nodes, on a real PostgreSQL server:
@@ -277,17 +278,7 @@ struct PostgresJobsTests {
         #expect(try await node.latestChangeSequence() == 100)
     }
 
-    static func bench() throws -> URL {
-        var folders = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
-        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            folders.append(URL(fileURLWithPath: exe).deletingLastPathComponent())
-        }
-        for folder in folders {
-            let candidate = folder.appendingPathComponent("photoedit-bench")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        throw PhotoEditError.library("photoedit-bench is not built beside the tests (swift build --build-tests builds it)")
-    }
+    static func bench() throws -> URL { try PhotoEditBinary.built("photoedit-bench").get() }
 }
 
 final class Flag: @unchecked Sendable {

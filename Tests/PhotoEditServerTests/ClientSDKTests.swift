@@ -1,5 +1,6 @@
 import Foundation
 @testable import PhotoEditServer
+import PhotoEditTestSupport
 import Testing
 
 /// The typed clients under clients/ (docs/clients.md): regenerated from the
@@ -52,7 +53,7 @@ struct ClientSDKTests {
           .enabled(if: missing == nil, "\(missing ?? ""): scripts/install-deps installs the clients' tools"),
           .timeLimit(.minutes(2)))
     func clientsAgainstServe() async throws {
-        let binary = try ServeProcessTests.binary().path
+        let binary = try PhotoEditBinary.url().path
         let script = Paths.root.appendingPathComponent("scripts/test-clients").path
         let (status, text) = try await blocking { try runToEnd(script, [binary], environment: ["PHOTOEDIT_CLIENTS_VENV": Self.venv]) }
         let failed = text.split(separator: "\n").filter { $0.hasPrefix("FAIL") }

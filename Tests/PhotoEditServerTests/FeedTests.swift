@@ -4,7 +4,7 @@ import HummingbirdTesting
 @testable import PhotoEdit
 @testable import PhotoEditServer
 import Testing
-import PhotoEditLoopback
+import PhotoEditTestSupport
 
 @Suite("HTTP API v1: filters and the change feed")
 struct FeedTests {

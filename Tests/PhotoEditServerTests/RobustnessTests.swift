@@ -4,47 +4,13 @@ import HummingbirdTesting
 import NIOCore
 @testable import PhotoEdit
 @testable import PhotoEditServer
+import PhotoEditTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// `photoedit serve` started as a process on a library folder, on a free port.
-final class ServeProcess: @unchecked Sendable {
-    let process = Process()
-    let port: Int
-    let errors: URL
-
-    init(library: URL, arguments: [String] = []) throws {
-        errors = library.deletingLastPathComponent().appendingPathComponent(library.lastPathComponent + "-serve.err")
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        process.executableURL = try ServeProcessTests.binary()
-        process.arguments = ["serve", "--library", library.path, "--port", "0"] + arguments
-        let stdout = Pipe()
-        process.standardOutput = stdout
-        process.standardError = try FileHandle(forWritingTo: errors)
-        try process.run()
-        let (text, listening) = ServeProcessTests.firstLine(stdout)
-        guard let port = listening else {
-            process.terminate()
-            throw ServeProcessTests.TestFailure("serve did not start: \(text)")
-        }
-        self.port = port
-    }
-
-    /// SIGKILL: no shutdown of any kind.
-    func kill9() {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
-
-    func stop() {
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-    }
-
-    var log: String { (try? String(contentsOf: errors, encoding: .utf8)) ?? "" }
-
+extension ServeProcess {
     /// One request on its own connection.
     func send(_ method: HTTPRequest.Method, _ uri: String, headers: HTTPFields = [:], body: ByteBuffer? = nil,
               timeout: Duration = .seconds(120)) async throws -> TestClient.Response {
@@ -56,7 +22,7 @@ final class ServeProcess: @unchecked Sendable {
 
 /// `photoedit verify` on a library: its exit status and output.
 func verify(_ library: URL) throws -> (status: Int32, output: String) {
-    let (status, output) = try runToEnd(try ServeProcessTests.binary().path, ["verify", "--library", library.path])
+    let (status, output) = try runToEnd(try PhotoEditBinary.url().path, ["verify", "--library", library.path])
     return (status, output)
 }
 
@@ -67,14 +33,10 @@ func json(_ response: TestClient.Response) -> JSONValue {
 /// The server under load and under kill -9, as a real process on loopback.
 @Suite("photoedit serve under load and kill -9", .serialized)
 struct RobustnessTests {
-    static func temporaryLibrary() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("photoedit-robust-\(UUID().uuidString.prefix(8).lowercased())")
-    }
-
     @Test("1 000 concurrent requests (reads, renders, edits): no 5xx but 503 with Retry-After, no lost update, verify clean")
     func thousandConcurrentRequests() async throws {
-        let folder = Self.temporaryLibrary()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temp = TemporaryDirectory("photoedit-robust")
+        let folder = temp.url.appendingPathComponent("library")
         let library = try PhotoLibrary(url: folder)
         let ids = try await BlockingExecutor.run { try library.importItems(["coffee.jpg", "chelsea.jpg", "astronaut.jpg"].map(Paths.sample)) }.compactMap(\.id)
         #expect(ids.count == 3)
@@ -153,8 +115,8 @@ struct RobustnessTests {
         }
         #expect(editsInHistory == editRevisions.count, "edits answered 200: \(editRevisions.count), in the histories: \(editsInHistory)")
         #expect(editRevisions.count > 0)
-        try await blocking { serve.stop() }
-        #expect(serve.process.terminationStatus == 0)
+        let ended = try await blocking { serve.stop() }
+        #expect(ended == .exited(0))
         #expect(!serve.log.contains("internal error"), "\(serve.log.suffix(2000))")
         let checked = try await blocking { try verify(folder) }
         #expect(checked.status == 0, "\(checked.output)")
@@ -162,8 +124,8 @@ struct RobustnessTests {
 
     @Test("kill -9 during uploads and edits: verify is clean and every acknowledged upload and edit is there", arguments: [0.3, 1.1])
     func killDuringWrites(after seconds: Double) async throws {
-        let folder = Self.temporaryLibrary()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temp = TemporaryDirectory("photoedit-robust")
+        let folder = temp.url.appendingPathComponent("library")
         let library = try PhotoLibrary(url: folder)
         let seeded = try await BlockingExecutor.run { try library.importItems([Paths.sample("coffee.jpg"), Paths.sample("chelsea.jpg")]) }.compactMap(\.id)
         let serve = try await blocking { try ServeProcess(library: folder) }
@@ -194,7 +156,7 @@ struct RobustnessTests {
                         guard let response = try? await serve.send(.post, "/v1/assets?filename=\(tag).jpg", body: ByteBuffer(bytes: variant(tag)),
                                                                    timeout: .seconds(30)),
                               response.status == .created,
-                              case let .string(id)? = json(response)["id"] else { if !serve.process.isRunning { return }; continue }
+                              case let .string(id)? = json(response)["id"] else { if !serve.isRunning { return }; continue }
                         await acknowledged.upload(tag, id)
                     }
                 }
@@ -214,7 +176,7 @@ struct RobustnessTests {
                                                                    body: ByteBuffer(string: #"{"chain": "\#(chain)"}"#), timeout: .seconds(30)),
                               response.status == .ok,
                               let revision = revision(ofETag: response.headers[.eTag])
-                        else { if !serve.process.isRunning { return }; continue }
+                        else { if !serve.isRunning { return }; continue }
                         await acknowledged.edit(id, revision, chain)
                     }
                 }
@@ -222,14 +184,14 @@ struct RobustnessTests {
             group.addTask {
                 // Once writes are being acknowledged, the kill comes in the middle of more.
                 while await !acknowledged.writing {
-                    if !serve.process.isRunning { return }
+                    if !serve.isRunning { return }
                     try? await Task.sleep(for: .milliseconds(20))
                 }
                 try? await Task.sleep(for: .seconds(seconds))
                 _ = try? await blocking { serve.kill9() }
             }
         }
-        #expect(serve.process.terminationReason == .uncaughtSignal)
+        #expect(serve.termination == .signalled(SIGKILL))
         let uploaded = await acknowledged.uploads
         let edited = await acknowledged.edits
         print("kill -9 \(seconds) s after the first acknowledged edit: \(uploaded.count) uploads and \(edited.count) edits acknowledged")

@@ -1,6 +1,7 @@
 import Foundation
 @testable import PhotoEditServer
 import Testing
+import PhotoEditTestSupport
 
 /// schemathesis against the real `photoedit serve` (scripts/schemathesis):
 /// generated requests on every operation of the OpenAPI document, with an
@@ -28,7 +29,7 @@ struct SchemathesisTests {
     func schemathesis() async throws {
         // The run takes minutes: on a Dispatch thread, never blocking Swift's
         // cooperative pool (which the other suites' servers run on).
-        let binary = try ServeProcessTests.binary().path
+        let binary = try PhotoEditBinary.url().path
         let script = Paths.root.appendingPathComponent("scripts/schemathesis").path
         let (status, text) = try await blocking { try runToEnd(script, [binary], environment: ["PHOTOEDIT_VENV": Self.venv]) }
         // The summary names every failure; its reproductions can be huge.
@@ -36,20 +37,4 @@ struct SchemathesisTests {
         #expect(status == 0, "scripts/schemathesis failed:\n\(summary)")
         #expect(text.contains("passed") && !text.contains("Failures:"), "\(summary)")
     }
-}
-
-/// Runs a program to its end, with `environment` added to ours: its exit
-/// status and its output (stdout and stderr together).
-func runToEnd(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: program)
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return (process.terminationStatus, text)
 }

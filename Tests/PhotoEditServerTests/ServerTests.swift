@@ -4,30 +4,22 @@ import HummingbirdTesting
 import Logging
 @testable import PhotoEdit
 @testable import PhotoEditServer
+import PhotoEditTestSupport
 import Testing
 
-/// The package root and its sample photos.
-enum Paths {
-    static let root: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url
-    }()
-
-    static func sample(_ name: String) -> String { root.appendingPathComponent("samples").appendingPathComponent(name).path }
-}
+/// The package root and its sample photos (PhotoEditTestSupport's, for the whole module).
+typealias Paths = PhotoEditTestSupport.Paths
 
 /// A library in a temporary folder, removed afterwards.
-final class TemporaryLibrary: @unchecked Sendable {
+final class TemporaryLibrary: Sendable {
+    let folder = TemporaryDirectory("photoedit-server")
     let url: URL
     let library: PhotoLibrary
 
     init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("photoedit-server-\(UUID().uuidString.prefix(12).lowercased())")
+        url = folder.url.appendingPathComponent("library")
         library = try PhotoLibrary(url: url)
     }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
 
     func importSample(_ name: String) throws -> String {
         let results = try library.importItems([Paths.sample(name)])

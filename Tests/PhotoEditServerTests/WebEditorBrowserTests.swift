@@ -1,4 +1,5 @@
 import Foundation
+import PhotoEditTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -51,7 +52,7 @@ struct WebEditorBrowserTests {
         // time can be ended whole.
         process.executableURL = URL(fileURLWithPath: Self.python)
         process.arguments = [Paths.root.appendingPathComponent("Tests/web/test_editor.py").path,
-                             "--binary", try ServeProcessTests.binary().path, "--screenshots", screenshots.path,
+                             "--binary", try PhotoEditBinary.url().path, "--screenshots", screenshots.path,
                              "--deadline", "150", "--process-group"]
         let output = Pipe()
         process.standardOutput = output

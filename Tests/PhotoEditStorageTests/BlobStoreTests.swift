@@ -1,7 +1,7 @@
 import Foundation
 import PhotoEdit
 import PhotoEditS3
-import PhotoEditTestServers
+import PhotoEditTestSupport
 import Testing
 
 /// The blob stores every test of this suite runs against.

@@ -1,24 +1,13 @@
 import Foundation
 import PhotoEdit
 import PhotoEditTesting
+import PhotoEditTestSupport
 import Testing
 
-/// The package root, found from this file.
-let packageRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-func sample(_ name: String) -> String { packageRoot.appendingPathComponent("samples").appendingPathComponent(name).path }
-
-/// A temporary folder, removed at deinit.
-final class Scratch: @unchecked Sendable {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("photoedit-testing-\(UUID().uuidString.prefix(12))")
-    init() { try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
-    func file(_ name: String) -> String { url.appendingPathComponent(name).path }
-    deinit { try? FileManager.default.removeItem(at: url) }
-}
-
 /// A library holding chelsea.jpg edited with `chain`.
-func library(_ scratch: Scratch, chain: String) throws -> (PhotoLibrary, String) {
+func library(_ scratch: TemporaryDirectory, chain: String) throws -> (PhotoLibrary, String) {
     let library = try PhotoLibrary(url: scratch.url.appendingPathComponent("library"))
-    let id = try #require(try library.importItems([sample("chelsea.jpg")]).first?.id)
+    let id = try #require(try library.importItems([Paths.sample("chelsea.jpg")]).first?.id)
     try library.apply(chain: chain, to: id)
     return (library, id)
 }
@@ -27,7 +16,7 @@ func library(_ scratch: Scratch, chain: String) throws -> (PhotoLibrary, String)
 @Suite("expectGolden")
 struct ExpectGoldenTests {
     @Test func matchingImagePasses() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory("photoedit-testing")
         let (library, id) = try library(scratch, chain: "exposure=+0.5")
         let golden = scratch.file("golden.png")
         try library.render(id, to: golden, options: RenderOptions(maxWidth: 128, maxHeight: 128))
@@ -37,7 +26,7 @@ struct ExpectGoldenTests {
     }
 
     @Test func mismatchFailsTheTest() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory("photoedit-testing")
         let (library, id) = try library(scratch, chain: "exposure=+1")
         let golden = scratch.file("golden.png")
         try library.render(id, to: golden, options: RenderOptions(maxWidth: 128, maxHeight: 128))
@@ -60,7 +49,7 @@ struct ExpectGoldenTests {
     }
 
     @Test func failureLeavesExpectedActualAndDiff() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory("photoedit-testing")
         let (library, id) = try library(scratch, chain: "saturation=-100")
         let golden = scratch.file("goldens/grey.png"), actual = scratch.file("colour.png")
         try FileManager.default.createDirectory(atPath: scratch.file("goldens"), withIntermediateDirectories: true)
@@ -79,13 +68,13 @@ struct ExpectGoldenTests {
     }
 
     @Test func recordModes() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory("photoedit-testing")
         let golden = scratch.file("new/golden.png")
-        #expect(GoldenMatch.check(sample("chelsea.jpg"), matches: golden, record: .missing, failures: nil).verdict == .recorded)
+        #expect(GoldenMatch.check(Paths.sample("chelsea.jpg"), matches: golden, record: .missing, failures: nil).verdict == .recorded)
         #expect(FileManager.default.fileExists(atPath: golden))
-        #expect(GoldenMatch.check(sample("chelsea.jpg"), matches: golden, record: .never, failures: nil).verdict == .passed)
+        #expect(GoldenMatch.check(Paths.sample("chelsea.jpg"), matches: golden, record: .never, failures: nil).verdict == .passed)
         // `missing` leaves a golden that differs alone (and fails); `all` rewrites it.
-        let other = sample("coffee.jpg")
+        let other = Paths.sample("coffee.jpg")
         if case .failed = GoldenMatch.check(other, matches: golden, record: .missing, failures: nil).verdict {} else {
             Issue.record("record: .missing overwrote a golden that differs")
         }
@@ -96,12 +85,12 @@ struct ExpectGoldenTests {
     }
 
     @Test func suiteCasesAsArguments() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory("photoedit-testing")
         let folder = scratch.url.appendingPathComponent("suite/portraits/0001-bright")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Data(#"{"source": "chelsea.jpg", "chain": "exposure=+1", "size": 64}"#.utf8).write(to: folder.appendingPathComponent("case.json"))
         let root = scratch.url.appendingPathComponent("suite")
-        let recording = GoldenSuite(root: root, sourceFolders: [packageRoot.appendingPathComponent("samples")], record: .missing)
+        let recording = GoldenSuite(root: root, sourceFolders: [Paths.samples], record: .missing)
         let golden = try #require(try recording.cases().first)
         withKnownIssue("recording is a warning, not a failure") {
             expectGolden(golden, in: recording)

@@ -1,6 +1,7 @@
 import Foundation
 import PhotoEdit
 import PhotoEditTesting
+import PhotoEditTestSupport
 import XCTest
 
 /// PhotoEditTesting's XCTest helpers: a match passes, a mismatch fails the test.
@@ -26,7 +27,7 @@ final class XCTAssertGoldenTests: XCTestCase {
     }
 
     func testMatchPassesAndMismatchFails() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory("photoedit-testing")
         let (library, id) = try library(scratch, chain: "contrast=30")
         let options = RenderOptions(maxWidth: 96, maxHeight: 96)
         let golden = scratch.file("golden.png")

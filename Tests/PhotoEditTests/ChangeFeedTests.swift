@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import PhotoEdit
+import PhotoEditTestSupport
 
 /// The change feed: entries for every kind of change, before/after objects,
 /// rollback, fetch result change details, other processes, `changes` and `watch`.
@@ -352,20 +353,14 @@ struct ChangeFeedTests {
 
 /// A `photoedit` process that keeps running (watch), its stdout in a file.
 final class LongProcess: @unchecked Sendable {
-    let process = Process()
+    let process: Process
     private let folder = TemporaryDirectory("photoedit-long")
     private let stdoutPath: String
 
     init(_ arguments: [String]) throws {
         stdoutPath = folder.file("stdout")
         _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
-        process.executableURL = try CLI.binary.get()
-        process.arguments = arguments
-        process.currentDirectoryURL = Paths.root
-        var environment = ProcessInfo.processInfo.environment
-        environment.removeValue(forKey: "PHOTOEDIT_LIBRARY")
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
+        process = try PhotoEditBinary.process(arguments)
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
         process.standardError = FileHandle.nullDevice
         try process.run()

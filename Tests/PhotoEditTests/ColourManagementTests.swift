@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PhotoEdit
+import PhotoEditGolden
 
 /// The unadjusted version is the original, colour-managed to sRGB: the
 /// same colours whatever profile the file carries.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PhotoEdit
+import PhotoEditGolden
 
 /// Output colour management: `--profile`, `--intent`, `--depth`.
 @Suite("Colour output")

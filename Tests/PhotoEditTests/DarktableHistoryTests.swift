@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PhotoEdit
+import PhotoEditGolden
 
 /// darktable sidecars' histories as foreign adjustment data: read only as
 /// far as module names (never the binary params), kept verbatim as

@@ -4,6 +4,7 @@ import FoundationXML
 #endif
 import Testing
 @testable import PhotoEdit
+@testable import PhotoEditGolden
 
 /// The engine's golden-case runner (`GoldenSuite`), its reports and `photoedit test`.
 @Suite("Golden suites")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PhotoEdit
+import PhotoEditGolden
 
 /// Golden images: every case under `filters/` rendered through the library
 /// API and compared with its expected.png by CIEDE2000.

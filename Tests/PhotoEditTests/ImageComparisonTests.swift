@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PhotoEdit
+import PhotoEditGolden
 
 /// The engine's CIEDE2000 comparison (`ImageComparison`) and `photoedit compare`.
 @Suite("Image comparison")

@@ -12,9 +12,8 @@ struct LibraryPresetTests {
 
     @Test("a shared library: the preset is a blob every node lists and applies; a second upload of the name is refused; a bad one stores nothing")
     func sharedLibrary() throws {
-        let temp = FileManager.default.temporaryDirectory.appendingPathComponent("photoedit-presets-\(UUID().uuidString.prefix(12))")
-        defer { try? FileManager.default.removeItem(at: temp) }
-        try FileManager.default.createDirectory(at: temp, withIntermediateDirectories: true)
+        let folder = TemporaryDirectory("photoedit-presets")
+        let temp = folder.url
         let blobs = temp.appendingPathComponent("blobs")
         let catalog = temp.appendingPathComponent("catalog.sqlite").path
         func node(_ name: String) throws -> PhotoLibrary {

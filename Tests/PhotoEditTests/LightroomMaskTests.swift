@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PhotoEdit
+import PhotoEditGolden
 
 /// Lightroom's masks and spots (issue 25): hand-written packets in
 /// Lightroom's element shapes (old gradient / radial / brush lists, Lightroom

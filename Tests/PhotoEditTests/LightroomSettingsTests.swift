@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PhotoEdit
+import PhotoEditGolden
 
 /// Lightroom / Camera Raw develop settings (`crs:`): both shapes of packet,
 /// the translation into a recipe, hostile packets, import (sidecars written

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PhotoEdit
+import PhotoEditGolden
 
 /// The `raw` development stage, previews, rotated and LinearRaw DNGs, and
 /// RAW+JPEG pairs.

@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// File operations with the durability the commit protocol needs.
-enum FileIO {
+package enum FileIO {
     /// Copies `source` to `destination` in 1 MiB chunks, hashing the bytes
     /// with SHA-256 (GLib's GChecksum) on the way, and flushes the copy to
     /// disk. Returns the hex digest and the byte count.
@@ -116,7 +116,7 @@ enum FileIO {
     }
 
     /// A file's size in bytes, nil if it does not exist.
-    static func size(_ path: String) -> Int64? {
+    package static func size(_ path: String) -> Int64? {
         var info = stat()
         return stat(path, &info) == 0 ? Int64(info.st_size) : nil
     }
@@ -224,7 +224,7 @@ enum FileIO {
         return stat(path, &info) == 0
     }
 
-    static func isDirectory(_ path: String) -> Bool {
+    package static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// What the engine learns about an image file before accepting it.
-struct ProbedImage: Sendable {
+package struct ProbedImage: Sendable {
     var loader: String
-    var format: String
+    package var format: String
     var uniformTypeIdentifier: String
     /// Size as stored (before orientation).
     var storedWidth: Int
@@ -28,7 +28,7 @@ struct ProbedImage: Sendable {
 }
 
 /// Reads and checks image files for import.
-enum Importer {
+package enum Importer {
     /// Loaders of photo formats the engine accepts, with their format name,
     /// file extension and uniform type identifier. Text-based and
     /// document loaders (csv, matrix, svg, pdf, ImageMagick's) are refused.
@@ -85,7 +85,7 @@ enum Importer {
     ///
     /// - Parameter decodeAll: decode every pixel to rule out truncated or
     ///   corrupt data. Only files the engine itself just wrote skip it.
-    static func probe(path: String, displayPath: String, decodeAll: Bool = true) throws -> ProbedImage {
+    package static func probe(path: String, displayPath: String, decodeAll: Bool = true) throws -> ProbedImage {
         try Vips.ensureStarted()
         guard FileIO.exists(path) else { throw PhotoEditError.unreadableFile(path: displayPath, reason: "no such file") }
         if let attributes = try? FileManager.default.attributesOfItem(atPath: path),

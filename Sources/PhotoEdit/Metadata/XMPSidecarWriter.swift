@@ -205,8 +205,24 @@ public struct XMPSidecar: Sendable {
     /// `photoedit:recipe` only), one text each.
     public let notExported: [String]
 
-    /// XML text (the same escaping as the golden reports': &, <, >, " escaped, control characters dropped).
-    static func escaped(_ text: String) -> String { GoldenReport.escape(text) }
+    /// Text for HTML and XML: &, <, >, " escaped; control characters other
+    /// than newline and tab dropped (XML 1.0 cannot hold them). The golden reports use it too.
+    package static func escaped(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "\n", "\t": out.unicodeScalars.append(scalar)
+            default:
+                if scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value) { continue }
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
 
     /// The sidecar of a photo with this metadata and (current) recipe;
     /// `unreadFormat` names the format of a current edit photoedit cannot read.

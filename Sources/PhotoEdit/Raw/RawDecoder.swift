@@ -35,7 +35,7 @@ struct RawInfo: Sendable {
 ///   file is never brightened by a guessed maximum (its default 0.75 can add
 ///   ~0.3 EV on some files);
 /// - as-shot white balance, AHD demosaic, highlights clipped.
-struct RawSettings: Sendable, Hashable {
+package struct RawSettings: Sendable, Hashable {
     var halfSize = false
     var quality = 3
     var highlight = 0
@@ -58,10 +58,10 @@ struct RawSettings: Sendable, Hashable {
         case multipliers(Double, Double, Double, Double)
     }
 
-    static let neutral = RawSettings()
+    package static let neutral = RawSettings()
 }
 
-enum RawDecoder {
+package enum RawDecoder {
     /// File extensions of camera RAW formats the engine stores RAW originals under.
     static let extensions: Set<String> = ["dng", "cr2", "cr3", "crw", "nef", "nrw", "arw", "srf", "sr2", "raf", "orf", "rw2",
                                           "pef", "srw", "3fr", "erf", "kdc", "mrw", "x3f", "iiq", "rwl", "raw", "mef", "mos"]
@@ -174,7 +174,7 @@ enum RawDecoder {
 
     /// Develops a RAW into the working space: linear float RGB (sRGB
     /// primaries), upright. `displayPath` names the file in errors.
-    static func develop(_ path: String, settings: RawSettings = .neutral, displayPath: String? = nil) throws -> Image {
+    package static func develop(_ path: String, settings: RawSettings = .neutral, displayPath: String? = nil) throws -> Image {
         let (linear, flip) = try developLinear16(path, settings: settings, displayPath: displayPath)
         let scale = 1.0 / 65535
         let rgb = try upright(linear.extractBands(0, count: 3), flip: flip)

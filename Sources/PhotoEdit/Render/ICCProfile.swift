@@ -4,9 +4,9 @@ import CVips
 import Foundation
 
 /// ICC profile helpers on lcms2.
-enum ICCProfile {
+package enum ICCProfile {
     /// libvips' built-in sRGB profile, embedded in every render.
-    static func sRGB() throws -> Data {
+    package static func sRGB() throws -> Data {
         try cache.get()
     }
 

@@ -182,7 +182,7 @@ public struct Renderer: Sendable {
     /// An opaque decoded image, colour-managed into the working space:
     /// through its embedded ICC profile when it is not sRGB, else as sRGB;
     /// grey becomes three equal bands.
-    static func workingSpace(_ image: Image) throws -> Image {
+    package static func workingSpace(_ image: Image) throws -> Image {
         var image = image
         if let profile = image.blob("icc-profile-data"), !ICCProfile.isSRGB(profile) {
             // Through the embedded profile (lcms2) to CIE XYZ, then to linear
@@ -258,7 +258,7 @@ public struct Renderer: Sendable {
         try Renderer.save(image, to: path, format: format, quality: options.quality, tiffCompression: options.tiffCompression)
     }
 
-    static func save(_ image: Image, to path: String, format: OutputFormat, quality: Int, tiffCompression: TIFFCompression = .lzw) throws {
+    package static func save(_ image: Image, to path: String, format: OutputFormat, quality: Int, tiffCompression: TIFFCompression = .lzw) throws {
         switch format {
         case .jpeg: try image.save(to: path, format: "jpeg", options: [("Q", .number(Double(quality)))])
         case .webp: try image.save(to: path, format: "webp", options: [("Q", .number(Double(quality)))])

@@ -10,13 +10,13 @@ extension Image {
     }
 
     /// self + other.
-    func adding(_ other: Image) throws -> Image { try binary("add", other) }
+    package func adding(_ other: Image) throws -> Image { try binary("add", other) }
 
     /// self − other.
-    func subtracting(_ other: Image) throws -> Image { try binary("subtract", other) }
+    package func subtracting(_ other: Image) throws -> Image { try binary("subtract", other) }
 
     /// self × other.
-    func multiplied(by other: Image) throws -> Image { try binary("multiply", other) }
+    package func multiplied(by other: Image) throws -> Image { try binary("multiply", other) }
 
     /// self ÷ other.
     func divided(by other: Image) throws -> Image { try binary("divide", other) }

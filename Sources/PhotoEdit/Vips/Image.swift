@@ -51,7 +51,7 @@ public final class Image: @unchecked Sendable {
     ///     "corrupt data" of a file cut short and padded with an end marker.
     ///   - cached: through libvips' operation cache (keyed by file name);
     ///     false reads the file as it is now, for files rewritten in place.
-    static func load(path: String, sequential: Bool, failOnTruncated: Bool = true, strict: Bool = false,
+    package static func load(path: String, sequential: Bool, failOnTruncated: Bool = true, strict: Bool = false,
                      extra: [(String, Vips.Argument)] = [], cached: Bool = true) throws -> Image {
         try Vips.ensureStarted()
         guard let loader = Vips.loader(for: path) else {
@@ -113,7 +113,7 @@ public final class Image: @unchecked Sendable {
 
     /// Every pixel, computed and copied out: rows top to bottom, bands
     /// interleaved, in the image's band format.
-    func pixelBytes() throws -> Data {
+    package func pixelBytes() throws -> Data {
         var length = 0
         guard let memory = vips_image_write_to_memory(pointer, &length) else { throw Vips.error("write_to_memory") }
         defer { g_free(memory) }
@@ -122,7 +122,7 @@ public final class Image: @unchecked Sendable {
 
     // MARK: Operations used by the engine
 
-    func call(_ name: String, _ arguments: [(String, Vips.Argument)] = []) throws -> Image {
+    package func call(_ name: String, _ arguments: [(String, Vips.Argument)] = []) throws -> Image {
         try Vips.image(name, [("in", .image(self))] + arguments)
     }
 
@@ -189,23 +189,23 @@ public final class Image: @unchecked Sendable {
     }
 
     /// Applies the EXIF orientation to the pixels and sets the tag to 1.
-    func autorotated() throws -> Image {
+    package func autorotated() throws -> Image {
         try call("autorot")
     }
 
     /// Converts to another colour space, by libvips' interpretation nick.
-    func colourspace(_ space: String) throws -> Image {
+    package func colourspace(_ space: String) throws -> Image {
         try call("colourspace", [("space", .string(space))])
     }
 
     /// Casts the band format ("uchar", "ushort", "float").
-    func cast(_ format: String) throws -> Image {
+    package func cast(_ format: String) throws -> Image {
         try call("cast", [("format", .string(format))])
     }
 
     /// The image composited over white (or black), without its alpha band;
     /// the alpha's range follows the band format (0…65535 for 16 bits).
-    func flattened(onWhite: Bool) throws -> Image {
+    package func flattened(onWhite: Bool) throws -> Image {
         let max = formatName == "ushort" ? 65535.0 : 255.0
         let background = onWhite ? max : 0
         return try call("flatten", [("background", .doubles([background, background, background])), ("max_alpha", .number(max))])
@@ -213,7 +213,7 @@ public final class Image: @unchecked Sendable {
 
     /// The image computed once into memory (libvips `vips_image_copy_memory`),
     /// for pixels read more than once.
-    func inMemory() throws -> Image {
+    package func inMemory() throws -> Image {
         guard let p = vips_image_copy_memory(pointer) else { throw Vips.error("copy_memory") }
         return Image(owning: p)
     }
@@ -286,14 +286,14 @@ public final class Image: @unchecked Sendable {
     // MARK: Metadata
 
     /// A copy whose metadata can be changed without touching shared images.
-    func copyForMetadata() throws -> Image {
+    package func copyForMetadata() throws -> Image {
         guard let p = pe_image_copy(pointer) else { throw Vips.error("copy") }
         return Image(owning: p)
     }
 
     func hasField(_ name: String) -> Bool { pe_image_has_field(pointer, name) != 0 }
 
-    func int(_ name: String) -> Int? {
+    package func int(_ name: String) -> Int? {
         guard hasField(name) else { return nil }
         var value: Int32 = 0
         if pe_image_get_int(pointer, name, &value) != 0 { _ = Vips.takeError(); return nil }
@@ -320,7 +320,7 @@ public final class Image: @unchecked Sendable {
     }
 
     /// Sets fields on this image. Only call on an image from `copyForMetadata()`.
-    func setBlob(_ name: String, _ data: Data) {
+    package func setBlob(_ name: String, _ data: Data) {
         data.withUnsafeBytes { pe_image_set_blob(pointer, name, $0.baseAddress, $0.count) }
     }
 

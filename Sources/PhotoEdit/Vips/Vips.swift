@@ -4,7 +4,7 @@ import Foundation
 
 /// libvips start-up and error handling. Nothing here is public: the engine's
 /// public API never exposes a C type.
-enum Vips {
+package enum Vips {
     /// Starts libvips once per process. Safe to call from any thread.
     static func ensureStarted() throws {
         let ok = _started
@@ -88,7 +88,7 @@ enum Vips {
     }
 
     /// An argument of a libvips operation.
-    enum Argument {
+    package enum Argument {
         case image(Image)
         case images([Image])
         case number(Double)
@@ -146,7 +146,7 @@ enum Vips {
     }
 
     /// Runs an operation whose main output is the image `out`.
-    static func image(_ name: String, _ arguments: [(String, Argument)], output: String = "out", cached: Bool = true) throws -> Image {
+    package static func image(_ name: String, _ arguments: [(String, Argument)], output: String = "out", cached: Bool = true) throws -> Image {
         var result: Image?
         try run(name, arguments, cached: cached) { op in
             guard let p = pe_get_image(op, output) else { throw error(name) }

@@ -1,58 +1,15 @@
 import Foundation
 import Testing
 @testable import PhotoEdit
+import PhotoEditTestSupport
 
-/// The result of one run of the `photoedit` binary.
-struct CLIResult: CustomStringConvertible {
-    let arguments: [String]
-    let status: Int32
-    let stdout: String
-    let stderr: String
-
-    var succeeded: Bool { status == 0 }
-    var stdoutLines: [String] { stdout.lines }
-    var stderrLines: [String] { stderr.lines }
-
-    var description: String {
-        "photoedit \(arguments.joined(separator: " ")) → exit \(status)\nstdout: \(stdout)\nstderr: \(stderr)"
-    }
-
-    /// stdout parsed as the engine's JSON.
-    func json() throws -> JSONValue { try JSONValue.parse(Data(stdout.utf8)) }
-}
-
-/// Runs the real built `photoedit` executable as a subprocess.
+/// Runs the real built `photoedit` executable as a subprocess
+/// (PhotoEditTestSupport's `PhotoEditBinary`), recording a missing binary
+/// as an issue at the caller.
 enum CLI {
     /// The `photoedit` binary: `$PHOTOEDIT_BINARY` if set, else the file named
     /// `photoedit` beside the test bundle in the build products folder.
-    static let binary: Result<URL, CLIError> = {
-        let fm = FileManager.default
-        if let path = ProcessInfo.processInfo.environment["PHOTOEDIT_BINARY"], !path.isEmpty {
-            return fm.isExecutableFile(atPath: path) ? .success(URL(fileURLWithPath: path))
-                : .failure(CLIError("PHOTOEDIT_BINARY=\(path) is not an executable file"))
-        }
-        var folders: [URL] = []
-        let bundle = Bundle.main.bundleURL
-        folders.append(bundle)
-        folders.append(bundle.deletingLastPathComponent())
-        if let arg0 = CommandLine.arguments.first {
-            let url = URL(fileURLWithPath: arg0).resolvingSymlinksInPath()
-            folders.append(url.deletingLastPathComponent())
-            folders.append(url.deletingLastPathComponent().deletingLastPathComponent())
-        }
-        if let exe = try? fm.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            folders.append(URL(fileURLWithPath: exe).deletingLastPathComponent())
-        }
-        for folder in folders {
-            let candidate = folder.appendingPathComponent("photoedit")
-            var isDirectory: ObjCBool = false
-            if fm.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue,
-               fm.isExecutableFile(atPath: candidate.path) {
-                return .success(candidate)
-            }
-        }
-        return .failure(CLIError("no executable named 'photoedit' beside the test bundle (looked in: \(folders.map(\.path).joined(separator: ", "))); build it with `swift build --scratch-path .build-tests` or set PHOTOEDIT_BINARY"))
-    }()
+    static var binary: Result<URL, CLIError> { PhotoEditBinary.location }
 
     /// Runs `photoedit ARGS` in the package root, with a clean environment
     /// (no PHOTOEDIT_LIBRARY, so every test names its library).
@@ -73,61 +30,8 @@ enum CLI {
     /// setpriv around it) in the package root with the clean environment.
     static func runExecutable(_ binary: URL, _ arguments: [String], display: [String],
                               environment extra: [String: String] = [:]) throws -> CLIResult {
-        let outputs = TemporaryDirectory("photoedit-cli-out")
-        let outPath = outputs.file("stdout"), errPath = outputs.file("stderr")
-        guard FileManager.default.createFile(atPath: outPath, contents: nil),
-              FileManager.default.createFile(atPath: errPath, contents: nil) else {
-            throw CLIError("cannot create output files in \(outputs.path)")
-        }
-        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.currentDirectoryURL = Paths.root
-        var environment = ProcessInfo.processInfo.environment
-        environment.removeValue(forKey: "PHOTOEDIT_LIBRARY")
-        environment.removeValue(forKey: "PHOTOEDIT_DEBUG")
-        environment["XDG_DATA_HOME"] = outputs.file("xdg-unused")
-        for (k, v) in extra { environment[k] = v }
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let status = waitForExit(process)
-        try out.close()
-        try err.close()
-        let stdout = String(decoding: try Data(contentsOf: URL(fileURLWithPath: outPath)), as: UTF8.self)
-        let stderr = String(decoding: try Data(contentsOf: URL(fileURLWithPath: errPath)), as: UTF8.self)
-        return CLIResult(arguments: display, status: status, stdout: stdout, stderr: stderr)
+        try PhotoEditBinary.runExecutable(binary, arguments, display: display, environment: extra)
     }
-
-    /// Waits for a child with `waitpid` itself and returns what
-    /// `Process.terminationStatus` would (the exit status, or the signal).
-    /// Foundation's `waitUntilExit` learns of the exit through a socket the
-    /// child holds; a child another test spawns at the same moment (a server)
-    /// can inherit that socket and keep it open, and the wait then lasts as
-    /// long as that server (seen once: a `photoedit` zombie, the test waiting).
-    /// When Foundation reaps the child first (`ECHILD` here), its own
-    /// status is the answer, and then it has one.
-    static func waitForExit(_ process: Process) -> Int32 {
-        var status: Int32 = 0
-        var result: Int32
-        repeat { result = waitpid(process.processIdentifier, &status, 0) } while result == -1 && errno == EINTR
-        guard result == process.processIdentifier else {
-            process.waitUntilExit()
-            return process.terminationStatus
-        }
-        let signal = status & 0x7f
-        return signal == 0 ? (status >> 8) & 0xff : signal
-    }
-}
-
-struct CLIError: Error, CustomStringConvertible {
-    let message: String
-    init(_ message: String) { self.message = message }
-    var description: String { message }
 }
 
 /// A temporary library driven through the CLI.

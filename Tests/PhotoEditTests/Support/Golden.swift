@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PhotoEdit
+import PhotoEditGolden
 
 /// photoedit's own golden suite: `filters/<filter-id>/NNNN-<case>/`
 /// (case.json and expected.png), run by the engine's `GoldenSuite` — the

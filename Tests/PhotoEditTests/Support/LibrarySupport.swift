@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PhotoEdit
+import PhotoEditTestSupport
 
 /// Helpers for the content-editing, change-request, crash and concurrency
 /// tests: in-process library snapshots, a "foreign" editor, typed-error
@@ -134,19 +135,12 @@ struct SeededGenerator: RandomNumberGenerator {
 /// A `photoedit` process started directly with Foundation.Process, so its
 /// pid is photoedit's own (no shell in between); output goes to /dev/null.
 final class RawProcess: @unchecked Sendable {
-    let process = Process()
+    let process: Process
     let arguments: [String]
 
     init(_ arguments: [String]) throws {
         self.arguments = arguments
-        process.executableURL = try CLI.binary.get()
-        process.arguments = arguments
-        process.currentDirectoryURL = Paths.root
-        var environment = ProcessInfo.processInfo.environment
-        environment.removeValue(forKey: "PHOTOEDIT_LIBRARY")
-        environment.removeValue(forKey: "PHOTOEDIT_DEBUG")
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
+        process = try PhotoEditBinary.process(arguments)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

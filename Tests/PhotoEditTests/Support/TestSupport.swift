@@ -1,44 +1,15 @@
 import Foundation
 import Testing
 @testable import PhotoEdit
+import PhotoEditTestSupport
 
-/// Paths of the package and its test data, found from this source file.
-enum Paths {
-    /// The package root (the folder holding Package.swift).
-    static let root: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        // Tests/PhotoEditTests/Support/TestSupport.swift → package root.
-        for _ in 0..<4 { url.deleteLastPathComponent() }
-        return url
-    }()
-
-    static let samples = root.appendingPathComponent("samples")
-    static let badFixtures = root.appendingPathComponent("Tests/Fixtures/bad")
-    static let filters = root.appendingPathComponent("filters")
-    static let goldenFailures = root.appendingPathComponent(".golden-failures")
-
-    static func sample(_ name: String) -> String { samples.appendingPathComponent(name).path }
-    static func bad(_ name: String) -> String { badFixtures.appendingPathComponent(name).path }
-}
-
-/// A temporary folder, removed when the value is released.
-final class TemporaryDirectory: @unchecked Sendable {
-    let url: URL
-    var path: String { url.path }
-
-    init(_ label: String = "photoedit-tests") {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("\(label)-\(UUID().uuidString.prefix(12).lowercased())")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func file(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    deinit {
-        // Originals are read-only files; their folders are not, so removal works.
-        try? FileManager.default.removeItem(at: url)
-    }
-}
+// The package's paths, temporary folders and the `photoedit` runner are
+// PhotoEditTestSupport's, shared by every test target; these names make them
+// this module's without an import in every file.
+typealias Paths = PhotoEditTestSupport.Paths
+typealias TemporaryDirectory = PhotoEditTestSupport.TemporaryDirectory
+typealias CLIResult = PhotoEditTestSupport.CLIResult
+typealias CLIError = PhotoEditTestSupport.TestFailure
 
 /// Hashes files with the engine's own streamed SHA-256.
 enum Hashing {
@@ -98,11 +69,6 @@ enum Pixels {
         let out = try rgb.copyForMetadata()
         try out.save(to: path, format: "png")
     }
-}
-
-extension String {
-    /// Non-empty lines.
-    var lines: [String] { split(whereSeparator: \.isNewline).map(String.init) }
 }
 
 /// A value shared between threads under a lock.

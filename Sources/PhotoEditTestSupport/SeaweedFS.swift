@@ -1,5 +1,4 @@
 import Foundation
-import PhotoEditLoopback
 import PhotoEdit
 import PhotoEditS3
 #if canImport(Glibc)

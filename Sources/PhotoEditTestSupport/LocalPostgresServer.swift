@@ -1,5 +1,4 @@
 import Foundation
-import PhotoEditLoopback
 import PhotoEditPostgres
 
 /// A real PostgreSQL server for the tests and benchmarks, on loopback: a new
@@ -91,8 +90,8 @@ package final class LocalPostgresServer: Sendable {
     @discardableResult
     static func shell(_ command: String, _ what: String) throws -> Int32 {
         let p = try start(command)
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else { throw Problem.failed("\(what) failed (exit \(p.terminationStatus))") }
-        return p.terminationStatus
+        let status = waitForExit(p)   // not waitUntilExit: see waitForTermination
+        guard status == 0 else { throw Problem.failed("\(what) failed (exit \(status))") }
+        return status
     }
 }

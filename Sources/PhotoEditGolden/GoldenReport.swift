@@ -1,4 +1,5 @@
 import Foundation
+import PhotoEdit
 
 /// Reports of a golden run: an HTML page for people (expected, actual and
 /// diff side by side for every failure) and JUnit XML for CI systems.
@@ -141,21 +142,6 @@ public enum GoldenReport {
     }
 
     /// Text for HTML and XML: &, <, >, " escaped; control characters other
-    /// than newline and tab dropped (XML 1.0 cannot hold them).
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\n", "\t": out.unicodeScalars.append(scalar)
-            default:
-                if scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value) { continue }
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    /// than newline and tab dropped (the engine's XML escaping, as its XMP sidecars').
+    static func escape(_ text: String) -> String { XMPSidecar.escaped(text) }
 }

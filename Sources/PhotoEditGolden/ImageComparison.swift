@@ -1,4 +1,5 @@
 import Foundation
+import PhotoEdit
 
 /// How far two images may differ and still count as the same picture, in
 /// CIEDE2000 (ΔE00) units: the largest difference of any pixel and the mean

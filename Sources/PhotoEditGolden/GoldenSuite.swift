@@ -1,4 +1,5 @@
 import Foundation
+import PhotoEdit
 
 /// One golden case: a folder `<group>/NNNN-<name>/` holding `case.json` and
 /// the `expected.png` the engine rendered when the case was recorded — the
