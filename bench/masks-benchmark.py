@@ -12,8 +12,10 @@ change in machine load hits both alike; medians of wall and CPU time. Peak
 memory is each child's ru_maxrss (os.wait4), the largest of its runs.
 
 Preview: GET /v1/assets/ID/preview?chain=...&w=1440&reset=true on a server
-started here on loopback (stopped at the end); two untimed requests, then N
-timed ones interleaved; medians in ms, wall time of the request.
+started here on loopback (stopped at the end) -- the route the web editor's
+live preview asks (app.js runPreview -> api.js preview -> PhotoLibrary.preview);
+two untimed requests, then N timed ones interleaved; medians in ms, wall time
+of the request.
 
 Python 3 standard library only, plus libvips-tools (`vips`) to make the input.
 See bench/README.md.
