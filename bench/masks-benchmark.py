@@ -200,7 +200,10 @@ def main():
             ratio = b / a
             ok = ok and ratio <= goal
             print(("%-26s " + fmt + " " + fmt + " %7.2fx  %s") % (label, a, b, ratio, ("met" if ratio <= goal else "MISSED") + " (<= %.1fx)" % goal))
-        if not args.no_preview:
+        serves = "not in this build" not in run([args.photoedit, "serve", "--help"])
+        if not args.no_preview and not serves:
+            print("preview: skipped, this build has no HTTP server (the quick start's build without the Server trait)")
+        if not args.no_preview and serves:
             ms = previews(args.photoedit, library, asset, 5 * args.runs)
             a, b = (ms[name] for name, _ in CHAINS)
             met = b < PREVIEW_GOAL_MS
