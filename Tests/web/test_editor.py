@@ -32,6 +32,7 @@ browser, chromedriver and the server are stopped in `finally`.
 import argparse
 import base64
 import json
+import math
 import re
 import os
 import shutil
@@ -152,6 +153,21 @@ def browser(width, height):
 
 # The mean luminance (0…255) of an <img>, drawn into a canvas (the renders
 # and previews are same-origin, so the canvas can be read).
+# A photo's render as ImageData (PNG at 512 px, fetched with the page's
+# token); `load(which)`: which = 'version=unadjusted' or 'rev=N'. Needs `id`.
+LOAD_RENDER = """
+const token = sessionStorage.getItem('photoedit.token');
+const load = async (which) => {
+  const response = await fetch(`/v1/assets/${id}/render?w=512&h=512&format=png&${which}`,
+                               {headers: token ? {Authorization: `Bearer ${token}`} : {}});
+  if (!response.ok) throw new Error(`render ${which}: ${response.status}`);
+  const bitmap = await createImageBitmap(await response.blob());
+  const c = new OffscreenCanvas(bitmap.width, bitmap.height), g = c.getContext('2d');
+  g.drawImage(bitmap, 0, 0);
+  return g.getImageData(0, 0, bitmap.width, bitmap.height);
+};
+"""
+
 # Mean luminance difference (and mean absolute difference) between the
 # photo's render before any edit (arguments[1] null) or at revision
 # arguments[1] (the current one: other revisions are 404) and at revision
@@ -159,18 +175,9 @@ def browser(width, height):
 # as fractions [x0, y0, x1, y1]; PNG renders fetched with the page's token.
 REGION_DIFF = """
 const [id, base, rev, regions, done] = arguments;
-const token = sessionStorage.getItem('photoedit.token');
-const load = async (r) => {
-  const which = r === null ? 'version=unadjusted' : `rev=${r}`;
-  const response = await fetch(`/v1/assets/${id}/render?w=512&h=512&format=png&${which}`,
-                               {headers: token ? {Authorization: `Bearer ${token}`} : {}});
-  if (!response.ok) throw new Error(`render rev ${r}: ${response.status}`);
-  const bitmap = await createImageBitmap(await response.blob());
-  const c = new OffscreenCanvas(bitmap.width, bitmap.height), g = c.getContext('2d');
-  g.drawImage(bitmap, 0, 0);
-  return g.getImageData(0, 0, bitmap.width, bitmap.height);
-};
-Promise.all([load(base), load(rev)]).then(([a, b]) => {
+""" + LOAD_RENDER + """
+const which = (r) => (r === null ? 'version=unadjusted' : `rev=${r}`);
+Promise.all([load(which(base)), load(which(rev))]).then(([a, b]) => {
   const out = {};
   for (const [name, [x0, y0, x1, y1]] of Object.entries(regions)) {
     let sum = 0, abs = 0, n = 0;
@@ -183,6 +190,34 @@ Promise.all([load(base), load(rev)]).then(([a, b]) => {
       }
     }
     out[name] = {mean: Math.round(sum / n * 100) / 100, abs: Math.round(abs / n * 100) / 100};
+  }
+  done(out);
+}).catch((e) => done({error: String(e)}));
+"""
+
+# Where a luminance range selects and where it does not: the photo's render
+# before any edit and at revision arguments[1], PNG at 512 px; each pixel's
+# CIE L* (sRGB, D65) of the photo before; arguments[2] = [low, high, feather]
+# (L*/100). "inside": pixels clearly within [low, high]; "outside": pixels
+# clearly beyond the feather. Mean luminance change (0…255), mean absolute
+# change and count of each.
+RANGE_DIFF = """
+const [id, rev, [low, high, feather], done] = arguments;
+""" + LOAD_RENDER + """
+const lin = (v) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+Promise.all([load('version=unadjusted'), load(`rev=${rev}`)]).then(([a, b]) => {
+  const out = {inside: {sum: 0, abs: 0, n: 0}, outside: {sum: 0, abs: 0, n: 0}};
+  for (let i = 0; i < a.data.length; i += 4) {
+    const y = 0.2126 * lin(a.data[i] / 255) + 0.7152 * lin(a.data[i + 1] / 255) + 0.0722 * lin(a.data[i + 2] / 255);
+    const l = (y > 216 / 24389 ? 116 * Math.cbrt(y) - 16 : 24389 / 27 * y) / 100;
+    const where = l > low + 0.05 && l < high - 0.05 ? out.inside : l < low - feather - 0.05 || l > high + feather + 0.05 ? out.outside : null;
+    if (!where) continue;
+    const d = (0.2126 * (b.data[i] - a.data[i]) + 0.7152 * (b.data[i + 1] - a.data[i + 1]) + 0.0722 * (b.data[i + 2] - a.data[i + 2]));
+    where.sum += d; where.abs += Math.abs(d); where.n++;
+  }
+  for (const k of ['inside', 'outside']) {
+    const r = out[k];
+    out[k] = {mean: Math.round(r.sum / Math.max(1, r.n) * 100) / 100, abs: Math.round(r.abs / Math.max(1, r.n) * 100) / 100, n: r.n};
   }
   done(out);
 }).catch((e) => done({error: String(e)}));
@@ -793,6 +828,59 @@ def main():
               "deleting them all saves a revision (" + driver.find_element(By.ID, "edit-error").text + ")")
         status, asset = server.api("GET", f"/v1/assets/{chelsea_id}")
         check(not asset["chain"], f"deleting every correction and spot removes local and retouch (chain {asset['chain']!r})")
+
+        # A luminance range from the panel (declared by /v1/filters): a
+        # correction of its own over the light tones, darkened; the render
+        # changes where the photo was light and not where it was dark.
+        press(driver.find_element(By.ID, "mask-add-luminance"))
+        until(lambda: corrections() == 1 and driver.find_elements(By.ID, "range-0-low"), "the luminance range button adds a correction with the range's sliders")
+        def slide(element_id, value):
+            js("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'))", driver.find_element(By.ID, element_id), str(value))
+        range_decl = {p["name"]: p for s in local_decl["structure"]["shapes"] if s["type"] == "luminance" for p in s["parameters"]}
+        low_slider = driver.find_element(By.ID, "range-0-low")
+        check((float(low_slider.get_attribute("min")), float(low_slider.get_attribute("max"))) == (range_decl["low"]["min"], range_decl["low"]["max"]),
+              "the range sliders' bounds are /v1/filters' declarations")
+        slide("range-0-low", 0.55)
+        slide("range-0-feather", 0.05)
+        amount("exposure", -1.5)
+        until(lambda: "luminance(0.55 1 feather=0.05)" in (js("return document.getElementById('view').dataset.chain") or ""),
+              "the preview shows the luminance range")
+        shot("20-luminance-range")
+        press(driver.find_element(By.ID, "save"))
+        until(lambda: f"revision {start_revision + 4}" in driver.find_element(By.ID, "photo-rev").text, "saving the range makes a revision")
+        status, asset = server.api("GET", f"/v1/assets/{chelsea_id}")
+        check("local=luminance(0.55 1 feather=0.05) exposure=-1.5" in (asset["chain"] or ""), f"the saved chain holds the range ({asset['chain']})")
+        ranged = driver.execute_async_script(RANGE_DIFF, chelsea_id, asset["revision"], [0.55, 1, 0.05])
+        check("error" not in ranged and ranged["inside"]["n"] > 1000 and ranged["outside"]["n"] > 1000,
+              f"the photo has light and dark pixels to compare ({ranged})")
+        check(ranged["inside"]["mean"] < -20, f"the range darkens the light tones ({ranged['inside']})")
+        check(ranged["outside"]["abs"] < 1.5, f"the range leaves the dark tones as they were ({ranged['outside']})")
+        # A colour range picked from the photo, intersected with that correction.
+        Select(driver.find_element(By.ID, "mask-draw-as")).select_by_value("intersect")
+        press(driver.find_element(By.ID, "mask-add-colour"))
+        until(lambda: driver.find_elements(By.ID, "range-1-pick"), "the colour range button adds a colour range to the selected correction")
+        press(driver.find_element(By.ID, "range-1-pick"))
+        # The colour around the press, as the editor samples it (5×5 pixels of the shown preview, averaged).
+        picked = js("const c = new OffscreenCanvas(5, 5), g = c.getContext('2d'), i = document.getElementById('view');"
+                    "g.drawImage(i, 0.3 * i.naturalWidth - 2.5, 0.5 * i.naturalHeight - 2.5, 5, 5, 0, 0, 5, 5);"
+                    "const d = g.getImageData(0, 0, 5, 5).data; return [0, 1, 2].map((k) => { let t = 0; for (let j = k; j < d.length; j += 4) t += d[j]; return t / 25; })")
+        drag([(0.3, 0.5)])
+        default_hue = next(p["default"] for s in local_decl["structure"]["shapes"] if s["type"] == "colour" for p in s["parameters"] if p["name"] == "hue")
+        colour_hue = lambda: float((re.search(r"&colour\(([-\d.]+)", js("return document.getElementById('view').dataset.chain") or "") or [0, default_hue])[1])
+        until(lambda: colour_hue() != default_hue, "the preview shows the picked colour range")
+        shot("21-colour-range")
+        hue = colour_hue()
+        lin = lambda v: v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+        R, G, B = (lin(v / 255) for v in picked)
+        X, Y, Z = 0.4124 * R + 0.3576 * G + 0.1805 * B, 0.2126 * R + 0.7152 * G + 0.0722 * B, 0.0193 * R + 0.1192 * G + 0.9505 * B
+        f = lambda t: t ** (1 / 3) if t > 216 / 24389 else (24389 / 27 * t + 16) / 116
+        want = math.degrees(math.atan2(200 * (f(Y) - f(Z / 1.08883)), 500 * (f(X / 0.95047) - f(Y)))) % 360
+        check(abs((hue - want + 180) % 360 - 180) < 2, f"picking sets the range's hue to the photo's there ({hue}°, the pixels' {want:.1f}°)")
+        Select(driver.find_element(By.ID, "mask-draw-as")).select_by_value("new")
+        for button in driver.find_elements(By.CSS_SELECTOR, '[data-filter="local"] .mask-list li button'):
+            press(button)
+        press(driver.find_element(By.ID, "save"))
+        until(lambda: f"revision {start_revision + 5}" in driver.find_element(By.ID, "photo-rev").text, "deleting the range correction saves")
 
         # --- A phone's width -----------------------------------------------
         driver.set_window_size(390, 844)

@@ -162,4 +162,12 @@ struct sqlite3;
  * (SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE). Returns SQLite's result code. */
 int pe_sqlite_no_checkpoint_on_close(struct sqlite3 *db);
 
+/* A local correction's blend in one pass (photoedit_masks.c): out = in +
+ * mask · (adjusted − in), or with `adjusted` NULL, in + mask · (matrix · in)
+ * (`matrix`: 3×3 row-major, M − I), over the box of `mask` placed at
+ * (left, top) inside `in`; the rest of `in` unchanged. `in`, `adjusted`:
+ * 3-band float; `mask`: 1-band float; `adjusted` the mask's size. A new
+ * reference, or NULL with the libvips error set. */
+VipsImage *pe_masked_blend(VipsImage *in, VipsImage *adjusted, VipsImage *mask, int left, int top, const double *matrix);
+
 #endif

@@ -5,9 +5,9 @@ import Foundation
 /// amounts, each shape's values and each spot's values as `ParameterSpec`s
 /// (so they serialise as every filter parameter does), the combine modes and
 /// the limits. Amount ranges, modes, defaults and limits are read from the
-/// engine's own types; the shape ranges are the ones `Mask`/`RetouchSpot`
-/// validation checks (a test holds the two together: every bound here is
-/// accepted by the chain parser and a step beyond it refused).
+/// engine's own types; the shape and spot ranges declared here are the ones
+/// `Mask`/`RetouchSpot` validation checks (it reads them through
+/// `range(_:_:)`), so the editor and the engine cannot disagree.
 public enum StructuredDeclarations {
     /// The amounts of a local correction, in the order they apply (`LocalAdjustment`).
     public static var amounts: [ParameterSpec] {
@@ -30,7 +30,9 @@ public enum StructuredDeclarations {
     static var coordinate: ClosedRange<Double> { MaskLimits.coordinate }
 
     /// Each shape's values, by shape name (`linear`, `radial`, `brush`, `luminance`, `colour`), in chain order.
-    public static var shapes: [(type: String, summary: String, parameters: [ParameterSpec])] {
+    public static var shapes: [(type: String, summary: String, parameters: [ParameterSpec])] { shapeTable }
+
+    private static let shapeTable: [(type: String, summary: String, parameters: [ParameterSpec])] = {
         let radial = RadialGradient(centre: MaskPoint(x: 0.5, y: 0.5), radiusX: 0.25, radiusY: 0.25)
         let stroke = BrushStroke(points: [], radius: 0.05)
         let luminance = LuminanceRange(low: 0.5, high: 1), colour = ColourRange(hue: 250)
@@ -70,10 +72,12 @@ public enum StructuredDeclarations {
                 .number("chroma", 0...100, default: colour.chroma, "the chroma C* from which the effect is full (greys have none; 0: greys too)"),
             ]),
         ]
-    }
+    }()
 
     /// A spot's values, in the order of `heal(X Y RX RY DX DY …)`.
-    public static var spot: [ParameterSpec] {
+    public static var spot: [ParameterSpec] { spotTable }
+
+    private static let spotTable: [ParameterSpec] = {
         let s = RetouchSpot(mode: .heal, centre: MaskPoint(x: 0.5, y: 0.5), radiusX: 0.02, radiusY: 0.02, offset: MaskPoint(x: 0.05, y: 0))
         let c = coordinate
         return [
@@ -86,6 +90,26 @@ public enum StructuredDeclarations {
             .number("feather", 0...1, default: s.feather, "the part of the radius, from the edge inwards, that blends"),
             .number("opacity", 0...1, default: s.opacity, "how much of the source replaces the spot"),
         ]
+    }()
+
+    /// The declared ranges of numbers, by shape name (and `spot`), then parameter name.
+    private static let ranges: [String: [String: ClosedRange<Double>]] = {
+        func numbers(_ list: [ParameterSpec]) -> [String: ClosedRange<Double>] {
+            Dictionary(uniqueKeysWithValues: list.compactMap { p in
+                if case .number(let range, _) = p.kind { return (p.name, range) }
+                return nil
+            })
+        }
+        var out = Dictionary(uniqueKeysWithValues: shapeTable.map { ($0.type, numbers($0.parameters)) })
+        out["spot"] = numbers(spotTable)
+        return out
+    }()
+
+    /// The range validation checks a shape's (or, with `spot`, a spot's)
+    /// number against: the one declared above.
+    static func range(_ shape: String, _ parameter: String) -> ClosedRange<Double> {
+        guard let range = ranges[shape]?[parameter] else { preconditionFailure("\(shape) declares no number '\(parameter)'") }
+        return range
     }
 }
 

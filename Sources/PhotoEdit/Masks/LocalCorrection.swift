@@ -1,3 +1,4 @@
+import CPhotoEditShim
 import Foundation
 
 /// The adjustments a local correction can make, in the order they are
@@ -121,38 +122,47 @@ public struct LocalCorrection: Hashable, Sendable {
     ///
     /// When every adjustment is pointwise and the mask is 0 outside a box
     /// (a radial inside, a brush, a gradient's part), only the box is
-    /// adjusted; the change, 0 outside it, is added to the whole: the same
-    /// pixels for a fraction of the work. When every adjustment is a matrix
-    /// (exposure, temperature, tint, saturation, hue), the change is one
-    /// matrix product, (M − I)·in, instead of the adjusted image less the input.
+    /// adjusted and blended; the rest is the input as it is. When every
+    /// adjustment is a matrix (exposure, temperature, tint, saturation, hue),
+    /// the change is one matrix product, (M − I)·in, instead of the adjusted
+    /// image less the input. The blend, in + m × change, is one pass
+    /// (`pe_masked_blend`).
     func render(_ image: Image, ranges: RangeSource? = nil, context: RenderContext) throws -> Image {
         guard enabled, !amounts.isEmpty else { return image }
         let box = amounts.keys.allSatisfy(\.isPointwise) ? mask.support(width: image.width, height: image.height) : nil
         if let box, box.width == 0 || box.height == 0 { return image }
-        let mask = try self.mask.render(width: image.width, height: image.height, ranges: ranges)
-        guard let box else { return try image.adding(change(image, context: context).multiplied(by: mask)) }
-        let part = try change(image.extractArea(left: box.left, top: box.top, width: box.width, height: box.height), context: context)
-            .multiplied(by: mask.extractArea(left: box.left, top: box.top, width: box.width, height: box.height))
-        // Placed on black (no change) rather than inserted into the image: an insert made the pipeline hold more memory.
-        let whole = try part.call("embed", [("x", .number(Double(box.left))), ("y", .number(Double(box.top))),
-                                            ("width", .number(Double(image.width))), ("height", .number(Double(image.height))),
-                                            ("extend", .string("black"))])
-        return try image.adding(whole)
-    }
-
-    /// adjusted − in, over the whole of `image`.
-    private func change(_ image: Image, context: RenderContext) throws -> Image {
+        var mask = try self.mask.render(width: image.width, height: image.height, ranges: ranges)
+        var source = image
+        if let box {
+            mask = try mask.extractArea(left: box.left, top: box.top, width: box.width, height: box.height)
+            source = try image.extractArea(left: box.left, top: box.top, width: box.width, height: box.height)
+        }
         let kinds = amounts.keys.sorted()
         if kinds.allSatisfy(\.isLinear) {
             var m = try Self.matrix(kinds.map { ($0, amounts[$0]!) }, context: context)
             for i in 0..<3 { m[i * 4] -= 1 }
-            return try image.recombine(m)
+            return try Self.blend(image, adjusted: nil, mask: mask, at: box, matrix: m)
         }
-        var adjusted = image
+        var adjusted = source
         for kind in kinds {
             adjusted = try kind.apply(amounts[kind]!, to: adjusted, context: context)
         }
-        return try adjusted.subtracting(image)
+        return try Self.blend(image, adjusted: adjusted, mask: mask, at: box, matrix: nil)
+    }
+
+    /// in + mask × (adjusted − in), or in + mask × ((M − I)·in) with
+    /// `matrix` = M − I, over `box` (nil: the whole image), in one pass.
+    private static func blend(_ image: Image, adjusted: Image?, mask: Image, at box: (left: Int, top: Int, width: Int, height: Int)?,
+                              matrix: [Double]?) throws -> Image {
+        func float(_ i: Image) throws -> Image { i.formatName == "float" ? i : try i.cast("float") }
+        let (input, mask) = (try float(image), try float(mask))
+        let adjusted = try adjusted.map(float)
+        let out = (matrix ?? []).withUnsafeBufferPointer { m in
+            pe_masked_blend(input.pointer, adjusted?.pointer, mask.pointer, Int32(box?.left ?? 0), Int32(box?.top ?? 0),
+                            matrix == nil ? nil : m.baseAddress)
+        }
+        guard let out else { throw Vips.error("local") }
+        return Image(owning: out)
     }
 
     /// The 3×3 matrix (row-major) of linear adjustments applied in order,

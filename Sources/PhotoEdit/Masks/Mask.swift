@@ -262,6 +262,11 @@ extension MaskPoint {
     }
 }
 
+/// The range of a shape's number: its declaration's (`StructuredDeclarations`).
+func declared(_ shape: String, _ parameter: String) -> ClosedRange<Double> {
+    StructuredDeclarations.range(shape, parameter)
+}
+
 extension MaskShape {
     func validated(_ what: String) throws -> MaskShape {
         switch self {
@@ -270,17 +275,17 @@ extension MaskShape {
             guard out.zero != out.full else { throw MaskProblem.invalid("\(what): a linear gradient's start and end must differ") }
             return .linear(out)
         case .radial(let r):
-            var angle = try checkedNumber(r.angle, -360...360, "\(what) angle")
+            var angle = try checkedNumber(r.angle, declared("radial", "angle"), "\(what) angle")
             // One form for equal ellipses: the angle in (-90, 90] … (an ellipse turned half a turn is itself).
             angle = angle.truncatingRemainder(dividingBy: 180)
             if angle > 90 { angle -= 180 } else if angle <= -90 { angle += 180 }
             return .radial(RadialGradient(
                 centre: try r.centre.validated("\(what) centre"),
-                radiusX: try checkedNumber(r.radiusX, 0...4, "\(what) radius x", open: true),
-                radiusY: try checkedNumber(r.radiusY, 0...4, "\(what) radius y", open: true),
+                radiusX: try checkedNumber(r.radiusX, declared("radial", "rx"), "\(what) radius x", open: true),
+                radiusY: try checkedNumber(r.radiusY, declared("radial", "ry"), "\(what) radius y", open: true),
                 angle: JSONValue.canonicalNumber(angle),
-                roundness: try checkedNumber(r.roundness, -1...1, "\(what) roundness"),
-                feather: try checkedNumber(r.feather, 0...1, "\(what) feather"),
+                roundness: try checkedNumber(r.roundness, declared("radial", "roundness"), "\(what) roundness"),
+                feather: try checkedNumber(r.feather, declared("radial", "feather"), "\(what) feather"),
                 inside: r.inside))
         case .brush(let strokes):
             guard !strokes.isEmpty else { throw MaskProblem.invalid("\(what): a brush needs at least one stroke") }
@@ -294,22 +299,22 @@ extension MaskShape {
                     throw MaskProblem.invalid("\(name): at most \(MaskLimits.pointsPerStroke) points per stroke (\(s.points.count) given)")
                 }
                 return BrushStroke(points: try s.points.map { try $0.validated("\(name) point") },
-                                   radius: try checkedNumber(s.radius, 0...1, "\(name) radius", open: true),
-                                   feather: try checkedNumber(s.feather, 0...1, "\(name) feather"),
-                                   flow: try checkedNumber(s.flow, 0...1, "\(name) flow", open: true),
+                                   radius: try checkedNumber(s.radius, declared("brush", "radius"), "\(name) radius", open: true),
+                                   feather: try checkedNumber(s.feather, declared("brush", "feather"), "\(name) feather"),
+                                   flow: try checkedNumber(s.flow, declared("brush", "flow"), "\(name) flow", open: true),
                                    erase: s.erase)
             })
         case .luminance(let r):
-            let out = LuminanceRange(low: try checkedNumber(r.low, 0...1, "\(what) low"), high: try checkedNumber(r.high, 0...1, "\(what) high"),
-                                     feather: try checkedNumber(r.feather, 0...1, "\(what) feather"))
+            let out = LuminanceRange(low: try checkedNumber(r.low, declared("luminance", "low"), "\(what) low"), high: try checkedNumber(r.high, declared("luminance", "high"), "\(what) high"),
+                                     feather: try checkedNumber(r.feather, declared("luminance", "feather"), "\(what) feather"))
             guard out.low <= out.high else { throw MaskProblem.invalid("\(what): a luminance range's low must not be above its high") }
             return .luminance(out)
         case .colour(let c):
-            var hue = try checkedNumber(c.hue, -360...360, "\(what) hue").truncatingRemainder(dividingBy: 360)
+            var hue = try checkedNumber(c.hue, declared("colour", "hue"), "\(what) hue").truncatingRemainder(dividingBy: 360)
             if hue < 0 { hue += 360 }
-            return .colour(ColourRange(hue: JSONValue.canonicalNumber(hue), width: try checkedNumber(c.width, 0...360, "\(what) width"),
-                                       feather: try checkedNumber(c.feather, 0...180, "\(what) feather"),
-                                       chroma: try checkedNumber(c.chroma, 0...100, "\(what) chroma")))
+            return .colour(ColourRange(hue: JSONValue.canonicalNumber(hue), width: try checkedNumber(c.width, declared("colour", "width"), "\(what) width"),
+                                       feather: try checkedNumber(c.feather, declared("colour", "feather"), "\(what) feather"),
+                                       chroma: try checkedNumber(c.chroma, declared("colour", "chroma"), "\(what) chroma")))
         }
     }
 }

@@ -45,11 +45,11 @@ public struct RetouchSpot: Hashable, Sendable {
     func validated(_ what: String) throws -> RetouchSpot {
         let out = RetouchSpot(
             mode: mode, centre: try centre.validated("\(what) centre"),
-            radiusX: try checkedNumber(radiusX, 0...0.5, "\(what) radius x", open: true),
-            radiusY: try checkedNumber(radiusY, 0...0.5, "\(what) radius y", open: true),
-            offset: MaskPoint(x: try checkedNumber(offset.x, -1...1, "\(what) offset x"), y: try checkedNumber(offset.y, -1...1, "\(what) offset y")),
-            feather: try checkedNumber(feather, 0...1, "\(what) feather"),
-            opacity: try checkedNumber(opacity, 0...1, "\(what) opacity"),
+            radiusX: try checkedNumber(radiusX, declared("spot", "rx"), "\(what) radius x", open: true),
+            radiusY: try checkedNumber(radiusY, declared("spot", "ry"), "\(what) radius y", open: true),
+            offset: MaskPoint(x: try checkedNumber(offset.x, declared("spot", "dx"), "\(what) offset x"), y: try checkedNumber(offset.y, declared("spot", "dy"), "\(what) offset y")),
+            feather: try checkedNumber(feather, declared("spot", "feather"), "\(what) feather"),
+            opacity: try checkedNumber(opacity, declared("spot", "opacity"), "\(what) opacity"),
             enabled: enabled)
         guard out.offset != MaskPoint(x: 0, y: 0) else { throw MaskProblem.invalid("\(what): the source offset must not be 0,0") }
         return out

@@ -1098,6 +1098,11 @@ function renderLocalPanel(root) {
     toolButton("mask-tool-radial", "radial", "Radial", "Drag a box: the ellipse inside it"),
     toolButton("mask-tool-brush", "brush", "Brush", "Paint strokes"),
     toolButton("mask-tool-move", null, "Move", "Drag the handles of the selected correction"),
+    // Range masks (declared by /v1/filters): a correction of their own, or combined with the selected one as "Draw" says.
+    ...["luminance", "colour"].filter((type) => shapeParams(type).length).map((type) => el("button", {
+      type: "button", id: `mask-add-${type}`, class: "tool", text: type === "luminance" ? "Luminance range" : "Colour range",
+      title: `${st.shapes.find((s) => s.type === type).summary}. Added as a new correction, or combined with the selected one as chosen in Draw`,
+      onclick: () => m.addRange(type) })),
     m.open ? el("button", { type: "button", id: "mask-done", text: "Done", onclick: closeMasks }) : null);
   const options = el("div", { class: "mask-options" },
     el("label", { for: "mask-draw-as", text: "Draw" }), drawAs,
@@ -1143,6 +1148,36 @@ function renderLocalPanel(root) {
     }
     detail.append(el("label", { class: "check" }, el("input", { type: "checkbox", checked: shape.inside === false,
       onchange: (e) => { shape.inside = !e.target.checked; m.changed(); } }), " Radial: effect outside"));
+  });
+  c.mask.shapes.forEach((shape, si) => {
+    if (shape.type !== "luminance" && shape.type !== "colour") return;
+    const how = si === 0 ? "" : ` (${shape.mode || "add"})`;
+    const range = el("div", { class: "mask-range", "data-range": String(si + 1), role: "group",
+                              "aria-label": `${shape.type} range ${si + 1}` },
+      el("span", { class: "mask-range-name", text: `${shape.type === "luminance" ? "Luminance" : "Colour"} range${how}` }));
+    for (const p of shapeParams(shape.type)) {
+      if (p.type !== "number") continue;
+      range.append(maskSlider(`range-${si}-${p.name}`, p, shape[p.name] ?? p.default, (v) => {
+        shape[p.name] = v;
+        // low ≤ high: the other end follows.
+        const other = { low: "high", high: "low" }[p.name];
+        if (shape.type === "luminance" && other && (p.name === "low" ? shape.high < v : shape.low > v)) {
+          shape[other] = v;
+          for (const input of document.querySelectorAll(`#range-${si}-${other}, #range-${si}-${other} ~ input`)) input.value = String(v);
+        }
+        m.draw(); m.onChangeQuiet();
+      }, `${shape.type === "luminance" ? "luminance" : "colour"} ${p.name}`));
+    }
+    if (shape.type === "colour") {
+      range.append(el("button", { type: "button", id: `range-${si}-pick`, text: "Pick colour",
+        title: "Then press on the photo: the range centres on the hue there",
+        onclick: () => { if (!m.open) openMasks(null); m.pickHue(shape); } }));
+    }
+    if (c.mask.shapes.length > 1) {
+      range.append(el("button", { type: "button", class: "reset", id: `range-${si}-remove`, text: "✕", "aria-label": `Remove the ${shape.type} range`,
+        onclick: () => { c.mask.shapes.splice(si, 1); if (c.mask.shapes[0]) c.mask.shapes[0].mode = "add"; m.changed(); } }));
+    }
+    detail.append(range);
   });
   root.append(detail);
 }

@@ -19,6 +19,31 @@ const number = (v) => {
 /** A parameter declaration by name from a list of them. */
 const spec = (list, name) => list.find((p) => p.name === name);
 
+/** CIE L*, a*, b* (D65, as libvips' Lab of scRGB) of an 8-bit sRGB colour. */
+export function srgbToLab(r, g, b) {
+  const lin = (v) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+  const R = lin(r / 255), G = lin(g / 255), B = lin(b / 255);
+  const X = 0.4124 * R + 0.3576 * G + 0.1805 * B, Y = 0.2126 * R + 0.7152 * G + 0.0722 * B, Z = 0.0193 * R + 0.1192 * G + 0.9505 * B;
+  const f = (t) => (t > 216 / 24389 ? Math.cbrt(t) : (24389 / 27 * t + 16) / 116);
+  const fx = f(X / 0.95047), fy = f(Y), fz = f(Z / 1.08883);
+  return [116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)];
+}
+
+const smoothstep = (t) => { const u = Math.min(1, Math.max(0, t)); return u * u * (3 - 2 * u); };
+
+/** A range shape's value (0…1) at a pixel of lightness L* (0…100), chroma C* and hue h (degrees): the engine's formulas (Mask.swift). */
+export function rangeValue(s, l, c, h) {
+  if (s.type === "luminance") {
+    const f = Math.max(s.feather ?? 0.1, 1e-3), v = l / 100;
+    return smoothstep(Math.min((v - s.low) / f + 1, (s.high - v) / f + 1));
+  }
+  const f = Math.max(s.feather ?? 20, 1e-3);
+  const d = Math.abs((((h - s.hue + 540) % 360) + 360) % 360 - 180);
+  let m = smoothstep((s.width / 2 + f - d) / f);
+  if ((s.chroma ?? 10) > 0) m *= smoothstep(c / s.chroma);
+  return m;
+}
+
 /** The shape as the chain writes it (MaskChain.format); `rangeSpecs`: the
  * luminance and colour shapes' declarations, by type. */
 export function formatShape(s, radialSpec, brushSpec, rangeSpecs = {}) {
@@ -75,6 +100,8 @@ export class MaskEditor {
     this.erase = false;
     this.showMask = true;
     this.open = false;
+    this.picking = null;         // a colour range whose hue the next press on the photo sets
+    this.pixels = null;          // the shown photo's L*, C*, h at the overlay's size (range overlays)
     const shapeSpec = (type) => this.local?.shapes.find((s) => s.type === type)?.parameters || [];
     this.radialSpec = shapeSpec("radial");
     this.brushSpec = shapeSpec("brush");
@@ -183,6 +210,7 @@ export class MaskEditor {
 
   setTool(tool) {
     this.tool = tool;
+    this.picking = null;
     this.activeBrush = null;
     this.canvas.classList.toggle("drawing", !!tool);
     this.draw();
@@ -191,6 +219,15 @@ export class MaskEditor {
   // --- Pointer ------------------------------------------------------------------
 
   down(e) {
+    if (this.picking) {
+      e.preventDefault();
+      const lch = this.sample(this.point(e));
+      if (lch) this.picking.hue = Math.round(lch[2] * 10) / 10;
+      this.picking = null;
+      this.canvas.classList.toggle("drawing", !!this.tool);
+      this.changed();
+      return;
+    }
     if (!this.tool && !this.grabHandle(e)) return;
     e.preventDefault();
     this.canvas.setPointerCapture(e.pointerId);
@@ -296,6 +333,50 @@ export class MaskEditor {
     this.activeBrush = shape;
   }
 
+  /** A luminance or colour range at its declared defaults: a new
+   * correction of its own, or combined with the selected one as `drawAs` says. */
+  addRange(type) {
+    const shape = { type };
+    for (const p of this.rangeSpecs[type] || []) if (p.type === "number") shape[p.name] = p.default;
+    this.addShape(shape);
+    this.changed();
+    return shape;
+  }
+
+  /** The next press on the photo sets `shape`'s hue to the colour there. */
+  pickHue(shape) {
+    this.picking = shape;
+    this.canvas.classList.add("drawing");
+  }
+
+  /** CIE L*, C*, h of the shown photo around a point (fractions), 5×5 pixels averaged. */
+  sample(p) {
+    const img = this.image;
+    if (!img.naturalWidth) return null;
+    const c = new OffscreenCanvas(5, 5), g = c.getContext("2d");
+    g.drawImage(img, p.x * img.naturalWidth - 2.5, p.y * img.naturalHeight - 2.5, 5, 5, 0, 0, 5, 5);
+    const d = g.getImageData(0, 0, 5, 5).data;
+    const mean = [0, 1, 2].map((k) => { let t = 0; for (let i = k; i < d.length; i += 4) t += d[i]; return t / 25; });
+    const [l, a, b] = srgbToLab(...mean);
+    return [l, Math.hypot(a, b), (Math.atan2(b, a) * 180 / Math.PI + 360) % 360];
+  }
+
+  /** L*, C*, h per pixel of the shown photo at W×H (kept while the photo and size stay). */
+  lch(W, H) {
+    const key = `${this.image.currentSrc}|${W}|${H}`;
+    if (this.pixels?.key === key) return this.pixels;
+    const c = new OffscreenCanvas(W, H), g = c.getContext("2d");
+    g.drawImage(this.image, 0, 0, W, H);
+    const d = g.getImageData(0, 0, W, H).data, n = W * H;
+    const out = { key, l: new Float32Array(n), c: new Float32Array(n), h: new Float32Array(n) };
+    for (let i = 0; i < n; i++) {
+      const [l, a, b] = srgbToLab(d[4 * i], d[4 * i + 1], d[4 * i + 2]);
+      out.l[i] = l; out.c[i] = Math.hypot(a, b); out.h[i] = (Math.atan2(b, a) * 180 / Math.PI + 360) % 360;
+    }
+    this.pixels = out;
+    return out;
+  }
+
   /** Without a drawing tool, a press on a handle of the selected correction or spot moves it. */
   grabHandle(e) {
     const p = this.point(e), r = this.canvas.getBoundingClientRect();
@@ -380,7 +461,8 @@ export class MaskEditor {
     }
   }
 
-  /** The correction's mask as the alpha of a W×H canvas (the engine's shapes, drawn approximately: roundness is not shown). */
+  /** The correction's mask as the alpha of a W×H canvas (the engine's shapes, drawn approximately: roundness is not shown;
+   * ranges measured on the shown photo). */
   maskCanvas(c, W, H) {
     const out = new OffscreenCanvas(W, H), o = out.getContext("2d");
     c.mask.shapes.forEach((shape, i) => {
@@ -402,7 +484,16 @@ export class MaskEditor {
   }
 
   fillShape(g, s, W, H) {
-    if (s.type === "linear") {
+    if (s.type === "luminance" || s.type === "colour") {
+      // Measured on the shown photo (the engine measures the photo as it enters the corrections).
+      if (!this.image.naturalWidth) return;
+      const px = this.lch(W, H), img = g.createImageData(W, H);
+      for (let i = 0; i < W * H; i++) {
+        img.data[4 * i] = img.data[4 * i + 1] = img.data[4 * i + 2] = 255;
+        img.data[4 * i + 3] = Math.round(255 * rangeValue(s, px.l[i], px.c[i], px.h[i]));
+      }
+      g.putImageData(img, 0, 0);
+    } else if (s.type === "linear") {
       const grad = g.createLinearGradient(s.x0 * W, s.y0 * H, s.x1 * W, s.y1 * H);
       grad.addColorStop(0, "rgba(255,255,255,0)");
       grad.addColorStop(1, "rgba(255,255,255,1)");
