@@ -155,6 +155,33 @@ struct PreviewTests {
                 "the preview is the one the render's JPEG decodes to: it was not made from the pixels")
     }
 
+    @Test("an editor's previews of one photo decode its base once, and look the same as from a fresh decode")
+    func slidersReuseTheDecodedBase() throws {
+        let (temp, library, large, _) = try Self.library()
+        _ = temp
+        let chains = ["exposure=+0.5", "exposure=+0.7,local=radial(0.5 0.5 0.2 0.2) exposure=-1", "contrast=+20"]
+        var first: [RenderedImage] = []
+        for chain in chains {
+            first.append(try library.preview(large, steps: try Chain.parse(chain), longEdge: 600))
+        }
+        #expect(library.previewBases.count == 1, "one base for one photo at one size")
+        #expect(Set(first.map(\.data)).count == 3, "each chain renders its own preview")
+        // Another size is another base; the oldest go past the capacity.
+        _ = try library.preview(large, steps: [], longEdge: 300)
+        #expect(library.previewBases.count == 2)
+        // The same previews from a library object that decodes afresh: the same bytes.
+        let fresh = try PhotoLibrary(url: library.url, create: false)
+        for (chain, kept) in zip(chains, first) {
+            let again = try fresh.preview(large, steps: try Chain.parse(chain), longEdge: 600)
+            #expect(again.data == kept.data, "\(chain): the kept base renders what a fresh decode renders")
+        }
+        // An edit whose base is the same original keeps using it.
+        try library.apply(chain: "exposure=+0.3", to: large)
+        let edited = try library.preview(large, steps: [], longEdge: 600)
+        let freshEdited = try fresh.preview(large, steps: [], longEdge: 600)
+        #expect(edited.data == freshEdited.data && !first.contains { $0.data == edited.data })
+    }
+
     @Test func purgeRemovesPreviewsAndVerifyRemovesStrayOnes() throws {
         let (temp, library, large, _) = try Self.library()
         defer { withExtendedLifetime(temp) {} }

@@ -1,4 +1,8 @@
 import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension PhotoLibrary {
     /// A preview of an edit that is not committed: `steps` applied on top of
@@ -11,7 +15,9 @@ extension PhotoLibrary {
     /// whose effect has a size in pixels (blur, sharpen, noise, grain,
     /// resize) follow the preview's scale, so the preview looks like the
     /// full render made small. A camera RAW is developed at full size first.
-    /// A preview is never larger than the base.
+    /// A preview is never larger than the base. The decoded base is kept for
+    /// the next previews of the same photo and size (an editor's slider
+    /// asks for many in a row): see `PreviewBases`.
     public func preview(_ idOrPrefix: String, steps: [ChainStep], longEdge: Int, reset: Bool = false,
                         presets: PresetLibrary? = nil, quality: Int = 85) throws -> RenderedImage {
         guard (16...8192).contains(longEdge) else { throw PhotoEditError.invalidOutput("a preview's long edge must be 16…8192 pixels (got \(longEdge))") }
@@ -43,17 +49,9 @@ extension PhotoLibrary {
             scale = min(1, Double(longEdge) / Double(max(full.width, full.height)))
             working = scale < 1 ? try Vips.image("resize", [("in", .image(full)), ("scale", .number(scale))]) : full
         } else {
-            let header = try Image.load(path: path, sequential: true)
-            let fullLong = max(header.width, header.height)
-            let thumbnail = try Vips.image("thumbnail", [
-                ("filename", .string(path)), ("width", .number(Double(longEdge))), ("height", .number(Double(longEdge))),
-                ("size", .string("down")), ("fail_on", .string("truncated")),
-            ])
-            scale = Double(max(thumbnail.width, thumbnail.height)) / Double(fullLong)
-            // In memory (at most longEdge², small): filters that read around a
-            // pixel (sharpen, clarity) read out of order, which the
-            // thumbnail's sequential decode refuses ("out of order read").
-            working = try renderer.workingImage(upright: thumbnail.inMemory())
+            let decoded = try previewBases.base(path: path, longEdge: longEdge)
+            scale = decoded.scale
+            working = try renderer.workingImage(upright: decoded.image)
         }
         let context = RenderContext(scale: scale)
         for (definition, node) in zip(definitions, recipe.nodes) {
@@ -62,5 +60,69 @@ extension PhotoLibrary {
         let output = try renderer.outputImage(working)
         let data = try output.encoded(format: "jpeg", options: [("Q", .number(Double(quality)))])
         return RenderedImage(width: output.width, height: output.height, data: data)
+    }
+}
+
+/// The last few preview bases decoded (``PhotoLibrary/preview(_:steps:longEdge:reset:presets:quality:)``),
+/// so a slider's next preview of the same photo starts from pixels in
+/// memory instead of decoding the file again. Keyed by the base file's
+/// path and the long edge asked for; a base file never changes under its
+/// name (originals are never modified, renders have unique names), and its
+/// size and modification time are part of the key all the same. Bounded:
+/// `capacity` bases of at most 8192² pixels, typically 1440 px (4 MB each).
+final class PreviewBases: Sendable {
+    struct Base: @unchecked Sendable {
+        /// The decoded, upright base in memory (libvips images are immutable).
+        let image: Image
+        /// Its long edge over the file's.
+        let scale: Double
+    }
+    private struct Key: Hashable {
+        let path: String
+        let longEdge: Int
+        let size: Int64
+        let modified: Int64
+    }
+    private let entries = Mutex<[(key: Key, base: Base)]>([])
+    let capacity: Int
+
+    init(capacity: Int = 4) {
+        self.capacity = capacity
+    }
+
+    /// How many bases are kept now.
+    var count: Int { entries.withLock { $0.count } }
+
+    /// The base of `path` decoded to fit `longEdge` (libvips' thumbnail:
+    /// JPEG and WebP shrink while decoding), from memory when it was the
+    /// base of a recent preview.
+    func base(path: String, longEdge: Int) throws -> Base {
+        var info = stat()
+        let statted = stat(path, &info) == 0
+        let key = Key(path: path, longEdge: longEdge, size: statted ? Int64(info.st_size) : -1,
+                      modified: statted ? Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec) : -1)
+        if let hit = entries.withLock({ entries -> Base? in
+            guard let i = entries.firstIndex(where: { $0.key == key }) else { return nil }
+            let entry = entries.remove(at: i)
+            entries.append(entry)
+            return entry.base
+        }) { return hit }
+        let header = try Image.load(path: path, sequential: true)
+        let fullLong = max(header.width, header.height)
+        let thumbnail = try Vips.image("thumbnail", [
+            ("filename", .string(path)), ("width", .number(Double(longEdge))), ("height", .number(Double(longEdge))),
+            ("size", .string("down")), ("fail_on", .string("truncated")),
+        ])
+        // In memory (at most longEdge², small): filters that read around a
+        // pixel (sharpen, clarity) read out of order, which the thumbnail's
+        // sequential decode refuses ("out of order read").
+        let base = Base(image: try thumbnail.inMemory(), scale: Double(max(thumbnail.width, thumbnail.height)) / Double(fullLong))
+        guard statted, capacity > 0 else { return base }
+        entries.withLock { entries in
+            entries.removeAll { $0.key == key }
+            entries.append((key, base))
+            if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
+        }
+        return base
     }
 }

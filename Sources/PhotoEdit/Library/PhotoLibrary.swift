@@ -26,6 +26,8 @@ public final class PhotoLibrary: Sendable {
     /// Opened without write access (a read-only folder or file system, or
     /// another user's library): everything reads, nothing changes.
     public let isReadOnly: Bool
+    /// The last preview bases decoded (PhotoLibrary+Preview.swift).
+    let previewBases = PreviewBases()
     /// When `tmp/` was last swept (see PhotoLibrary+Staging.swift).
     let stagingSweep = Mutex<Date>(.distantPast)
     /// See ``darktable``.
