@@ -45,24 +45,27 @@ struct LensCorrectionTests {
         try #require(try Chain.apply(Chain.parse(chain), to: .empty, registry: registry).node("lens"))
     }
 
+    /// Without and with `autoscale` (lensfunpy then scales by lensfun's own
+    /// automatic scale, which the filter does not use: it finds its own).
     @Test("each correction matches lensfunpy's on the same database: ΔE00 mean < 1",
           .enabled(if: lensfunpyMissing == nil, "\(lensfunpyMissing ?? ""): scripts/install-deps installs it"),
-          arguments: cases)
-    func matchesLensfunpy(_ c: Case) throws {
+          arguments: cases, [false, true])
+    func matchesLensfunpy(_ c: Case, autoscale: Bool) throws {
         let working = try Renderer(registry: registry).workingImage(path: Paths.sample("coffee.jpg"), randomAccess: true)
         let (w, h) = (working.width, working.height)
         let folder = TemporaryDirectory()
         let input = folder.file("in.f32"), output = folder.file("out.f32")
         try working.cast("float").pixelBytes().write(to: URL(fileURLWithPath: input))
-        let n = try node(c.chain)
+        let n = try node(c.chain + ",lens.autoscale=\(autoscale)")
         #expect(n.parameters.text("lens") == c.lens && n.parameters.text("camera") == c.camera)
+        #expect(n.parameters.bool("autoscale") == autoscale)
         let ours = try Filters.lens.render(working, n.parameters, RenderContext())
         #expect(ours !== working)
 
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Self.python)
         p.arguments = [Paths.root.appendingPathComponent("Tests/lens/lensfunpy_reference.py").path, input, output, "\(w)", "\(h)",
-                       c.maker, c.camera, c.lens, "\(c.focal)", "\(c.aperture)", "1000", c.flags]
+                       c.maker, c.camera, c.lens, "\(c.focal)", "\(c.aperture)", "1000", c.flags] + (autoscale ? ["autoscale"] : [])
         let errors = Pipe()
         p.standardError = errors
         p.standardOutput = FileHandle.nullDevice
@@ -78,7 +81,7 @@ struct LensCorrectionTests {
         let (maxE, meanE) = try Pixels.deltaE(srgb(ours), srgb(reference))
         // And the correction does something: far from the uncorrected image.
         let (_, meanBefore) = try Pixels.deltaE(srgb(working), srgb(reference))
-        print("lens vs lensfunpy, \(c): ΔE00 mean \(meanE), max \(maxE); uncorrected mean \(meanBefore)")
+        print("lens vs lensfunpy, \(c)\(autoscale ? " autoscale" : ""): ΔE00 mean \(meanE), max \(maxE); uncorrected mean \(meanBefore)")
         #expect(meanE < 1, "ΔE00 mean \(meanE) (max \(maxE))")
         #expect(meanBefore > 4 * meanE, "uncorrected ΔE00 mean \(meanBefore)")
     }
@@ -130,6 +133,66 @@ struct LensCorrectionTests {
         #expect(none.parameters.text("lens").isEmpty)
         #expect(try Filters.lens.render(image, none.parameters, RenderContext()) === image)
         #expect(!Filters.lens.needsRandomAccess(none.parameters))
+    }
+
+    /// `autoscale` (version 2, on by default): a pincushion correction
+    /// (manual −) leaves black corners without it and none with it; the
+    /// scale is the smallest that fills (a little less leaves a corner
+    /// empty); a correction that pushes picture out of every edge (manual +)
+    /// scales below 1, showing what it pushed out.
+    @Test func autoscaleFillsTheFrame() throws {
+        let image = try DetailFilterTests().flat(300, 200, 0.5)
+        // The EF 24-105mm's pincushion at 105 mm: its correction pulls the picture in.
+        let pincushion = "lens.camera=Canon EOS 5D Mark II,lens.lens=Canon EF 24-105mm f/4L IS USM,lens.focal=105,lens.distortion=100"
+        // Its barrel at 24 mm: lensfun's model keeps the circle of the half
+        // short side in place, the correction pushes the rest out: nothing to
+        // fill, and the top and bottom edges' middles stay put (scale 1).
+        let barrel = pincushion.replacingOccurrences(of: "focal=105", with: "focal=24")
+        #expect(try node(pincushion).parameters.bool("autoscale"))
+        func darkestCorner(_ chain: String) throws -> Double {
+            let out = try Filters.lens.render(image, node(chain).parameters, RenderContext())
+            #expect(out.width == 300 && out.height == 200)
+            var darkest = Double.infinity
+            for (x, y) in [(0, 0), (299, 0), (0, 199), (299, 199)] {
+                let pixel: [Float] = try out.extractArea(left: x, top: y, width: 1, height: 1).floatPixels()
+                darkest = min(darkest, Double(pixel.min() ?? 0))
+            }
+            return darkest
+        }
+        #expect(try darkestCorner(pincushion + ",lens.autoscale=false") < 0.3)
+        #expect(try darkestCorner(pincushion) > 0.49)
+        #expect(try darkestCorner(barrel) > 0.49 && darkestCorner(barrel + ",lens.autoscale=false") > 0.49)
+        // Manual − (a pincushion correction) empties the corners too.
+        #expect(try darkestCorner("lens.manual=-60") > 0.49)
+        #expect(try darkestCorner("lens.manual=-60,lens.autoscale=false") < 0.3)
+
+        let db = try LensDatabase.shared()
+        let setting = try #require(LensCorrection.setting(node(pincushion).parameters, db: db))
+        let wide = try #require(LensCorrection.setting(node(barrel).parameters, db: db))
+        func geometry(_ d: Double, manual: Double = 0) -> LensCorrection.Geometry {
+            LensCorrection.Geometry(setting: setting, db: db, distortion: d, tca: 0, manual: manual, width: 6000, height: 4000)
+        }
+        let scale = try geometry(1).fillScale()
+        let wideScale = try LensCorrection.Geometry(setting: wide, db: db, distortion: 1, tca: 0, manual: 0, width: 6000, height: 4000).fillScale()
+        print("lens autoscale, Canon EF 24-105mm: \(scale) at 105 mm, \(wideScale) at 24 mm")
+        #expect(scale > 1.003 && scale < 1.2, "\(scale)")
+        #expect(abs(wideScale - 1) < 0.001, "\(wideScale)")
+        #expect(try geometry(1).fills(scale, border: geometry(1).border()))
+        #expect(try !geometry(1).fills(scale - 0.002, border: geometry(1).border()))
+        // Twice the correction needs more; manual + less than 1.
+        #expect(try geometry(2).fillScale() > scale)
+        #expect(try geometry(0, manual: 60).fillScale() < 1)
+        #expect(try geometry(0, manual: -60).fillScale() > 1)
+        #expect(try geometry(0).fillScale() == 1)
+    }
+
+    /// A recipe of version 1 (no `autoscale`) reads as version 2 with it off: the same render.
+    @Test func versionOneRecipesKeepTheirFrame() throws {
+        let json = try JSONValue.parse(Data(#"{"format":"org.photoedit.recipe","formatVersion":1,"filters":[{"id":"lens","version":1,"params":{"distortion":100,"camera":"Canon EOS 5D Mark II","lens":"Canon EF 24-105mm f/4L IS USM","focal":24}}]}"#.utf8))
+        let recipe = try Recipe(json: json, registry: registry)
+        let n = try #require(recipe.node("lens"))
+        #expect(n.version == 2)
+        #expect(n.parameters.values["autoscale"] == .bool(false))
     }
 
     @Test func manualNamesAreCheckedAndPutInTheDatabasesSpelling() throws {
@@ -313,6 +376,19 @@ struct LensLightroomTests {
         let t = try s.translation()
         #expect(t.recipe.node("lens") == nil)
         #expect(t.unmapped.contains { $0.hasPrefix("LensProfileEnable") } && t.unmapped.contains { $0.hasPrefix("AutoLateralCA") }, "\(t.unmapped)")
+    }
+
+    /// Translation version 4 fills the frame (lens version 2, autoscale on),
+    /// as Lightroom's profile correction; a packet read by version 3 keeps
+    /// lens version 1 (its empty corners): it renders as it did.
+    @Test func translationVersion4FillsTheFrameAndVersion3KeepsItsReading() throws {
+        let packet = try XMPPacket(data: Data(Self.packet(Self.settings).utf8))
+        let v4 = try #require(try LightroomSettings(packet: packet, version: 4).translation().recipe.node("lens"))
+        #expect(v4.version == 2 && v4.parameters.bool("autoscale"))
+        let v3 = try #require(try LightroomSettings(packet: packet, version: 3).translation().recipe.node("lens"))
+        // Read as lens version 1, migrated on load to version 2 with autoscale off (the same render).
+        #expect(!v3.parameters.bool("autoscale"))
+        #expect(v3.parameters.number("distortion") == v4.parameters.number("distortion") && v3.parameters.text("lens") == v4.parameters.text("lens"))
     }
 
     @Test func exportWritesThemBackAndTheyReadTheSame() throws {

@@ -3,13 +3,17 @@
 same correction computed by lensfunpy (PyPI), driving the same lensfun
 database files, remapped here with numpy.
 
-usage: lensfunpy_reference.py IN.f32 OUT.f32 WIDTH HEIGHT CAMERA_MAKER CAMERA_MODEL LENS FOCAL APERTURE DISTANCE FLAGS
+usage: lensfunpy_reference.py IN.f32 OUT.f32 WIDTH HEIGHT CAMERA_MAKER CAMERA_MODEL LENS FOCAL APERTURE DISTANCE FLAGS [autoscale]
 
 IN.f32 / OUT.f32: linear RGB, float32, rows top to bottom, bands interleaved.
 FLAGS: any of d (distortion), t (TCA), v (vignetting).
 Vignetting is applied first (lensfun's colour modification, in the
 distorted image's coordinates), then distortion and TCA through lensfun's
 subpixel coordinates, sampled bilinearly with black outside the image.
+With `autoscale`, the distortion and TCA are scaled to fill the frame by
+lensfun's own automatic scale (LF_MODIFY_SCALE with scale 0, as
+lf_modifier_get_auto_scale): the lens filter's `autoscale` finds its scale
+on its own, so this checks it.
 """
 import glob
 import sys
@@ -37,6 +41,7 @@ def bilinear(channel, xs, ys):
 
 def main():
     (src, dst, width, height, maker, model, lens_name, focal, aperture, distance, flags) = sys.argv[1:12]
+    autoscale = sys.argv[12:13] == ['autoscale']
     width, height = int(width), int(height)
     focal, aperture, distance = float(focal), float(aperture), float(distance)
     db = lensfunpy.Database(paths=sorted(glob.glob('/usr/share/lensfun/version_1/*.xml')))
@@ -59,7 +64,9 @@ def main():
     geometry = (lensfunpy.ModifyFlags.DISTORTION if 'd' in flags else 0) | (lensfunpy.ModifyFlags.TCA if 't' in flags else 0)
     if geometry:
         m = lensfunpy.Modifier(lens, crop, width, height)
-        m.initialize(focal, aperture, distance, scale=1.0, pixel_format=np.float32, flags=geometry)
+        if autoscale:
+            geometry |= lensfunpy.ModifyFlags.SCALE
+        m.initialize(focal, aperture, distance, scale=0.0 if autoscale else 1.0, pixel_format=np.float32, flags=geometry)
         coords = m.apply_subpixel_geometry_distortion()  # (h, w, 3 channels, x/y)
         out = np.empty_like(image)
         for c in range(3):

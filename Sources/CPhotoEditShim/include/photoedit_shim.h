@@ -81,6 +81,12 @@ VipsImage *pe_block_means(VipsImage *in, int block, int luminance);
 VipsImage *pe_local_contrast(VipsImage *in, VipsImage *coefficients, int block, double amount, double limit, int mid_tones);
 VipsImage *pe_dehaze(VipsImage *in, VipsImage *coefficients, int block, const double *airlight, double t0);
 
+/* Texture version 3: the guided filter of a one-band float image by itself
+ * (window: a gaussian of `sigma` ≤ 64, edges repeated), its two coefficients
+ * (a, b) as a new 2-band float image in memory, in one call; NULL with the
+ * libvips error set. */
+VipsImage *pe_self_guided_coefficients(VipsImage *in, double sigma, double eps);
+
 /* NULL-terminated list of field names; free with g_strfreev. */
 char **pe_image_fields(VipsImage *image);
 

@@ -20,27 +20,25 @@ extension Filters {
     /// error stays far below a pixel, `LensCorrectionTests`). It runs first
     /// in the pipeline, on the scene-referred pixels, so that crop, straighten
     /// and perspective frame the corrected picture.
+    ///
+    /// Version 2 adds `autoscale` (on by default, as darktable's lens module
+    /// and Lightroom's profile correction): the corrected picture is scaled
+    /// about its centre so that it just fills the frame, without the empty
+    /// (black) corners a barrel correction leaves, or the picture a
+    /// pincushion correction pushes out of it (`LensCorrection.fillScale`).
     public static let lens = FilterDefinition(
-        id: "lens", version: 1, stage: .whiteBalance, order: -10,
+        id: "lens", version: 2, stage: .whiteBalance, order: -10,
         summary: "lens correction from lensfun's profiles: distortion, lateral chromatic aberration, vignetting (camera and lens from EXIF)",
         colourSpace: "linear RGB (scene-referred; resampled bilinearly)",
-        parameters: [
-            .number("distortion", 0...200, default: 0, unit: "%", "corrects the lens's geometric distortion (100 = the profile)"),
-            .number("tca", 0...200, default: 0, unit: "%", "corrects lateral chromatic aberration, red and blue fringes (100 = the profile)"),
-            .number("vignetting", 0...200, default: 0, unit: "%", "brightens the corners the lens darkens (100 = the profile)"),
-            .number("manual", -100...100, default: 0, "manual distortion on top of the profile: + corrects barrel, − pincushion (±100 = ±10 % at the corners)"),
-            .text("camera", default: "", "the camera as lensfun names it (found in EXIF when empty; see photoedit lenses)"),
-            .text("lens", default: "", "the lens profile as lensfun names it (found in EXIF when empty; see photoedit lenses)"),
-            .number("focal", 0...5000, default: 0, unit: "mm", "focal length (from EXIF; 0 = unknown: no correction)"),
-            .number("aperture", 0...128, default: 0, "f-number for vignetting (from EXIF; 0 = the lens wide open)"),
-            .number("distance", 0...1000, default: 0, unit: "m", "focus distance for vignetting (from EXIF; 0 = far)"),
-            .number("crop", 0...100, default: 0, "the camera's crop factor (0 = the camera's in the database, else the profile's)"),
-            .text("database", default: "", "the lensfun database the lens was found in (recorded)"),
-        ],
+        parameters: LensCorrection.parameters,
         forms: [
             ChainForm([], fixed: ["distortion": .number(100), "tca": .number(100), "vignetting": .number(100)],
                       "every correction of the lens found in the photo's EXIF, e.g. lens"),
             ChainForm(["distortion", "tca", "vignetting"], "amounts in percent, e.g. lens=100:100:50 (0 switches one off)"),
+        ],
+        legacy: [
+            .adding(["autoscale": .bool(false)], version: 1, parameters: LensCorrection.versionOneParameters,
+                    note: "v2 adds autoscale (on for new edits: the corrected picture fills the frame); v1 recipes keep autoscale off, rendering as before"),
         ],
         needsRandomAccess: { LensCorrection.changesGeometry($0) },
         recorded: ["database"],
@@ -53,6 +51,29 @@ extension Filters {
 /// The lens filter's work: naming lenses, binding a recipe to the
 /// database, rendering.
 enum LensCorrection {
+    /// Version 1's parameters (no `autoscale`).
+    static let versionOneParameters: [ParameterSpec] = [
+        .number("distortion", 0...200, default: 0, unit: "%", "corrects the lens's geometric distortion (100 = the profile)"),
+        .number("tca", 0...200, default: 0, unit: "%", "corrects lateral chromatic aberration, red and blue fringes (100 = the profile)"),
+        .number("vignetting", 0...200, default: 0, unit: "%", "brightens the corners the lens darkens (100 = the profile)"),
+        .number("manual", -100...100, default: 0, "manual distortion on top of the profile: + corrects barrel, − pincushion (±100 = ±10 % at the corners)"),
+        .text("camera", default: "", "the camera as lensfun names it (found in EXIF when empty; see photoedit lenses)"),
+        .text("lens", default: "", "the lens profile as lensfun names it (found in EXIF when empty; see photoedit lenses)"),
+        .number("focal", 0...5000, default: 0, unit: "mm", "focal length (from EXIF; 0 = unknown: no correction)"),
+        .number("aperture", 0...128, default: 0, "f-number for vignetting (from EXIF; 0 = the lens wide open)"),
+        .number("distance", 0...1000, default: 0, unit: "m", "focus distance for vignetting (from EXIF; 0 = far)"),
+        .number("crop", 0...100, default: 0, "the camera's crop factor (0 = the camera's in the database, else the profile's)"),
+        .text("database", default: "", "the lensfun database the lens was found in (recorded)"),
+    ]
+
+    /// The parameters: version 1's with `autoscale` after `manual`.
+    static let parameters: [ParameterSpec] = {
+        var list = versionOneParameters
+        let manual = list.firstIndex { $0.name == "manual" }.map { $0 + 1 } ?? list.count
+        list.insert(.bool("autoscale", default: true, "scales the corrected picture to fill the frame: no empty corners (as Lightroom's profile correction)"), at: manual)
+        return list
+    }()
+
     /// Is any correction switched on?
     static func isOn(_ p: Parameters) -> Bool {
         p.number("distortion") > 0 || p.number("tca") > 0 || p.number("vignetting") > 0 || p.number("manual") != 0
@@ -157,22 +178,10 @@ enum LensCorrection {
         }
         let d = p.number("distortion") / 100, t = p.number("tca") / 100
         guard d > 0 || t > 0 || manual != 0 else { return out }
-        // Where each output pixel's green (and red, blue) come from: the
-        // manual distortion first (it acts on the profile-corrected picture), then the profile's.
-        let start = manual == 0 ? points : manuallyDistorted(points, manual: manual, width: w, height: h)
-        var source = start
-        if d > 0, let setting, let moved = try db.distortion(setting, width: w, height: h, at: start) {
-            for k in source.indices { source[k] = start[k] + Float(d) * (moved[k] - start[k]) }
-        }
-        var channels = [source, source, source]
-        if t > 0, let setting, let fringes = try db.tca(setting, width: w, height: h, at: source) {
-            for c in [0, 2] {
-                for n in 0..<(source.count / 2) {
-                    channels[c][2 * n] = source[2 * n] + Float(t) * (fringes[6 * n + 2 * c] - source[2 * n])
-                    channels[c][2 * n + 1] = source[2 * n + 1] + Float(t) * (fringes[6 * n + 2 * c + 1] - source[2 * n + 1])
-                }
-            }
-        }
+        let geometry = Geometry(setting: setting, db: db, distortion: d, tca: t, manual: manual, width: w, height: h)
+        let scale = p.bool("autoscale") ? try geometry.fillScale() : 1
+        let channels = try geometry.sources(scale == 1 ? points : scaled(points, by: scale, width: w, height: h))
+        let source = channels[1]
         if channels[0] == channels[1] && channels[2] == channels[1] {
             let index = try upsampled(BrushCanvas.floatImage(source, width: nx, height: ny, bands: 2), step: step, width: w, height: h)
             return try remap(out, index)
@@ -188,6 +197,91 @@ enum LensCorrection {
         let map = try upsampled(BrushCanvas.floatImage(joined, width: nx, height: ny, bands: 6), step: step, width: w, height: h)
         let bands = try (0..<3).map { c in try remap(out.extractBands(c, count: 1), map.extractBands(2 * c, count: 2)) }
         return try Vips.image("bandjoin", [("in", .images(bands))])
+    }
+
+    /// Where the corrected picture's pixels come from: the manual
+    /// distortion, the profile's distortion and its TCA, at their amounts.
+    struct Geometry {
+        let setting: LensDatabase.Setting?
+        let db: LensDatabase
+        let distortion: Double, tca: Double, manual: Double
+        let width: Int, height: Int
+
+        /// The source positions of red, green and blue (x, y pairs each) for
+        /// the output positions `points`: the manual distortion first (it acts
+        /// on the profile-corrected picture), then the profile's.
+        func sources(_ points: [Float]) throws -> [[Float]] {
+            let start = manual == 0 ? points : LensCorrection.manuallyDistorted(points, manual: manual, width: width, height: height)
+            var source = start
+            if distortion > 0, let setting, let moved = try db.distortion(setting, width: width, height: height, at: start) {
+                for k in source.indices { source[k] = start[k] + Float(distortion) * (moved[k] - start[k]) }
+            }
+            var channels = [source, source, source]
+            if tca > 0, let setting, let fringes = try db.tca(setting, width: width, height: height, at: source) {
+                for c in [0, 2] {
+                    for n in 0..<(source.count / 2) {
+                        channels[c][2 * n] = source[2 * n] + Float(tca) * (fringes[6 * n + 2 * c] - source[2 * n])
+                        channels[c][2 * n + 1] = source[2 * n + 1] + Float(tca) * (fringes[6 * n + 2 * c + 1] - source[2 * n + 1])
+                    }
+                }
+            }
+            return channels
+        }
+
+        /// Points along the frame's four edges (corners included), `perEdge` on each.
+        func border(perEdge: Int = 256) -> [Float] {
+            let (right, bottom) = (Float(width - 1), Float(height - 1))
+            var points = [Float]()
+            for k in 0...perEdge {
+                let f = Float(k) / Float(perEdge)
+                points += [f * right, 0, f * right, bottom, 0, f * bottom, right, f * bottom]
+            }
+            return points
+        }
+
+        /// Does every channel of the frame, scaled by `scale`, come from inside the picture?
+        func fills(_ scale: Double, border: [Float]) throws -> Bool {
+            let (right, bottom) = (Float(width - 1) + 1e-3, Float(height - 1) + 1e-3)
+            for channel in try sources(LensCorrection.scaled(border, by: scale, width: width, height: height)) {
+                for n in 0..<(channel.count / 2) {
+                    let (x, y) = (channel[2 * n], channel[2 * n + 1])
+                    if !(x >= -1e-3 && x <= right && y >= -1e-3 && y <= bottom) { return false }
+                }
+            }
+            return true
+        }
+
+        /// The smallest scale (0.5…2, to 1/10 000) at which the corrected
+        /// picture fills the frame: more than 1 where a correction leaves
+        /// empty corners (barrel), less than 1 where it pushes picture out of
+        /// the frame (pincushion). Found by bisection along the frame's edges
+        /// (every channel, so TCA's fringes leave no coloured edge either);
+        /// as lensfun's `lf_modifier_get_auto_scale`, for this filter's
+        /// amounts and manual distortion too.
+        func fillScale() throws -> Double {
+            let border = border()
+            if try sources(border).allSatisfy({ $0 == border }) { return 1 }  // nothing moves
+            var (low, high) = (0.5, 2.0)
+            if try fills(low, border: border) { return low }
+            if try !fills(high, border: border) { return high }
+            while high - low > 1e-4 {
+                let middle = (low + high) / 2
+                if try fills(middle, border: border) { high = middle } else { low = middle }
+            }
+            return high
+        }
+    }
+
+    /// `points` (x, y pairs) brought towards the centre of a `width`×`height`
+    /// frame by `scale`: the positions that show the picture enlarged by it.
+    static func scaled(_ points: [Float], by scale: Double, width: Int, height: Int) -> [Float] {
+        let (cx, cy) = (Double(width - 1) / 2, Double(height - 1) / 2)
+        var out = points
+        for i in stride(from: 0, to: points.count, by: 2) {
+            out[i] = Float(cx + (Double(points[i]) - cx) / scale)
+            out[i + 1] = Float(cy + (Double(points[i + 1]) - cy) / scale)
+        }
+        return out
     }
 
     /// `image` resampled bilinearly at the positions of `index` (black outside).

@@ -55,8 +55,12 @@ extension Filters {
     /// D / (1 + |D| / 0.1), L' = L + amount/100 · D. Negative amounts smooth
     /// the texture towards B (−100 gives B), sparing edges. Version 2 works
     /// as clarity's, its guided filter on blocks of about radius / 1.5 px.
+    /// Version 3 computes that guided filter in one C call
+    /// (`pe_self_guided_coefficients`: its own separable gaussian window on
+    /// plain arrays) instead of libvips operations: the same filter, cheaper
+    /// (issue 26's cost goal), rendering slightly differently.
     public static let texture = FilterDefinition(
-        id: "texture", version: 2, stage: .tone, order: 75,
+        id: "texture", version: 3, stage: .tone, order: 75,
         summary: "medium-scale detail, edge-aware (guided filter): positive enhances texture, negative smooths it",
         colourSpace: "perceptual luminance (Rec. 709 Y ^ 1/2.2); RGB follows the luminance in linear light",
         parameters: textureParameters,
@@ -70,11 +74,16 @@ extension Filters {
                               try Presence.localContrast(image, amount: p.number("amount") / 100, sigma: p.number("radius") * context.scale,
                                                          eps: 0.004, lowSigma: 2, limit: 0.1, midTones: false)
                           }),
+            LegacyVersion(version: 2, parameters: textureParameters, note: Presence.textureVersionThreeNote, changesRendering: true,
+                          render: { image, p, context in
+                              try Presence.fusedLocalContrast(image, amount: p.number("amount") / 100, sigma: p.number("radius") * context.scale,
+                                                              eps: 0.004, lowSigma: 1.5, limit: 0.1, midTones: false)
+                          }),
         ],
         needsRandomAccess: { $0.number("amount") != 0 }
     ) { image, p, context in
         try Presence.fusedLocalContrast(image, amount: p.number("amount") / 100, sigma: p.number("radius") * context.scale,
-                                        eps: 0.004, lowSigma: 1.5, limit: 0.1, midTones: false)
+                                        eps: 0.004, lowSigma: 1.5, limit: 0.1, midTones: false, fusedCoefficients: true)
     }
 
     static let textureParameters: [ParameterSpec] = [
@@ -87,6 +96,8 @@ extension Filters {
 enum Presence {
     /// What version 2 of clarity, texture and dehaze changed.
     static let versionTwoNote = "v2 reduces by block means and renders the full-size part in one fused pass (faster), the coefficients interpolated between block centres: renders slightly differently"
+    /// What version 3 of texture changed.
+    static let textureVersionThreeNote = "v3 computes the guided filter on the reduced copy in one C pass (its own gaussian window; faster): renders slightly differently"
 
     /// Clarity and texture: L' = L + amount · w · bounded(L − B), B the
     /// guided filter of the perceptual luminance L by itself (window sigma
@@ -121,8 +132,11 @@ enum Presence {
     /// `pe_local_contrast` interpolates them bilinearly between the block
     /// centres and does the rest per pixel in one pass. A block below 2
     /// (a sigma under twice `lowSigma`) leaves nothing to reduce: version 1's graph.
+    /// `fusedCoefficients` (texture version 3): the guided filter's
+    /// coefficients by `pe_self_guided_coefficients` (one C call) instead
+    /// of libvips operations.
     static func fusedLocalContrast(_ image: Image, amount: Double, sigma: Double, eps: Double, lowSigma: Double,
-                                   limit: Double, midTones: Bool) throws -> Image {
+                                   limit: Double, midTones: Bool, fusedCoefficients: Bool = false) throws -> Image {
         if amount == 0 { return image }
         let sigma = max(0.5, sigma)
         let block = Int((sigma / lowSigma).rounded())
@@ -130,7 +144,8 @@ enum Presence {
             return try localContrast(image, amount: amount, sigma: sigma, eps: eps, lowSigma: lowSigma, limit: limit, midTones: midTones)
         }
         let low = try image.blockMeans(block, luminance: true)
-        let ab = try GuidedFilter.coefficients(guideLow: low, inputLow: low, sigma: sigma / Double(block), eps: eps).cast("float")
+        let ab = fusedCoefficients ? try GuidedFilter.selfGuidedCoefficients(low, sigma: sigma / Double(block), eps: eps)
+            : try GuidedFilter.coefficients(guideLow: low, inputLow: low, sigma: sigma / Double(block), eps: eps).cast("float")
         guard let out = pe_local_contrast(image.pointer, ab.pointer, Int32(block), amount, limit, midTones ? 1 : 0) else {
             throw Vips.error("local contrast")
         }
@@ -165,15 +180,36 @@ enum GuidedFilter {
         return try ab.extractBands(0, count: 1).multiplied(by: guide).adding(ab.extractBands(1, count: 1))
     }
 
+    /// The coefficients of the guided filter of the one-band float image
+    /// `i` by itself, in one C call (`pe_self_guided_coefficients`): two
+    /// float bands a, b, window a gaussian of `sigma` (at most 64).
+    static func selfGuidedCoefficients(_ i: Image, sigma: Double, eps: Double) throws -> Image {
+        guard let out = pe_self_guided_coefficients(i.pointer, sigma, eps) else { throw Vips.error("guided filter") }
+        return Image(owning: out)
+    }
+
     /// The guided filter's coefficients at the reduced size: two bands, the
     /// window means of a and b (q = a·I + b).
+    /// A filter of an image by itself (`i` and `p` the same image, as
+    /// clarity and texture) blurs two bands, I and I², instead of four:
+    /// libvips blurs each band alike, so the means are the same numbers.
     static func coefficients(guideLow i: Image, inputLow p: Image, sigma: Double, eps: Double) throws -> Image {
-        // One blur of four bands: mean I, mean p, mean I·p, mean I².
-        let stack = try Vips.image("bandjoin", [("in", .images([i, p, i.multiplied(by: p), i.multiplied(by: i)]))])
-        let means = try stack.detailGaussBlur(sigma: sigma)
-        let meanI = try means.extractBands(0, count: 1), meanP = try means.extractBands(1, count: 1)
-        let cov = try means.extractBands(2, count: 1).subtracting(meanI.multiplied(by: meanP))
-        let variance = try means.extractBands(3, count: 1).subtracting(meanI.multiplied(by: meanI))
+        let meanI: Image, meanP: Image, cov: Image, variance: Image
+        if i === p {
+            let means = try Vips.image("bandjoin", [("in", .images([i, i.multiplied(by: i)]))]).detailGaussBlur(sigma: sigma)
+            meanI = try means.extractBands(0, count: 1)
+            meanP = meanI
+            variance = try means.extractBands(1, count: 1).subtracting(meanI.multiplied(by: meanI))
+            cov = variance
+        } else {
+            // One blur of four bands: mean I, mean p, mean I·p, mean I².
+            let stack = try Vips.image("bandjoin", [("in", .images([i, p, i.multiplied(by: p), i.multiplied(by: i)]))])
+            let means = try stack.detailGaussBlur(sigma: sigma)
+            meanI = try means.extractBands(0, count: 1)
+            meanP = try means.extractBands(1, count: 1)
+            cov = try means.extractBands(2, count: 1).subtracting(meanI.multiplied(by: meanP))
+            variance = try means.extractBands(3, count: 1).subtracting(meanI.multiplied(by: meanI))
+        }
         let a = try cov.divided(by: variance.linear(multiply: [1], add: [eps]))
         let b = try meanP.subtracting(a.multiplied(by: meanI))
         return try a.joined(with: b).detailGaussBlur(sigma: sigma)

@@ -18,7 +18,7 @@ public struct LightroomSettings: Sendable {
     /// The `formatIdentifier` of Lightroom develop settings kept as adjustment data.
     public static let formatIdentifier = "com.adobe.crs"
     /// The version of photoedit's translation, written as `formatVersion`.
-    public static let translationVersion = 3
+    public static let translationVersion = 4
     /// The suffix of `formatVersion` for settings applied to a rendered file (not a RAW).
     public static let renderedSuffix = "-rendered"
     /// The `crs:` namespace.
@@ -262,6 +262,12 @@ extension LightroomSettings {
             versions["clarity"] = 2
             versions["texture"] = 2
             versions["dehaze"] = 2
+        }
+        if version >= 4 {
+            // Lens version 2: the profile correction scaled to fill the frame, as Lightroom's.
+            versions["lens"] = 2
+            // Texture version 3 (the same filter, faster).
+            versions["texture"] = 3
         }
         return versions
     }
