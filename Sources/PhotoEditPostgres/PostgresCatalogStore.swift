@@ -53,7 +53,9 @@ package final class PostgresCatalogStore: CatalogStore {
         configuration.options.maximumConnections = Self.concurrentTransactions + 1
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
-        running = Task.detached { await client.run() }
+        // The pool's work (connecting, leasing) runs on the bridge's threads:
+        // a caller blocked on a cooperative thread can never starve it.
+        running = Task.detached(executorPreference: BridgeExecutor.shared) { await client.run() }
         changes = PostgresChangeListener(client: client, poll: changePoll)
     }
 
@@ -140,7 +142,7 @@ final class PostgresLease: Sendable {
         }
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<PostgresLease, any Error>) in
             handed.withLock { $0 = continuation }
-            Task.detached {
+            Task.detached(executorPreference: BridgeExecutor.shared) {
                 do {
                     try await client.withConnection { connection in
                         try await connection.query(PostgresQuery(unsafeSQL: begin), logger: logger).collect()

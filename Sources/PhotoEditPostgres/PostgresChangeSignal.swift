@@ -59,7 +59,7 @@ final class PostgresChangeListener: Sendable {
     func startIfNeeded() {
         state.withLock { s in
             guard !s.closed, s.task == nil else { return }
-            s.task = Task.detached { [self] in await listen() }
+            s.task = Task.detached(executorPreference: BridgeExecutor.shared) { [self] in await listen() }
         }
     }
 

@@ -4,12 +4,13 @@ import HummingbirdTesting
 import Logging
 import PhotoEdit
 @testable import PhotoEditPostgres
+import PhotoEditSampleCatalog
 import PhotoEditServer
 import Testing
 
 /// The server's edit route (`POST /v1/assets/{id}/edits`) on both catalog
 /// stores, through a real server on loopback: what one edit costs the
-/// catalog, and where its catalog calls run.
+/// catalog, and where its catalog calls (and a render's, a list's) run.
 @Suite("Catalog stores over HTTP", .serialized)
 struct EditRouteTransactionTests {
     @Test(arguments: CatalogStoreTests.Store.allCases)
@@ -52,6 +53,14 @@ struct EditRouteTransactionTests {
                 #expect(response.status == .preconditionFailed)
             }
 
+            // A render of the new revision and the photo list read the catalog too.
+            try await client.execute(uri: "/v1/assets/\(f.a)/render?w=256&format=jpeg", method: .get) { response in
+                #expect(response.status == .ok)
+            }
+            try await client.execute(uri: "/v1/assets", method: .get) { response in
+                #expect(response.status == .ok)
+            }
+
             // PostgreSQL: every catalog call of those requests ran on the
             // engine's BlockingExecutor threads, none inside a task on
             // Swift's cooperative pool (where it would hold a pool thread).
@@ -72,4 +81,27 @@ private func + (a: HTTPFields, b: HTTPFields) -> HTTPFields {
     var out = a
     out.append(contentsOf: b)
     return out
+}
+
+/// Synchronous catalog calls made straight from tasks (what the rules ask
+/// callers not to do, and tests still do) block cooperative threads; the
+/// store's pool must connect and lease without one.
+@Suite("PostgreSQL store under blocked cooperative threads")
+struct BlockedPoolTests {
+    @Test(.timeLimit(.minutes(1)))
+    func catalogCallsFromEveryCooperativeThreadAtOnceFinish() async throws {
+        let store = try await PostgresCatalogStore.open(try LocalPostgresServer.shared.get().newDatabase())
+        defer { store.close() }
+        // More tasks than cooperative threads, each blocking its thread in a
+        // transaction on a pool that has no connection yet.
+        let n = ProcessInfo.processInfo.activeProcessorCount * 2 + 2
+        let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<n {
+                group.addTask { try store.read { try $0.int("SELECT count(*) FROM asset") ?? -1 } }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(counts == Array(repeating: 0, count: n))
+        #expect(store.transactionsBegunInTasks == n)
+    }
 }
