@@ -15,7 +15,7 @@ import Synchronization
 /// is one hop to async code through `blockingWait`, whose task runs on its
 /// own Dispatch threads (``BridgeExecutor``): leasing a connection and
 /// `BEGIN`, each statement, `COMMIT` and giving the connection back. No
-/// `EventLoopFuture.wait()`.
+/// blocking wait on an `EventLoopFuture`.
 ///
 /// Reads run in a `REPEATABLE READ READ ONLY` transaction (one snapshot, as
 /// SQLite's WAL readers); writes in `READ COMMITTED`, where the rows a

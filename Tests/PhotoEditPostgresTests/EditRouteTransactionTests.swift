@@ -85,7 +85,9 @@ private func + (a: HTTPFields, b: HTTPFields) -> HTTPFields {
 
 /// Synchronous catalog calls made straight from tasks (what the rules ask
 /// callers not to do, and tests still do) block cooperative threads; the
-/// store's pool must connect and lease without one.
+/// store's pool must connect and lease without one. (With the pool's task
+/// and the leases on the cooperative pool instead, this test hangs: every
+/// thread waits for a lease that needs one.)
 @Suite("PostgreSQL store under blocked cooperative threads")
 struct BlockedPoolTests {
     @Test(.timeLimit(.minutes(1)))
