@@ -129,8 +129,9 @@ let package = Package(
         ),
         .testTarget(
             name: "PhotoEditPostgresTests",
-            dependencies: ["PhotoEditPostgres", "PhotoEdit", "PhotoEditSampleCatalog", "PhotoEditTestSupport",
-                           .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["PhotoEditPostgres", "PhotoEdit", "PhotoEditSampleCatalog", "PhotoEditServer", "PhotoEditTestSupport",
+                           .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "HummingbirdTesting", package: "hummingbird")]
         ),
         // What SeaweedFS costs over a folder (bench/storage-benchmark.py runs it), not a product.
         .executableTarget(

@@ -7,32 +7,38 @@ import Synchronization
 /// The engine's catalog seam (`CatalogStore`) on PostgreSQL: what lets a
 /// `PhotoLibrary` keep its catalog in a database many nodes share.
 ///
-/// The engine is synchronous and never runs on a NIO event loop, so a
-/// transaction blocks its caller: it takes one connection of the store's
-/// own small pool, sends `BEGIN`, the body's statements and `COMMIT` on it
-/// and waits for each (`EventLoopFuture.wait()`, which runs on NIO's
-/// threads, never on Swift's cooperative pool). Reads run in a
-/// `REPEATABLE READ READ ONLY` transaction (one snapshot, as SQLite's WAL
-/// readers); writes in `READ COMMITTED`, where the rows a change is about
-/// to change are read `FOR UPDATE` (`SQLDialect.forUpdate`): a concurrent
-/// commit to the same photo waits, then sees the new revision and fails
-/// with `PhotoEditError.conflict` — no lost update across nodes.
+/// The connections are postgres-nio's `PostgresClient` pool: the store owns
+/// the client and the task that runs it (`client.run()`, from `init` to
+/// `close` or the store's end). The engine's catalog calls are synchronous
+/// and made on the engine's ``BlockingExecutor`` threads (never on Swift's
+/// cooperative pool, never on a NIO event loop); each step of a transaction
+/// is one hop to async code through `blockingWait`, whose task runs on its
+/// own Dispatch threads (``BridgeExecutor``): leasing a connection and
+/// `BEGIN`, each statement, `COMMIT` and giving the connection back. No
+/// blocking wait on an `EventLoopFuture`.
+///
+/// Reads run in a `REPEATABLE READ READ ONLY` transaction (one snapshot, as
+/// SQLite's WAL readers); writes in `READ COMMITTED`, where the rows a
+/// change is about to change are read `FOR UPDATE` (`SQLDialect.forUpdate`):
+/// a concurrent commit to the same photo waits, then sees the new revision
+/// and fails with `PhotoEditError.conflict` — no lost update across nodes.
+/// (postgres-nio's `withTransaction` sends a plain `BEGIN`; the isolation
+/// level is why the store sends its own.)
 package final class PostgresCatalogStore: CatalogStore {
     /// Where the catalog is.
     package let location: PostgresCatalogLocation
     package var dialect: SQLDialect { .postgres }
-    private let idle = Mutex<[PostgresConnection]>([])
-    private let opened = Atomic<Int>(0)
+    private let client: PostgresClient
+    private let running: Task<Void, Never>
     private let logger: Logger
-    /// Connections kept open between transactions.
-    private static let keptOpen = 8
-    /// Transactions at once (each holds a connection): more callers wait
-    /// for one to end, so a burst of threads never exceeds the server's
-    /// `max_connections` because of one node.
+    /// Transactions at once (each holds one of the pool's connections): more
+    /// callers wait for one to end, so a burst of threads never exceeds the
+    /// server's `max_connections` because of one node. One more connection
+    /// is the change feed's LISTEN.
     private static let concurrentTransactions = 16
-    private let slots = DispatchSemaphore(value: PostgresCatalogStore.concurrentTransactions)
-    /// The NOTIFYs that wake this store's change feed readers (one LISTEN connection).
+    /// The NOTIFYs that wake this store's change feed readers (one LISTEN connection of the pool).
     let changes: PostgresChangeListener
+    private let begunInTasks = Atomic<Int>(0)
 
     /// A store on a catalog already migrated (see `open`). A change feed
     /// reader (`PhotoLibrary.changeSets`) is woken by every node's commits
@@ -40,9 +46,17 @@ package final class PostgresCatalogStore: CatalogStore {
     package init(_ location: PostgresCatalogLocation, changePoll: Duration = .seconds(5)) {
         self.location = location
         var logger = Logger(label: "photoedit.catalog.postgres")
+        // Errors reach the caller as thrown PhotoEditErrors.
         logger.logLevel = .error
         self.logger = logger
-        changes = PostgresChangeListener(location: location, poll: changePoll, logger: logger)
+        var configuration = location.configuration
+        configuration.options.maximumConnections = Self.concurrentTransactions + 1
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        // The pool's work (connecting, leasing) runs on the bridge's threads:
+        // a caller blocked on a cooperative thread can never starve it.
+        running = Task.detached(executorPreference: BridgeExecutor.shared) { await client.run() }
+        changes = PostgresChangeListener(client: client, poll: changePoll)
     }
 
     /// Connects, brings the schema up to date (`PostgresCatalog.open`) and
@@ -54,21 +68,27 @@ package final class PostgresCatalogStore: CatalogStore {
     }
 
     deinit {
-        for connection in idle.withLock({ $0 }) { Self.discard(connection) }
+        close()
     }
 
-    /// Closes the connections kept open (a later transaction opens new
-    /// ones) and the change feed's LISTEN connection (its readers poll).
+    /// Ends the change feed's LISTEN connection (its readers poll) and the
+    /// connection pool: a later transaction fails.
     package func close() {
-        let connections = idle.withLock { all in defer { all = [] }; return all }
-        for connection in connections { try? connection.close().wait() }
         changes.close()
+        running.cancel()
     }
 
     /// A wake-up for one change feed reader: every node's commits NOTIFY it.
     package func changeSignal() -> (any CatalogChangeSignal)? {
         changes.subscribe()
     }
+
+    /// How many transactions were begun from code running inside a Swift
+    /// task (a task's synchronous code: Swift's cooperative pool, unless the
+    /// task has its own executor) rather than on a plain thread such as the
+    /// ``BlockingExecutor``'s. A testing hook: the server's requests must
+    /// leave it unchanged.
+    package var transactionsBegunInTasks: Int { begunInTasks.load(ordering: .relaxed) }
 
     package func read<T>(_ body: (any CatalogConnection) throws -> T) throws -> T {
         try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
@@ -79,49 +99,76 @@ package final class PostgresCatalogStore: CatalogStore {
     }
 
     private func transaction<T>(_ begin: String, _ body: (any CatalogConnection) throws -> T) throws -> T {
-        slots.wait()
-        defer { slots.signal() }
-        let connection = try take()
-        let catalog = PostgresCatalogConnection(connection: connection, logger: logger)
+        if withUnsafeCurrentTask(body: { $0 != nil }) { begunInTasks.add(1, ordering: .relaxed) }
+        let (client, logger, location) = (self.client, self.logger, self.location)
+        let lease: PostgresLease
         do {
-            try catalog.execute(begin, [])
+            lease = try blockingWait { try await PostgresLease.take(from: client, begin: begin, logger: logger) }
+        } catch {
+            throw PostgresCatalog.engineError(error, location)
+        }
+        let catalog = PostgresCatalogConnection(connection: lease.connection, logger: logger)
+        do {
             let result = try body(catalog)
-            try catalog.execute("COMMIT", [])
-            give(connection)
+            try blockingWait { try await lease.end("COMMIT", logger: logger) }
             return result
         } catch {
-            // A connection whose transaction could not be ended is dropped.
-            if (try? catalog.execute("ROLLBACK", [])) != nil { give(connection) } else { Self.discard(connection) }
+            // A connection whose transaction could not be ended is closed (the pool makes another).
+            if (try? blockingWait({ try await lease.end("ROLLBACK", logger: logger) })) == nil { lease.drop() }
             throw PostgresCatalog.engineError(error, location)
         }
     }
+}
 
-    private func take() throws -> PostgresConnection {
-        while let connection = idle.withLock({ $0.popLast() }) {
-            if !connection.isClosed { return connection }
+/// A connection of a `PostgresClient`'s pool, leased for one transaction of
+/// synchronous code: `take` leases it (inside `withConnection`, whose task
+/// stays suspended — no thread — until the lease ends) and begins the
+/// transaction; `end` commits or rolls back and gives it back.
+final class PostgresLease: Sendable {
+    let connection: PostgresConnection
+    private let released: AsyncStream<Void>.Continuation
+
+    private init(_ connection: PostgresConnection, _ released: AsyncStream<Void>.Continuation) {
+        self.connection = connection
+        self.released = released
+    }
+
+    deinit { released.finish() }
+
+    static func take(from client: PostgresClient, begin: String, logger: Logger) async throws -> PostgresLease {
+        let handed = Mutex<CheckedContinuation<PostgresLease, any Error>?>(nil)
+        let give = { @Sendable (result: Result<PostgresLease, any Error>) in
+            handed.withLock { c in defer { c = nil }; return c }?.resume(with: result)
         }
-        let id = opened.wrappingAdd(1, ordering: .relaxed).newValue
-        do {
-            return try PostgresConnection.connect(on: PostgresConnection.defaultEventLoopGroup.any(),
-                                                  configuration: location.connectionConfiguration, id: id, logger: logger).wait()
-        } catch {
-            throw PostgresCatalog.engineError(error, location)
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<PostgresLease, any Error>) in
+            handed.withLock { $0 = continuation }
+            Task.detached(executorPreference: BridgeExecutor.shared) {
+                do {
+                    try await client.withConnection { connection in
+                        try await connection.query(PostgresQuery(unsafeSQL: begin), logger: logger).collect()
+                        let (ended, end) = AsyncStream<Void>.makeStream()
+                        give(.success(PostgresLease(connection, end)))
+                        for await _ in ended {}
+                    }
+                } catch {
+                    give(.failure(error))
+                }
+            }
         }
     }
 
-    private func give(_ connection: PostgresConnection) {
-        let kept = idle.withLock { all -> Bool in
-            guard all.count < Self.keptOpen else { return false }
-            all.append(connection)
-            return true
-        }
-        if !kept { Self.discard(connection) }
+    /// Sends `COMMIT` or `ROLLBACK`, then gives the connection back to the
+    /// pool; when the statement fails, the lease is kept (see `drop`).
+    func end(_ statement: String, logger: Logger) async throws {
+        _ = try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).collect()
+        released.finish()
     }
 
-    /// Closes a connection without waiting; it is kept alive until it is
-    /// closed (postgres-nio requires a connection closed before it goes).
-    private static func discard(_ connection: PostgresConnection) {
-        connection.close().whenComplete { _ in withExtendedLifetime(connection) {} }
+    /// Closes the connection (its transaction's state is unknown) and gives
+    /// it back: the pool makes a new one when it needs one.
+    func drop() {
+        connection.close().whenComplete { _ in }
+        released.finish()
     }
 }
 
@@ -136,17 +183,25 @@ struct PostgresCatalogConnection: CatalogConnection {
     }
 
     func rows(_ sql: String, _ arguments: [SQLValue]) throws -> [CatalogRow] {
-        let result = try run(sql, arguments)
-        guard let first = result.rows.first else { return [] }
-        let columns = CatalogColumns(first.map(\.columnName))
-        return try result.rows.map { row in CatalogRow(columns: columns, values: try row.map(Self.value)) }
+        try run(sql, arguments)
     }
 
-    private func run(_ sql: String, _ arguments: [SQLValue]) throws -> PostgresQueryResult {
+    private func run(_ sql: String, _ arguments: [SQLValue]) throws -> [CatalogRow] {
         // The engine's statements never hold `?` inside a literal: every
         // `?` is a placeholder (PostgresCatalog.query treats a quoted one as text).
         assert(!Self.hasQuotedPlaceholder(sql), "a catalog statement has a ? inside quotes: \(sql)")
-        return try connection.query(try PostgresCatalog.query(SQLFragment(sql: sql, arguments: arguments)), logger: logger).wait()
+        let query = try PostgresCatalog.query(SQLFragment(sql: sql, arguments: arguments))
+        let (connection, logger) = (self.connection, self.logger)
+        return try blockingWait {
+            var rows: [CatalogRow] = []
+            var columns: CatalogColumns?
+            for try await row in try await connection.query(query, logger: logger) {
+                let names = columns ?? CatalogColumns(row.map(\.columnName))
+                columns = names
+                rows.append(CatalogRow(columns: names, values: try row.map(Self.value)))
+            }
+            return rows
+        }
     }
 
     static func hasQuotedPlaceholder(_ sql: String) -> Bool {

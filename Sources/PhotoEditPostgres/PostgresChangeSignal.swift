@@ -1,4 +1,4 @@
-import Foundation
+import Dispatch
 import Logging
 import PhotoEdit
 import PostgresNIO
@@ -6,40 +6,36 @@ import Synchronization
 
 /// The `photoedit_changes` notifications of one PostgreSQL catalog, for
 /// every change feed reader of a `PostgresCatalogStore` (a server's event
-/// streams, `photoedit watch`): one LISTEN connection per store, made when
-/// a reader first waits, remade (at most once a second) when it is lost.
+/// streams, `photoedit watch`): one LISTEN connection of the store's
+/// `PostgresClient` pool (`listen(on:)`), held by a task started when a
+/// reader first waits and remade (at most once a second) when it is lost.
 /// A commit's change set sends the NOTIFY (a trigger, PostgresSchema's
 /// pg4); PostgreSQL delivers it once the commit is visible, so a woken
 /// reader finds the change at once.
 ///
-/// Everything here blocks the readers' own threads (the engine's feed
-/// threads), never a task of Swift's cooperative pool: the connection is
-/// made with `EventLoopFuture.wait()`, and the notifications arrive on
-/// NIO's event loop, which only sets a flag and signals a condition.
+/// The listening task is async (it holds no thread while it waits); the
+/// readers block their own threads (the engine's feed threads) in `next`.
 final class PostgresChangeListener: Sendable {
-    private struct State: ~Copyable {
-        var connection: PostgresConnection?
-        var connecting = false
-        var lastAttempt: ContinuousClock.Instant?
+    private struct State {
+        var task: Task<Void, Never>?
+        var listening = false
         var readers: [ObjectIdentifier: PostgresChangeSubscription] = [:]
         var closed = false
     }
 
     static let channel = "photoedit_changes"
-    private let location: PostgresCatalogLocation
+    private let client: PostgresClient
     private let logger: Logger
     private let state = Mutex(State())
     /// How often a reader looks anyway (a notification lost with a connection is then made up for).
     let poll: Duration
 
-    init(location: PostgresCatalogLocation, poll: Duration, logger: Logger) {
-        self.location = location
+    init(client: PostgresClient, poll: Duration) {
+        self.client = client
         self.poll = poll
+        var logger = Logger(label: "photoedit.catalog.postgres.listen")
+        logger.logLevel = .error
         self.logger = logger
-    }
-
-    deinit {
-        close()
     }
 
     /// A new reader's wake-up; `stop()` ends it.
@@ -53,52 +49,43 @@ final class PostgresChangeListener: Sendable {
         state.withLock { _ = $0.readers.removeValue(forKey: ObjectIdentifier(reader)) }
     }
 
-    /// Whether the LISTEN connection is up.
-    var isListening: Bool {
-        state.withLock { $0.connection.map { !$0.isClosed } ?? false }
-    }
+    /// Whether the LISTEN is in force.
+    var isListening: Bool { state.withLock { $0.listening } }
 
     /// Readers currently subscribed (tests check that a stopped stream lets go).
     var readerCount: Int { state.withLock { $0.readers.count } }
 
-    /// Makes the LISTEN connection when there is none (and the last attempt
-    /// was over a second ago). Blocks the calling thread while connecting.
-    func connectIfNeeded() {
-        let attempt = state.withLock { s -> Bool in
-            if s.closed || s.connecting || s.connection.map({ !$0.isClosed }) == true { return false }
-            if let last = s.lastAttempt, last.duration(to: .now) < .seconds(1) { return false }
-            s.connecting = true
-            s.lastAttempt = .now
-            s.connection = nil
-            return true
+    /// Starts the listening task when there is none (never blocks).
+    func startIfNeeded() {
+        state.withLock { s in
+            guard !s.closed, s.task == nil else { return }
+            s.task = Task.detached(executorPreference: BridgeExecutor.shared) { [self] in await listen() }
         }
-        guard attempt else { return }
-        var made: PostgresConnection?
-        do {
-            let connection = try PostgresConnection.connect(on: PostgresConnection.defaultEventLoopGroup.any(),
-                                                            configuration: location.connectionConfiguration, id: 0, logger: logger).wait()
-            made = connection
-            connection.addListener(channel: Self.channel) { [weak self] _, _ in self?.wakeAll() }
-            // The handler sends LISTEN before this query; its answer means LISTEN is in force.
-            _ = try connection.query("SELECT 1", logger: logger).wait()
-            // A lost connection wakes the readers: they look, then poll until it is remade.
-            connection.closeFuture.whenComplete { [weak self] _ in self?.wakeAll() }
-        } catch {
-            if let made { Self.discard(made) }
-            made = nil
+    }
+
+    /// Listens until cancelled: a lost connection wakes the readers (they
+    /// look, then poll until it is remade), and is remade a second later.
+    private func listen() async {
+        while !Task.isCancelled {
+            do {
+                try await client.withConnection { connection in
+                    try await connection.listen(on: Self.channel) { notifications in
+                        // LISTEN is in force: what was committed before is looked for once.
+                        setListening(true)
+                        for try await _ in notifications { wakeAll() }
+                    }
+                }
+            } catch {
+                logger.debug("LISTEN \(Self.channel) ended: \(error)")
+            }
+            setListening(false)
+            try? await Task.sleep(for: .seconds(1))
         }
-        let keep = made
-        let stale = state.withLock { s -> Bool in
-            s.connecting = false
-            if s.closed { return true }
-            s.connection = keep
-            return false
-        }
-        if let keep {
-            if stale { Self.discard(keep); return }
-            // Listening now: what was committed before is looked for once.
-            wakeAll()
-        }
+    }
+
+    private func setListening(_ listening: Bool) {
+        state.withLock { $0.listening = listening }
+        wakeAll()
     }
 
     private func wakeAll() {
@@ -107,16 +94,12 @@ final class PostgresChangeListener: Sendable {
 
     /// Ends the LISTEN connection; readers fall back to polling.
     func close() {
-        let connection = state.withLock { s -> PostgresConnection? in
+        let task = state.withLock { s -> Task<Void, Never>? in
             s.closed = true
-            defer { s.connection = nil }
-            return s.connection
+            defer { s.task = nil }
+            return s.task
         }
-        if let connection { Self.discard(connection) }
-    }
-
-    private static func discard(_ connection: PostgresConnection) {
-        connection.close().whenComplete { _ in withExtendedLifetime(connection) {} }
+        task?.cancel()
     }
 }
 
@@ -124,11 +107,17 @@ final class PostgresChangeListener: Sendable {
 /// when a NOTIFY arrived since the last return, when `poll` ran out (the
 /// feed table is the truth; a lost notification costs at most that), or at
 /// once after `stop()`. While the LISTEN connection is down it looks every
-/// 250 ms and tries to reconnect.
-final class PostgresChangeSubscription: CatalogChangeSignal, @unchecked Sendable {
-    private let condition = NSCondition()
-    private var pending = false
-    private var stopped = false
+/// 250 ms.
+final class PostgresChangeSubscription: CatalogChangeSignal, Sendable {
+    private struct State {
+        var pending = false
+        var stopped = false
+        var waiting = false
+    }
+
+    private let state = Mutex(State())
+    /// Signalled once per wake of a waiting reader.
+    private let signal = DispatchSemaphore(value: 0)
     private let listener: PostgresChangeListener
 
     init(listener: PostgresChangeListener) {
@@ -136,35 +125,41 @@ final class PostgresChangeSubscription: CatalogChangeSignal, @unchecked Sendable
     }
 
     func next() {
-        listener.connectIfNeeded()
+        listener.startIfNeeded()
         let wait = listener.isListening ? listener.poll : min(listener.poll, .milliseconds(250))
-        let deadline = Date(timeIntervalSinceNow: wait.seconds)
-        condition.lock()
-        while !pending && !stopped {
-            if !condition.wait(until: deadline) { break }
+        let ready = state.withLock { s -> Bool in
+            if s.pending || s.stopped { return true }
+            s.waiting = true
+            return false
         }
-        pending = false
-        condition.unlock()
+        if !ready {
+            let ms = Int(wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000)
+            _ = signal.wait(timeout: .now() + .milliseconds(ms))
+        }
+        state.withLock { s in
+            s.pending = false
+            s.waiting = false
+        }
     }
 
     func wake() {
-        condition.lock()
-        pending = true
-        condition.signal()
-        condition.unlock()
+        let waiter = state.withLock { s -> Bool in
+            s.pending = true
+            defer { s.waiting = false }
+            return s.waiting
+        }
+        if waiter { signal.signal() }
     }
 
     func stop() {
-        condition.lock()
-        stopped = true
-        condition.broadcast()
-        condition.unlock()
+        let waiter = state.withLock { s -> Bool in
+            s.stopped = true
+            defer { s.waiting = false }
+            return s.waiting
+        }
+        if waiter { signal.signal() }
         listener.remove(self)
     }
 
-    var isStopped: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return stopped
-    }
+    var isStopped: Bool { state.withLock { $0.stopped } }
 }

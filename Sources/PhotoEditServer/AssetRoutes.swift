@@ -173,9 +173,15 @@ func addEditRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
                 }
             }
             let toRemove = removing
-            _ = try await conditionalWrite(id, expected: expected, library: library) {
-                try library.apply(steps: steps, to: id, ifAt: expected.revision, reset: reset, removing: toRemove,
-                                  presets: library.presets(), fromRAW: fromRAW)
+            // A whole tag is checked in the edit's own first read (no transaction of its own).
+            _ = try await conditionalWrite(id, expected: expected, library: library, checkedByWork: true) {
+                guard expected.tag != nil else {
+                    return try library.apply(steps: steps, to: id, ifAt: expected.revision, reset: reset, removing: toRemove,
+                                             presets: library.presets(), fromRAW: fromRAW)
+                }
+                return try library.apply(steps: steps, to: id, ifAt: expected.revision, reset: reset, removing: toRemove,
+                                         presets: library.presets(), fromRAW: fromRAW,
+                                         checking: { try check($0, expected: expected, library: library) })
             }
         case let (nil, recipeJSON?):
             let recipe = try Recipe(json: recipeJSON, registry: library.registry)
@@ -464,13 +470,13 @@ func check(_ asset: Asset, expected: Precondition?, library: PhotoLibrary) throw
 }
 
 /// An edit's engine call under `If-Match`: a whole tag is checked first
-/// (`check`); the revision is checked by the engine atomically with the
+/// (`check`) unless `work` checks it itself (`checkedByWork`); the revision is checked by the engine atomically with the
 /// commit, and its 412 carries the photo's current whole ETag.
-func conditionalWrite<T: Sendable>(_ id: String, expected: Precondition, library: PhotoLibrary,
+func conditionalWrite<T: Sendable>(_ id: String, expected: Precondition, library: PhotoLibrary, checkedByWork: Bool = false,
                                   _ work: @escaping @Sendable () throws -> T) async throws -> T {
     do {
         return try await blocking {
-            if expected.tag != nil { try check(library.asset(id), expected: expected, library: library) }
+            if expected.tag != nil && !checkedByWork { try check(library.asset(id), expected: expected, library: library) }
             return try work()
         }
     } catch let error as PhotoEditError {

@@ -72,9 +72,14 @@ struct ChangeNotifyTests {
 
         // The LISTEN connection is killed: the reader polls (every 250 ms)
         // and reconnects; nothing is lost meanwhile.
-        try storeA.write { db in
-            try db.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query = 'SELECT 1' AND pid <> pg_backend_pid()", [])
+        let killed = try await BlockingExecutor.run {
+            try storeA.write { db in
+                try db.rows("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %' AND pid <> pg_backend_pid()", []).count
+            }
         }
+        #expect(killed == 1, "one LISTEN connection (node B's) was ended")
+        try await Self.until { !storeB.changes.isListening }
+        #expect(!storeB.changes.isListening, "the lost connection is noticed")
         try await BlockingExecutor.run { try nodeA.performChanges { try $0.changeRequest(for: id).isHidden = true } }
         #expect(try await received.wait(for: start + 4, limit: .seconds(10)) != nil, "a change made while the listener was down arrives (by the poll or after reconnecting)")
         try await Self.until { storeB.changes.isListening }

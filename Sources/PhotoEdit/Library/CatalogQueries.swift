@@ -252,10 +252,12 @@ extension CatalogConnection {
 }
 
 extension CatalogConnection {
-    /// The ids a fetch's query selects (`FetchOptions.sql`, the query
-    /// compiler of Query/), in its order.
-    func ids(of query: SQLFragment) throws -> [String] {
-        try texts(query.sql, query.arguments)
+    /// The ids of the photos a fetch selects (of `album`, an album id, or
+    /// of the whole library), in its order: `FetchOptions.sql`
+    /// (CatalogPredicates.swift) in this connection's dialect.
+    func assetIDs(_ options: FetchOptions, album: String?) throws -> [String] {
+        let query = try options.sql(album: album, dialect)
+        return try texts(query.sql, query.arguments)
     }
 }
 

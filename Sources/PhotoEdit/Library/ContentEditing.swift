@@ -17,6 +17,10 @@ public struct ContentEditingInputRequestOptions: Sendable {
     /// instead of the JPEG, discarding the current base; nil keeps the base
     /// of the current edit (the JPEG for a photo never edited).
     public var useAlternate: Bool?
+    /// Checked on the photo as the input's read finds it, inside that read's
+    /// transaction (a server's whole-ETag `If-Match`, at no extra transaction);
+    /// what it throws ends the request.
+    package var precondition: (@Sendable (Asset) throws -> Void)?
 
     /// Options with the editor's `canHandleAdjustmentData` test.
     public init(canHandleAdjustmentData: @escaping @Sendable (AdjustmentData) -> Bool = { _ in false },
@@ -123,6 +127,7 @@ extension PhotoLibrary {
         let (record, current) = try read { db -> (AssetRecord, RevisionRecord) in
             let a = try Self.assetRecord(idOrPrefix, db)
             guard let r = try db.revision(a.revision, of: a.id) else { throw PhotoEditError.unknownAsset(idOrPrefix) }
+            if let precondition = options.precondition { try precondition(Self.asset(a, db)) }
             return (a, r)
         }
         let id = record.id

@@ -199,12 +199,15 @@ package func blockingWait<T: Sendable>(_ work: @escaping @Sendable () async thro
 
 /// The executor of ``blockingWait``'s tasks: Dispatch threads outside Swift's
 /// cooperative pool. Those tasks only wait on I/O (NIO futures, sockets), so
-/// a thread is busy with one only between two suspensions.
-final class BridgeExecutor: TaskExecutor {
-    static let shared = BridgeExecutor()
+/// a thread is busy with one only between two suspensions. The async work
+/// such a bridge waits for runs here too (PostgreSQL's connection pool and
+/// its leases), so that it never needs a cooperative thread a blocked
+/// caller may hold.
+package final class BridgeExecutor: TaskExecutor {
+    package static let shared = BridgeExecutor()
     private let queue = DispatchQueue(label: "photoedit.blocking-wait", qos: .userInitiated, attributes: .concurrent)
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
         queue.async { job.runSynchronously(on: executor) }

@@ -21,6 +21,17 @@ extension PhotoLibrary {
                   fromRAW: fromRAW)
     }
 
+    /// `apply(steps:to:ifAt:…)`, also only if the photo passes `precondition`,
+    /// checked on the photo as the edit's first read finds it, in that read
+    /// (the server's whole-ETag `If-Match`: no transaction of its own).
+    @discardableResult
+    package func apply(steps: [ChainStep], to idOrPrefix: String, ifAt revision: Int, reset: Bool = false,
+                       removing: [String] = [], presets: PresetLibrary? = nil, fromRAW: Bool? = nil,
+                       checking precondition: @escaping @Sendable (Asset) throws -> Void) throws -> Revision {
+        try apply(steps: steps, to: idOrPrefix, expected: revision, reset: reset, removing: removing, presets: presets,
+                  fromRAW: fromRAW, precondition: precondition)
+    }
+
     /// Replaces the photo's recipe with `recipe` (as `apply(recipe:to:)`),
     /// only if the photo is still at `revision`.
     @discardableResult

@@ -43,9 +43,11 @@ extension PhotoLibrary {
         try apply(steps: steps, to: idOrPrefix, expected: nil, reset: reset, removing: removing, presets: presets, fromRAW: fromRAW)
     }
 
-    /// `apply(steps:…)`; with `expected`, only while the photo is at that revision (no merge on a conflict).
+    /// `apply(steps:…)`; with `expected`, only while the photo is at that
+    /// revision (no merge on a conflict); with `precondition`, only if the
+    /// photo passes it (`ContentEditingInputRequestOptions.precondition`).
     func apply(steps: [ChainStep], to idOrPrefix: String, expected: Int?, reset: Bool, removing: [String],
-               presets: PresetLibrary?, fromRAW: Bool?) throws -> Revision {
+               presets: PresetLibrary?, fromRAW: Bool?, precondition: (@Sendable (Asset) throws -> Void)? = nil) throws -> Revision {
         for name in removing { _ = try registry.require(name) }
         let registry = self.registry
         var fromRAW = fromRAW
@@ -62,7 +64,7 @@ extension PhotoLibrary {
         }
         // A Lightroom preset's white balance develops a RAW, or shifts a rendered file's.
         let isRaw = hasPreset ? photo?.0.format == "raw" : false
-        return try edit(idOrPrefix, reset: reset, fromRAW: fromRAW, expected: expected) { recipe, input in
+        return try edit(idOrPrefix, reset: reset, fromRAW: fromRAW, expected: expected, precondition: precondition) { recipe, input in
             var recipe = recipe
             for name in removing { recipe.remove(name) }
             let applied = try Chain.apply(steps, to: recipe, registry: registry, presets: presets, developsRaw: isRaw || recipe.base == .alternate,
@@ -121,6 +123,7 @@ extension PhotoLibrary {
     /// also receives the input (its base image, for `auto`); with
     /// `expected`, the photo must be at that revision, and a conflict is thrown.
     func edit(_ idOrPrefix: String, reset: Bool, fromRAW: Bool? = nil, expected: Int? = nil,
+              precondition: (@Sendable (Asset) throws -> Void)? = nil,
               transform: (Recipe, ContentEditingInput) throws -> Recipe) throws -> Revision {
         // The id is resolved by the first input read (one transaction), then used whole.
         var id = idOrPrefix
@@ -129,6 +132,7 @@ extension PhotoLibrary {
         var attempt = 0
         while true {
             var options = ContentEditingInputRequestOptions(canHandleAdjustmentData: canHandle, startFromOriginal: reset, displaySize: nil)
+            options.precondition = precondition
             // Moving the edit to the other file of a RAW+JPEG pair keeps the
             // filters (except the RAW development, when leaving the RAW).
             var carried: Recipe?

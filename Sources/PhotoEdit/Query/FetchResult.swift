@@ -168,56 +168,9 @@ extension PhotoLibrary {
                            refetch: { [self] in try fetchAlbums(titleContains: titleContains, newestFirst: newestFirst) })
     }
 
-    /// The SQL of a fetch: ids only.
-    func fetchSQL(album: String?, _ options: FetchOptions) throws -> SQLFragment {
-        try options.sql(album: album, catalog.dialect)
-    }
-
     private func fetchAssets(album: String?, _ options: FetchOptions) throws -> FetchResult<Asset> {
-        let query = try fetchSQL(album: album, options)
-        let ids = try read { db in try db.ids(of: query) }
+        let ids = try read { db in try db.assetIDs(options, album: album) }
         return FetchResult(identifiers: ids, objectType: .asset, load: { [self] ids in try read { db in try Self.assets(ids, db) } },
                            refetch: { [self] in try fetchAssets(album: album, options) })
-    }
-}
-
-extension FetchOptions {
-    /// The SQL of a fetch with these options, ids only, in `dialect`: the
-    /// photos of `album` (an album id) or of the whole library.
-    package func sql(album: String?, _ dialect: SQLDialect) throws -> SQLFragment {
-        guard fetchLimit >= 0 else { throw PhotoEditError.invalidQuery("fetch limit \(fetchLimit) is negative") }
-        var query = SQLFragment(sql: "SELECT asset.id FROM asset")
-        var conditions: [String] = []
-        if let album {
-            query.sql += " JOIN albumAsset ON albumAsset.assetId = asset.id"
-            conditions.append("albumAsset.albumId = ?")
-            query.arguments.append(.text(album))
-        }
-        if !includeHiddenAssets { conditions.append("NOT asset.hidden") }
-        if !includeRecentlyDeleted { conditions.append("asset.trashedDate IS NULL") }
-        if let predicate {
-            let f = try predicate.sql(dialect)
-            conditions.append("(" + f.sql + ")")
-            query.arguments += f.arguments
-        }
-        if !conditions.isEmpty { query.sql += " WHERE " + conditions.joined(separator: " AND ") }
-        var order: [String] = []
-        for d in sortDescriptors {
-            guard d.field.isSortable else { throw PhotoEditError.invalidQuery("cannot sort by '\(d.field.rawValue)'") }
-            let spec = d.field.spec
-            let key = spec.kind == .text || (spec.kind == .date && spec.dateSeparator != " ")
-                ? dialect.bytewise(spec.expression(dialect)) : spec.expression(dialect)
-            order.append(dialect.order(key, ascending: d.ascending, notNull: spec.isNotNullColumn))
-        }
-        if sortDescriptors.isEmpty {
-            order.append(album != nil ? "albumAsset.position" : "asset.importDate")
-        }
-        order.append(dialect.bytewise("asset.id"))
-        query.sql += " ORDER BY " + order.joined(separator: ", ")
-        if fetchLimit > 0 {
-            query.sql += " LIMIT ?"
-            query.arguments.append(.integer(Int64(fetchLimit)))
-        }
-        return query
     }
 }

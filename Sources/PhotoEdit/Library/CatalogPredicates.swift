@@ -1,0 +1,462 @@
+import Foundation
+
+// The catalog layer's SQL for queries: the two dialects (`SQLDialect`, every
+// place where SQLite's and PostgreSQL's text differ), bound values, and the
+// compilation of a fetch (`FetchOptions` with its `AssetPredicate` and sort
+// descriptors) into one statement, and the one declaration of every query
+// field (`AssetField.spec`: kind, summary, column expression — constants,
+// never user text).
+
+/// The SQL dialects the catalog is written in: SQLite (the embedded default)
+/// and PostgreSQL (a catalog shared by many nodes).
+package enum SQLDialect: Sendable, Hashable {
+    case sqlite, postgres
+
+    var trueLiteral: String { self == .postgres ? "TRUE" : "1" }
+    var falseLiteral: String { self == .postgres ? "FALSE" : "0" }
+
+    /// `expression` is true (a 0/1 integer in SQLite, a boolean in PostgreSQL; NULL is false).
+    /// A NOT NULL boolean column is written bare in PostgreSQL, so that a
+    /// partial index `WHERE favorite` serves `favorite`.
+    func isTrue(_ expression: String, notNull: Bool = false) -> String {
+        if self == .postgres { return notNull ? expression : "COALESCE(\(expression), FALSE)" }
+        return "COALESCE(\(expression), 0) != 0"
+    }
+
+    /// Equality ignoring case (SQLite's NOCASE folds ASCII only; PostgreSQL's lower() folds Unicode).
+    func equalIgnoringCase(_ expression: String, _ op: String) -> String {
+        self == .postgres ? "lower(\(expression)) \(op) lower(?)" : "\(expression) \(op) ? COLLATE NOCASE"
+    }
+
+    /// "Contains, ignoring case" with a `%…%` pattern whose `\` escapes.
+    func contains(_ expression: String) -> String {
+        self == .postgres ? "\(expression) ILIKE ? ESCAPE '\\'" : "\(expression) LIKE ? ESCAPE '\\'"
+    }
+
+    /// Text ordered by bytes, as SQLite's BINARY collation does.
+    func bytewise(_ expression: String) -> String {
+        self == .postgres ? "\(expression) COLLATE \"C\"" : expression
+    }
+
+    /// A sort key; NULLs first when ascending, as SQLite orders them. A key
+    /// that is never NULL is written without NULLS in PostgreSQL, so that an
+    /// ascending index also serves it descending (scanned backwards).
+    func order(_ expression: String, ascending: Bool, notNull: Bool = false) -> String {
+        if self == .postgres && !notNull { return expression + (ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST") }
+        return expression + (ascending ? " ASC" : " DESC")
+    }
+
+    /// An INSERT that does nothing when the row would break a unique key
+    /// (`rest`: `table (columns) VALUES (…)`).
+    func insertIgnoringDuplicates(_ rest: String) -> String {
+        self == .postgres ? "INSERT INTO \(rest) ON CONFLICT DO NOTHING" : "INSERT OR IGNORE INTO \(rest)"
+    }
+
+    /// Appended to a SELECT of rows the transaction is about to change: in
+    /// PostgreSQL it locks them until the transaction ends, so that a
+    /// concurrent writer waits and then reads the new values (optimistic
+    /// concurrency: the revision check sees the other commit). SQLite has
+    /// one writer at a time: nothing to add.
+    var forUpdate: String { self == .postgres ? " FOR UPDATE" : "" }
+
+    /// The placeholder of a JSON value bound as text (PostgreSQL keeps it as jsonb).
+    var jsonPlaceholder: String { self == .postgres ? "?::jsonb" : "?" }
+
+    /// Whether `needle` occurs in `haystack` (both text expressions).
+    func containsText(_ haystack: String, _ needle: String) -> String {
+        self == .postgres ? "strpos(\(haystack), \(needle)) > 0" : "instr(\(haystack), \(needle)) > 0"
+    }
+
+    /// A keyword as compared (ignoring case): SQLite's column has the NOCASE
+    /// collation; PostgreSQL compares `lower()`, bytewise (the expression
+    /// of its index).
+    var keywordColumn: String { self == .postgres ? "(lower(keyword) COLLATE \"C\")" : "keyword" }
+    /// A bound keyword, folded as `keywordColumn` is.
+    var keywordValue: String { self == .postgres ? "lower(?)" : "?" }
+    /// `keyword` is the bound keyword, ignoring case.
+    var keywordEquals: String { "\(keywordColumn) = \(keywordValue)" }
+
+    /// The order of a change set's entries: the order the commit touched
+    /// the objects (SQLite's rowid; PostgreSQL has none, its schema numbers
+    /// the entries in an identity column).
+    var changeEntryOrder: String {
+        self == .postgres ? "changeEntry.entryOrder" : "changeEntry.rowid"
+    }
+}
+
+/// A value bound to a statement, in either dialect.
+package enum SQLValue: Sendable, Hashable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    /// A point in time written as UTC text (`YYYY-MM-DD HH:MM[:SS]`); PostgreSQL casts it to a timestamp.
+    case timestamp(String)
+    /// SQLite: the integer 0 or 1; PostgreSQL: a boolean.
+    case bool(Bool)
+    /// SQLite: a blob; PostgreSQL: bytea.
+    case blob(Data)
+}
+
+/// SQL text with its bound values (`?` placeholders, in order).
+package struct SQLFragment: Sendable {
+    package var sql: String
+    package var arguments: [SQLValue]
+
+    package init(sql: String, arguments: [SQLValue] = []) {
+        self.sql = sql
+        self.arguments = arguments
+    }
+}
+
+extension AssetPredicate {
+    /// The predicate as a SQL condition over `asset`. Throws
+    /// `PhotoEditError.invalidQuery` for a value of the wrong kind or a
+    /// comparison the field does not have.
+    package func sql(_ dialect: SQLDialect = .sqlite) throws -> SQLFragment {
+        switch self {
+        case .all:
+            return SQLFragment(sql: dialect.trueLiteral)
+        case .and(let parts):
+            return try Self.join(parts, with: " AND ", empty: dialect.trueLiteral, dialect)
+        case .or(let parts):
+            return try Self.join(parts, with: " OR ", empty: dialect.falseLiteral, dialect)
+        case .not(let inner):
+            let f = try inner.sql(dialect)
+            return SQLFragment(sql: "NOT (" + f.sql + ")", arguments: f.arguments)
+        case .has(let field):
+            let spec = field.spec
+            if field == .album { return SQLFragment(sql: "asset.id IN (SELECT assetId FROM albumAsset)") }
+            if field == .keyword { return SQLFragment(sql: "asset.id IN (SELECT assetId FROM assetKeyword)") }
+            if spec.kind == .bool { return SQLFragment(sql: dialect.isTrue(spec.expression(dialect), notNull: spec.isNotNullColumn)) }
+            guard spec.nullable else {
+                throw Self.problem("'\(field.rawValue)' always has a value: compare it (e.g. \(field.rawValue)\(spec.kind == .text ? "~x" : ">0"))")
+            }
+            return SQLFragment(sql: "\(spec.expression(dialect)) IS NOT NULL")
+        case let .compare(field, op, value):
+            return try Self.compare(field, op, value, dialect)
+        }
+    }
+
+    static func problem(_ text: String) -> PhotoEditError { .invalidQuery(text) }
+
+    private static func join(_ parts: [AssetPredicate], with joiner: String, empty: String, _ dialect: SQLDialect) throws -> SQLFragment {
+        if parts.isEmpty { return SQLFragment(sql: empty) }
+        var out = SQLFragment(sql: "")
+        for (i, part) in parts.enumerated() {
+            let f = try part.sql(dialect)
+            out.sql += (i == 0 ? "" : joiner) + "(" + f.sql + ")"
+            out.arguments += f.arguments
+        }
+        return out
+    }
+
+    private static func compare(_ field: AssetField, _ op: Comparison, _ value: PredicateValue, _ dialect: SQLDialect) throws -> SQLFragment {
+        let spec = field.spec
+        let expression = spec.expression(dialect)
+        let key = field.rawValue
+        func allow(_ ops: [Comparison]) throws {
+            guard ops.contains(op) else {
+                throw problem("'\(key)' cannot be compared with \(op.rawValue) (use \(ops.map(\.rawValue).joined(separator: " ")))")
+            }
+        }
+        func wrongValue(_ wanted: String) -> PhotoEditError {
+            problem("'\(key)' wants \(wanted), not \(describe(value))")
+        }
+        switch spec.kind {
+        case .bool:
+            try allow([.equal, .notEqual])
+            guard case .bool(let b) = value else { throw wrongValue("true or false") }
+            let condition = dialect.isTrue(expression, notNull: spec.isNotNullColumn)
+            return SQLFragment(sql: (b == (op == .equal)) ? condition : "NOT (\(condition))")
+        case .number:
+            try allow([.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual])
+            guard case .number(let n) = value, n.isFinite else { throw wrongValue("a number") }
+            return SQLFragment(sql: "\(expression) \(op.rawValue) ?", arguments: [.real(n)])
+        case .text:
+            guard case .text(let text) = value else { throw wrongValue("text") }
+            if field == .album {
+                try allow([.equal, .notEqual, .contains])
+                let condition = op == .contains ? dialect.contains("album.title") : dialect.equalIgnoringCase("album.title", "=")
+                let bound = op == .contains ? likePattern(text) : text
+                // Not correlated: the album's id set is built once.
+                let members = "asset.id IN (SELECT albumAsset.assetId FROM albumAsset JOIN album ON album.id = albumAsset.albumId WHERE \(condition))"
+                return SQLFragment(sql: op == .notEqual ? "NOT " + members : members, arguments: [.text(bound)])
+            }
+            if field == .keyword {
+                try allow([.equal, .notEqual, .contains])
+                let condition: String, bound: [SQLValue]
+                if op == .contains {
+                    (condition, bound) = (dialect.contains("keyword"), [.text(likePattern(text))])
+                } else {
+                    // The keyword, and every keyword below it: `Trips/Iceland`
+                    // and `Trips/Iceland/…`, the range ["Trips/Iceland/",
+                    // "Trips/Iceland0") ('0' follows '/'), so the index serves both.
+                    let keyword: String
+                    do { keyword = try Keyword.normalized(text) } catch { throw problem("'keyword' wants a keyword such as Trips/Iceland: no empty level or control character") }
+                    let k = dialect.keywordColumn
+                    condition = "\(dialect.keywordEquals) OR (\(k) >= \(dialect.keywordValue) AND \(k) < \(dialect.keywordValue))"
+                    bound = [.text(keyword), .text(keyword + "/"), .text(keyword + "0")]
+                }
+                let members = "asset.id IN (SELECT assetId FROM assetKeyword WHERE \(condition))"
+                return SQLFragment(sql: op == .notEqual ? "NOT " + members : members, arguments: bound)
+            }
+            if field == .label {
+                try allow([.equal, .notEqual])
+                let label: ColorLabel?
+                do { label = try ColorLabel.parse(text) } catch { throw problem("'label' is red, yellow, green, blue, purple or none, not \(describe(value))") }
+                guard let label else { return SQLFragment(sql: "\(expression) IS \(op == .equal ? "" : "NOT ")NULL") }
+                let condition = "\(expression) = ?"
+                // `label!=red`: every photo not labelled red, unlabelled ones too.
+                return SQLFragment(sql: op == .equal ? condition : "(NOT (\(condition)) OR \(expression) IS NULL)", arguments: [.text(label.rawValue)])
+            }
+            switch op {
+            case .equal, .notEqual:
+                return SQLFragment(sql: dialect.equalIgnoringCase(expression, op.rawValue), arguments: [.text(text)])
+            case .contains:
+                return SQLFragment(sql: dialect.contains(expression), arguments: [.text(likePattern(text))])
+            default:
+                return SQLFragment(sql: "\(dialect.bytewise(expression)) \(op.rawValue) ?", arguments: [.text(text)])
+            }
+        case .date:
+            try allow([.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual])
+            let bounds: DateBounds
+            switch value {
+            case .text(let text):
+                guard let b = DateBounds(text, separator: spec.dateSeparator) else {
+                    throw problem("'\(key)' wants a date (YYYY, YYYY-MM, YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS]), not \(describe(value))")
+                }
+                bounds = b
+            case .date(let date):
+                bounds = DateBounds(date, separator: spec.dateSeparator)
+            default:
+                throw wrongValue("a date")
+            }
+            // A stored timestamp (import time) compares as a time in PostgreSQL;
+            // a capture date is text in both (the camera's local time).
+            let isTimestamp = spec.dateSeparator == " "
+            let lo: SQLValue = isTimestamp ? .timestamp(bounds.start) : .text(bounds.start)
+            let hi: SQLValue = isTimestamp ? .timestamp(bounds.end) : .text(bounds.end)
+            let e = isTimestamp ? expression : dialect.bytewise(expression)
+            switch op {
+            case .equal: return SQLFragment(sql: "(\(e) >= ? AND \(e) < ?)", arguments: [lo, hi])
+            case .notEqual: return SQLFragment(sql: "NOT (\(e) >= ? AND \(e) < ?)", arguments: [lo, hi])
+            case .less: return SQLFragment(sql: "\(e) < ?", arguments: [lo])
+            case .lessOrEqual: return SQLFragment(sql: "\(e) < ?", arguments: [hi])
+            case .greater: return SQLFragment(sql: "\(e) >= ?", arguments: [hi])
+            default: return SQLFragment(sql: "\(e) >= ?", arguments: [lo])
+            }
+        }
+    }
+
+    private static func describe(_ value: PredicateValue) -> String {
+        switch value {
+        case .text(let t): return "'\(t)'"
+        case .number(let n): return n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : String(n)
+        case .bool(let b): return String(b)
+        case .date(let d): return d.formatted(.iso8601)
+        }
+    }
+
+    /// `%text%` for LIKE, with `%`, `_` and `\` escaped.
+    private static func likePattern(_ text: String) -> String {
+        var out = "%"
+        for c in text {
+            if c == "%" || c == "_" || c == "\\" { out.append("\\") }
+            out.append(c)
+        }
+        return out + "%"
+    }
+}
+
+extension AssetField {
+    struct Spec {
+        var kind: Kind
+        /// SQL over the `asset` table; a constant, never user text.
+        var sql: String
+        var nullable: Bool
+        var summary: String
+        /// For dates: the separator between day and time in the stored text.
+        var dateSeparator: String = "T"
+        /// The PostgreSQL expression when it is not `sql`.
+        var postgres: String? = nil
+    }
+
+    // The one declaration of every field.
+    var spec: Spec {
+        func camera(_ key: String, _ kind: Kind, _ summary: String) -> Spec {
+            // PostgreSQL keeps camera as jsonb; numbers are cast to compare as numbers.
+            let pg = kind == .number ? "((asset.camera ->> '\(key)')::double precision)" : "(asset.camera ->> '\(key)')"
+            return Spec(kind: kind, sql: "json_extract(asset.camera, '$.\(key)')", nullable: true, summary: summary, postgres: pg)
+        }
+        switch self {
+        case .id: return Spec(kind: .text, sql: "asset.id", nullable: false, summary: "the photo's id (32 hex digits)")
+        case .name: return Spec(kind: .text, sql: "asset.originalFilename", nullable: false, summary: "the original file name")
+        case .format: return Spec(kind: .text, sql: "asset.format", nullable: false, summary: "jpeg, png, tiff, webp, heif, avif, jxl, gif, jpeg2000, raw")
+        case .type: return Spec(kind: .text, sql: "asset.uniformTypeIdentifier", nullable: false, summary: "uniform type identifier (public.jpeg, …)")
+        case .media: return Spec(kind: .text, sql: "asset.mediaType", nullable: false, summary: "media type (image)")
+        case .raw: return Spec(kind: .bool, sql: "(asset.format = 'raw' OR asset.alternateFormat = 'raw')", nullable: false,
+                               summary: "a camera RAW original, alone or as the RAW of a RAW+JPEG pair")
+        case .pair: return Spec(kind: .bool, sql: "(asset.alternatePath IS NOT NULL)", nullable: false, summary: "a RAW+JPEG pair")
+        case .width: return Spec(kind: .number, sql: "asset.pixelWidth", nullable: false, summary: "width of the current version as displayed")
+        case .height: return Spec(kind: .number, sql: "asset.pixelHeight", nullable: false, summary: "height of the current version as displayed")
+        case .megapixels: return Spec(kind: .number, sql: "(asset.pixelWidth * asset.pixelHeight / 1e6)", nullable: false, summary: "width × height of the current version, in millions",
+                                                  postgres: "(asset.pixelWidth::double precision * asset.pixelHeight / 1e6)")
+        case .orientation: return Spec(kind: .number, sql: "asset.orientation", nullable: false, summary: "EXIF orientation of the original (1…8)")
+        case .size: return Spec(kind: .number, sql: "asset.fileSize", nullable: false, summary: "size of the original file in bytes")
+        case .created: return Spec(kind: .date, sql: "asset.creationDate", nullable: true, summary: "capture date (as the camera recorded it)")
+        case .imported: return Spec(kind: .date, sql: "asset.importDate", nullable: false, summary: "import time (UTC)", dateSeparator: " ")
+        case .revision: return Spec(kind: .number, sql: "asset.revision", nullable: false, summary: "latest revision number (0 = as imported)")
+        case .edited: return Spec(kind: .bool, sql: "asset.adjusted", nullable: false, summary: "the current version has adjustments")
+        case .favorite: return Spec(kind: .bool, sql: "asset.favorite", nullable: false, summary: "marked as a favorite")
+        case .hidden: return Spec(kind: .bool, sql: "asset.hidden", nullable: false, summary: "hidden (listed only when hidden photos are included)")
+        case .deleted: return Spec(kind: .bool, sql: "(asset.trashedDate IS NOT NULL)", nullable: false, summary: "recently deleted (listed only when those are included)")
+        case .location: return Spec(kind: .bool, sql: "(asset.latitude IS NOT NULL)", nullable: false, summary: "has a GPS position")
+        case .latitude: return Spec(kind: .number, sql: "asset.latitude", nullable: true, summary: "degrees north (negative: south)")
+        case .longitude: return Spec(kind: .number, sql: "asset.longitude", nullable: true, summary: "degrees east (negative: west)")
+        case .cameraMake: return camera("make", .text, "camera maker")
+        case .cameraModel: return camera("model", .text, "camera model")
+        case .cameraLens: return camera("lens", .text, "lens")
+        case .iso: return camera("iso", .number, "ISO speed")
+        case .exposure: return camera("exposureTime", .number, "shutter time in seconds")
+        case .aperture: return camera("fNumber", .number, "f-number")
+        case .focal: return camera("focalLength", .number, "focal length in mm")
+        case .album: return Spec(kind: .text, sql: "", nullable: true, summary: "title of an album the photo is in (not a sort key)")
+        case .rating: return Spec(kind: .number, sql: "asset.rating", nullable: false, summary: "1-5 stars, 0 unrated, -1 rejected")
+        case .label: return Spec(kind: .text, sql: "asset.colorLabel", nullable: true, summary: "colour label: red, yellow, green, blue, purple (none: no label)")
+        case .keyword: return Spec(kind: .text, sql: "", nullable: true,
+                                   summary: "a keyword of the photo; Trips/Iceland also matches the keywords below it, Trips/Iceland/Reykjavik (not a sort key)")
+        case .title: return Spec(kind: .text, sql: "asset.title", nullable: true, summary: "the photo's title")
+        case .caption: return Spec(kind: .text, sql: "asset.caption", nullable: true, summary: "the photo's caption")
+        }
+    }
+}
+
+extension AssetField.Spec {
+    /// The field's expression in `dialect`.
+    func expression(_ dialect: SQLDialect) -> String {
+        dialect == .postgres ? (postgres ?? sql) : sql
+    }
+
+    /// A column declared NOT NULL in both schemas (not an expression,
+    /// which can be NULL even when the field "always has a value"): its
+    /// conditions and sort keys need no NULL handling, which lets
+    /// PostgreSQL match them to partial and descending indexes.
+    var isNotNullColumn: Bool {
+        !nullable && postgres == nil && sql.range(of: #"^asset\.[A-Za-z]+$"#, options: .regularExpression) != nil
+    }
+}
+
+extension FetchOptions {
+    /// The SQL of a fetch with these options, ids only, in `dialect`: the
+    /// photos of `album` (an album id) or of the whole library.
+    package func sql(album: String?, _ dialect: SQLDialect) throws -> SQLFragment {
+        guard fetchLimit >= 0 else { throw PhotoEditError.invalidQuery("fetch limit \(fetchLimit) is negative") }
+        var query = SQLFragment(sql: "SELECT asset.id FROM asset")
+        var conditions: [String] = []
+        if let album {
+            query.sql += " JOIN albumAsset ON albumAsset.assetId = asset.id"
+            conditions.append("albumAsset.albumId = ?")
+            query.arguments.append(.text(album))
+        }
+        if !includeHiddenAssets { conditions.append("NOT asset.hidden") }
+        if !includeRecentlyDeleted { conditions.append("asset.trashedDate IS NULL") }
+        if let predicate {
+            let f = try predicate.sql(dialect)
+            conditions.append("(" + f.sql + ")")
+            query.arguments += f.arguments
+        }
+        if !conditions.isEmpty { query.sql += " WHERE " + conditions.joined(separator: " AND ") }
+        var order: [String] = []
+        for d in sortDescriptors {
+            guard d.field.isSortable else { throw PhotoEditError.invalidQuery("cannot sort by '\(d.field.rawValue)'") }
+            let spec = d.field.spec
+            let key = spec.kind == .text || (spec.kind == .date && spec.dateSeparator != " ")
+                ? dialect.bytewise(spec.expression(dialect)) : spec.expression(dialect)
+            order.append(dialect.order(key, ascending: d.ascending, notNull: spec.isNotNullColumn))
+        }
+        if sortDescriptors.isEmpty {
+            order.append(album != nil ? "albumAsset.position" : "asset.importDate")
+        }
+        order.append(dialect.bytewise("asset.id"))
+        query.sql += " ORDER BY " + order.joined(separator: ", ")
+        if fetchLimit > 0 {
+            query.sql += " LIMIT ?"
+            query.arguments.append(.integer(Int64(fetchLimit)))
+        }
+        return query
+    }
+}
+
+/// The half-open range of stored date texts a date value stands for, at the
+/// precision it was written with: `2024-06` is [`2024-06`, `2024-07`).
+/// Stored dates are ISO 8601 texts, so comparing texts compares dates.
+struct DateBounds {
+    var start: String
+    var end: String
+
+    private static let calendar: Calendar = {
+        var c = Calendar(identifier: .gregorian)
+        c.timeZone = TimeZone(identifier: "UTC")!
+        return c
+    }()
+
+    init?(_ text: String, separator: String) {
+        // YYYY[-MM[-DD[(T| )HH:MM[:SS]]]]
+        let scalars = Array(text.utf8)
+        func digits(_ from: Int, _ count: Int) -> Int? {
+            guard from + count <= scalars.count else { return nil }
+            var n = 0
+            for b in scalars[from..<(from + count)] {
+                guard b >= 48 && b <= 57 else { return nil }
+                n = n * 10 + Int(b - 48)
+            }
+            return n
+        }
+        let layout: [(at: Int, sep: UInt8?, count: Int, unit: Calendar.Component)] = [
+            (0, nil, 4, .year), (4, UInt8(ascii: "-"), 2, .month), (7, UInt8(ascii: "-"), 2, .day),
+            (10, nil, 2, .hour), (13, UInt8(ascii: ":"), 2, .minute), (16, UInt8(ascii: ":"), 2, .second),
+        ]
+        var values: [Int] = []
+        var position = 0
+        for part in layout {
+            if position == scalars.count { break }
+            if part.at == 10 {
+                guard scalars[position] == UInt8(ascii: "T") || scalars[position] == UInt8(ascii: " ") else { return nil }
+            } else if let sep = part.sep {
+                guard scalars[position] == sep else { return nil }
+            }
+            let start = part.at == 0 ? 0 : position + 1
+            guard let n = digits(start, part.count) else { return nil }
+            values.append(n)
+            position = start + part.count
+        }
+        guard position == scalars.count, !values.isEmpty, values.count != 4 else { return nil }  // an hour alone is not a precision
+        var c = DateComponents(year: values[0], month: values.count > 1 ? values[1] : 1, day: values.count > 2 ? values[2] : 1,
+                               hour: values.count > 3 ? values[3] : 0, minute: values.count > 4 ? values[4] : 0,
+                               second: values.count > 5 ? values[5] : 0)
+        c.calendar = Self.calendar
+        c.timeZone = Self.calendar.timeZone
+        guard (1...12).contains(c.month!), (1...31).contains(c.day!), c.hour! < 24, c.minute! < 60, c.second! < 60,
+              c.isValidDate, let date = c.date else { return nil }
+        let unit = layout[values.count - 1].unit
+        guard let next = Self.calendar.date(byAdding: unit, value: 1, to: date) else { return nil }
+        start = Self.format(date, precision: values.count, separator: separator)
+        end = Self.format(next, precision: values.count, separator: separator)
+    }
+
+    init(_ date: Date, separator: String) {
+        start = Self.format(date, precision: 6, separator: separator)
+        end = Self.format(date.addingTimeInterval(1), precision: 6, separator: separator)
+    }
+
+    private static func format(_ date: Date, precision: Int, separator: String) -> String {
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        var text = String(format: "%04d", c.year!)
+        if precision > 1 { text += String(format: "-%02d", c.month!) }
+        if precision > 2 { text += String(format: "-%02d", c.day!) }
+        if precision > 4 { text += separator + String(format: "%02d:%02d", c.hour!, c.minute!) }
+        if precision > 5 { text += String(format: ":%02d", c.second!) }
+        return text
+    }
+}
