@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "photoedit",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],  // Synchronization's Mutex
     products: [
         .library(name: "PhotoEdit", targets: ["PhotoEdit"]),
         .executable(name: "photoedit", targets: ["photoedit"]),
@@ -61,15 +61,16 @@ let package = Package(
                 "CLensfun",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                // SHA-256 and HMAC-SHA256 for the whole package (SHA256Digest).
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        // S3-compatible object storage behind the engine's BlobStore (AWS SigV4 on swift-crypto).
+        // S3-compatible object storage behind the engine's BlobStore (AWS SigV4 on the engine's SHA256Digest).
         .target(
             name: "PhotoEditS3",
             dependencies: [
                 "PhotoEdit",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
@@ -80,7 +81,6 @@ let package = Package(
             name: "PhotoEditServer",
             dependencies: [
                 "PhotoEdit",
-                "CVips",   // GLib's HMAC-SHA256 and SHA-256 (signed URLs, token hashes)
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoEdit
+import Synchronization
 
 /// One golden case: a folder `<group>/NNNN-<name>/` holding `case.json` and
 /// the `expected.png` the engine rendered when the case was recorded — the
@@ -387,29 +388,31 @@ public struct GoldenSuite: Sendable {
 }
 
 /// Hands out case indexes to worker threads and gathers their results.
-private final class ResultCollector: @unchecked Sendable {
-    private let lock = NSLock()
-    private var nextIndex = 0
-    private var done = 0
-    private var stored: [GoldenResult?]
+private final class ResultCollector: Sendable {
+    private struct State {
+        var nextIndex = 0
+        var done = 0
+        var stored: [GoldenResult?]
+    }
+    private let state: Mutex<State>
 
-    init(count: Int) { stored = Array(repeating: nil, count: count) }
+    init(count: Int) { state = Mutex(State(stored: Array(repeating: nil, count: count))) }
 
     func next() -> Int? {
-        lock.withLock {
-            guard nextIndex < stored.count else { return nil }
-            defer { nextIndex += 1 }
-            return nextIndex
+        state.withLock { state in
+            guard state.nextIndex < state.stored.count else { return nil }
+            defer { state.nextIndex += 1 }
+            return state.nextIndex
         }
     }
 
     func store(_ result: GoldenResult, at index: Int, progress: (@Sendable (Int, Int, GoldenResult) -> Void)?) {
-        lock.withLock {
-            stored[index] = result
-            done += 1
-            progress?(done, stored.count, result)
+        state.withLock {
+            $0.stored[index] = result
+            $0.done += 1
+            progress?($0.done, $0.stored.count, result)
         }
     }
 
-    var results: [GoldenResult] { lock.withLock { stored.compactMap { $0 } } }
+    var results: [GoldenResult] { state.withLock { $0.stored.compactMap { $0 } } }
 }

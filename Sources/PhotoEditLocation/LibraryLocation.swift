@@ -307,9 +307,7 @@ public struct DistributedLibraryLocation: Sendable, Equatable, CustomStringConve
     }
 
     static func hash(_ text: String) -> String {
-        let hasher = SHA256Digest()
-        hasher.update(Data(text.utf8))
-        return String(hasher.finish().prefix(16))
+        String(SHA256Digest.hex(of: Array(text.utf8)).prefix(16))
     }
 
     /// The URL for a message: scheme, user, host, port, database, no password nor query.

@@ -1,5 +1,5 @@
-import Crypto
 import Foundation
+import PhotoEdit
 
 /// AWS Signature Version 4 (header form), as S3 computes it: each path segment
 /// percent-encoded once (no normalisation), the query sorted by encoded name
@@ -63,13 +63,13 @@ public struct SigV4Signer: Sendable {
         let stamp = SigV4Signer.timestamp(date)
         let day = String(stamp.prefix(8))
         let scope = "\(day)/\(region)/\(service)/aws4_request"
-        let stringToSign = ["AWS4-HMAC-SHA256", stamp, scope, SigV4Signer.hex(SHA256.hash(data: Data(canonicalRequest.utf8)))]
+        let stringToSign = ["AWS4-HMAC-SHA256", stamp, scope, SHA256Digest.hex(of: Array(canonicalRequest.utf8))]
             .joined(separator: "\n")
-        var key = SymmetricKey(data: Data("AWS4\(credentials.secretAccessKey)".utf8))
+        var key = Array("AWS4\(credentials.secretAccessKey)".utf8)
         for part in [day, region, service, "aws4_request"] {
-            key = SymmetricKey(data: Data(HMAC<SHA256>.authenticationCode(for: Data(part.utf8), using: key)))
+            key = SHA256Digest.hmac(key: key, message: Array(part.utf8))
         }
-        let signature = SigV4Signer.hex(HMAC<SHA256>.authenticationCode(for: Data(stringToSign.utf8), using: key))
+        let signature = SHA256Digest.hex(SHA256Digest.hmac(key: key, message: Array(stringToSign.utf8)))
         let authorization = "AWS4-HMAC-SHA256 Credential=\(credentials.accessKeyID)/\(scope), SignedHeaders=\(signedHeaders), Signature=\(signature)"
         return Signature(canonicalRequest: canonicalRequest, stringToSign: stringToSign,
                          signedHeaders: signedHeaders, signature: signature, authorization: authorization)
@@ -84,7 +84,7 @@ public struct SigV4Signer: Sendable {
     }
 
     /// Hex SHA-256 of bytes.
-    public static func sha256Hex(_ data: Data) -> String { hex(SHA256.hash(data: data)) }
+    public static func sha256Hex(_ data: Data) -> String { SHA256Digest.hex(of: data) }
 
     /// The hex SHA-256 of no bytes.
     public static let emptyPayloadHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
@@ -107,10 +107,6 @@ public struct SigV4Signer: Sendable {
 
     private static func trim(_ value: String) -> String {
         value.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
-    }
-
-    private static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
-        digest.map { String(format: "%02x", $0) }.joined()
     }
 }
 

@@ -1,7 +1,7 @@
-import CVips
 import Foundation
 import HTTPTypes
 import Hummingbird
+import PhotoEdit
 
 /// What a token may do. Each scope includes the ones below it:
 /// `admin` ⊃ `edit` ⊃ `read`.
@@ -77,7 +77,7 @@ public struct TokenStore: Sendable {
         // Every entry is compared in full, whatever matches, so the time taken
         // says nothing about which hash came close.
         var found: Entry?
-        for entry in entries where Crypto.constantTimeEqual(entry.hash, hash) { found = entry }
+        for entry in entries where SHA256Digest.constantTimeEqual(entry.hash, hash) { found = entry }
         return found.map { ($0.scope, $0.name) }
     }
 
@@ -92,7 +92,7 @@ public struct TokenStore: Sendable {
         }
     }
 
-    static func sha256Hex(_ text: String) -> String { Crypto.sha256Hex(Array(text.utf8)) }
+    static func sha256Hex(_ text: String) -> String { SHA256Digest.hex(of: Array(text.utf8)) }
 
     static func hex(_ text: String) -> [UInt8]? {
         guard text.count % 2 == 0 else { return nil }
@@ -112,32 +112,6 @@ public struct TokenStore: Sendable {
 public struct ServerSetupError: Error, CustomStringConvertible, Sendable {
     public let description: String
     public init(_ description: String) { self.description = description }
-}
-
-/// SHA-256 and HMAC-SHA256 from GLib (already linked through libvips).
-enum Crypto {
-    static func sha256Hex(_ bytes: [UInt8]) -> String {
-        let text = bytes.withUnsafeBufferPointer { g_compute_checksum_for_data(G_CHECKSUM_SHA256, $0.baseAddress, gsize($0.count)) }!
-        defer { g_free(text) }
-        return String(cString: text)
-    }
-
-    static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
-        let hex = key.withUnsafeBufferPointer { k in
-            message.withUnsafeBufferPointer { m in
-                g_compute_hmac_for_data(G_CHECKSUM_SHA256, k.baseAddress, gsize(k.count), m.baseAddress, gsize(m.count))
-            }
-        }!
-        defer { g_free(hex) }
-        return TokenStore.hex(String(cString: hex)) ?? []
-    }
-
-    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for i in a.indices { difference |= a[i] ^ b[i] }
-        return difference == 0
-    }
 }
 
 /// Checks the bearer token of every request below it against the scope

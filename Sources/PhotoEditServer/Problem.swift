@@ -156,7 +156,7 @@ enum ETag {
 
     /// The whole tag of a photo whose JSON (without `etag`) is `json`.
     static func asset(revision: Int, json: JSONValue) -> String {
-        "\"r\(revision).\(Crypto.sha256Hex(Array(json.canonicalText.utf8)).prefix(12))\""
+        "\"r\(revision).\(SHA256Digest.hex(of: Array(json.canonicalText.utf8)).prefix(12))\""
     }
 
     /// Does an `If-None-Match` header (a list, or `*`) name `etag`? Weak tags compare as strong.

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PhotoEdit
 
 /// A secret that signs render URLs, named by the URL's `kid`.
 public struct SigningKey: Sendable {
@@ -89,13 +90,13 @@ public struct URLSigner: Sendable {
         guard let exp, let kid, !signature.contains("&") else { return .malformed }
         guard let key = keys.first(where: { $0.id == kid }) else { return .unknownKey }
         let expected = Self.signature(key: key, message: path + "?" + signed)
-        guard Crypto.constantTimeEqual(Array(expected.utf8), Array(signature.utf8)) else { return .badSignature }
+        guard SHA256Digest.constantTimeEqual(Array(expected.utf8), Array(signature.utf8)) else { return .badSignature }
         guard Double(exp) >= now.timeIntervalSince1970 else { return .expired }
         return nil
     }
 
     static func signature(key: SigningKey, message: String) -> String {
-        Data(Crypto.hmacSHA256(key: key.secret, message: Array(message.utf8))).base64EncodedString()
+        Data(SHA256Digest.hmac(key: key.secret, message: Array(message.utf8))).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }

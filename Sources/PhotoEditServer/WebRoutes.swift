@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import PhotoEdit
 
 /// The web editor's files (`Resources/web`): `/` is its `index.html`,
 /// `/web/NAME` any other file of that folder. Read once when the server
@@ -28,7 +29,7 @@ struct WebFiles: Sendable {
             for name in names where Self.isPlainName(name) {
                 guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else { continue }
                 let bytes = [UInt8](data)
-                files[name] = File(bytes: bytes, type: Self.mediaType(of: name), etag: "\"" + Crypto.sha256Hex(bytes).prefix(32) + "\"")
+                files[name] = File(bytes: bytes, type: Self.mediaType(of: name), etag: "\"" + SHA256Digest.hex(of: bytes).prefix(32) + "\"")
             }
         }
         self.files = files

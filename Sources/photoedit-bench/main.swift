@@ -22,6 +22,7 @@ import PhotoEdit
 import PhotoEditPostgres
 import PhotoEditSampleCatalog
 import PhotoEditTestSupport
+import Synchronization
 
 func realtimeNanoseconds() -> Int64 {
     var ts = timespec()
@@ -204,12 +205,11 @@ func postgresCatalogBenchmark(_ arguments: [String]) async throws {
     await catalog.close()
 }
 
-final class Received: @unchecked Sendable {
-    private let lock = NSLock()
-    private var times: [Int64] = []
-    func add(_ t: Int64) { lock.lock(); times.append(t); lock.unlock() }
-    var count: Int { lock.lock(); defer { lock.unlock() }; return times.count }
-    func at(_ i: Int) -> Int64? { lock.lock(); defer { lock.unlock() }; return i < times.count ? times[i] : nil }
+final class Received: Sendable {
+    private let times = Mutex<[Int64]>([])
+    func add(_ t: Int64) { times.withLock { $0.append(t) } }
+    var count: Int { times.withLock { $0.count } }
+    func at(_ i: Int) -> Int64? { times.withLock { i < $0.count ? $0[i] : nil } }
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())

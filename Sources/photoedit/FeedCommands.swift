@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import PhotoEdit
+import Synchronization
 
 /// One line per change-feed entry: `SEQ TIME KIND TYPE ID WHAT`, or a JSON object.
 enum FeedOutput {
@@ -66,8 +67,8 @@ struct WatchCommand: ParsableCommand {
             if let since, since < 0 { throw PhotoEditError.invalidQuery("--since \(since) must be 0 or more") }
             let library = try options.open()
             let stream = try library.changeSets(since: since)
-            let failure = FailureBox()
-            let done = DispatchSemaphore(value: 0)
+            let failure = Outcome()
+            let done = DispatchSemaphore(value: 0)   // on purpose: the synchronous command waits for the task
             let json = json
             let task = Task {
                 do {
@@ -106,10 +107,10 @@ func waitCancellingOnSignals(_ task: Task<Void, Never>, _ done: DispatchSemaphor
     sources.forEach { $0.cancel() }
 }
 
-/// The error that ended a watch, handed from its task to the command.
-private final class FailureBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Error?
-    var error: Error? { lock.lock(); defer { lock.unlock() }; return stored }
-    func set(_ error: Error) { lock.lock(); stored = error; lock.unlock() }
+/// The error that ended a task (a watch, the service, a job worker),
+/// handed from the task to the command waiting for it.
+final class Outcome: Sendable {
+    private let stored = Mutex<(any Error)?>(nil)
+    var error: (any Error)? { stored.withLock { $0 } }
+    func set(_ error: any Error) { stored.withLock { $0 = error } }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PhotoEdit
+import Synchronization
 
 /// Parsing of the image-request options shared by `render` and `thumbs`;
 /// each bad value is one line naming the valid ones.
@@ -95,7 +96,7 @@ struct ThumbsCommand: ParsableCommand {
             let lines = ThumbResults(count: resolved.count)
             let bar = ProgressBar("thumbnails")
             let done = ConcurrentTally()
-            let slots = DispatchSemaphore(value: jobs)
+            let slots = DispatchSemaphore(value: jobs)   // a counting semaphore: at most `jobs` worker threads
             let group = DispatchGroup()
             for (i, id) in resolved.enumerated() {
                 slots.wait()
@@ -137,19 +138,17 @@ struct ThumbsCommand: ParsableCommand {
 
 /// A count shared by several threads; `increment` reports the new value
 /// under the lock, so reports arrive in order.
-final class ConcurrentTally: @unchecked Sendable {
-    private var value = 0
-    private let lock = NSLock()
-    func increment(_ report: (Int) -> Void) { lock.withLock { value += 1; report(value) } }
+final class ConcurrentTally: Sendable {
+    private let value = Mutex(0)
+    func increment(_ report: (Int) -> Void) { value.withLock { $0 += 1; report($0) } }
 }
 
 /// Results gathered from several threads, in the order of the ids.
-final class ThumbResults: @unchecked Sendable {
-    private var results: [Result<String, PhotoEditError>?]
-    private let lock = NSLock()
-    init(count: Int) { results = Array(repeating: nil, count: count) }
-    func set(_ i: Int, _ r: Result<String, PhotoEditError>) { lock.withLock { results[i] = r } }
-    var all: [Result<String, PhotoEditError>?] { lock.withLock { results } }
+final class ThumbResults: Sendable {
+    private let results: Mutex<[Result<String, PhotoEditError>?]>
+    init(count: Int) { results = Mutex(Array(repeating: nil, count: count)) }
+    func set(_ i: Int, _ r: Result<String, PhotoEditError>) { results.withLock { $0[i] = r } }
+    var all: [Result<String, PhotoEditError>?] { results.withLock { $0 } }
 }
 
 /// `photoedit bench-requests`: in-process figures for bench/thumbs-benchmark.py
@@ -180,7 +179,7 @@ struct BenchRequestsCommand: ParsableCommand {
                 let manager = ImageManager(library: library)
                 let start = now()
                 try manager.startCaching(ids, targetSize: target, options: ImageRequestOptions(resizeMode: .exact))
-                let done = DispatchSemaphore(value: 0)
+                let done = DispatchSemaphore(value: 0)   // on purpose: the synchronous command waits for the task
                 Task { await manager.waitForCaching(); done.signal() }
                 done.wait()
                 out["prefetchSeconds"] = .number(now() - start)
@@ -204,18 +203,18 @@ struct BenchRequestsCommand: ParsableCommand {
             // The same through the AsyncSequence, as an app iterates it.
             var streamed: [Double] = []
             let async = ImageRequestOptions(deliveryMode: .opportunistic, resizeMode: .exact)
-            let finished = DispatchSemaphore(value: 0)
+            let finished = DispatchSemaphore(value: 0)   // on purpose: the synchronous command waits for the task
             let collected = Collected()
             Task {
                 for i in 0..<hits {
                     let t = now()
                     guard let r = try? manager.requestImage(for: ids[i % ids.count], targetSize: target, options: async) else { break }
                     for await _ in r {}
-                    collected.values.append(now() - t)
+                    collected.append(now() - t)
                 }
                 finished.signal()
             }
-            finished.wait()   // the semaphore orders the task's writes before this read
+            finished.wait()
             streamed = collected.values
             var disk: [Double] = []
             for id in ids {
@@ -241,6 +240,8 @@ struct BenchRequestsCommand: ParsableCommand {
 }
 
 /// Times gathered by one task, read after it signalled.
-final class Collected: @unchecked Sendable {
-    var values: [Double] = []
+final class Collected: Sendable {
+    private let times = Mutex<[Double]>([])
+    func append(_ value: Double) { times.withLock { $0.append(value) } }
+    var values: [Double] { times.withLock { $0 } }
 }

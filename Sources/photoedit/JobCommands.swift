@@ -160,7 +160,7 @@ struct JobsCommand: ParsableCommand {
             try PhotoEdit_run {
                 let (drain, lease, name) = (self.drain, self.lease, self.name)
                 let outcome = Outcome()
-                let done = DispatchSemaphore(value: 0)
+                let done = DispatchSemaphore(value: 0)   // on purpose: the synchronous command waits for the worker
                 let location = try JobsCommand.distributed(options, for: "jobs work")
                 let library = try options.open()
                 let task = Task {

@@ -1,17 +1,20 @@
 import Foundation
 import PhotoEdit
+import Synchronization
 
 /// A progress bar on stderr for long batches, drawn only when stderr is a
 /// terminal and the output is not JSON: `label  12/40 [#####.......]  3.1/s
 /// ETA 0:09`, redrawn at most ten times a second, cleared when done. When it
 /// is off, it prints nothing at all.
-final class ProgressBar: @unchecked Sendable {
+final class ProgressBar: Sendable {
     private let label: String
     private let enabled: Bool
     private let start = Date()
-    private var lastDraw = Date.distantPast
-    private var drawn = false
-    private let lock = NSLock()
+    private struct State {
+        var lastDraw = Date.distantPast
+        var drawn = false
+    }
+    private let state = Mutex(State())
 
     init(_ label: String, json: Bool = false) {
         self.label = label
@@ -23,20 +26,20 @@ final class ProgressBar: @unchecked Sendable {
 
     func update(_ done: Int, of total: Int) {
         guard enabled, total > 1 else { return }
-        lock.withLock {
+        state.withLock { state in
             let now = Date()
-            guard done == total || now.timeIntervalSince(lastDraw) >= 0.1 else { return }
-            lastDraw = now
-            drawn = true
+            guard done == total || now.timeIntervalSince(state.lastDraw) >= 0.1 else { return }
+            state.lastDraw = now
+            state.drawn = true
             Output.writeStderr("\r\u{1B}[K" + Self.line(label, done: done, total: total, elapsed: now.timeIntervalSince(start)))
         }
     }
 
     /// Clears the bar (before the command's own output and errors).
     func finish() {
-        lock.withLock {
-            if drawn { Output.writeStderr("\r\u{1B}[K") }
-            drawn = false
+        state.withLock { state in
+            if state.drawn { Output.writeStderr("\r\u{1B}[K") }
+            state.drawn = false
         }
     }
 

@@ -124,7 +124,7 @@ struct ServeCommand: ParsableCommand {
             fflush(nil)
         }
         let outcome = Outcome()
-        let done = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)   // on purpose: the synchronous command waits for the service
         let lease = Duration.milliseconds(Int(jobLease * 1000))
         let workerLogger = logger
         let worker = jobLease == 0 ? nil : jobs.map { jobs in Task { await Self.runJobs(jobs, lease: lease, logger: workerLogger) } }
@@ -159,13 +159,5 @@ extension ServeCommand {
             }
         }
     }
-}
-
-/// The error the service stopped with, if any.
-final class Outcome: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: (any Error)?
-    var error: (any Error)? { lock.withLock { stored } }
-    func set(_ error: any Error) { lock.withLock { stored = error } }
 }
 #endif

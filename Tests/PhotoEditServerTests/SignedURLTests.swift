@@ -10,6 +10,17 @@ struct SignedURLTests {
     static let oldKey = "old:" + String(repeating: "11", count: 32)
     static let newKey = "new:" + String(repeating: "22", count: 32)
 
+    /// The signature and token hash are what any HMAC-SHA256/SHA-256 gives
+    /// (expected values from Python's hmac and hashlib), so URLs signed and
+    /// token files written before the hashing moved to swift-crypto still hold.
+    @Test func signatureAndTokenHashMatchAnIndependentImplementation() throws {
+        let signer = try URLSigner(text: Self.newKey, source: "test")
+        let path = "/v1/assets/0123456789abcdef0123456789abcdef/render?w=64"
+        let url = try #require(signer.sign(path, expires: Date(timeIntervalSince1970: 1_900_000_000)))
+        #expect(url == path + "&exp=1900000000&kid=new&sig=FNrTsjZpQ0d5FuTMTnC-LU6LH4dHu4YX5DrXxp6OtJ0")
+        #expect(TokenStore.sha256Hex("test") == "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08")
+    }
+
     @Test("a signed render URL is fetched without a token; tampered, expired, foreign-key or non-render URLs are 403")
     func signedRenders() async throws {
         let temp = try TemporaryLibrary()

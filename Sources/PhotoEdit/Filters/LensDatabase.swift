@@ -4,6 +4,7 @@ import Foundation
 /// lensfun's database of cameras and lens profiles (the system's
 /// liblensfun-data-v1 and any update lensfun finds), loaded once. Read-only
 /// after loading; lensfun's lookups only read it.
+// @unchecked: wraps lensfun's C database, only read after loading (never freed, never written).
 final class LensDatabase: @unchecked Sendable {
     private let db: UnsafeMutablePointer<lfDatabase>
     /// Which database answered: "v1-<timestamp>", the newest `timestamp.txt`

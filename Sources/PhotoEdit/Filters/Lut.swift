@@ -1,6 +1,7 @@
 import CPhotoEditShim
 import CVips
 import Foundation
+import Synchronization
 
 extension Filters {
     /// A 3D look-up table from a `.cube` file (the Adobe/Resolve format),
@@ -54,7 +55,7 @@ extension Filters {
             let file = p.text("file")
             guard !file.isEmpty else { return p }
             var bound = p
-            bound.values["sha256"] = .text(try LUTFolders.sha256(of: LUTFolders.resolve(file)))
+            bound.values["sha256"] = .text(try FileIO.sha256(of: LUTFolders.resolve(file)))
             return bound
         }
     ) { image, p, _ in
@@ -125,19 +126,13 @@ public enum LUTFolders {
         }
         throw PhotoEditError.unknownLUT(name: name, searched: searched)
     }
-
-    /// The SHA-256 of a LUT file, hex.
-    static func sha256(of path: String) throws -> String {
-        try FileIO.sha256(of: path)
-    }
 }
 
 /// A list of strings behind a lock.
-final class LockedList: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [String] = []
-    func append(_ more: [String]) { lock.lock(); items += more.filter { !items.contains($0) }; lock.unlock() }
-    var all: [String] { lock.lock(); defer { lock.unlock() }; return items }
+final class LockedList: Sendable {
+    private let items = Mutex<[String]>([])
+    func append(_ more: [String]) { items.withLock { items in items += more.filter { !items.contains($0) } } }
+    var all: [String] { items.withLock { $0 } }
 }
 
 /// A parsed `.cube` 3D LUT.
@@ -270,9 +265,8 @@ struct CubeLUT: Sendable {
 }
 
 /// Parsed LUTs by path (a LUT is read once per process).
-final class LUTCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var entries: [String: CubeLUT] = [:]
-    func get(_ path: String) -> CubeLUT? { lock.lock(); defer { lock.unlock() }; return entries[path] }
-    func set(_ path: String, _ lut: CubeLUT) { lock.lock(); entries[path] = lut; lock.unlock() }
+final class LUTCache: Sendable {
+    private let entries = Mutex<[String: CubeLUT]>([:])
+    func get(_ path: String) -> CubeLUT? { entries.withLock { $0[path] } }
+    func set(_ path: String, _ lut: CubeLUT) { entries.withLock { $0[path] = lut } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,11 +25,15 @@ package protocol CatalogChangeSignal: AnyObject, Sendable {
 /// or another: inotify on the library folder (a commit writes
 /// `catalog.sqlite-wal`; a checkpoint writes `catalog.sqlite`). Without
 /// inotify, `wait` simply times out and the caller polls.
-final class CatalogWatcher: CatalogChangeSignal, @unchecked Sendable {
-    private var inotify: Int32 = -1
-    private var wake: (read: Int32, write: Int32) = (-1, -1)
-    private let lock = NSLock()
-    private var stopped = false
+final class CatalogWatcher: CatalogChangeSignal, Sendable {
+    private let inotify: Int32
+    private let wake: (read: Int32, write: Int32)
+    private struct State {
+        var stopped = false
+        /// Until when `next` looks again every 5 ms.
+        var burstUntil: UInt64 = 0
+    }
+    private let state = Mutex(State())
 
     /// How many watchers of `folder` exist (tests check that cancelling ends
     /// them; counted per folder, since other tests' watchers come and go).
@@ -36,15 +41,14 @@ final class CatalogWatcher: CatalogChangeSignal, @unchecked Sendable {
     private static let counter = Counter()
     private let folder: String
 
-    private final class Counter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var counts: [String: Int] = [:]
-        func value(_ folder: String) -> Int { lock.lock(); defer { lock.unlock() }; return counts[folder] ?? 0 }
+    private final class Counter: Sendable {
+        private let counts = Mutex<[String: Int]>([:])
+        func value(_ folder: String) -> Int { counts.withLock { $0[folder] ?? 0 } }
         func add(_ n: Int, _ folder: String) {
-            lock.lock()
-            counts[folder, default: 0] += n
-            if counts[folder] == 0 { counts[folder] = nil }
-            lock.unlock()
+            counts.withLock { counts in
+                counts[folder, default: 0] += n
+                if counts[folder] == 0 { counts[folder] = nil }
+            }
         }
     }
 
@@ -54,16 +58,18 @@ final class CatalogWatcher: CatalogChangeSignal, @unchecked Sendable {
     init(folder: String) {
         self.folder = folder
         Self.counter.add(1, folder)
+        var notify: Int32 = -1
         #if canImport(Glibc)
-        inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        if inotify >= 0 {
+        notify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        if notify >= 0 {
             let mask = UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE)
-            if inotify_add_watch(inotify, folder, mask) < 0 {
-                close(inotify)
-                inotify = -1
+            if inotify_add_watch(notify, folder, mask) < 0 {
+                close(notify)
+                notify = -1
             }
         }
         #endif
+        inotify = notify
         var fds: [Int32] = [-1, -1]
         if pipe(&fds) == 0 {
             for fd in fds {
@@ -71,6 +77,8 @@ final class CatalogWatcher: CatalogChangeSignal, @unchecked Sendable {
                 _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             }
             wake = (fds[0], fds[1])
+        } else {
+            wake = (-1, -1)
         }
     }
 
@@ -79,32 +87,25 @@ final class CatalogWatcher: CatalogChangeSignal, @unchecked Sendable {
         for fd in [inotify, wake.read, wake.write] where fd >= 0 { close(fd) }
     }
 
-    var isStopped: Bool {
-        lock.lock(); defer { lock.unlock() }
-        return stopped
-    }
+    var isStopped: Bool { state.withLock { $0.stopped } }
 
     /// Makes `wait` return at once, now and from now on.
     func stop() {
-        lock.lock()
-        stopped = true
-        lock.unlock()
+        state.withLock { $0.stopped = true }
         if wake.write >= 0 {
             var byte: UInt8 = 1
             _ = write(wake.write, &byte, 1)
         }
     }
 
-    /// Until when `next` looks again every 5 ms (used by the reader's thread only).
-    private var burstUntil: UInt64 = 0
-
     /// A commit's WAL write wakes us before the commit is visible (fsync,
     /// then the WAL index): look again every 5 ms for a while after a
     /// wake-up, then wait for the next one (with a slow poll as a safety net).
     func next() {
         let now = DispatchTime.now().uptimeNanoseconds
+        let burstUntil = state.withLock { $0.burstUntil }
         let timeout: Int32 = !notifies ? 15 : (now < burstUntil ? 5 : 250)
-        if wait(milliseconds: timeout) { burstUntil = now + 200_000_000 }
+        if wait(milliseconds: timeout) { state.withLock { $0.burstUntil = now + 200_000_000 } }
     }
 
     /// Waits up to `milliseconds` for a change of the library folder's files

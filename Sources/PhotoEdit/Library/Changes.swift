@@ -1,53 +1,45 @@
 import Foundation
+import Synchronization
 
 /// A photo or album created in `performChanges`: its identifier is chosen
 /// before the commit and valid once `performChanges` returns.
-public final class ObjectPlaceholder: @unchecked Sendable {
-    private let lock = NSLock()
-    private var _localIdentifier: String
+public final class ObjectPlaceholder: Sendable {
+    private struct State {
+        var localIdentifier: String
+        var existed = false
+        var joinedPair = false
+        var warnings: [String] = []
+    }
+    private let state: Mutex<State>
 
-    init(_ id: String) { _localIdentifier = id }
+    init(_ id: String) { state = Mutex(State(localIdentifier: id)) }
 
     /// The id of the created object (for a photo whose bytes were already in
     /// the library, the existing photo's id).
-    public var localIdentifier: String {
-        lock.lock(); defer { lock.unlock() }
-        return _localIdentifier
-    }
-
-    private var _existed = false
+    public var localIdentifier: String { state.withLock { $0.localIdentifier } }
 
     /// For a created photo: true when its bytes were already in the library
     /// and `localIdentifier` is that photo's.
-    public var existed: Bool {
-        lock.lock(); defer { lock.unlock() }
-        return _existed
-    }
-
-    private var _joinedPair = false
+    public var existed: Bool { state.withLock { $0.existed } }
 
     /// For a created photo: true when the file joined an existing photo as
     /// the other half of a RAW+JPEG pair; `localIdentifier` is that photo's.
-    public var joinedPair: Bool {
-        lock.lock(); defer { lock.unlock() }
-        return _joinedPair
-    }
-
-    private var _warnings: [String] = []
+    public var joinedPair: Bool { state.withLock { $0.joinedPair } }
 
     /// For a created photo: what the import noticed without refusing the
     /// file, one line each (an XMP sidecar that was not used, and why).
-    public var warnings: [String] {
-        lock.lock(); defer { lock.unlock() }
-        return _warnings
-    }
+    public var warnings: [String] { state.withLock { $0.warnings } }
 
     func setWarnings(_ warnings: [String]) {
-        lock.lock(); _warnings = warnings; lock.unlock()
+        state.withLock { $0.warnings = warnings }
     }
 
     func set(_ id: String, joinedPair: Bool = false) {
-        lock.lock(); _localIdentifier = id; _existed = !joinedPair; _joinedPair = joinedPair; lock.unlock()
+        state.withLock {
+            $0.localIdentifier = id
+            $0.existed = !joinedPair
+            $0.joinedPair = joinedPair
+        }
     }
 }
 

@@ -1,4 +1,3 @@
-import CVips
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -7,7 +6,7 @@ import Glibc
 /// File operations with the durability the commit protocol needs.
 package enum FileIO {
     /// Copies `source` to `destination` in 1 MiB chunks, hashing the bytes
-    /// with SHA-256 (GLib's GChecksum) on the way, and flushes the copy to
+    /// with SHA-256 (``SHA256Digest``) on the way, and flushes the copy to
     /// disk. Returns the hex digest and the byte count.
     ///
     /// Only a regular file is read (symbolic links followed): a FIFO, a
@@ -46,19 +45,24 @@ package enum FileIO {
         }
         _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) & ~O_NONBLOCK)
         let output = try HashingWriter(path: destination, limit: limit, limitName: limitName, source: source)
+        try readChunks(input, path: source) { try output.append($0) }
+        return try output.finish()
+    }
+
+    /// Reads an open file to its end in 1 MiB pieces, handing each to `body`.
+    static func readChunks(_ fd: Int32, path: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         let size = 1 << 20
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
         defer { buffer.deallocate() }
         while true {
-            let n = read(input, buffer, size)
+            let n = read(fd, buffer, size)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw PhotoEditError.unreadableFile(path: source, reason: String(cString: strerror(errno)))
+                throw PhotoEditError.unreadableFile(path: path, reason: String(cString: strerror(errno)))
             }
-            if n == 0 { break }
-            try output.append(UnsafeRawBufferPointer(start: buffer, count: n))
+            if n == 0 { return }
+            try body(UnsafeRawBufferPointer(start: buffer, count: n))
         }
-        return try output.finish()
     }
 
     /// Writes a new file from bytes that arrive in pieces (a copy, an
@@ -72,14 +76,13 @@ package enum FileIO {
         /// Names the bytes' origin in errors.
         let source: String
         private let fd: Int32
-        private let checksum: OpaquePointer
+        private var digest = SHA256Digest()
         private(set) var size: Int64 = 0
         private var finished = false
 
         init(path: String, limit: Int64?, limitName: String, source: String) throws {
             fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             guard fd >= 0 else { throw PhotoEditError.library("cannot create \(path): \(String(cString: strerror(errno)))") }
-            checksum = g_checksum_new(G_CHECKSUM_SHA256)!
             self.path = path
             self.limit = limit
             self.limitName = limitName
@@ -92,19 +95,18 @@ package enum FileIO {
             if let limit, size > limit {
                 throw PhotoEditError.unreadableFile(path: source, reason: FileIO.tooLarge(limit: limit, name: limitName))
             }
-            g_checksum_update(checksum, base.assumingMemoryBound(to: UInt8.self), bytes.count)
+            digest.update(bytes)
             try FileIO.writeAll(fd, UnsafeMutableRawPointer(mutating: base), bytes.count, path: path)
         }
 
         func finish() throws -> (sha256: String, size: Int64) {
             guard fsync(fd) == 0 else { throw PhotoEditError.library("cannot flush \(path): \(String(cString: strerror(errno)))") }
             finished = true
-            return (String(cString: g_checksum_get_string(checksum)), size)
+            return (digest.finish(), size)
         }
 
         deinit {
             close(fd)
-            g_checksum_free(checksum)
             if !finished { unlink(path) }
         }
     }
@@ -121,23 +123,14 @@ package enum FileIO {
         return stat(path, &info) == 0 ? Int64(info.st_size) : nil
     }
 
-    /// SHA-256 of a file, streamed.
+    /// SHA-256 of a file, streamed (lowercase hex, as `sha256sum` prints it).
     static func sha256(of path: String) throws -> String {
         let input = open(path, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw PhotoEditError.unreadableFile(path: path, reason: String(cString: strerror(errno))) }
         defer { close(input) }
-        let checksum = g_checksum_new(G_CHECKSUM_SHA256)
-        defer { g_checksum_free(checksum) }
-        let size = 1 << 20
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let n = read(input, buffer, size)
-            if n < 0 { if errno == EINTR { continue }; throw PhotoEditError.unreadableFile(path: path, reason: String(cString: strerror(errno))) }
-            if n == 0 { break }
-            g_checksum_update(checksum, buffer.assumingMemoryBound(to: UInt8.self), n)
-        }
-        return String(cString: g_checksum_get_string(checksum))
+        var digest = SHA256Digest()
+        try readChunks(input, path: path) { digest.update($0) }
+        return digest.finish()
     }
 
     /// Writes `data` to a new file (never an existing one) and flushes it.

@@ -188,6 +188,7 @@ package final class BlobLibraryFiles: LibraryFiles {
 /// (the work's I/O may need that loop).
 package func blockingWait<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
     let outcome = BlockingOutcome<T>()
+    // A semaphore on purpose: this is the sync-to-async bridge, the caller's thread must block.
     let done = DispatchSemaphore(value: 0)
     Task.detached(executorPreference: BridgeExecutor.shared) {
         do { outcome.set(.success(try await work())) } catch { outcome.set(.failure(error)) }

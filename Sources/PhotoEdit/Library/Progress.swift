@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Progress of a batch (import, apply, copy-recipe, upgrade, verify):
 /// called with (completed, total) after each item, from any thread, one call
@@ -7,32 +8,34 @@ public typealias ProgressHandler = @Sendable (_ completed: Int, _ total: Int) ->
 
 /// Results of work done on several threads, kept in the order of the work
 /// items, with the batch's progress reported as each item finishes.
-final class ConcurrentResults<Element: Sendable>: @unchecked Sendable {
-    private var slots: [[Element]?]
-    private var completed = 0
+final class ConcurrentResults<Element: Sendable>: Sendable {
+    private struct State {
+        var slots: [[Element]?]
+        var completed = 0
+    }
+    private let state: Mutex<State>
     private let total: Int
     private let progress: ProgressHandler?
-    private let lock = NSLock()
 
     init(count: Int, total: Int, progress: ProgressHandler?) {
-        slots = Array(repeating: nil, count: count)
+        state = Mutex(State(slots: Array(repeating: nil, count: count)))
         self.total = total
         self.progress = progress
     }
 
-    func set(_ i: Int, _ elements: [Element]) { lock.withLock { slots[i] = elements } }
+    func set(_ i: Int, _ elements: [Element]) { state.withLock { $0.slots[i] = elements } }
 
     /// One item done: reports (completed, total) under the lock, so calls
     /// never overlap and arrive in order.
     func step() {
-        lock.withLock {
-            completed += 1
-            progress?(completed, total)
+        state.withLock {
+            $0.completed += 1
+            progress?($0.completed, total)
         }
     }
 
     /// Every result, in work-item order.
-    var all: [Element] { lock.withLock { slots.flatMap { $0 ?? [] } } }
+    var all: [Element] { state.withLock { $0.slots.flatMap { $0 ?? [] } } }
 }
 
 /// Runs `body(0..<count)` on up to `jobs` threads at once (at least one)
@@ -50,11 +53,10 @@ func concurrentlyPerform(_ count: Int, jobs: Int, _ body: @escaping @Sendable (I
 }
 
 /// Hands out 0, 1, 2… to several threads.
-final class ConcurrentCounter: @unchecked Sendable {
-    private var value = 0
-    private let lock = NSLock()
+final class ConcurrentCounter: Sendable {
+    private let value = Mutex(0)
     func take(below limit: Int) -> Int? {
-        lock.withLock {
+        value.withLock { value in
             guard value < limit else { return nil }
             defer { value += 1 }
             return value

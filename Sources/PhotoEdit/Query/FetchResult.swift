@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What a fetch returns and in which order (PhotoKit's `PHFetchOptions`).
 public struct FetchOptions: Sendable, Hashable {
@@ -35,7 +36,7 @@ public enum ObjectType: String, Sendable, Hashable, Codable {
 /// loaded on demand in pages and kept. Cheap to make on a large library: only
 /// ids are read up front. A fetch result never changes; a `ChangeSet` gives
 /// the next one (`changeDetails(for:)`).
-public final class FetchResult<Object: Sendable>: @unchecked Sendable {
+public final class FetchResult<Object: Sendable>: Sendable {
     /// The ids of the objects, in order.
     public let identifiers: [String]
     /// Assets or albums.
@@ -44,9 +45,12 @@ public final class FetchResult<Object: Sendable>: @unchecked Sendable {
     let refetch: @Sendable () throws -> FetchResult<Object>
     static var pageSize: Int { 100 }
 
-    private let lock = NSLock()
-    private var pages: [Int: [Object]] = [:]
-    private var positions: [String: Int]?
+    /// Loaded pages and the id → position index, filled on demand.
+    private struct Cache {
+        var pages: [Int: [Object]] = [:]
+        var positions: [String: Int]?
+    }
+    private let cache = Mutex(Cache())
 
     init(identifiers: [String], objectType: ObjectType, load: @escaping @Sendable ([String]) throws -> [String: Object],
          refetch: @escaping @Sendable () throws -> FetchResult<Object>) {
@@ -99,23 +103,22 @@ public final class FetchResult<Object: Sendable>: @unchecked Sendable {
 
     /// The position of the object with this id, nil when it is not in the result.
     public func index(of identifier: String) -> Int? {
-        lock.lock(); defer { lock.unlock() }
-        if positions == nil {
-            var p: [String: Int] = [:]
-            p.reserveCapacity(identifiers.count)
-            for (i, id) in identifiers.enumerated() where p[id] == nil { p[id] = i }
-            positions = p
+        cache.withLock { cache in
+            if cache.positions == nil {
+                var p: [String: Int] = [:]
+                p.reserveCapacity(identifiers.count)
+                for (i, id) in identifiers.enumerated() where p[id] == nil { p[id] = i }
+                cache.positions = p
+            }
+            return cache.positions![identifier]
         }
-        return positions![identifier]
     }
 
     /// Whether the object with this id is in the result.
     public func contains(_ identifier: String) -> Bool { index(of: identifier) != nil }
 
     private func page(_ n: Int) throws -> [Object] {
-        lock.lock()
-        if let cached = pages[n] { lock.unlock(); return cached }
-        lock.unlock()
+        if let cached = cache.withLock({ $0.pages[n] }) { return cached }
         let ids = Array(identifiers[(n * Self.pageSize)..<Swift.min(identifiers.count, (n + 1) * Self.pageSize)])
         let loaded = try load(ids)
         let objects = try ids.map { id -> Object in
@@ -124,7 +127,7 @@ public final class FetchResult<Object: Sendable>: @unchecked Sendable {
             }
             return object
         }
-        lock.lock(); pages[n] = objects; lock.unlock()
+        cache.withLock { $0.pages[n] = objects }
         return objects
     }
 }

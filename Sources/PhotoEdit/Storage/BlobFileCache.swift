@@ -150,10 +150,8 @@ public actor BlobFileCache {
     }
 
     static func fileName(for key: BlobKey) -> String {
-        let hasher = SHA256Digest()
-        hasher.update(Data(key.rawValue.utf8))
         let last = key.rawValue.split(separator: "/").last.map(String.init) ?? ""
         let ext = (last as NSString).pathExtension
-        return hasher.finish() + (ext.isEmpty || ext.count > 10 ? "" : "." + ext)
+        return SHA256Digest.hex(of: Array(key.rawValue.utf8)) + (ext.isEmpty || ext.count > 10 ? "" : "." + ext)
     }
 }

@@ -212,13 +212,14 @@ extension BlobStore {
     public func putContentAddressed(namespace: String, from source: BlobSource, fileExtension: String? = nil) async throws -> (key: BlobKey, outcome: BlobPutOutcome) {
         switch source {
         case let .file(url):
-            let digest = try SHA256Digest.ofFile(url.path)
+            let reader = try BlobSourceReader(.file(url))
+            var hasher = SHA256Digest()
+            while let chunk = try reader.readFileChunk(upTo: 1 << 20) { hasher.update(chunk) }
+            let digest = hasher.finish()
             let key = try BlobKey.contentAddressed(namespace: namespace, sha256: digest, fileExtension: fileExtension)
             return (key, try await put(key, from: source, ifAbsent: true))
         case let .data(data):
-            let hasher = SHA256Digest()
-            hasher.update(data)
-            let key = try BlobKey.contentAddressed(namespace: namespace, sha256: hasher.finish(), fileExtension: fileExtension)
+            let key = try BlobKey.contentAddressed(namespace: namespace, sha256: SHA256Digest.hex(of: data), fileExtension: fileExtension)
             return (key, try await put(key, from: source, ifAbsent: true))
         case let .stream(chunks):
             let spool = FileManager.default.temporaryDirectory
@@ -228,7 +229,7 @@ extension BlobStore {
                   let handle = FileHandle(forWritingAtPath: spool.path) else {
                 throw BlobStoreError.io(operation: "create", path: spool.path, message: String(cString: strerror(errno)))
             }
-            let hasher = SHA256Digest()
+            var hasher = SHA256Digest()
             do {
                 for try await chunk in chunks {
                     hasher.update(chunk)
@@ -304,33 +305,6 @@ extension BlobStore {
             guard page.count == pageSize, let last = page.last else { return all }
             after = last.key
         }
-    }
-}
-
-/// Streaming SHA-256 (GLib's GChecksum, as the importer uses).
-package final class SHA256Digest {
-    private let checksum: OpaquePointer?
-
-    package init() { checksum = g_checksum_new(G_CHECKSUM_SHA256) }
-    deinit { g_checksum_free(checksum) }
-
-    package func update(_ data: Data) {
-        data.withUnsafeBytes { raw in
-            if let base = raw.bindMemory(to: UInt8.self).baseAddress, raw.count > 0 {
-                g_checksum_update(checksum, base, raw.count)
-            }
-        }
-    }
-
-    /// The lowercase hex digest.
-    package func finish() -> String { String(cString: g_checksum_get_string(checksum)) }
-
-    /// The hex digest of a file, streamed in 1 MiB reads.
-    package static func ofFile(_ path: String) throws -> String {
-        let reader = try BlobSourceReader(.file(URL(fileURLWithPath: path)))
-        let hasher = SHA256Digest()
-        while let chunk = try reader.readFileChunk(upTo: 1 << 20) { hasher.update(chunk) }
-        return hasher.finish()
     }
 }
 

@@ -7,6 +7,7 @@ import Foundation
 ///
 /// The class owns one libvips reference and releases it in `deinit`. libvips
 /// images are thread-safe once built, so an `Image` can cross tasks.
+// @unchecked: wraps a C pointer to a VipsImage, immutable and thread-safe once built.
 public final class Image: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<VipsImage>
 
