@@ -145,7 +145,7 @@ final class PostgresLease: Sendable {
             Task.detached(executorPreference: BridgeExecutor.shared) {
                 do {
                     try await client.withConnection { connection in
-                        try await connection.query(PostgresQuery(unsafeSQL: begin), logger: logger).collect()
+                        _ = try await connection.query(PostgresQuery(unsafeSQL: begin), logger: logger).collect()
                         let (ended, end) = AsyncStream<Void>.makeStream()
                         give(.success(PostgresLease(connection, end)))
                         for await _ in ended {}
