@@ -105,6 +105,7 @@ func addRenderRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
         // answered from memory, without reading the catalog (RevisionMemo).
         if let asked, let known = state.revisions.subject(id), known.revision == asked,
            let response = try asking.answer(known, state: state).cached(state: state) {
+            state.revisions.countAnswer()
             return response
         }
         let generation = state.revisions.generation

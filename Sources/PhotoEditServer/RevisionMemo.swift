@@ -44,6 +44,13 @@ final class RevisionMemo: Sendable {
 
     private let library: PhotoLibrary
     private let state = Mutex(State())
+    private let answered = Atomic<Int>(0)
+
+    /// How many requests were answered from memory (no catalog read).
+    var answeredFromMemory: Int { answered.load(ordering: .relaxed) }
+
+    /// Counts an answer made without reading the catalog.
+    func countAnswer() { answered.add(1, ordering: .relaxed) }
 
     init(library: PhotoLibrary) {
         self.library = library
