@@ -73,10 +73,12 @@ struct PostgresJobsTests {
     @Test func aKilledNodesJobsAreTakenOver() async throws {
         let catalog = try await Self.newCatalog()
         defer { Task { await catalog.close() } }
-        // Another process, a real node: slow jobs, a 1.5 s lease.
+        // Another process, a real node: slow jobs, a 6 s lease (long enough
+        // for the survivor's first drain to come before it runs out on a
+        // loaded machine; 1.5 s was not, in a full parallel run).
         let process = Process()
         process.executableURL = try Self.bench()
-        process.arguments = ["job-worker", catalog.location.description, "--lease", "1.5"]
+        process.arguments = ["job-worker", catalog.location.description, "--lease", "6"]
         let out = Pipe()
         process.standardOutput = out
         try process.run()
@@ -101,8 +103,14 @@ struct PostgresJobsTests {
                                                    arguments: [.integer(try Self.item(context.job))])])
         }])
         #expect(try await survivor.drain() == 5, "the five unclaimed jobs at once; the dead node's is still leased")
-        try await Task.sleep(for: .seconds(2))
-        #expect(try await survivor.drain() == 1, "the dead node's job once its lease ran out")
+        // Then the dead node's job, once its lease has run out.
+        var later = 0
+        let leaseOut = Date().addingTimeInterval(60)
+        while later == 0 && Date() < leaseOut {
+            try await Task.sleep(for: .milliseconds(500))
+            later += try await survivor.drain()
+        }
+        #expect(later == 1, "the dead node's job once its lease ran out")
         let jobs = try await catalog.jobs(inBatch: batch)
         #expect(jobs.allSatisfy { $0.state == .done && $0.worker == "survivor" })
         let taken = try #require(jobs.first { $0.id == claimed[0].id })
