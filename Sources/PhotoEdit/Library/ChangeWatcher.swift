@@ -125,14 +125,20 @@ final class CatalogWatcher: CatalogChangeSignal, Sendable {
 }
 
 extension PhotoLibrary {
+    /// How long the change feed's reads may keep failing before the feed
+    /// ends with the error (seconds).
+    static let feedRetryLimit: TimeInterval = 30
+
     /// The changes committed after `seq` (nil: from now on), as they happen,
     /// by this process or any other (PhotoKit's change observer). Changes
     /// already committed after `seq` come first. A commit by another process
     /// arrives within milliseconds: the library folder is watched with
     /// inotify (polled every 15 ms where inotify is missing); a shared
     /// catalog (PostgreSQL) wakes the reader when any node commits
-    /// (LISTEN/NOTIFY, with a slow poll as a safety net). Cancelling the
-    /// consuming task (or dropping the sequence) stops the watcher.
+    /// (LISTEN/NOTIFY, with a slow poll as a safety net). A read of the feed
+    /// that fails (a shared catalog's connection lost) is tried again; the
+    /// sequence ends with the error only after 30 s of failures. Cancelling
+    /// the consuming task (or dropping the sequence) stops the watcher.
     public func changeSets(since seq: Int? = nil) throws -> AsyncThrowingStream<ChangeSet, Error> {
         let start = try seq ?? latestChangeSequence()
         let watcher: any CatalogChangeSignal = catalog.changeSignal() ?? CatalogWatcher(folder: layout.root.path)
@@ -140,17 +146,28 @@ extension PhotoLibrary {
         continuation.onTermination = { _ in watcher.stop() }
         let thread = Thread { [self] in
             var last = start
+            // A read that fails (a shared catalog's connection lost) is tried
+            // again at the watcher's pace; the feed ends with the error only
+            // when reads keep failing for a while (the feed table is the
+            // truth: nothing is skipped meanwhile).
+            var failingSince: Date?
             while !watcher.isStopped {
                 do {
                     let sets = try changes(since: last, limit: 100)
+                    failingSince = nil
                     for set in sets {
                         continuation.yield(set)
                         last = set.seq
                     }
                     if sets.count == 100 { continue }
                 } catch {
-                    continuation.finish(throwing: error)
-                    return
+                    let since = failingSince ?? Date()
+                    if Date().timeIntervalSince(since) > Self.feedRetryLimit {
+                        continuation.finish(throwing: error)
+                        return
+                    }
+                    failingSince = since
+                    usleep(100_000)
                 }
                 watcher.next()
             }
