@@ -36,6 +36,16 @@ struct DarktableHistoryTests {
         return photo
     }
 
+    /// Two darktable-cli renders of the same photo and history agree: darktable
+    /// runs its modules on threads, so a few pixels may land a JPEG step apart
+    /// from run to run (a full test run on a loaded machine saw max ΔE00 ≥ 1);
+    /// everywhere else they must match — mean ΔE00 < 0.1, at most 0.1 % of the
+    /// pixels above 1, none above 5 (a different edit is mean > 2).
+    static func expectSameDarktableRender(_ path: String, _ reference: String, _ what: String) throws {
+        let d = try ImageComparison.compare(path, reference, tolerance: GoldenTolerance(maxDeltaE: 1, meanDeltaE: 0.1))
+        #expect(d.sameSize && d.meanDeltaE < 0.1 && d.fractionOverMax < 0.001 && d.maxDeltaE < 5, "\(what): \(d.figures)")
+    }
+
     static func mean(_ path: String) throws -> Double { try Image.load(path: path, sequential: true).average() }
 
     // MARK: Reading
@@ -107,8 +117,7 @@ struct DarktableHistoryTests {
         try library.render(id, to: ours)
         try cli.render(original: photo, sidecar: sidecar, to: theirs, work: temp.url.path)
         try library.render(id, version: .unadjusted, to: unedited)
-        let same = try ImageComparison.compare(ours, theirs)
-        #expect(same.sameSize && same.maxDeltaE < 1, "darktable's render: \(same.maxDeltaE)")
+        try Self.expectSameDarktableRender(ours, theirs, "darktable's render")
         let differs = try ImageComparison.compare(ours, unedited)
         #expect(differs.meanDeltaE > 2, "darktable's filmic and exposure, not photoedit's unadjusted development: \(differs.meanDeltaE)")
 
@@ -119,7 +128,7 @@ struct DarktableHistoryTests {
         let repaired = try library.verify(repair: true)
         #expect(repaired.isClean && repaired.repaired.count == 1, "\(repaired.problems) \(repaired.repaired)")
         try library.render(id, to: ours)
-        #expect(try ImageComparison.compare(ours, theirs).maxDeltaE < 1, "darktable's render again")
+        try Self.expectSameDarktableRender(ours, theirs, "darktable's render again")
 
         // The same sidecar again adds nothing.
         let again = try #require(try library.importDarktableHistory(id))
@@ -141,7 +150,7 @@ struct DarktableHistoryTests {
         let back = try library.revert(id, to: 1)
         #expect(back.adjustmentData == data)
         try library.render(id, to: ours)
-        #expect(try ImageComparison.compare(ours, theirs).maxDeltaE < 1)
+        try Self.expectSameDarktableRender(ours, theirs, "back to the darktable revision")
         #expect(try library.verify().isClean)
 
     }
