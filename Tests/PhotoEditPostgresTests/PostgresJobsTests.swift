@@ -122,12 +122,14 @@ struct PostgresJobsTests {
         let catalog = try await Self.newCatalog()
         defer { Task { await catalog.close() } }
         let (batch, _) = try await catalog.enqueue(kind: "touch", payloads: Self.payloads(0..<1), totals: [10])
-        let first = try #require(try await catalog.claimJob(worker: "a", kinds: ["touch"], lease: .milliseconds(200)))
+        // 3 s leases: the statements between the claim and the renewal must
+        // come before it runs out, also on a loaded machine (200 ms did not).
+        let first = try #require(try await catalog.claimJob(worker: "a", kinds: ["touch"], lease: .seconds(3)))
         #expect(first.attempt == 1 && first.total == 10)
         #expect(try await catalog.claimJob(worker: "b", kinds: ["touch"], lease: .seconds(30)) == nil, "leased: nobody else gets it")
-        #expect(try await catalog.renew(first, worker: "a", lease: .milliseconds(200), done: 3))
+        #expect(try await catalog.renew(first, worker: "a", lease: .seconds(3), done: 3))
         #expect(try await catalog.batchProgress(batch).itemsDone == 3)
-        try await Task.sleep(for: .milliseconds(400))
+        try await Task.sleep(for: .milliseconds(3_500))
         let second = try #require(try await catalog.claimJob(worker: "b", kinds: ["touch"], lease: .seconds(30)), "the lease ran out")
         #expect(second.attempt == 2 && second.done == 3, "the new claim sees the progress so far")
         #expect(try await catalog.renew(first, worker: "a", lease: .seconds(30), done: 9) == false, "a's claim is over")
