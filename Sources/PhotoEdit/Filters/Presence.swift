@@ -226,14 +226,14 @@ extension Image {
         return Image(owning: out)
     }
 
-    /// Resized to exactly `width`×`height` by libvips' `resize` (bilinear;
-    /// a box shrink first when reducing a lot). A size the rounding misses by
-    /// a pixel is completed by copying the edge.
-    func resizedExactly(width: Int, height: Int) throws -> Image {
+    /// Resized to exactly `width`×`height` by libvips' `resize` (`kernel`,
+    /// bilinear unless told; nil: Lanczos 3; a box shrink first when
+    /// reducing a lot). A size the rounding misses by a pixel is completed
+    /// by copying the edge.
+    func resizedExactly(width: Int, height: Int, kernel: String? = "linear") throws -> Image {
         if width == self.width && height == self.height { return self }
-        var out = try call("resize", [("scale", .number(Double(width) / Double(self.width))),
-                                      ("vscale", .number(Double(height) / Double(self.height))),
-                                      ("kernel", .string("linear"))])
+        var out = try resized(hscale: Double(width) / Double(self.width), vscale: Double(height) / Double(self.height),
+                              kernel: kernel)
         if out.width != width || out.height != height {
             out = try out.call("embed", [("x", .number(0)), ("y", .number(0)),
                                          ("width", .number(Double(max(width, out.width)))),

@@ -237,9 +237,8 @@ enum ImagePipeline {
         if g.isCropped && g.scale == 1 {
             return try full.extractArea(left: g.left, top: g.top, width: g.width, height: g.height)
         }
-        image = try Vips.image("thumbnail_image", [("in", .image(full)), ("width", .number(Double(g.isCropped ? scaledWidth : g.width))),
-                                                   ("height", .number(Double(g.isCropped ? scaledHeight : g.height))),
-                                                   ("size", .string("force"))])
+        image = try full.resizedExactly(width: g.isCropped ? scaledWidth : g.width, height: g.isCropped ? scaledHeight : g.height,
+                                        kernel: nil)
         return g.isCropped ? try region(of: image, g) : image
     }
 

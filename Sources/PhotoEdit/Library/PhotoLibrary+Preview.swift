@@ -47,7 +47,7 @@ extension PhotoLibrary {
             let raw = recipe.node(Filters.raw.id).map { RawSettings(parameters: $0.parameters) }
             let full = try renderer.workingImage(path: path, randomAccess: true, raw: raw)
             scale = min(1, Double(longEdge) / Double(max(full.width, full.height)))
-            working = scale < 1 ? try Vips.image("resize", [("in", .image(full)), ("scale", .number(scale))]) : full
+            working = scale < 1 ? try full.resized(hscale: scale, vscale: scale) : full
         } else {
             let decoded = try previewBases.base(path: path, longEdge: longEdge)
             scale = decoded.scale

@@ -250,10 +250,31 @@ public final class Image: @unchecked Sendable {
         try Vips.number("max", [("in", .image(self))])
     }
 
-    /// Resizes to fit inside `width`×`height` (never upsizing).
+    /// Resizes to fit inside `width`×`height` (never upsizing). libvips'
+    /// `thumbnail_image`: the golden images are rendered through it, so it
+    /// stays (see `resized(hscale:vscale:kernel:)` for its cost at 24 MP).
     func thumbnail(width: Int, height: Int) throws -> Image {
         try Vips.image("thumbnail_image", [("in", .image(self)), ("width", .number(Double(width))),
                                            ("height", .number(Double(height))), ("size", .string("down"))])
+    }
+
+    /// libvips' `resize` by `hscale` × `vscale` (Lanczos 3 unless `kernel`
+    /// says otherwise), the horizontal pass first when both axes shrink.
+    ///
+    /// libvips 8.14's `resize` shrinks vertically first, and its horizontal
+    /// shrink then asks the vertical pass for one line at a time: at 24 MP
+    /// that costs ~1.2 s of CPU more than the two passes apart (measured in
+    /// pyvips too: 1.40 s against 0.39 s single-threaded, 6000×4000 in
+    /// memory to 1440 px). Each pass alone is the same operation libvips
+    /// would run, so the result is the same up to rounding (float images
+    /// within 1e-7; 8-bit ones within a few levels, mean 0.2).
+    func resized(hscale: Double, vscale: Double, kernel: String? = nil) throws -> Image {
+        let options: [(String, Vips.Argument)] = kernel.map { [("kernel", .string($0))] } ?? []
+        guard hscale < 1, vscale < 1 else {
+            return try call("resize", [("scale", .number(hscale)), ("vscale", .number(vscale))] + options)
+        }
+        let across = try call("resize", [("scale", .number(hscale)), ("vscale", .number(1))] + options)
+        return try across.call("resize", [("scale", .number(1)), ("vscale", .number(vscale))] + options)
     }
 
     /// CIEDE2000 difference per pixel against `other` (both in a colour space
