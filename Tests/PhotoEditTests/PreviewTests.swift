@@ -110,33 +110,40 @@ struct PreviewTests {
         #expect(brighter > darker + 20, "the thumbnail shows the edit: mean \(darker) → \(brighter)")
     }
 
-    /// An edit's render is computed once into memory: the JPEG is encoded
-    /// from those pixels and its preview made from them too, not from the
-    /// JPEG decoded again. The preview matches the render (within a
-    /// just-noticeable difference) and is not the one decoding the file gives.
+    /// An edit's render streams into its JPEG through a reducing pass: the
+    /// preview is made from the block means it gathered, not from the JPEG
+    /// decoded again, and no full-size copy is kept. The preview matches the
+    /// render (within a just-noticeable difference) and is not the one
+    /// decoding the file gives.
     @Test func anEditsPreviewIsMadeFromItsPixelsNotFromItsJPEG() throws {
         let (temp, library, large, small) = try Self.library()
         defer { withExtendedLifetime(temp) {} }
         let input = try library.requestContentEditingInput(for: large, options: ContentEditingInputRequestOptions(displaySize: nil))
         var output = ContentEditingOutput(contentEditingInput: input)
         defer { unlink(output.renderedContentURL.path) }
-        try library.render(try Chain.apply(try Chain.parse("exposure=+1"), to: .empty, registry: library.registry, auto: { $0 }),
-                           onto: input.fullSizeImageURL.path, into: &output)
-        let pixels = try #require(output.renderedPixels, "a large render keeps its pixels for the preview")
-        #expect(pixels.width == 3600 && pixels.height == 2400)
+        let recipe = try Chain.apply(try Chain.parse("exposure=+1"), to: .empty, registry: library.registry, auto: { $0 })
+        try library.render(recipe, onto: input.fullSizeImageURL.path, into: &output)
+        let reduction = try #require(output.renderedReduction, "a large render is reduced for the preview while it is written")
+        #expect(reduction.width == 3600 && reduction.height == 2400)
+        #expect(reduction.image.width == 1800 && reduction.image.height == 1200, "block 2: the largest still covering 1440 × 960")
+        // The block means are the render's pixels shrunk by 2 (libvips' box shrink).
+        let full = try library.renderer.render(recipe: recipe, originalPath: input.fullSizeImageURL.path).inMemory()
+        let shrunk = try full.call("shrink", [("hshrink", .number(2)), ("vshrink", .number(2))]).inMemory()
+        let levels = try reduction.image.cast("int").subtracting(shrunk.cast("int")).call("abs").maximum()
+        #expect(levels <= 1, "block means within a level of libvips' shrink: \(levels)")
         let smallInput = try library.requestContentEditingInput(for: small, options: ContentEditingInputRequestOptions(displaySize: nil))
         var smallOutput = ContentEditingOutput(contentEditingInput: smallInput)
         defer { unlink(smallOutput.renderedContentURL.path) }
         try library.render(.empty, onto: smallInput.fullSizeImageURL.path, into: &smallOutput)
-        #expect(smallOutput.renderedPixels == nil, "a render too small for a preview keeps nothing")
+        #expect(smallOutput.renderedReduction == nil, "a render too small for a preview keeps nothing")
 
         _ = try library.apply(chain: "exposure=+1", to: large)
         let preview = library.layout.absolute(try Self.previewFile(library, large))
         let render = try #require(try library.imageSubject(large, version: .current).shownFile)
         let g = Previews.geometry(width: 3600, height: 2400)
-        // Against the render's pixels (the same recipe on the same file,
-        // rendered above), resized the same way: the preview is them.
-        let fromPixels = try ImagePipeline.image(from: .image { pixels }, geometry: g, resizeMode: .exact).inMemory()
+        // Against the reduction (the same recipe on the same file, rendered
+        // above), resized the same way: the preview is it.
+        let fromPixels = try ImagePipeline.image(from: .image { reduction.image }, geometry: g, resizeMode: .exact).inMemory()
         let stored = try Image.load(path: preview, sequential: false).inMemory()
         #expect(stored.width == Previews.longEdge && stored.height == 960)
         // (A 1440-pixel JPEG at Q90 differs from its pixels by up to ~12 at
@@ -153,6 +160,24 @@ struct PreviewTests {
         try Renderer.save(reference, to: remade, format: .jpeg, quality: Previews.quality)
         #expect(try Data(contentsOf: URL(fileURLWithPath: preview)) != Data(contentsOf: URL(fileURLWithPath: remade)),
                 "the preview is the one the render's JPEG decodes to: it was not made from the pixels")
+    }
+
+    /// The reduction is given only when every pixel went through the pass
+    /// exactly once: read twice, or in part, it is refused.
+    @Test func aReductionNeedsEveryPixelOnce() throws {
+        let image = try Image.load(path: Paths.sample("coffee.jpg"), sequential: false).colourspace("srgb").cast("uchar")
+        let whole = try image.reducingPass(block: 3)
+        _ = try whole.inMemory()
+        let reduction = try #require(whole.reduction())
+        #expect(reduction.image.width == (image.width + 2) / 3 && reduction.image.height == (image.height + 2) / 3)
+        #expect(abs(try reduction.image.average() - image.average()) < 1, "the means average to the image's mean")
+        _ = try whole.inMemory()
+        #expect(whole.reduction() == nil, "read twice")
+        let part = try image.reducingPass(block: 3)
+        _ = try part.extractArea(left: 0, top: 0, width: image.width / 2, height: image.height).inMemory()
+        #expect(part.reduction() == nil, "read in part")
+        #expect(throws: PhotoEditError.self) { try image.cast("float").reducingPass(block: 3) }
+        #expect(throws: PhotoEditError.self) { try image.reducingPass(block: 0) }
     }
 
     @Test("an editor's previews of one photo decode its base once, and look the same as from a fresh decode")

@@ -176,4 +176,13 @@ int pe_sqlite_no_checkpoint_on_close(struct sqlite3 *db);
  * reference, or NULL with the libvips error set. */
 VipsImage *pe_masked_blend(VipsImage *in, VipsImage *adjusted, VipsImage *mask, int left, int top, const double *matrix);
 
+/*
+ * pe_reducing_pass: `in` (8-bit, 1–4 bands) handed on unchanged, each region
+ * also added into block × block sums (photoedit_reduce.c). pe_reduction_of:
+ * once every pixel of the pass was read exactly once (an encoder wrote it),
+ * the block means, ceil(size / block), in memory; NULL otherwise.
+ */
+VipsImage *pe_reducing_pass(VipsImage *in, int block);
+VipsImage *pe_reduction_of(VipsImage *pass);
+
 #endif

@@ -186,6 +186,12 @@ enum ImagePipeline {
         switch source {
         case .image(let make):
             let full = try make()
+            if !g.isCropped, !g.isFullSize, full.width != g.fullWidth || full.height != g.fullHeight,
+               full.width >= g.width, full.height >= g.height {
+                // A reduced copy (a render's block means, a half-size RAW)
+                // still covering the result: exactly the result's size.
+                return try full.resizedExactly(width: g.width, height: g.height, kernel: nil)
+            }
             // The built image's own size rules (a half-size preview is smaller).
             let fw = Double(g.fullWidth), fh = Double(g.fullHeight)
             let actual = full.width == g.fullWidth && full.height == g.fullHeight ? g

@@ -446,7 +446,7 @@ extension PhotoLibrary {
                     }
                     let (relative, w, h) = try placeRender(output.renderedContentURL.path, asset: id,
                                                            revision: output.baseRevision + 1, journal: journal,
-                                                           decodeAll: !output.renderedByEngine, pixels: output.renderedPixels)
+                                                           decodeAll: !output.renderedByEngine, reduction: output.renderedReduction)
                     placedRenders.append(relative)
                     var baseRevision: Int?
                     if case .render(let k) = output.base { baseRevision = k }
@@ -747,7 +747,7 @@ extension PhotoLibrary {
     /// accepts, and is upright) and moves it into `renders/` read-only.
     /// Returns its relative path and pixel size.
     func placeRender(_ path: String, asset: String, revision: Int, journal: IntentJournal,
-                     decodeAll: Bool = true, pixels: Image? = nil) throws -> (String, Int, Int) {
+                     decodeAll: Bool = true, reduction: RenderReduction? = nil) throws -> (String, Int, Int) {
         guard FileIO.exists(path) else {
             throw PhotoEditError.invalidChange("no rendered content: write the render to the output's renderedContentURL before committing")
         }
@@ -766,7 +766,7 @@ extension PhotoLibrary {
         try FileIO.flush(path)
         try journal.record(relative)
         makePreview(ofStaged: path, as: relative, width: probe.width, height: probe.height, raw: false,
-                    pixels: pixels.flatMap { $0.width == probe.width && $0.height == probe.height ? $0 : nil })
+                    reduction: reduction.flatMap { $0.width == probe.width && $0.height == probe.height ? $0 : nil })
         try files.publish(path, as: relative)
         return (relative, probe.width, probe.height)
     }

@@ -101,10 +101,10 @@ public struct ContentEditingOutput: Sendable {
     /// The engine rendered `renderedContentURL` itself (libvips wrote it
     /// without error), so committing checks its header, not every pixel.
     var renderedByEngine = false
-    /// The render's pixels, in memory, when the engine wrote
-    /// `renderedContentURL` from them: the commit makes the render's preview
-    /// from these instead of decoding the JPEG it just wrote.
-    var renderedPixels: Image?
+    /// The render reduced while the engine wrote `renderedContentURL`: the
+    /// commit makes the render's preview from it instead of decoding the
+    /// JPEG it just wrote.
+    var renderedReduction: RenderReduction?
 
     /// An output for an edit of `input`.
     public init(contentEditingInput input: ContentEditingInput) {

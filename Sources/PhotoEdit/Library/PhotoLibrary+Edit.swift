@@ -300,16 +300,16 @@ extension PhotoLibrary {
 
     /// Renders `recipe` onto the image at `basePath` into the output's
     /// staging file (full size, JPEG). A render large enough to get a
-    /// preview is computed once into memory: the JPEG is encoded from those
-    /// pixels and the commit makes the preview from them too (no decode of
-    /// the JPEG just written; ~0.2 s of a 24 MP edit).
+    /// preview streams into the encoder through a reducing pass: the commit
+    /// makes the preview from its block means (no decode of the JPEG just
+    /// written, ~0.2 s of a 24 MP edit, and no full-size copy in memory).
     func render(_ recipe: Recipe, onto basePath: String, into output: inout ContentEditingOutput) throws {
         let image = try renderer.render(recipe: recipe, originalPath: basePath)
-        let keep = Previews.wanted(width: image.width, height: image.height, raw: false)
-        let pixels = keep ? try image.inMemory() : image
-        try Renderer.save(pixels, to: output.renderedContentURL.path, format: .jpeg, quality: Renderer.renderQuality)
+        let reduce = Previews.wanted(width: image.width, height: image.height, raw: false)
+        let written = reduce ? try image.reducingPass(block: Previews.reductionBlock(width: image.width, height: image.height)) : image
+        try Renderer.save(written, to: output.renderedContentURL.path, format: .jpeg, quality: Renderer.renderQuality)
         output.renderedByEngine = true
-        output.renderedPixels = keep ? pixels : nil
+        output.renderedReduction = reduce ? written.reduction() : nil
     }
 
     /// The recipe an edit of this photo starts from.

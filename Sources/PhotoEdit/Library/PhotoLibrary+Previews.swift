@@ -52,6 +52,14 @@ enum Previews {
         return (g.width, g.height)
     }
 
+    /// The block a `width` × `height` render is reduced by while it is
+    /// written (`reducingPass`): the largest whose block means still cover
+    /// the preview.
+    static func reductionBlock(width: Int, height: Int) -> Int {
+        let g = geometry(width: width, height: height)
+        return max(1, min(width / max(1, g.width), height / max(1, g.height)))
+    }
+
     static func geometry(width: Int, height: Int) -> ImageGeometry {
         ImageGeometry(fullWidth: width, fullHeight: height, target: ImageSize(width: longEdge, height: longEdge),
                       contentMode: .aspectFit, resizeMode: .exact, crop: nil)
@@ -148,14 +156,15 @@ extension PhotoLibrary {
 
     /// Makes the preview of a file just staged for the library (an
     /// original being imported, a render being committed), from its local
-    /// copy, before the file is moved into place; from `pixels` when given
-    /// (the full-size, upright sRGB 8-bit pixels the engine encoded the file
-    /// from, still in memory: no decode). A preview that cannot be made is
-    /// not an error: it is made on first use.
-    func makePreview(ofStaged staged: String, as file: String, width: Int, height: Int, raw: Bool, pixels: Image? = nil) {
+    /// copy, before the file is moved into place; from `reduction` when
+    /// given (the file's upright sRGB 8-bit pixels reduced while the engine
+    /// encoded them: no decode). A preview that cannot be made is not an
+    /// error: it is made on first use.
+    func makePreview(ofStaged staged: String, as file: String, width: Int, height: Int, raw: Bool,
+                     reduction: RenderReduction? = nil) {
         let renderer = self.renderer
         _ = try? makePreview(of: file, width: width, height: height, raw: raw ? staged : nil) {
-            if let pixels { return .image { pixels } }
+            if let reduction { return .image { reduction.image } }
             return raw ? .image { try renderer.outputImage(try RawDecoder.develop(staged)) } : .file(staged)
         }
     }
