@@ -11,14 +11,15 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
 
     var testDescription: String { rawValue == "s3" ? "S3BlobStore on SeaweedFS" : "FolderBlobStore" }
 
-    /// A fresh, empty store (its own folder, or its own key prefix in the shared bucket).
-    func make() async throws -> any BlobStore {
+    /// A fresh, empty store (its own folder, or its own key prefix in the
+    /// shared bucket) and the folder to keep alive while it is used.
+    func make() async throws -> (any BlobStore, TemporaryDirectory?) {
         switch self {
         case .folder:
-            return try FolderBlobStore(root: FileManager.default.temporaryDirectory
-                .appendingPathComponent("photoedit-blobs-\(UUID().uuidString.prefix(8))"))
+            let folder = TemporaryDirectory("photoedit-blobs")
+            return (try FolderBlobStore(root: folder.url), folder)
         case .s3:
-            return try await SeaweedFS.shared.value.store()
+            return (try await SeaweedFS.shared.value.store(), nil)
         }
     }
 }
@@ -58,7 +59,8 @@ func stream(_ data: Data, chunk: Int) -> AsyncThrowingStream<Data, any Error> {
 struct BlobStoreContractTests {
     @Test("put, head, get and list agree on a small blob", arguments: StoreKind.allCases)
     func roundTrip(kind: StoreKind) async throws {
-        let store = try await kind.make()
+        let (store, storeFolder) = try await kind.make()
+        defer { withExtendedLifetime(storeFolder) {} }
         let key = try BlobKey("renders/ab/photo-1.jpg")
         let bytes = noise(300_000, seed: 1)
         let outcome = try await store.put(key, from: .data(bytes), ifAbsent: false)
@@ -77,7 +79,8 @@ struct BlobStoreContractTests {
 
     @Test("a large file and a stream are stored whole (multipart on S3)", arguments: StoreKind.allCases)
     func largeStreamed(kind: StoreKind) async throws {
-        let store = try await kind.make()
+        let (store, storeFolder) = try await kind.make()
+        defer { withExtendedLifetime(storeFolder) {} }
         let bytes = noise(11 * 1_048_576 + 12_345, seed: 2)
         let file = try temporaryFile(bytes)
         defer { try? FileManager.default.removeItem(at: file) }
@@ -97,7 +100,8 @@ struct BlobStoreContractTests {
 
     @Test("a conditional put never replaces an existing blob", arguments: StoreKind.allCases)
     func conditionalPut(kind: StoreKind) async throws {
-        let store = try await kind.make()
+        let (store, storeFolder) = try await kind.make()
+        defer { withExtendedLifetime(storeFolder) {} }
         let key = try BlobKey("adjustments/p1/r1.json")
         let first = Data("{\"v\":1}".utf8)
         let second = Data("{\"v\":2, \"other\": true}".utf8)
@@ -111,7 +115,8 @@ struct BlobStoreContractTests {
 
     @Test("of racing conditional puts exactly one creates the blob", arguments: StoreKind.allCases)
     func racingConditionalPuts(kind: StoreKind) async throws {
-        let store = try await kind.make()
+        let (store, storeFolder) = try await kind.make()
+        defer { withExtendedLifetime(storeFolder) {} }
         let key = try BlobKey("race/one")
         let bodies = (0..<8).map { noise(50_000, seed: 100 + UInt64($0)) }
         let outcomes = try await withThrowingTaskGroup(of: (Int, BlobPutOutcome).self) { group in
@@ -129,7 +134,8 @@ struct BlobStoreContractTests {
 
     @Test("a large conditional put onto an existing key writes nothing", arguments: StoreKind.allCases)
     func largeConditionalPut(kind: StoreKind) async throws {
-        let store = try await kind.make()
+        let (store, storeFolder) = try await kind.make()
+        defer { withExtendedLifetime(storeFolder) {} }
         let key = try BlobKey("originals/kept.cr2")
         let original = noise(1000, seed: 3)
         _ = try await store.put(key, from: .data(original), ifAbsent: true)
@@ -140,7 +146,8 @@ struct BlobStoreContractTests {
 
     @Test("content-addressed puts name content by its SHA-256 and store it once", arguments: StoreKind.allCases)
     func contentAddressed(kind: StoreKind) async throws {
-        let store = try await kind.make()
+        let (store, storeFolder) = try await kind.make()
+        defer { withExtendedLifetime(storeFolder) {} }
         let bytes = Data("hello".utf8)
         let (key, outcome) = try await store.putContentAddressed(namespace: "originals", from: .data(bytes), fileExtension: "JPG")
         #expect(key.rawValue == "originals/sha256/2c/2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824.jpg")
@@ -152,7 +159,8 @@ struct BlobStoreContractTests {
 
     @Test("missing keys: get throws notFound, head is nil, delete succeeds", arguments: StoreKind.allCases)
     func missing(kind: StoreKind) async throws {
-        let store = try await kind.make()
+        let (store, storeFolder) = try await kind.make()
+        defer { withExtendedLifetime(storeFolder) {} }
         let key = try BlobKey("nothing/here")
         await #expect(throws: BlobStoreError.notFound(key: "nothing/here")) { _ = try await store.get(key) }
         #expect(try await store.head(key) == nil)
@@ -165,7 +173,8 @@ struct BlobStoreContractTests {
 
     @Test("list is by string prefix, ascending, paged strictly after a key", arguments: StoreKind.allCases)
     func listing(kind: StoreKind) async throws {
-        let store = try await kind.make()
+        let (store, storeFolder) = try await kind.make()
+        defer { withExtendedLifetime(storeFolder) {} }
         let names = ["a/b/1", "a/b/2", "a/bc/3", "a/bd", "a/c/4", "b/5", "a/b/sub/6", "a-b"]
         for name in names { _ = try await store.put(try BlobKey(name), from: .data(Data(name.utf8)), ifAbsent: true) }
         let underAB = ["a/b/1", "a/b/2", "a/b/sub/6", "a/bc/3", "a/bd"]
@@ -187,7 +196,8 @@ struct BlobStoreContractTests {
 
     @Test("the read-through cache gives local files, bounded by bytes, least recently used first", arguments: StoreKind.allCases)
     func readThroughCache(kind: StoreKind) async throws {
-        let store = try await kind.make()
+        let (store, storeFolder) = try await kind.make()
+        defer { withExtendedLifetime(storeFolder) {} }
         let keys = try (0..<3).map { try BlobKey("renders/r\($0).jpg") }
         let blobs = (0..<3).map { noise(400_000, seed: 10 + UInt64($0)) }
         for (key, blob) in zip(keys, blobs) { _ = try await store.put(key, from: .data(blob), ifAbsent: false) }
@@ -253,7 +263,9 @@ struct BlobKeyTests {
 struct FolderBlobStoreTests {
     @Test("an interrupted put leaves no blob, only a partial file that is cleaned up")
     func interruptedPut() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("photoedit-blobs-\(UUID().uuidString.prefix(8))")
+        let folder = TemporaryDirectory("photoedit-blobs")
+        defer { withExtendedLifetime(folder) {} }
+        let root = folder.url
         let store = try FolderBlobStore(root: root)
         // A stream that fails half way: the put fails and nothing appears.
         let failing = AsyncThrowingStream<Data, any Error> { continuation in
@@ -272,7 +284,9 @@ struct FolderBlobStoreTests {
 
     @Test("a read-through cache clears only its own leftovers from its folder")
     func cacheKeepsForeignFiles() async throws {
-        let store = try FolderBlobStore(root: FileManager.default.temporaryDirectory.appendingPathComponent("photoedit-blobs-\(UUID().uuidString.prefix(8))"))
+        let storeFolder = TemporaryDirectory("photoedit-blobs")
+        defer { withExtendedLifetime(storeFolder) {} }
+        let store = try FolderBlobStore(root: storeFolder.url)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photoedit-cache-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -286,7 +300,9 @@ struct FolderBlobStoreTests {
 
     @Test("a reader keeps the version it opened while the key is replaced")
     func readerIsolation() async throws {
-        let store = try FolderBlobStore(root: FileManager.default.temporaryDirectory.appendingPathComponent("photoedit-blobs-\(UUID().uuidString.prefix(8))"))
+        let storeFolder = TemporaryDirectory("photoedit-blobs")
+        defer { withExtendedLifetime(storeFolder) {} }
+        let store = try FolderBlobStore(root: storeFolder.url)
         let key = try BlobKey("k")
         let old = noise(3 << 20, seed: 5)
         _ = try await store.put(key, from: .data(old), ifAbsent: false)

@@ -116,12 +116,16 @@ struct CanonicalEncodingTests {
     /// A valid, non-default value of a parameter (for rect crops, small
     /// enough that x + w stays inside the image).
     /// The LUTs `sampleValue` names, in a LUT folder (a LUT is looked up by name).
+    /// One folder for every run (the LUT folders are the process's for its
+    /// lifetime, so no run could remove its own); each copy lands whole
+    /// (renamed into place), so runs side by side never read half a file.
     static func sampleLUTs() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photoedit-sample-luts-\(getpid())").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photoedit-sample-luts-\(getuid())").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for percent in [20, 30] where !FileManager.default.fileExists(atPath: folder + "/sample-\(percent).cube") {
-            try? FileManager.default.copyItem(atPath: Paths.filters.appendingPathComponent("presets/film.cube").path,
-                                              toPath: folder + "/sample-\(percent).cube")
+            let partial = folder + "/.sample-\(percent).cube.\(getpid())"
+            try FileManager.default.copyItem(atPath: Paths.filters.appendingPathComponent("presets/film.cube").path, toPath: partial)
+            _ = rename(partial, folder + "/sample-\(percent).cube")
         }
         LUTFolders.add([folder])
     }
