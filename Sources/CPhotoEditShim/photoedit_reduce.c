@@ -6,23 +6,49 @@
  * 72 MB of a 24 MP render and stops the encoder from overlapping the
  * pipeline; decoding the JPEG again costs ~0.2 s. Instead the encoder
  * reads the render through this pass, which hands every region on
- * untouched (no copy) and adds its pixels into block × block sums on the
- * way: once the file is written, the block means are the render reduced
- * by `block`, a few MB, from which the preview is resized.
+ * untouched (no copy) and adds its pixels into the preview's pixels on the
+ * way, each weighted by the part of it that falls inside (an area average,
+ * as OpenCV's INTER_AREA): once the file is written, the preview is there.
  *
- * Sums are integers, so the order libvips' threads deliver regions in does
- * not matter. The reduction is only given out if every pixel passed through
- * exactly once (the encoder asked for each once): anything else is refused.
+ * Weights are integers (1/64 of a pixel), so the sums are the same whatever
+ * order libvips' threads deliver regions in. The reduction is only given
+ * out if every pixel passed through exactly once (the encoder asked for
+ * each once): anything else is refused.
  */
 #include "photoedit_shim.h"
 
+#define PE_UNIT 64  /* weight of a whole source pixel along one axis */
+
+typedef struct {
+    int to, weight;  /* the output index a source index starts in, and its weight there (the rest to to + 1) */
+} pe_span;
+
 typedef struct {
     VipsImage *in;
-    int block, width, height, bands;  /* block side; the reduced size; bands */
-    guint32 *sums;                    /* width × height × bands */
-    gint64 passed;                    /* pixels handed on (under lock) */
+    int width, height, bands;  /* the reduced size */
+    pe_span *columns, *rows;   /* per source column / row */
+    guint32 *column_total, *row_total;  /* per output column / row: the weights it received */
+    guint32 *sums;             /* width × height × bands */
+    gint64 passed;             /* pixels handed on (under lock) */
     GMutex lock;
 } pe_reduction;
+
+/* Source index i of n covers [i, i + 1); output index j of m covers
+ * [j·n/m, (j + 1)·n/m). In integer units of 1/(PE_UNIT·m) of a source
+ * pixel, exactly. n ≥ m, so a source index touches one or two outputs. */
+static void pe_spans(int n, int m, pe_span *spans, guint32 *totals) {
+    for (int j = 0; j < m; j++) totals[j] = 0;
+    for (int i = 0; i < n; i++) {
+        gint64 start = (gint64) i * m, end = start + m;  /* in 1/m source pixels, scaled by n: output j starts at j·n */
+        int j = (int) (start / n);
+        gint64 boundary = (gint64) (j + 1) * n;
+        int weight = end <= boundary ? PE_UNIT : (int) (((boundary - start) * PE_UNIT + m / 2) / m);
+        spans[i].to = j;
+        spans[i].weight = weight;
+        totals[j] += (guint32) weight;
+        if (weight < PE_UNIT && j + 1 < m) totals[j + 1] += (guint32) (PE_UNIT - weight);
+    }
+}
 
 static int pe_reduction_generate(VipsRegion *out, void *seq, void *a, void *b, gboolean *stop) {
     (void) a; (void) stop;
@@ -30,34 +56,52 @@ static int pe_reduction_generate(VipsRegion *out, void *seq, void *a, void *b, g
     pe_reduction *s = (pe_reduction *) b;
     const VipsRect *r = &out->valid;
     if (vips_region_prepare(ir, r) || vips_region_region(out, ir, r, r->left, r->top)) return -1;
-    int k = s->block, n = s->bands;
-    int bx0 = r->left / k, bx1 = (VIPS_RECT_RIGHT(r) - 1) / k, by0 = r->top / k, by1 = (VIPS_RECT_BOTTOM(r) - 1) / k;
-    int nx = bx1 - bx0 + 1, ny = by1 - by0 + 1;
+    int n = s->bands;
+    int x0 = s->columns[r->left].to, x1 = MIN(s->width - 1, s->columns[VIPS_RECT_RIGHT(r) - 1].to + 1);
+    int y0 = s->rows[r->top].to, y1 = MIN(s->height - 1, s->rows[VIPS_RECT_BOTTOM(r) - 1].to + 1);
+    int nx = x1 - x0 + 1, ny = y1 - y0 + 1;
     guint32 *local = g_try_new0(guint32, (size_t) nx * ny * n);
-    if (!local) {
+    guint32 *line = g_try_new(guint32, (size_t) nx * n);
+    if (!local || !line) {
+        g_free(local);
+        g_free(line);
         vips_error("photoedit", "out of memory for the reduction");
         return -1;
     }
     for (int y = r->top; y < VIPS_RECT_BOTTOM(r); y++) {
+        /* The row reduced horizontally (weights along x), then added into
+         * its one or two output rows with the row's weights. */
+        memset(line, 0, sizeof(guint32) * nx * n);
         const unsigned char *p = (const unsigned char *) VIPS_REGION_ADDR(ir, r->left, y);
-        guint32 *row = local + (size_t) (y / k - by0) * nx * n;
-        int x = r->left;
-        while (x < VIPS_RECT_RIGHT(r)) {
-            /* The pixels of this row in block x / k, added band by band. */
-            int end = MIN(VIPS_RECT_RIGHT(r), (x / k + 1) * k);
-            guint32 *cell = row + (size_t) (x / k - bx0) * n;
-            for (; x < end; x++)
-                for (int c = 0; c < n; c++) cell[c] += *p++;
+        for (int x = r->left; x < VIPS_RECT_RIGHT(r); x++, p += n) {
+            const pe_span c = s->columns[x];
+            guint32 *cell = line + (size_t) (c.to - x0) * n;
+            if (c.weight == PE_UNIT) {
+                for (int k = 0; k < n; k++) cell[k] += (guint32) p[k] * PE_UNIT;
+            } else {
+                guint32 w = (guint32) c.weight, rest = PE_UNIT - w;
+                for (int k = 0; k < n; k++) cell[k] += p[k] * w;
+                if (c.to + 1 < s->width)
+                    for (int k = 0; k < n; k++) cell[n + k] += p[k] * rest;
+            }
+        }
+        const pe_span v = s->rows[y];
+        guint32 *to = local + (size_t) (v.to - y0) * nx * n;
+        for (int i = 0; i < nx * n; i++) to[i] += line[i] * (guint32) v.weight;
+        if (v.weight < PE_UNIT && v.to + 1 < s->height) {
+            guint32 rest = PE_UNIT - (guint32) v.weight;
+            for (int i = 0; i < nx * n; i++) to[nx * n + i] += line[i] * rest;
         }
     }
     g_mutex_lock(&s->lock);
     for (int j = 0; j < ny; j++) {
-        guint32 *to = s->sums + ((size_t) (by0 + j) * s->width + bx0) * n;
+        guint32 *to = s->sums + ((size_t) (y0 + j) * s->width + x0) * n;
         const guint32 *from = local + (size_t) j * nx * n;
         for (int i = 0; i < nx * n; i++) to[i] += from[i];
     }
     s->passed += (gint64) r->width * r->height;
     g_mutex_unlock(&s->lock);
+    g_free(line);
     g_free(local);
     return 0;
 }
@@ -66,31 +110,43 @@ static void pe_reduction_close(VipsImage *image, pe_reduction *s) {
     (void) image;
     VIPS_UNREF(s->in);
     g_mutex_clear(&s->lock);
+    g_free(s->columns);
+    g_free(s->rows);
+    g_free(s->column_total);
+    g_free(s->row_total);
     g_free(s->sums);
     g_free(s);
 }
 
-VipsImage *pe_reducing_pass(VipsImage *in, int block) {
-    if (in->BandFmt != VIPS_FORMAT_UCHAR || in->Bands < 1 || in->Bands > 4 || block < 1 || block > 64) {
-        vips_error("photoedit", "reducing pass: expected an 8-bit image of 1 to 4 bands and a block of 1 to 64");
+VipsImage *pe_reducing_pass(VipsImage *in, int width, int height) {
+    /* Up to 60 source pixels per output pixel along each axis: a sum then
+     * stays under 2^32 (61² · 64² · 255). */
+    if (in->BandFmt != VIPS_FORMAT_UCHAR || in->Bands < 1 || in->Bands > 4 || width < 1 || height < 1 ||
+        width > in->Xsize || height > in->Ysize || in->Xsize > 60 * width || in->Ysize > 60 * height) {
+        vips_error("photoedit", "reducing pass: expected an 8-bit image of 1 to 4 bands, reduced by 1 to 60 along each side");
         return NULL;
     }
     pe_reduction *s = g_new0(pe_reduction, 1);
-    s->block = block;
+    s->width = width;
+    s->height = height;
     s->bands = in->Bands;
-    s->width = (in->Xsize + block - 1) / block;
-    s->height = (in->Ysize + block - 1) / block;
-    s->sums = g_try_new0(guint32, (size_t) s->width * s->height * s->bands);
-    if (!s->sums) {
-        g_free(s);
-        vips_error("photoedit", "out of memory for the reduction");
-        return NULL;
-    }
+    s->columns = g_try_new(pe_span, in->Xsize);
+    s->rows = g_try_new(pe_span, in->Ysize);
+    s->column_total = g_try_new(guint32, width);
+    s->row_total = g_try_new(guint32, height);
+    s->sums = g_try_new0(guint32, (size_t) width * height * s->bands);
     g_mutex_init(&s->lock);
     s->in = in;
     g_object_ref(in);
     VipsImage *out = vips_image_new();
     g_signal_connect(out, "postclose", G_CALLBACK(pe_reduction_close), s);
+    if (!s->columns || !s->rows || !s->column_total || !s->row_total || !s->sums) {
+        g_object_unref(out);
+        vips_error("photoedit", "out of memory for the reduction");
+        return NULL;
+    }
+    pe_spans(in->Xsize, width, s->columns, s->column_total);
+    pe_spans(in->Ysize, height, s->rows, s->row_total);
     g_object_set_data(G_OBJECT(out), "pe-reduction", s);
     if (vips_image_pipelinev(out, VIPS_DEMAND_STYLE_THINSTRIP, in, NULL) ||
         vips_image_generate(out, vips_start_one, pe_reduction_generate, vips_stop_one, in, s)) {
@@ -114,7 +170,7 @@ VipsImage *pe_reduction_of(VipsImage *pass) {
                    passed, s->in->Xsize, s->in->Ysize);
         return NULL;
     }
-    int k = s->block, n = s->bands;
+    int n = s->bands;
     size_t count = (size_t) s->width * s->height * n;
     unsigned char *means = g_try_new(unsigned char, count);
     if (!means) {
@@ -122,9 +178,8 @@ VipsImage *pe_reduction_of(VipsImage *pass) {
         return NULL;
     }
     for (int j = 0; j < s->height; j++) {
-        guint32 rows = (guint32) MIN(k, s->in->Ysize - j * k);
         for (int i = 0; i < s->width; i++) {
-            guint32 area = rows * (guint32) MIN(k, s->in->Xsize - i * k);
+            guint64 area = (guint64) s->row_total[j] * s->column_total[i];
             for (int c = 0; c < n; c++) {
                 size_t at = ((size_t) j * s->width + i) * n + c;
                 means[at] = (unsigned char) ((s->sums[at] + area / 2) / area);

@@ -125,12 +125,13 @@ struct PreviewTests {
         try library.render(recipe, onto: input.fullSizeImageURL.path, into: &output)
         let reduction = try #require(output.renderedReduction, "a large render is reduced for the preview while it is written")
         #expect(reduction.width == 3600 && reduction.height == 2400)
-        #expect(reduction.image.width == 1800 && reduction.image.height == 1200, "block 2: the largest still covering 1440 × 960")
-        // The block means are the render's pixels shrunk by 2 (libvips' box shrink).
+        #expect(reduction.image.width == 1440 && reduction.image.height == 960, "the preview's size")
+        // The render's pixels, area-averaged by 2.5: the same picture as
+        // libvips' Lanczos reduction of them (a little softer).
         let full = try library.renderer.render(recipe: recipe, originalPath: input.fullSizeImageURL.path).inMemory()
-        let shrunk = try full.call("shrink", [("hshrink", .number(2)), ("vshrink", .number(2))]).inMemory()
-        let levels = try reduction.image.cast("int").subtracting(shrunk.cast("int")).call("abs").maximum()
-        #expect(levels <= 1, "block means within a level of libvips' shrink: \(levels)")
+        let reduced = try full.resized(hscale: 1 / 2.5, vscale: 1 / 2.5).inMemory()
+        let fromLibvips = try Pixels.deltaE(reduction.image, reduced)
+        #expect(fromLibvips.mean < 1, "ΔE mean \(fromLibvips.mean) max \(fromLibvips.max)")
         let smallInput = try library.requestContentEditingInput(for: small, options: ContentEditingInputRequestOptions(displaySize: nil))
         var smallOutput = ContentEditingOutput(contentEditingInput: smallInput)
         defer { unlink(smallOutput.renderedContentURL.path) }
@@ -162,22 +163,34 @@ struct PreviewTests {
                 "the preview is the one the render's JPEG decodes to: it was not made from the pixels")
     }
 
-    /// The reduction is given only when every pixel went through the pass
-    /// exactly once: read twice, or in part, it is refused.
-    @Test func aReductionNeedsEveryPixelOnce() throws {
-        let image = try Image.load(path: Paths.sample("coffee.jpg"), sequential: false).colourspace("srgb").cast("uchar")
-        let whole = try image.reducingPass(block: 3)
+    /// A reduction by a whole number is libvips' box shrink; any reduction
+    /// keeps the image's mean. It is given only when every pixel went
+    /// through the pass exactly once: read twice, or in part, it is refused.
+    @Test func aReductionIsAnAreaAverageOfEveryPixelOnce() throws {
+        let image = try Image.load(path: Paths.sample("coffee.jpg"), sequential: false).colourspace("srgb").cast("uchar").inMemory()
+        #expect(image.width == 600 && image.height == 400)
+        let whole = try image.reducingPass(width: 200, height: 100)
         _ = try whole.inMemory()
-        let reduction = try #require(whole.reduction())
-        #expect(reduction.image.width == (image.width + 2) / 3 && reduction.image.height == (image.height + 2) / 3)
-        #expect(abs(try reduction.image.average() - image.average()) < 1, "the means average to the image's mean")
-        _ = try whole.inMemory()
-        #expect(whole.reduction() == nil, "read twice")
-        let part = try image.reducingPass(block: 3)
+        let shrunk = try image.call("shrink", [("hshrink", .number(3)), ("vshrink", .number(4))]).inMemory()
+        let reduced = try #require(whole.reduction()).image
+        #expect(reduced.width == 200 && reduced.height == 100)
+        let levels = try reduced.cast("int").subtracting(shrunk.cast("int")).call("abs").maximum()
+        #expect(levels <= 1, "a 3 × 4 area average is libvips' 3 × 4 shrink, within a level: \(levels)")
+
+        let odd = try image.reducingPass(width: 257, height: 171)
+        _ = try odd.inMemory()
+        let oddReduced = try #require(odd.reduction()).image
+        #expect(oddReduced.width == 257 && oddReduced.height == 171)
+        #expect(abs(try oddReduced.average() - image.average()) < 0.5, "the mean is kept")
+        _ = try odd.inMemory()
+        #expect(odd.reduction() == nil, "read twice")
+        let part = try image.reducingPass(width: 200, height: 100)
         _ = try part.extractArea(left: 0, top: 0, width: image.width / 2, height: image.height).inMemory()
         #expect(part.reduction() == nil, "read in part")
-        #expect(throws: PhotoEditError.self) { try image.cast("float").reducingPass(block: 3) }
-        #expect(throws: PhotoEditError.self) { try image.reducingPass(block: 0) }
+        #expect(throws: PhotoEditError.self) { try image.cast("float").reducingPass(width: 200, height: 100) }
+        #expect(throws: PhotoEditError.self) { try image.reducingPass(width: 0, height: 100) }
+        #expect(throws: PhotoEditError.self) { try image.reducingPass(width: 601, height: 100) }
+        #expect(throws: PhotoEditError.self) { try image.reducingPass(width: 9, height: 100) }
     }
 
     @Test("an editor's previews of one photo decode its base once, and look the same as from a fresh decode")

@@ -178,11 +178,12 @@ VipsImage *pe_masked_blend(VipsImage *in, VipsImage *adjusted, VipsImage *mask, 
 
 /*
  * pe_reducing_pass: `in` (8-bit, 1–4 bands) handed on unchanged, each region
- * also added into block × block sums (photoedit_reduce.c). pe_reduction_of:
- * once every pixel of the pass was read exactly once (an encoder wrote it),
- * the block means, ceil(size / block), in memory; NULL otherwise.
+ * also added into the pixels of a `width` × `height` area average of it
+ * (photoedit_reduce.c; 1 to 60 source pixels per output pixel along each
+ * side). pe_reduction_of: once every pixel of the pass was read exactly once
+ * (an encoder wrote it), that average, in memory; NULL otherwise.
  */
-VipsImage *pe_reducing_pass(VipsImage *in, int block);
+VipsImage *pe_reducing_pass(VipsImage *in, int width, int height);
 VipsImage *pe_reduction_of(VipsImage *pass);
 
 #endif

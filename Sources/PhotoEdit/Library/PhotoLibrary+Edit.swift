@@ -300,13 +300,16 @@ extension PhotoLibrary {
 
     /// Renders `recipe` onto the image at `basePath` into the output's
     /// staging file (full size, JPEG). A render large enough to get a
-    /// preview streams into the encoder through a reducing pass: the commit
-    /// makes the preview from its block means (no decode of the JPEG just
-    /// written, ~0.2 s of a 24 MP edit, and no full-size copy in memory).
+    /// preview streams into the encoder through a reducing pass, which
+    /// averages it down to the preview's size on the way: the commit encodes
+    /// that as the preview (no decode of the JPEG just written, ~0.2 s of a
+    /// 24 MP edit, and no full-size copy in memory).
     func render(_ recipe: Recipe, onto basePath: String, into output: inout ContentEditingOutput) throws {
         let image = try renderer.render(recipe: recipe, originalPath: basePath)
         let reduce = Previews.wanted(width: image.width, height: image.height, raw: false)
-        let written = reduce ? try image.reducingPass(block: Previews.reductionBlock(width: image.width, height: image.height)) : image
+        let preview = Previews.size(width: image.width, height: image.height)
+        // (A photo over 60 times the preview's size streams without one.)
+        let written = reduce ? (try? image.reducingPass(width: preview.width, height: preview.height)) ?? image : image
         try Renderer.save(written, to: output.renderedContentURL.path, format: .jpeg, quality: Renderer.renderQuality)
         output.renderedByEngine = true
         output.renderedReduction = reduce ? written.reduction() : nil

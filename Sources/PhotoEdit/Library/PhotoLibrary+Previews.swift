@@ -52,14 +52,6 @@ enum Previews {
         return (g.width, g.height)
     }
 
-    /// The block a `width` × `height` render is reduced by while it is
-    /// written (`reducingPass`): the largest whose block means still cover
-    /// the preview.
-    static func reductionBlock(width: Int, height: Int) -> Int {
-        let g = geometry(width: width, height: height)
-        return max(1, min(width / max(1, g.width), height / max(1, g.height)))
-    }
-
     static func geometry(width: Int, height: Int) -> ImageGeometry {
         ImageGeometry(fullWidth: width, fullHeight: height, target: ImageSize(width: longEdge, height: longEdge),
                       contentMode: .aspectFit, resizeMode: .exact, crop: nil)

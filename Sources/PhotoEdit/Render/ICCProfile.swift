@@ -27,8 +27,8 @@ package enum ICCProfile {
     }
 
     /// Adobe RGB (1998), made with lcms2 (primaries and white of the
-    /// specification, gamma 563/256), written once per process to a
-    /// temporary file for libvips.
+    /// specification, gamma 563/256), in a temporary file for libvips
+    /// that every process shares.
     private static let adobeRGBFile: Result<String, Error> = Result {
         var white = cmsCIExyY(x: 0.3127, y: 0.3290, Y: 1)
         var primaries = cmsCIExyYTRIPLE(Red: cmsCIExyY(x: 0.64, y: 0.33, Y: 1),
@@ -49,8 +49,17 @@ package enum ICCProfile {
         guard cmsSaveProfileToMem(profile, nil, &length) != 0 else { throw PhotoEditError.native(library: "lcms2", operation: "cmsSaveProfileToMem", message: "failed") }
         var bytes = [UInt8](repeating: 0, count: Int(length))
         guard cmsSaveProfileToMem(profile, &bytes, &length) != 0 else { throw PhotoEditError.native(library: "lcms2", operation: "cmsSaveProfileToMem", message: "failed") }
-        let path = NSTemporaryDirectory() + "/photoedit-adobe-rgb-\(getpid()).icc"
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        // Named by its content, so every process shares one file (and
+        // none leaves its own behind); placed whole by a rename.
+        let path = NSTemporaryDirectory() + "/photoedit-adobe-rgb-\(SHA256Digest.hex(of: bytes).prefix(16)).icc"
+        if (try? Data(contentsOf: URL(fileURLWithPath: path))) != Data(bytes) {
+            let partial = path + ".\(getpid())"
+            try Data(bytes).write(to: URL(fileURLWithPath: partial))
+            guard rename(partial, path) == 0 else {
+                unlink(partial)
+                throw PhotoEditError.library("cannot place the Adobe RGB profile in the temporary folder")
+            }
+        }
         return path
     }
 

@@ -1,11 +1,11 @@
 import CPhotoEditShim
 
-/// A render reduced while the engine wrote it: each pixel the mean of a
-/// `block` × `block` block of the render (`pe_reducing_pass`), enough to
-/// make its preview without keeping or decoding the full-size pixels.
+/// A render reduced while the engine wrote it: an area average of it
+/// (`pe_reducing_pass`; each pixel the mean of the render's pixels under
+/// it, weighted by how much of each is), its preview made without keeping
+/// or decoding the full-size pixels.
 struct RenderReduction {
-    /// ceil(width / block) × ceil(height / block), in memory, the render's
-    /// bands and interpretation.
+    /// The reduced pixels, in memory, the render's bands and interpretation.
     let image: Image
     /// The size of the render it was reduced from.
     let width: Int, height: Int
@@ -13,14 +13,15 @@ struct RenderReduction {
 
 extension Image {
     /// This 8-bit image handed on unchanged to whatever reads it (an
-    /// encoder), its pixels added into `block` × `block` sums on the way;
-    /// `reduction()` gives their means once it was read.
-    func reducingPass(block: Int) throws -> Image {
-        guard let out = pe_reducing_pass(pointer, Int32(block)) else { throw Vips.error("reducing pass") }
+    /// encoder), its pixels added into a `width` × `height` area average on
+    /// the way (1 to 60 pixels per reduced pixel along each side);
+    /// `reduction()` gives it once the image was read.
+    func reducingPass(width: Int, height: Int) throws -> Image {
+        guard let out = pe_reducing_pass(pointer, Int32(width), Int32(height)) else { throw Vips.error("reducing pass") }
         return Image(owning: out)
     }
 
-    /// The block means of a `reducingPass`, if every pixel went through it
+    /// The area average of a `reducingPass`, if every pixel went through it
     /// exactly once (an encoder read it whole); nil otherwise.
     func reduction() -> RenderReduction? {
         guard let out = pe_reduction_of(pointer) else {
