@@ -73,18 +73,30 @@ static int pe_reduction_generate(VipsRegion *out, void *seq, void *a, void *b, g
          * its one or two output rows with the row's weights. */
         memset(line, 0, sizeof(guint32) * nx * n);
         const unsigned char *p = (const unsigned char *) VIPS_REGION_ADDR(ir, r->left, y);
+        /* Whole pixels are summed in `run` (the output column's so far)
+         * and added once per column; a pixel split between two columns is
+         * weighted into both. */
+        guint32 run[4] = { 0, 0, 0, 0 };
+        int column = s->columns[r->left].to;
         for (int x = r->left; x < VIPS_RECT_RIGHT(r); x++, p += n) {
             const pe_span c = s->columns[x];
-            guint32 *cell = line + (size_t) (c.to - x0) * n;
+            if (c.to != column) {
+                guint32 *cell = line + (size_t) (column - x0) * n;
+                for (int k = 0; k < n; k++) cell[k] += run[k] * PE_UNIT, run[k] = 0;
+                column = c.to;
+            }
             if (c.weight == PE_UNIT) {
-                for (int k = 0; k < n; k++) cell[k] += (guint32) p[k] * PE_UNIT;
+                for (int k = 0; k < n; k++) run[k] += p[k];
             } else {
                 guint32 w = (guint32) c.weight, rest = PE_UNIT - w;
+                guint32 *cell = line + (size_t) (c.to - x0) * n;
                 for (int k = 0; k < n; k++) cell[k] += p[k] * w;
                 if (c.to + 1 < s->width)
                     for (int k = 0; k < n; k++) cell[n + k] += p[k] * rest;
             }
         }
+        guint32 *last = line + (size_t) (column - x0) * n;
+        for (int k = 0; k < n; k++) last[k] += run[k] * PE_UNIT;
         const pe_span v = s->rows[y];
         guint32 *to = local + (size_t) (v.to - y0) * nx * n;
         for (int i = 0; i < nx * n; i++) to[i] += line[i] * (guint32) v.weight;
