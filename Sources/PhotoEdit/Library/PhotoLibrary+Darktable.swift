@@ -27,8 +27,8 @@ extension PhotoLibrary {
     /// ``DarktableCLI/located(environment:)`` finds when the library is
     /// opened). Nil: a history is kept with the photo's unedited render.
     public var darktable: DarktableCLI? {
-        get { darktableSetting.withLock { $0 } }
-        set { darktableSetting.withLock { $0 = newValue } }
+        get { parts.darktableSetting.withLock { $0 } }
+        set { parts.darktableSetting.withLock { $0 = newValue } }
     }
 
     /// Reads the darktable history of a photo already in the library and

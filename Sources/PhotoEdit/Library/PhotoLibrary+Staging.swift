@@ -40,7 +40,7 @@ extension PhotoLibrary {
 
     /// Sweeps `tmp/` when the last sweep is older than `stagingSweepInterval`.
     func sweepStagingIfDue(now: Date = Date()) {
-        let due = stagingSweep.withLock { last in
+        let due = parts.stagingSweep.withLock { last in
             guard now.timeIntervalSince(last) >= Self.stagingSweepInterval else { return false }
             last = now
             return true
