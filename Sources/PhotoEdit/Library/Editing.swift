@@ -4,5 +4,6 @@ import Foundation
 /// chain into its recipe, rendering onto its base, staging the output and
 /// committing it (returning the revision the commit wrote); reverts.
 struct Editing: LibraryService {
-    let parts: LibraryParts
+    let library: PhotoLibrary
+    var parts: LibraryParts { library.parts }
 }

@@ -4,5 +4,6 @@ import Foundation
 /// batch, pairing RAW+JPEG, copying each original in under its content
 /// address with its preview, reading its metadata.
 struct Importing: LibraryService {
-    let parts: LibraryParts
+    let library: PhotoLibrary
+    var parts: LibraryParts { library.parts }
 }

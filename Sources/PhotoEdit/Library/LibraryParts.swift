@@ -104,10 +104,7 @@ extension LibraryService {
     var isReadOnly: Bool { parts.isReadOnly }
     var previewBases: PreviewBases { parts.previewBases }
 
-    /// The services, built on demand from the same parts (each is one reference).
-    var importing: Importing { Importing(parts: parts) }
-    var editing: Editing { Editing(parts: parts) }
-    var maintenance: Maintenance { Maintenance(parts: parts) }
+    /// The reading service, built on demand from the same parts (one reference).
     var queries: Queries { Queries(parts: parts) }
 
     /// Throws when the library was opened read-only.
@@ -161,7 +158,7 @@ extension LibraryService {
 
     /// The photos with these ids, as they are now (missing ids are left
     /// out), in four queries whatever their number.
-    static func assets(_ ids: [String], _ db: any CatalogConnection) throws -> [String: Asset] {
+    static func assetModels(_ ids: [String], _ db: any CatalogConnection) throws -> [String: Asset] {
         guard !ids.isEmpty else { return [:] }
         let records = try db.assets(ids)
         let current = try db.currentRevisions(of: ids)
@@ -229,5 +226,14 @@ extension LibraryService {
     }
 }
 
-/// The façade reads the shared parts the same way its services do.
-extension PhotoLibrary: LibraryService {}
+/// The façade reads the shared parts the same way its services do, and
+/// builds its services on demand (each is one reference: building one costs
+/// nothing). Importing, Editing and Maintenance hold the façade itself: they
+/// commit through its `performChanges` (Changes.swift, the one commit path)
+/// and reach its image subjects and previews (Images/, PhotoLibrary+Previews.swift);
+/// each such use is spelled `library.…`.
+extension PhotoLibrary: LibraryService {
+    var importing: Importing { Importing(library: self) }
+    var editing: Editing { Editing(library: self) }
+    var maintenance: Maintenance { Maintenance(library: self) }
+}

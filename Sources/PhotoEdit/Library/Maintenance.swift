@@ -4,5 +4,6 @@ import Foundation
 /// commit, sweeping staging files, verify (and repair), rebuilding the
 /// catalog from the files.
 struct Maintenance: LibraryService {
-    let parts: LibraryParts
+    let library: PhotoLibrary
+    var parts: LibraryParts { library.parts }
 }

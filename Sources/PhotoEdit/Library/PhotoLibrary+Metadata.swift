@@ -41,17 +41,7 @@ extension PhotoLibrary {
 
     /// Every keyword in the library with the number of photos that have it
     /// (recently deleted ones included), sorted ignoring ASCII case.
-    public func keywordCounts() throws -> [(keyword: String, count: Int)] {
-        let rows = try read { db in
-            try db.keywordCounts()
-        }
-        // Grouped again here: PostgreSQL groups by exact text, SQLite ignoring case.
-        var counts: [String: (keyword: String, count: Int)] = [:]
-        for (keyword, n) in rows {
-            counts[Keyword.folded(keyword), default: (keyword, 0)].count += n
-        }
-        return counts.sorted { $0.key < $1.key }.map(\.value)
-    }
+    public func keywordCounts() throws -> [(keyword: String, count: Int)] { try queries.keywordCounts() }
 
     /// Resolves every id first, then changes each photo in one commit.
     private func changeEach(_ ids: [String], _ change: (AssetChangeRequest) throws -> Void) throws {

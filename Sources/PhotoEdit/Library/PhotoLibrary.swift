@@ -73,40 +73,105 @@ public final class PhotoLibrary: Sendable {
                  files: (any LibraryFiles)? = nil, afterImport: (@Sendable (PhotoLibrary, [String]) -> Void)? = nil) throws {
         parts = try LibraryParts(url: url, create: create, registry: registry, store: store, files: files, afterImport: afterImport)
         (self.url, self.registry, isReadOnly) = (parts.url, parts.registry, parts.isReadOnly)
-        if parts.exclusive { try recover() }
+        if parts.exclusive { try maintenance.recover() }
         parts.lock?.shared()
     }
 
-    // MARK: Reading
+    // MARK: Reading (Queries.swift, Queries+Albums.swift, Queries+Resources.swift, Query/FetchResult.swift)
 
     /// Resolves an id or an unambiguous prefix of one to the full id.
-    public func resolve(_ idOrPrefix: String) throws -> String {
-        try read { db in try Self.resolve(idOrPrefix, db) }
-    }
+    public func resolve(_ idOrPrefix: String) throws -> String { try queries.resolve(idOrPrefix) }
 
     /// The photo with this id (or unambiguous prefix).
-    public func asset(_ idOrPrefix: String) throws -> Asset {
-        try read { db in try Self.asset(try Self.assetRecord(idOrPrefix, db), db) }
-    }
+    public func asset(_ idOrPrefix: String) throws -> Asset { try queries.asset(idOrPrefix) }
 
     /// Photos, oldest import first. Hidden and recently deleted photos are
     /// left out unless asked for (as PhotoKit's fetch options do).
-    public func assets(includeHidden: Bool = false, includeDeleted: Bool = false, onlyDeleted: Bool = false) throws -> [Asset] {
-        try fetchAssets(FetchOptions(predicate: onlyDeleted ? .has(.deleted) : nil, includeHiddenAssets: includeHidden,
-                                     includeRecentlyDeleted: includeDeleted || onlyDeleted)).allObjects()
-    }
+    public func assets(includeHidden: Bool = false, includeDeleted: Bool = false, onlyDeleted: Bool = false) throws -> [Asset] { try queries.assets(includeHidden: includeHidden, includeDeleted: includeDeleted, onlyDeleted: onlyDeleted) }
 
     /// The revisions of a photo, oldest first.
-    public func history(_ idOrPrefix: String) throws -> [Revision] {
-        try read { db in try db.revisions(of: try Self.resolve(idOrPrefix, db)).map(Self.revision) }
-    }
+    public func history(_ idOrPrefix: String) throws -> [Revision] { try queries.history(idOrPrefix) }
 
     /// The recipe of the latest revision (empty when unadjusted). Throws when
     /// its adjustment data is not photoedit's own format, or not one this
     /// build can read: it is never guessed at.
-    public func currentRecipe(_ idOrPrefix: String) throws -> Recipe {
-        let a = try asset(idOrPrefix)
-        guard let data = a.adjustmentData else { return .empty }
-        return try Recipe(adjustmentData: data, registry: registry)
-    }
+    public func currentRecipe(_ idOrPrefix: String) throws -> Recipe { try queries.currentRecipe(idOrPrefix) }
+
+    /// Photos matching `options` (PhotoKit's `PHAsset.fetchAssets(with:)`).
+    /// Throws `PhotoEditError.invalidQuery` for a predicate that cannot run.
+    public func fetchAssets(_ options: FetchOptions = FetchOptions()) throws -> FetchResult<Asset> { try queries.fetchAssets(options) }
+
+    /// The photos of an album (title, id or unambiguous id prefix) matching
+    /// `options`, in album order unless sort descriptors are given
+    /// (PhotoKit's `fetchAssets(in:options:)`).
+    public func fetchAssets(in album: String, options: FetchOptions = FetchOptions()) throws -> FetchResult<Asset> { try queries.fetchAssets(in: album, options: options) }
+
+    /// Every album, by title (or newest first with `newestFirst`), optionally
+    /// only those whose title contains `titleContains` (ignoring ASCII case).
+    public func fetchAlbums(titleContains: String? = nil, newestFirst: Bool = false) throws -> FetchResult<Album> { try queries.fetchAlbums(titleContains: titleContains, newestFirst: newestFirst) }
+
+    /// Resolves an album title, id or unambiguous id prefix to its id.
+    public func resolveAlbum(_ titleOrID: String) throws -> String { try queries.resolveAlbum(titleOrID) }
+
+    /// Every album, by title.
+    public func albums() throws -> [Album] { try queries.albums() }
+
+    /// One album, by title, id or unambiguous id prefix.
+    public func album(_ titleOrID: String) throws -> Album { try queries.album(titleOrID) }
+
+    /// The files behind a photo.
+    public func resources(for idOrPrefix: String) throws -> [AssetResource] { try queries.resources(for: idOrPrefix) }
+
+    /// Writes a resource to `path` (streamed in chunks; the file appears whole
+    /// or not at all).
+    public func writeResource(_ resource: AssetResource, to path: String) throws { try queries.writeResource(resource, to: path) }
+
+    /// The bytes of a resource, streamed (what a server sends without
+    /// writing a file first). Throws `unreadableFile` if the file is gone
+    /// (`verify` says why).
+    public func requestData(for resource: AssetResource) throws -> ResourceData { try queries.requestData(for: resource) }
+}
+
+// MARK: Maintenance (Maintenance.swift, Maintenance+Verify.swift, Maintenance+Rebuild.swift)
+
+extension PhotoLibrary {
+    /// Checks the whole library: the catalog's integrity, every original
+    /// against its hash and decoded whole, every revision's adjustment data, render, base
+    /// and record, every photo's metadata record, and files that no catalog row references. With `repair`, rebuilds
+    /// missing or damaged renders from adjustment data this engine reads and
+    /// removes unreferenced files; in a folder library it never touches an original.
+    ///
+    /// In a library whose files are in a shared blob store (S3), a crash
+    /// leaves at worst blobs no row references (every blob is put before
+    /// the catalog transaction that references it). Those younger than
+    /// `gracePeriod` may be another node's commit in flight: they are
+    /// counted in a note and never removed. Older ones are problems, which
+    /// `repair` removes — originals included, since no row ever referenced them.
+    ///
+    /// - Parameter progress: called after each photo with (done, total).
+    public func verify(repair: Bool = false, gracePeriod: TimeInterval = PhotoLibrary.defaultGracePeriod,
+                       progress: ProgressHandler? = nil) throws -> VerificationReport { try maintenance.verify(repair: repair, gracePeriod: gracePeriod, progress: progress) }
+
+    /// How long an unreferenced blob of a shared store is left alone by
+    /// `verify --repair`: longer than any commit takes.
+    public static let defaultGracePeriod: TimeInterval = 3600
+
+    /// Rebuilds the catalog of the library at `url` from the files on disk
+    /// (`photoedit verify --rebuild-catalog`), when `catalog.sqlite` is lost,
+    /// empty or damaged: originals, the revision records under `revisions/`
+    /// (each photo's id, file name, import date, and every revision with its
+    /// adjustment data, render and base), the renders they name, and each
+    /// photo's metadata record (rating, colour label, keywords, title,
+    /// caption, favorite, hidden). A damaged, foreign or oversized record is
+    /// one line of `problems` and is left out; the rest is recovered.
+    ///
+    /// Originals no record names become new photos with their metadata read
+    /// again from the file. Not recovered (they live only in the catalog):
+    /// recently deleted, albums, edited capture dates and locations, and the
+    /// change feed's history. See docs/library-layout.md.
+    ///
+    /// All-or-nothing: the new catalog is built in `tmp/`, then renamed over
+    /// the old one, which is kept beside it as `catalog.sqlite.before-rebuild-<time>`.
+    /// No other process may have the library open.
+    public static func rebuildCatalog(url: URL, registry: FilterRegistry = .standard) throws -> CatalogRebuildReport { try Maintenance.rebuildCatalog(url: url, registry: registry) }
 }
