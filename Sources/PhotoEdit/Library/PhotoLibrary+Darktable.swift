@@ -80,7 +80,7 @@ extension PhotoLibrary {
     func darktableSidecar(of files: [SystemPath], quiet: Bool = false) throws(XMPProblem) -> DarktableSidecar? {
         for file in files {
             let ofRaw = RawDecoder.extensions.contains((file.display as NSString).pathExtension.lowercased())
-            for candidate in Self.sidecarCandidates(of: file) {
+            for candidate in Importing.sidecarCandidates(of: file) {
                 let name = "sidecar " + SystemPath.display(candidate.lastComponent)
                 let data: Data, packet: XMPPacket
                 do {

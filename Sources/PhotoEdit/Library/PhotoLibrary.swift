@@ -175,3 +175,54 @@ extension PhotoLibrary {
     /// No other process may have the library open.
     public static func rebuildCatalog(url: URL, registry: FilterRegistry = .standard) throws -> CatalogRebuildReport { try Maintenance.rebuildCatalog(url: url, registry: registry) }
 }
+
+// MARK: Importing (Importing.swift, Importing+Import.swift, +Pairs, +Create, +Metadata)
+
+extension PhotoLibrary {
+    /// Imports files and folders (recursively, in name order). Every file
+    /// gets a result: its id (and whether the same bytes were already
+    /// there), or the reason it was refused. A bad file never stops the rest.
+    ///
+    /// Files are imported `jobs` at a time (default: the number of cores);
+    /// the two files of a RAW+JPEG pair always by the same worker, in order.
+    /// Results keep the order of the files.
+    ///
+    /// - Parameter progress: called after each file with (done, total).
+    public func importItems(_ paths: [String], jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+                            progress: ProgressHandler? = nil) throws -> [ImportResult] { try importing.importItems(paths, jobs: jobs, progress: progress) }
+
+    /// `importItems` for paths given as the file system's bytes, which need
+    /// not be valid UTF-8 (Linux file names are bytes: a Latin-1 `caf\xE9.jpg`
+    /// cannot be named by a `String`). Files found in folders keep their
+    /// bytes too. Results, errors and the photo's `originalFilename` show
+    /// each byte that is not UTF-8 as `\xHH`.
+    public func importItems(fileSystemPaths paths: [[UInt8]], jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+                            progress: ProgressHandler? = nil) throws -> [ImportResult] { try importing.importItems(fileSystemPaths: paths, jobs: jobs, progress: progress) }
+
+    /// Imports `data` as a new photo (for bytes already in the library,
+    /// returns the photo that has them: `existed` is true).
+    ///
+    /// - Parameter filename: the photo's original file name (one path
+    ///   component, e.g. `IMG_0042.JPG`); nil names it by its content hash.
+    @discardableResult
+    public func createAsset(from data: Data, filename: String? = nil) throws -> ObjectPlaceholder { try importing.createAsset(from: data, filename: filename) }
+
+    /// Imports the bytes of an asynchronous sequence (an upload's body, a
+    /// `FileHandle`'s `bytes`) as a new photo, streamed to a staging file:
+    /// at most 1 MiB is held in memory, and a sequence longer than the size
+    /// limit stops being read there.
+    @discardableResult
+    public func createAsset<Bytes: AsyncSequence>(from bytes: Bytes, filename: String? = nil) async throws -> ObjectPlaceholder
+    where Bytes.Element == UInt8 { try await importing.createAsset(from: bytes, filename: filename) }
+
+    /// Imports a sequence of chunks (`Data`, `[UInt8]`, …: what HTTP servers
+    /// hand out) as a new photo, streamed to a staging file chunk by chunk.
+    @discardableResult
+    public func createAsset<Chunks: AsyncSequence>(fromChunks chunks: Chunks, filename: String? = nil) async throws -> ObjectPlaceholder
+    where Chunks.Element: DataProtocol { try await importing.createAsset(fromChunks: chunks, filename: filename) }
+
+    /// A file name given with bytes: one path component, printable
+    /// (`invalidChange` otherwise). Public so a server can refuse a bad
+    /// name as a bad request before it reads the upload.
+    public static func checkedFilename(_ name: String?) throws -> String? { try Importing.checkedFilename(name) }
+}
