@@ -120,14 +120,14 @@ struct PreviewTests {
         let input = try library.requestContentEditingInput(for: large, options: ContentEditingInputRequestOptions(displaySize: nil))
         var output = ContentEditingOutput(contentEditingInput: input)
         defer { unlink(output.renderedContentURL.path) }
-        try library.render(try Chain.apply(try Chain.parse("exposure=+1"), to: .empty, registry: library.registry, auto: { $0 }),
-                           onto: input.fullSizeImageURL.path, into: &output)
+        try library.editing.render(try Chain.apply(try Chain.parse("exposure=+1"), to: .empty, registry: library.registry, auto: { $0 }),
+                                   onto: input.fullSizeImageURL.path, into: &output)
         let pixels = try #require(output.renderedPixels, "a large render keeps its pixels for the preview")
         #expect(pixels.width == 3600 && pixels.height == 2400)
         let smallInput = try library.requestContentEditingInput(for: small, options: ContentEditingInputRequestOptions(displaySize: nil))
         var smallOutput = ContentEditingOutput(contentEditingInput: smallInput)
         defer { unlink(smallOutput.renderedContentURL.path) }
-        try library.render(.empty, onto: smallInput.fullSizeImageURL.path, into: &smallOutput)
+        try library.editing.render(.empty, onto: smallInput.fullSizeImageURL.path, into: &smallOutput)
         #expect(smallOutput.renderedPixels == nil, "a render too small for a preview keeps nothing")
 
         _ = try library.apply(chain: "exposure=+1", to: large)

@@ -397,7 +397,7 @@ extension PhotoLibrary {
     }
 
     private func commit(_ changes: [PhotoLibraryChanges.Change], importDate: Date? = nil) throws -> [String: Revision] {
-        sweepStagingIfDue()
+        editing.sweepStagingIfDue()
         // An output's staged render leaves tmp/ as soon as the output can
         // never commit: committed (moved into place), or stale (its photo
         // moved on). One refused for a mistake its caller can fix (another
@@ -405,8 +405,8 @@ extension PhotoLibrary {
         // and swept once abandoned (PhotoLibrary+Staging.swift).
         var committed = false
         defer {
-            for case let .contentEdit(_, output) in changes where committed || isStale(output) {
-                removeStagedRender(of: output)
+            for case let .contentEdit(_, output) in changes where committed || editing.isStale(output) {
+                editing.removeStagedRender(of: output)
             }
         }
         let journal = IntentJournal(layout: layout)

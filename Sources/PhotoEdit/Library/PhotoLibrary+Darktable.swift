@@ -128,7 +128,7 @@ extension PhotoLibrary {
                                  to: output.renderedContentURL.path, work: layout.tmp)
         } else {
             let unedited = Recipe(nodes: [], registry: registry).rebased(input.base.recipeBase, registry: registry)
-            try render(unedited, onto: input.fullSizeImageURL.path, into: &output)
+            try editing.render(unedited, onto: input.fullSizeImageURL.path, into: &output)
         }
         output.adjustmentData = data
         let revision = try commitRevision(of: id, output: output)

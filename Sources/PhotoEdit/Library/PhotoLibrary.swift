@@ -226,3 +226,101 @@ extension PhotoLibrary {
     /// name as a bad request before it reads the upload.
     public static func checkedFilename(_ name: String?) throws -> String? { try Importing.checkedFilename(name) }
 }
+
+// MARK: Editing (Editing.swift, Editing+Edit.swift, +Conditional, +Staging)
+
+extension PhotoLibrary {
+    /// Applies a chain (e.g. `"crop,exposure=+0.3"`) to a photo: merges it
+    /// into the current recipe (or, with `reset`, into an empty one), renders
+    /// the full-size output and commits both as the next revision.
+    ///
+    /// It goes through the same content-editing API other editors use: read a
+    /// `ContentEditingInput`, render onto its base, commit a
+    /// `ContentEditingOutput` in `performChanges`. If another writer commits to
+    /// the photo meanwhile, the chain is merged again on top of that revision
+    /// (up to 20 times), so no edit is ever lost. Returns the new revision.
+    ///
+    /// For a RAW+JPEG pair, `fromRAW` chooses the file the edit starts from
+    /// (true: the RAW, false: the JPEG; the filters carry over). When nil,
+    /// the current edit's base is kept, and a photo never edited starts from
+    /// the JPEG unless the chain sets the `raw` stage.
+    @discardableResult
+    public func apply(chain: String, to idOrPrefix: String, reset: Bool = false, removing: [String] = [],
+                      presets: PresetLibrary? = nil, fromRAW: Bool? = nil) throws -> Revision { try editing.apply(chain: chain, to: idOrPrefix, reset: reset, removing: removing, presets: presets, fromRAW: fromRAW) }
+
+    /// `apply(chain:…)` on several photos, one after the other (each render
+    /// already uses every core); stops at the first error, the photos before
+    /// it keeping their new revision. `progress` is called after each photo.
+    @discardableResult
+    public func apply(chain: String, to ids: [String], reset: Bool = false, removing: [String] = [],
+                      presets: PresetLibrary? = nil, fromRAW: Bool? = nil, progress: ProgressHandler? = nil) throws -> [Revision] { try editing.apply(chain: chain, to: ids, reset: reset, removing: removing, presets: presets, fromRAW: fromRAW, progress: progress) }
+
+    /// `apply(chain:…)` with parsed steps.
+    @discardableResult
+    public func apply(steps: [ChainStep], to idOrPrefix: String, reset: Bool = false, removing: [String] = [],
+                      presets: PresetLibrary? = nil, fromRAW: Bool? = nil) throws -> Revision { try editing.apply(steps: steps, to: idOrPrefix, reset: reset, removing: removing, presets: presets, fromRAW: fromRAW) }
+
+    /// Copies the recipe of one photo onto others (copy and paste of edits).
+    /// Geometry filters (rotate, straighten, flip, crop) are left out unless
+    /// `includeGeometry`, and each target then keeps its own. With `replace`,
+    /// a target's other filters are dropped; otherwise the copied filters
+    /// replace the target's filters of the same kind and the rest stay.
+    /// `progress` is called after each target with (done, total).
+    @discardableResult
+    public func copyRecipe(from source: String, to targets: [String], includeGeometry: Bool = false,
+                           replace: Bool = false, progress: ProgressHandler? = nil) throws -> [Revision] { try editing.copyRecipe(from: source, to: targets, includeGeometry: includeGeometry, replace: replace, progress: progress) }
+
+    /// Replaces a photo's recipe with `recipe`, as a new revision. The recipe
+    /// must be in photoedit's own format. Its base says what it applies to:
+    /// `original` or `alternate` (the RAW of a pair), or `render`: the
+    /// render of another tool's edit the photo's current edit builds on (the
+    /// current render when the latest edit is another tool's).
+    @discardableResult
+    public func apply(recipe: Recipe, to idOrPrefix: String) throws -> Revision { try editing.apply(recipe: recipe, to: idOrPrefix) }
+
+    /// Brings every filter of the photo's recipe to its current version (each
+    /// migration step in turn) and commits the re-rendered result as a new
+    /// revision. Old recipes otherwise keep rendering exactly as they did
+    /// (process versions). Returns nil when there was nothing to upgrade.
+    @discardableResult
+    public func upgrade(_ idOrPrefix: String) throws -> (revision: Revision, upgraded: [(filter: String, from: Int, to: Int)])? { try editing.upgrade(idOrPrefix) }
+
+    /// `upgrade` of several photos, one after the other; an element is nil
+    /// for a photo that was up to date. `progress` is called after each photo.
+    public func upgrade(_ ids: [String], progress: ProgressHandler? = nil) throws
+        -> [(revision: Revision, upgraded: [(filter: String, from: Int, to: Int)])?] { try editing.upgrade(ids, progress: progress) }
+
+    /// Returns the photo to its original as a new revision without
+    /// adjustments; with `revision`, makes that revision current again as a
+    /// new revision with its adjustment data (and base), its render rebuilt from
+    /// the adjustment data when this engine reads the format, else copied.
+    /// Nothing is deleted.
+    @discardableResult
+    public func revert(_ idOrPrefix: String, to revision: Int? = nil) throws -> Revision { try editing.revert(idOrPrefix, to: revision) }
+
+    /// Merges a chain into the recipe of revision `revision` and commits the
+    /// result as revision `revision + 1`, only if the photo is still at
+    /// `revision`; throws `PhotoEditError.conflict` otherwise (nothing changes).
+    /// The other parameters are those of `apply(steps:to:…)`.
+    @discardableResult
+    public func apply(steps: [ChainStep], to idOrPrefix: String, ifAt revision: Int, reset: Bool = false,
+                      removing: [String] = [], presets: PresetLibrary? = nil, fromRAW: Bool? = nil) throws -> Revision { try editing.apply(steps: steps, to: idOrPrefix, ifAt: revision, reset: reset, removing: removing, presets: presets, fromRAW: fromRAW) }
+
+    /// `apply(steps:to:ifAt:…)`, also only if the photo passes `precondition`,
+    /// checked on the photo as the edit's first read finds it, in that read
+    /// (the server's whole-ETag `If-Match`: no transaction of its own).
+    @discardableResult
+    package func apply(steps: [ChainStep], to idOrPrefix: String, ifAt revision: Int, reset: Bool = false,
+                       removing: [String] = [], presets: PresetLibrary? = nil, fromRAW: Bool? = nil,
+                       checking precondition: @escaping @Sendable (Asset) throws -> Void) throws -> Revision { try editing.apply(steps: steps, to: idOrPrefix, ifAt: revision, reset: reset, removing: removing, presets: presets, fromRAW: fromRAW, checking: precondition) }
+
+    /// Replaces the photo's recipe with `recipe` (as `apply(recipe:to:)`),
+    /// only if the photo is still at `revision`.
+    @discardableResult
+    public func apply(recipe: Recipe, to idOrPrefix: String, ifAt revision: Int) throws -> Revision { try editing.apply(recipe: recipe, to: idOrPrefix, ifAt: revision) }
+
+    /// Reverts to the original, or makes revision `target` current again (as
+    /// `revert(_:to:)`), only if the photo is still at `revision`.
+    @discardableResult
+    public func revert(_ idOrPrefix: String, to target: Int? = nil, ifAt revision: Int) throws -> Revision { try editing.revert(idOrPrefix, to: target, ifAt: revision) }
+}
