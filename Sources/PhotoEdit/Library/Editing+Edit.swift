@@ -50,8 +50,8 @@ extension Editing {
             var recipe = recipe
             for name in removing { recipe.remove(name) }
             let applied = try Chain.apply(steps, to: recipe, registry: registry, presets: presets, developsRaw: isRaw || recipe.base == .alternate,
-                                          auto: { try library.autoAdjustment(base: input.fullSizeImageURL.path, recipe: $0).applied(to: $0, registry: registry) })
-            return try library.identifyingLens(applied, id: input.assetIdentifier)
+                                          auto: { try self.autoAdjustment(base: input.fullSizeImageURL.path, recipe: $0).applied(to: $0, registry: registry) })
+            return try self.identifyingLens(applied, id: input.assetIdentifier)
         }
     }
 
@@ -84,7 +84,7 @@ extension Editing {
                     var values = lens.parameters.values
                     for name in LensCorrection.identity { values[name] = Filters.lens.defaults[name] }
                     recipe.set(RecipeNode(filter: lens.filter, version: lens.version, parameters: try Filters.lens.validated(values)), registry: registry)
-                    recipe = try library.identifyingLens(recipe, id: id)
+                    recipe = try self.identifyingLens(recipe, id: id)
                 }
                 return recipe
             }

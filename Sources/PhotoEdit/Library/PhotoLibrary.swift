@@ -227,7 +227,7 @@ extension PhotoLibrary {
     public static func checkedFilename(_ name: String?) throws -> String? { try Importing.checkedFilename(name) }
 }
 
-// MARK: Editing (Editing.swift, Editing+Edit.swift, +Conditional, +Staging)
+// MARK: Editing (Editing.swift, Editing+Edit.swift, +Conditional, +Staging, +Auto, +Lens)
 
 extension PhotoLibrary {
     /// Applies a chain (e.g. `"crop,exposure=+0.3"`) to a photo: merges it
@@ -323,4 +323,14 @@ extension PhotoLibrary {
     /// `revert(_:to:)`), only if the photo is still at `revision`.
     @discardableResult
     public func revert(_ idOrPrefix: String, to target: Int? = nil, ifAt revision: Int) throws -> Revision { try editing.revert(idOrPrefix, to: target, ifAt: revision) }
+
+    /// The settings `auto` writes for a photo (what `apply(chain: "auto", …)`
+    /// would set), measured on the base its current edit starts from: the
+    /// original (a RAW developed with the recipe's `raw` settings), or the
+    /// other tool's render an edit builds on. Nothing is written.
+    public func autoAdjustment(for idOrPrefix: String) throws -> AutoAdjustment { try editing.autoAdjustment(for: idOrPrefix) }
+
+    /// The camera and lens a photo's EXIF names, and the lensfun profile
+    /// they match, or why none does (what `lens` would store; nothing is written).
+    public func lensIdentification(for idOrPrefix: String) throws -> LensIdentification { try editing.lensIdentification(for: idOrPrefix) }
 }
