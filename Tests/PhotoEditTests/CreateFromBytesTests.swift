@@ -120,7 +120,7 @@ struct CreateFromBytesTests {
     @Test func anEndlessStreamStopsAtTheSizeLimit() async throws {
         let (temp, library) = try Self.library()
         await #expect {
-            try await library.createAsset(streaming: "endless.jpg", limit: 3 << 20) { writer in
+            try await library.importing.createAsset(streaming: "endless.jpg", limit: 3 << 20) { writer in
                 var chunk: [UInt8] = []
                 for try await byte in Endless() {
                     chunk.append(byte)

@@ -408,7 +408,7 @@ struct LightroomMaskTests {
                           + "retouch=heal(0.3 0.4 0.02 0.03 0.05 0) clone(0.7 0.7 0.01 0.01 -0.04 0.02 opacity=0.5)", to: id)
         let asset = try library.asset(id)
         #expect(asset.orientation != 1)
-        let ours = try library.editableRecipe(asset)
+        let ours = try library.editing.editableRecipe(asset)
         let sidecar = try library.xmpSidecar(for: id)
         #expect(sidecar.notExported.isEmpty, "\(sidecar.notExported)")
         let text = String(decoding: sidecar.data, as: UTF8.self)

@@ -460,16 +460,16 @@ struct LightroomSettingsTests {
 
         let a = try #require(results[0].lightroom)
         #expect(a.source == "embedded XMP" && a.isNew && a.unmapped.isEmpty)
-        let recipe = try library.editableRecipe(try library.asset(results[0].id!))
+        let recipe = try library.editing.editableRecipe(try library.asset(results[0].id!))
         #expect(Chain.format(recipe, registry: library.registry) == "exposure=-0.5,mono")
 
         let b = try #require(results[1].lightroom, "\(results[1].warnings)")
         #expect(b.unmapped == ["Shadows2012 (beyond Lightroom's -100 to 100: clamped)"] && results[1].warnings.isEmpty, "\(b.unmapped)")
-        #expect(Chain.format(try library.editableRecipe(try library.asset(results[1].id!)), registry: library.registry) == "exposure=+1,shadows=+100")
+        #expect(Chain.format(try library.editing.editableRecipe(try library.asset(results[1].id!)), registry: library.registry) == "exposure=+1,shadows=+100")
 
         let c = try #require(results[2].lightroom, "\(results[2].warnings)")
         #expect(c.unmapped.isEmpty)
-        #expect(Chain.format(try library.editableRecipe(try library.asset(results[2].id!)), registry: library.registry) == "temperature=-100",
+        #expect(Chain.format(try library.editing.editableRecipe(try library.asset(results[2].id!)), registry: library.registry) == "temperature=-100",
                 "3200 K against daylight's 5500 K is beyond the relative slider's 100 mired")
     }
 
@@ -518,7 +518,7 @@ struct LightroomSettingsTests {
         let placeholder = try await library.createAsset(fromChunks: chunks([bytes.prefix(5000), bytes.dropFirst(5000)]), filename: "upload.jpg")
         let asset = try await BlockingExecutor.run { try library.asset(placeholder.localIdentifier) }
         #expect(asset.revision == 1 && asset.adjustmentData?.formatIdentifier == "com.adobe.crs")
-        #expect(Chain.format(try library.editableRecipe(asset), registry: library.registry) == "exposure=+0.7")
+        #expect(Chain.format(try library.editing.editableRecipe(asset), registry: library.registry) == "exposure=+0.7")
         let history = try await BlockingExecutor.run { try library.history(asset.id) }
         #expect(history.last?.lightroomUnmapped == ["ColorGradeMidtoneSat +20"])
         // The same bytes again: the photo it is, no second revision.
@@ -537,7 +537,7 @@ struct LightroomSettingsTests {
         let library = try PhotoLibrary(url: temp.url.appendingPathComponent("library"))
         let result = try #require(try library.importItems([raw]).first)
         #expect(result.lightroom?.isNew == true, "\(result.warnings)")
-        let recipe = try library.editableRecipe(try library.asset(result.id!))
+        let recipe = try library.editing.editableRecipe(try library.asset(result.id!))
         #expect(Chain.format(recipe, registry: library.registry) == "raw.wb=3800:+8,exposure=+0.3")
 
         // Lightroom's 50000 K: the raw stage's 25000 K, which this camera's matrix
@@ -549,7 +549,7 @@ struct LightroomSettingsTests {
         let hotResult = try #require(try library.importItems([hot]).first)
         #expect(hotResult.lightroom?.isNew == true && hotResult.warnings.isEmpty, "\(hotResult.warnings)")
         let hotID = try #require(hotResult.id)
-        #expect(Chain.format(try library.editableRecipe(try library.asset(hotID)), registry: library.registry) == "raw.wb=25000:+40,exposure=+0.3")
+        #expect(Chain.format(try library.editing.editableRecipe(try library.asset(hotID)), registry: library.registry) == "raw.wb=25000:+40,exposure=+0.3")
         #expect(try library.history(hotID).last?.hasRender == true)
         // Edited on top and reverted: the same development renders again from the packet.
         try library.apply(chain: "saturation=-5", to: hotID)
@@ -647,7 +647,7 @@ struct LightroomSettingsTests {
         try library.addKeywords(["Trips/Iceland", "Music/AC\\/DC", "Birds"], to: [id])
         try library.setTitle("Falls & <spray>", of: [id])
         try library.setCaption("Line one\nline \"two\"", of: [id])
-        let ours = try library.editableRecipe(try library.asset(id))
+        let ours = try library.editing.editableRecipe(try library.asset(id))
 
         let sidecar = try library.xmpSidecar(for: id)
         #expect(sidecar.notExported.isEmpty, "\(sidecar.notExported)")
@@ -687,7 +687,7 @@ struct LightroomSettingsTests {
         // photoedit reads its own recipe back whole (blur included), as an ordinary revision.
         try library.revert(id, to: 1)
         try library.apply(chain: "blur=2", to: id)
-        let current = try library.editableRecipe(try library.asset(id))
+        let current = try library.editing.editableRecipe(try library.asset(id))
         let r = try cli.run(["export", id, "--all", out, "--xmp"])
         #expect(r.status == 0 && r.stdoutLines.contains("xmp\t\(out)/rotated-exif.xmp"), "\(r)")
         #expect(r.stderrLines.count == 1 && r.stderrLines[0].contains("no Lightroom equivalent (kept in photoedit:recipe): blur"), "\(r)")
@@ -698,7 +698,7 @@ struct LightroomSettingsTests {
         let copy = try other.asset(result.id!)
         #expect(copy.rating == 4 && copy.colorLabel == .green && copy.keywords == asset.keywords && copy.title == asset.title)
         #expect(copy.adjustmentData?.formatIdentifier == Recipe.formatIdentifier)
-        #expect(try other.editableRecipe(copy) == current)
+        #expect(try other.editing.editableRecipe(copy) == current)
         #expect(try other.importDevelopSettings(copy.id)?.isNew == false, "the same sidecar again adds nothing")
         let refused = try cli.run(["export", id, "--resource", "photo", "-o", cli.temp.file("x.xmp"), "--xmp"])
         #expect(refused.status != 0 && refused.stderrLines.count == 1, "\(refused)")
@@ -750,7 +750,7 @@ struct LightroomSettingsTests {
         let result = try #require(try library.importItems([photo]).first)
         let id = try #require(result.id)
         #expect(result.lightroom?.isNew == true, "\(golden.id): \(result.warnings)")
-        let recipe = try library.editableRecipe(try library.asset(id))
+        let recipe = try library.editing.editableRecipe(try library.asset(id))
         #expect(Chain.format(recipe, registry: library.registry) == chain, "\(golden.id): the translation")
         guard FileManager.default.fileExists(atPath: golden.expected.path) else { return }
         let actual = temp.file("imported.png")

@@ -122,7 +122,7 @@ struct PreviewTests {
         var output = ContentEditingOutput(contentEditingInput: input)
         defer { unlink(output.renderedContentURL.path) }
         let recipe = try Chain.apply(try Chain.parse("exposure=+1"), to: .empty, registry: library.registry, auto: { $0 })
-        try library.render(recipe, onto: input.fullSizeImageURL.path, into: &output)
+        try library.editing.render(recipe, onto: input.fullSizeImageURL.path, into: &output)
         let reduction = try #require(output.renderedReduction, "a large render is reduced for the preview while it is written")
         #expect(reduction.width == 3600 && reduction.height == 2400)
         #expect(reduction.image.width == 1440 && reduction.image.height == 960, "the preview's size")
@@ -135,7 +135,7 @@ struct PreviewTests {
         let smallInput = try library.requestContentEditingInput(for: small, options: ContentEditingInputRequestOptions(displaySize: nil))
         var smallOutput = ContentEditingOutput(contentEditingInput: smallInput)
         defer { unlink(smallOutput.renderedContentURL.path) }
-        try library.render(.empty, onto: smallInput.fullSizeImageURL.path, into: &smallOutput)
+        try library.editing.render(.empty, onto: smallInput.fullSizeImageURL.path, into: &smallOutput)
         #expect(smallOutput.renderedReduction == nil, "a render too small for a preview keeps nothing")
 
         _ = try library.apply(chain: "exposure=+1", to: large)

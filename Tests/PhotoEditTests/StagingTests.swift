@@ -48,7 +48,7 @@ struct StagingTests {
         #expect(try Self.staged(library) == [noData.renderedContentURL.lastPathComponent], "refused, fixable: kept")
         // Never retried: the sweep takes it once an hour old.
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-2 * 3600)], ofItemAtPath: noData.renderedContentURL.path)
-        #expect(library.sweepStaging() == [noData.renderedContentURL.lastPathComponent])
+        #expect(library.editing.sweepStaging() == [noData.renderedContentURL.lastPathComponent])
         #expect(try Self.staged(library).isEmpty)
 
         let good = try Self.greyOutput(library, a)
@@ -86,7 +86,7 @@ struct StagingTests {
         try FileManager.default.setAttributes([.modificationDate: weekAgo], ofItemAtPath: abandoned.renderedContentURL.path)
         let recent = try Self.greyOutput(library, id)                  // ours, being edited
 
-        let removed = library.sweepStaging()
+        let removed = library.editing.sweepStaging()
         #expect(Set(removed) == ["\(dead)-old.import", abandoned.renderedContentURL.lastPathComponent])
         let left = Set(try FileManager.default.contentsOfDirectory(atPath: tmp))
         #expect(left == ["\(dead)-young.upload", "\(live)-old.import", "\(IntentJournal.prefix)\(dead)-x",
@@ -110,7 +110,7 @@ struct StagingTests {
         let path = library.layout.tmp + "/" + name
         try Data("x".utf8).write(to: URL(fileURLWithPath: path))
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: path)
-        library.stagingSweep.withLock { $0 = .distantPast }
+        library.parts.stagingSweep.withLock { $0 = .distantPast }
         try library.performChanges { try $0.changeRequest(for: id).isFavorite = true }
         #expect(!FileIO.exists(path))
     }

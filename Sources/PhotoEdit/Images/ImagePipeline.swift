@@ -188,7 +188,7 @@ enum ImagePipeline {
             let full = try make()
             if !g.isCropped, !g.isFullSize, full.width != g.fullWidth || full.height != g.fullHeight,
                full.width >= g.width, full.height >= g.height {
-                // A reduced copy (a render's block means, a half-size RAW)
+                // A reduced copy (a render's area average, a half-size RAW)
                 // still covering the result: exactly the result's size.
                 return try full.resizedExactly(width: g.width, height: g.height, kernel: nil)
             }

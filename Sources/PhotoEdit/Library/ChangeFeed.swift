@@ -156,7 +156,7 @@ final class ChangeRecorder {
         let key = Key(type: .asset, id: id)
         if touched[key] == nil {
             order.append(key)
-            touched[key] = (.asset(try PhotoLibrary.assets([id], db)[id]), aspects)
+            touched[key] = (.asset(try PhotoLibrary.assetModels([id], db)[id]), aspects)
         } else {
             touched[key]!.forced.formUnion(aspects)
         }
@@ -167,7 +167,7 @@ final class ChangeRecorder {
         let key = Key(type: .album, id: id)
         if touched[key] == nil {
             order.append(key)
-            touched[key] = (.album(try PhotoLibrary.albums([id], db)[id]), [])
+            touched[key] = (.album(try Queries.albums([id], db)[id]), [])
         }
     }
 
@@ -199,11 +199,11 @@ final class ChangeRecorder {
             let (before, forced) = touched[key]!
             switch before {
             case .asset(let old):
-                let new = try PhotoLibrary.assets([key.id], db)[key.id]
+                let new = try PhotoLibrary.assetModels([key.id], db)[key.id]
                 guard let (kind, aspects) = Self.compare(old, new, forced: forced, aspects: Self.aspects) else { continue }
                 rows.append((key, kind, aspects, try json(old)))
             case .album(let old):
-                let new = try PhotoLibrary.albums([key.id], db)[key.id]
+                let new = try Queries.albums([key.id], db)[key.id]
                 guard let (kind, aspects) = Self.compare(old, new, forced: forced, aspects: Self.aspects) else { continue }
                 rows.append((key, kind, aspects, try json(old)))
             }
@@ -292,10 +292,10 @@ extension PhotoLibrary {
                 }
                 switch row.entry.objectType {
                 case .asset:
-                    let object: Asset? = try text.map { try Self.decode($0) } ?? Self.assets([row.entry.identifier], db)[row.entry.identifier]
+                    let object: Asset? = try text.map { try Self.decode($0) } ?? Self.assetModels([row.entry.identifier], db)[row.entry.identifier]
                     after[i] = (object, nil)
                 case .album:
-                    let object: Album? = try text.map { try Self.decode($0) } ?? Self.albums([row.entry.identifier], db)[row.entry.identifier]
+                    let object: Album? = try text.map { try Self.decode($0) } ?? Queries.albums([row.entry.identifier], db)[row.entry.identifier]
                     after[i] = (nil, object)
                 }
                 nextBefore[key] = .some(row.before)

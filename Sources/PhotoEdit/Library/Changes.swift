@@ -397,7 +397,7 @@ extension PhotoLibrary {
     }
 
     private func commit(_ changes: [PhotoLibraryChanges.Change], importDate: Date? = nil) throws -> [String: Revision] {
-        sweepStagingIfDue()
+        editing.sweepStagingIfDue()
         // An output's staged render leaves tmp/ as soon as the output can
         // never commit: committed (moved into place), or stale (its photo
         // moved on). One refused for a mistake its caller can fix (another
@@ -405,8 +405,8 @@ extension PhotoLibrary {
         // and swept once abandoned (PhotoLibrary+Staging.swift).
         var committed = false
         defer {
-            for case let .contentEdit(_, output) in changes where committed || isStale(output) {
-                removeStagedRender(of: output)
+            for case let .contentEdit(_, output) in changes where committed || editing.isStale(output) {
+                editing.removeStagedRender(of: output)
             }
         }
         let journal = IntentJournal(layout: layout)
@@ -419,7 +419,7 @@ extension PhotoLibrary {
             for (i, change) in changes.enumerated() {
                 switch change {
                 case let .create(placeholder, source):
-                    let staged = try stageOriginal(source, journal: journal, importDate: importDate)
+                    let staged = try importing.stageOriginal(source, journal: journal, importDate: importDate)
                     if let existing = staged.existingID {
                         placeholder.set(existing)
                         creations[i] = .some(nil)
@@ -569,9 +569,9 @@ extension PhotoLibrary {
                     // Another writer placed this original, then failed and
                     // removed it before we committed.
                     throw PhotoEditError.library("\(created.record.originalPath) was removed by a failed concurrent import of the same file; import it again")
-                } else if let partner = try pairPartner(of: created.record, db) {
+                } else if let partner = try importing.pairPartner(of: created.record, db) {
                     try recorder.asset(partner.id, db)
-                    try join(created.record, to: partner, db)
+                    try importing.join(created.record, to: partner, db)
                     try Self.fillMetadata(of: partner.id, from: created.record, keywords: created.keywords, db)
                     described.insert(partner.id)
                     // The photo's files changed: its sidecars say so.

@@ -80,7 +80,7 @@ package struct FolderLibraryFiles: LibraryFiles {
 
     package func list(_ folder: String) -> [LibraryFileInfo] {
         let base = layout.absolute(folder)
-        return PhotoLibrary.filesInFolder(base).map { LibraryFileInfo(relative: folder + "/" + String($0.dropFirst(base.count + 1))) }
+        return Importing.filesInFolder(base).map { LibraryFileInfo(relative: folder + "/" + String($0.dropFirst(base.count + 1))) }
     }
 }
 

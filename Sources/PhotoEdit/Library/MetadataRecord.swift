@@ -109,7 +109,7 @@ extension LibraryLayout {
     }
 }
 
-extension PhotoLibrary {
+extension LibraryService {
     /// Writes the metadata records of photos `ids` as their rows are now,
     /// at the end of the commit's transaction (photos purged meanwhile are
     /// skipped): each staged, flushed, named in `journal` and moved into

@@ -27,8 +27,8 @@ extension PhotoLibrary {
     /// ``DarktableCLI/located(environment:)`` finds when the library is
     /// opened). Nil: a history is kept with the photo's unedited render.
     public var darktable: DarktableCLI? {
-        get { darktableSetting.withLock { $0 } }
-        set { darktableSetting.withLock { $0 = newValue } }
+        get { parts.darktableSetting.withLock { $0 } }
+        set { parts.darktableSetting.withLock { $0 = newValue } }
     }
 
     /// Reads the darktable history of a photo already in the library and
@@ -80,7 +80,7 @@ extension PhotoLibrary {
     func darktableSidecar(of files: [SystemPath], quiet: Bool = false) throws(XMPProblem) -> DarktableSidecar? {
         for file in files {
             let ofRaw = RawDecoder.extensions.contains((file.display as NSString).pathExtension.lowercased())
-            for candidate in Self.sidecarCandidates(of: file) {
+            for candidate in Importing.sidecarCandidates(of: file) {
                 let name = "sidecar " + SystemPath.display(candidate.lastComponent)
                 let data: Data, packet: XMPPacket
                 do {
@@ -128,7 +128,7 @@ extension PhotoLibrary {
                                  to: output.renderedContentURL.path, work: layout.tmp)
         } else {
             let unedited = Recipe(nodes: [], registry: registry).rebased(input.base.recipeBase, registry: registry)
-            try render(unedited, onto: input.fullSizeImageURL.path, into: &output)
+            try editing.render(unedited, onto: input.fullSizeImageURL.path, into: &output)
         }
         output.adjustmentData = data
         let revision = try commitRevision(of: id, output: output)

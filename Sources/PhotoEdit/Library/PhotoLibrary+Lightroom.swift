@@ -82,7 +82,7 @@ extension PhotoLibrary {
     /// about it), and is then passed over.
     func developPacket(sidecarsOf files: [SystemPath], embeddedIn originals: [String], quiet: Bool) throws(XMPProblem) -> (Data, String)? {
         for file in files {
-            for candidate in Self.sidecarCandidates(of: file) {
+            for candidate in Importing.sidecarCandidates(of: file) {
                 let name = "sidecar " + SystemPath.display(candidate.lastComponent)
                 do {
                     guard let data = try XMPPacket.loadData(candidate) else { continue }
@@ -133,7 +133,7 @@ extension PhotoLibrary {
         // Lightroom develops a pair's RAW; photoedit's recipe says which file it edits.
         if asset.isRawPlusJPEG { options = options.startingFrom(alternate: ours.map { $0.base == .alternate } ?? true) }
         let input = try requestContentEditingInput(for: id, options: options)
-        let revision = try commitRendered(recipe.rebased(input.base.recipeBase, registry: registry), input: input,
+        let revision = try editing.commitRendered(recipe.rebased(input.base.recipeBase, registry: registry), input: input,
                                           adjustmentData: ours == nil ? data : nil)
         return LightroomImport(source: source, revision: revision.number, isNew: true, unmapped: unmapped, isPhotoeditRecipe: ours != nil)
     }

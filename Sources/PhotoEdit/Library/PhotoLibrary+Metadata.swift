@@ -41,17 +41,7 @@ extension PhotoLibrary {
 
     /// Every keyword in the library with the number of photos that have it
     /// (recently deleted ones included), sorted ignoring ASCII case.
-    public func keywordCounts() throws -> [(keyword: String, count: Int)] {
-        let rows = try read { db in
-            try db.keywordCounts()
-        }
-        // Grouped again here: PostgreSQL groups by exact text, SQLite ignoring case.
-        var counts: [String: (keyword: String, count: Int)] = [:]
-        for (keyword, n) in rows {
-            counts[Keyword.folded(keyword), default: (keyword, 0)].count += n
-        }
-        return counts.sorted { $0.key < $1.key }.map(\.value)
-    }
+    public func keywordCounts() throws -> [(keyword: String, count: Int)] { try queries.keywordCounts() }
 
     /// Resolves every id first, then changes each photo in one commit.
     private func changeEach(_ ids: [String], _ change: (AssetChangeRequest) throws -> Void) throws {
@@ -59,69 +49,5 @@ extension PhotoLibrary {
         try performChanges { changes in
             for id in resolved { try change(try changes.changeRequest(for: id)) }
         }
-    }
-
-    /// The sidecars looked for beside an imported file, in order: darktable's
-    /// `IMG_1.CR2.xmp`, then Lightroom's `IMG_1.xmp` (each also as `.XMP`).
-    static func sidecarCandidates(of path: SystemPath) -> [SystemPath] {
-        let name = path.lastComponent
-        let folder = path.parent
-        var stems = [Array(name)]
-        if let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > name.startIndex { stems.append(Array(name[..<dot])) }
-        return stems.flatMap { stem in
-            [".xmp", ".XMP"].map { folder.appending(ArraySlice(stem + Array($0.utf8))) }
-        }
-    }
-
-    /// The descriptive metadata a file arrives with: its embedded IPTC-IIM
-    /// (keywords, title, caption), over it its embedded XMP, and over both
-    /// every member the first sidecar found sets (the sidecar wins, as in
-    /// Lightroom). A packet that cannot be used whole is not used at all,
-    /// and gives one warning (never quoting its content).
-    static func importedMetadata(embedded: Data?, iptc: Data?, source: SystemPath?) -> (DescriptiveMetadata, [String]) {
-        var metadata = DescriptiveMetadata()
-        var warnings: [String] = []
-        if let iptc {
-            do {
-                metadata = try IPTCRecord(data: iptc).descriptiveMetadata
-            } catch {
-                warnings.append("embedded IPTC not used: \(error)")
-            }
-        }
-        if let embedded {
-            do {
-                metadata = metadata.overridden(by: try XMPPacket(data: embedded).descriptiveMetadata())
-            } catch {
-                warnings.append("embedded XMP not used: \(error)")
-            }
-        }
-        for candidate in source.map(sidecarCandidates) ?? [] {
-            let sidecar: XMPPacket?
-            do {
-                sidecar = try XMPPacket.load(candidate)
-            } catch {
-                warnings.append("sidecar \(SystemPath.display(candidate.lastComponent)) not used: \(error)")
-                break
-            }
-            guard let sidecar else { continue }
-            do {
-                metadata = metadata.overridden(by: try sidecar.descriptiveMetadata())
-            } catch {
-                warnings.append("sidecar \(SystemPath.display(candidate.lastComponent)) not used: \(error)")
-            }
-            break
-        }
-        return (metadata, warnings)
-    }
-}
-
-extension PhotoLibrary.StagedOriginal {
-    /// Gives the photo about to be created this metadata.
-    mutating func describe(_ metadata: DescriptiveMetadata) {
-        record?.rating = metadata.rating ?? 0
-        record?.colorLabel = metadata.colorLabel?.rawValue
-        record?.title = metadata.title
-        record?.caption = metadata.caption
-        keywords = metadata.keywords ?? []
     }
 }

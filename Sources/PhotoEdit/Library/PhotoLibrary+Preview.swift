@@ -36,8 +36,8 @@ extension PhotoLibrary {
         let base = input.fullSizeImageURL.path
         recipe = try Chain.apply(steps, to: recipe.rebased(input.base.recipeBase, registry: registry), registry: registry, presets: presets,
                                  developsRaw: Renderer.isRaw(base),
-                                 auto: { try self.autoAdjustment(base: base, recipe: $0).applied(to: $0, registry: registry) })
-        recipe = try identifyingLens(recipe, id: id)
+                                 auto: { try self.editing.autoAdjustment(base: base, recipe: $0).applied(to: $0, registry: registry) })
+        recipe = try editing.identifyingLens(recipe, id: id)
 
         let path = input.fullSizeImageURL.path
         let definitions = try recipe.nodes.map { try registry.require($0.filter) }

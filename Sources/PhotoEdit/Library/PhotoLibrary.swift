@@ -13,29 +13,16 @@ public final class PhotoLibrary: Sendable {
     public let url: URL
     /// The filters this library renders with.
     public let registry: FilterRegistry
-    let layout: LibraryLayout
-    /// The catalog: SQLite in the library folder, or a store given at
-    /// opening (PostgreSQL), behind the catalog layer (CatalogQueries.swift).
-    let catalog: LibraryCatalog
-    /// The originals, renders and revision records: the library folder, or
-    /// a blob store given at opening (S3). `layout` then holds only the
-    /// local parts: staging, the derivative cache, the lock.
-    let files: any LibraryFiles
-    let lock: LibraryLock?
-    let renderer: Renderer
     /// Opened without write access (a read-only folder or file system, or
     /// another user's library): everything reads, nothing changes.
     public let isReadOnly: Bool
-    /// The last preview bases decoded (PhotoLibrary+Preview.swift).
-    let previewBases = PreviewBases()
-    /// When `tmp/` was last swept (see PhotoLibrary+Staging.swift).
-    let stagingSweep = Mutex<Date>(.distantPast)
-    /// See ``darktable``.
-    let darktableSetting = Mutex<DarktableCLI?>(DarktableCLI.located())
+    /// The shared parts every service is built from (LibraryParts.swift):
+    /// layout, catalog, files, lock, renderer.
+    let parts: LibraryParts
     /// Called after each commit that created photos, with their ids, when
     /// their previews are left to others (a distributed library queues them
     /// as `derivatives` jobs); nil: an import makes its previews itself.
-    package let afterImport: (@Sendable (PhotoLibrary, [String]) -> Void)?
+    package var afterImport: (@Sendable (PhotoLibrary, [String]) -> Void)? { parts.afterImport }
 
     /// The default library folder: `$PHOTOEDIT_LIBRARY`, else
     /// `$XDG_DATA_HOME/photoedit`, else `~/.local/share/photoedit`.
@@ -84,196 +71,266 @@ public final class PhotoLibrary: Sendable {
     /// `files`: where the files are; nil: the folder.
     private init(url: URL, create: Bool, registry: FilterRegistry, store: (any CatalogStore)?,
                  files: (any LibraryFiles)? = nil, afterImport: (@Sendable (PhotoLibrary, [String]) -> Void)? = nil) throws {
-        self.url = url.standardizedFileURL
-        self.afterImport = afterImport
-        self.registry = registry
-        self.renderer = Renderer(registry: registry)
-        layout = LibraryLayout(root: self.url)
-        let files = files ?? FolderLibraryFiles(layout: layout)
-        self.files = files
-        let fm = FileManager.default
-        if !FileIO.isDirectory(layout.root.path) {
-            guard create else { throw PhotoEditError.library("no library at \(layout.root.path)") }
-        }
-        if store == nil { try Self.refuseMissingCatalog(layout) }
-        // Read-only when the folder cannot be written (a read-only mount,
-        // another user's library): listing, showing and rendering to files
-        // outside the library still work.
-        isReadOnly = FileIO.isDirectory(layout.root.path) && access(layout.root.path, W_OK) != 0
-            && (store != nil || FileIO.exists(layout.catalog))
-        if !isReadOnly {
-            do {
-                let folders = files is FolderLibraryFiles ? [layout.originals, layout.renders, layout.revisions] : []
-                for dir in [layout.root.path] + folders + [layout.cache, layout.tmp] {
-                    try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
-                }
-            } catch {
-                throw PhotoEditError.library("cannot create library at \(layout.root.path): \(error.localizedDescription)")
-            }
-        }
-        lock = try LibraryLock(path: layout.lock, readOnly: isReadOnly)
-        let exclusive = !isReadOnly && lock?.tryExclusive() == true
-        catalog = LibraryCatalog(try store ?? SQLiteCatalogStore(path: layout.catalog, readOnly: isReadOnly))
-        if exclusive { try recover() }
-        lock?.shared()
+        parts = try LibraryParts(url: url, create: create, registry: registry, store: store, files: files, afterImport: afterImport)
+        (self.url, self.registry, isReadOnly) = (parts.url, parts.registry, parts.isReadOnly)
+        if parts.exclusive { try maintenance.recover() }
+        parts.lock?.shared()
     }
 
-    /// A folder that holds originals but whose catalog is missing or empty
-    /// is a damaged library, not a new one: opening it would start an empty
-    /// catalog (and `verify --repair` would then remove every render).
-    static func refuseMissingCatalog(_ layout: LibraryLayout) throws {
-        let catalogSize = FileIO.size(layout.catalog)
-        let walSize = FileIO.size(layout.catalog + "-wal") ?? 0
-        guard catalogSize == nil || (catalogSize == 0 && walSize == 0) else { return }
-        let originals = (try? FileManager.default.subpathsOfDirectory(atPath: layout.originals)) ?? []
-        guard originals.contains(where: { !FileIO.isDirectory(layout.originals + "/" + $0) }) else { return }
-        throw PhotoEditError.library("\(layout.root.path) holds originals but its catalog is \(catalogSize == nil ? "missing" : "empty"); "
-            + "rebuild it from the files with `photoedit verify --rebuild-catalog` (or restore catalog.sqlite from a backup)")
-    }
-
-    /// Throws when the library was opened read-only.
-    func requireWritable() throws {
-        if isReadOnly {
-            throw PhotoEditError.library("\(layout.root.path) is read-only (no write access): it can be read, not changed")
-        }
-    }
-
-    // MARK: Reading
+    // MARK: Reading (Queries.swift, Queries+Albums.swift, Queries+Resources.swift, Query/FetchResult.swift)
 
     /// Resolves an id or an unambiguous prefix of one to the full id.
-    public func resolve(_ idOrPrefix: String) throws -> String {
-        try read { db in try Self.resolve(idOrPrefix, db) }
-    }
-
-    /// `resolve` inside a transaction.
-    static func resolve(_ idOrPrefix: String, _ db: any CatalogConnection) throws -> String {
-        let prefix = idOrPrefix.lowercased()
-        guard !prefix.isEmpty, prefix.count <= 32, prefix.allSatisfy({ $0.isHexDigit }) else {
-            throw PhotoEditError.malformedIdentifier(idOrPrefix)
-        }
-        let matches = try db.assetIDs(withPrefix: prefix, limit: 50)
-        switch matches.count {
-        case 0: throw PhotoEditError.unknownAsset(idOrPrefix)
-        case 1: return matches[0]
-        default:
-            if matches.contains(prefix) { return prefix }
-            throw PhotoEditError.ambiguousAsset(prefix: idOrPrefix, candidates: matches)
-        }
-    }
-
-    /// The row of the photo with this id (or unambiguous prefix), read in
-    /// `db`: a whole id needs no prefix search (one statement instead of two;
-    /// a server looks a photo up on every request).
-    static func assetRecord(_ idOrPrefix: String, _ db: any CatalogConnection, locking: Bool = false) throws -> AssetRecord {
-        let whole = idOrPrefix.utf8.count == 32 && idOrPrefix.allSatisfy(\.isHexDigit)
-        let id = whole ? idOrPrefix.lowercased() : try resolve(idOrPrefix, db)
-        guard let record = try db.asset(id, locking: locking) else { throw PhotoEditError.unknownAsset(idOrPrefix) }
-        return record
-    }
+    public func resolve(_ idOrPrefix: String) throws -> String { try queries.resolve(idOrPrefix) }
 
     /// The photo with this id (or unambiguous prefix).
-    public func asset(_ idOrPrefix: String) throws -> Asset {
-        try read { db in try Self.asset(try Self.assetRecord(idOrPrefix, db), db) }
-    }
+    public func asset(_ idOrPrefix: String) throws -> Asset { try queries.asset(idOrPrefix) }
 
     /// Photos, oldest import first. Hidden and recently deleted photos are
     /// left out unless asked for (as PhotoKit's fetch options do).
-    public func assets(includeHidden: Bool = false, includeDeleted: Bool = false, onlyDeleted: Bool = false) throws -> [Asset] {
-        try fetchAssets(FetchOptions(predicate: onlyDeleted ? .has(.deleted) : nil, includeHiddenAssets: includeHidden,
-                                     includeRecentlyDeleted: includeDeleted || onlyDeleted)).allObjects()
-    }
+    public func assets(includeHidden: Bool = false, includeDeleted: Bool = false, onlyDeleted: Bool = false) throws -> [Asset] { try queries.assets(includeHidden: includeHidden, includeDeleted: includeDeleted, onlyDeleted: onlyDeleted) }
 
     /// The revisions of a photo, oldest first.
-    public func history(_ idOrPrefix: String) throws -> [Revision] {
-        try read { db in try db.revisions(of: try Self.resolve(idOrPrefix, db)).map(Self.revision) }
-    }
+    public func history(_ idOrPrefix: String) throws -> [Revision] { try queries.history(idOrPrefix) }
 
     /// The recipe of the latest revision (empty when unadjusted). Throws when
     /// its adjustment data is not photoedit's own format, or not one this
     /// build can read: it is never guessed at.
-    public func currentRecipe(_ idOrPrefix: String) throws -> Recipe {
-        let a = try asset(idOrPrefix)
-        guard let data = a.adjustmentData else { return .empty }
-        return try Recipe(adjustmentData: data, registry: registry)
-    }
+    public func currentRecipe(_ idOrPrefix: String) throws -> Recipe { try queries.currentRecipe(idOrPrefix) }
 
-    static func asset(_ r: AssetRecord, _ db: any CatalogConnection) throws -> Asset {
-        asset(r, current: try db.revision(r.revision, of: r.id), albums: try db.albumTitles(of: [r.id])[r.id] ?? [],
-              keywords: try keywords(of: [r.id], db)[r.id] ?? [])
-    }
+    /// Photos matching `options` (PhotoKit's `PHAsset.fetchAssets(with:)`).
+    /// Throws `PhotoEditError.invalidQuery` for a predicate that cannot run.
+    public func fetchAssets(_ options: FetchOptions = FetchOptions()) throws -> FetchResult<Asset> { try queries.fetchAssets(options) }
 
-    /// The keywords of these photos, each photo's sorted as `Asset.keywords` lists them.
-    static func keywords(of ids: [String], _ db: any CatalogConnection) throws -> [String: [String]] {
-        // Sorted here, not by SQL: the stores' collations differ.
-        try db.keywords(of: ids).mapValues { list in list.sorted { (Keyword.folded($0), $0) < (Keyword.folded($1), $1) } }
-    }
+    /// The photos of an album (title, id or unambiguous id prefix) matching
+    /// `options`, in album order unless sort descriptors are given
+    /// (PhotoKit's `fetchAssets(in:options:)`).
+    public func fetchAssets(in album: String, options: FetchOptions = FetchOptions()) throws -> FetchResult<Asset> { try queries.fetchAssets(in: album, options: options) }
 
-    /// The photos with these ids, as they are now (missing ids are left
-    /// out), in four queries whatever their number.
-    static func assets(_ ids: [String], _ db: any CatalogConnection) throws -> [String: Asset] {
-        guard !ids.isEmpty else { return [:] }
-        let records = try db.assets(ids)
-        let current = try db.currentRevisions(of: ids)
-        let albums = try db.albumTitles(of: ids)
-        let keywords = try Self.keywords(of: ids, db)
-        var out: [String: Asset] = [:]
-        for r in records { out[r.id] = asset(r, current: current[r.id], albums: albums[r.id] ?? [], keywords: keywords[r.id] ?? []) }
-        return out
-    }
+    /// Every album, by title (or newest first with `newestFirst`), optionally
+    /// only those whose title contains `titleContains` (ignoring ASCII case).
+    public func fetchAlbums(titleContains: String? = nil, newestFirst: Bool = false) throws -> FetchResult<Album> { try queries.fetchAlbums(titleContains: titleContains, newestFirst: newestFirst) }
 
-    private static func asset(_ r: AssetRecord, current: RevisionRecord?, albums: [String], keywords: [String]) -> Asset {
-        Asset(id: r.id, originalFilename: r.originalFilename, sha256: r.sha256, fileSize: r.fileSize, format: r.format,
-              uniformTypeIdentifier: r.uniformTypeIdentifier, mediaType: r.mediaType,
-              pixelWidth: current?.pixelWidth ?? r.originalPixelWidth, pixelHeight: current?.pixelHeight ?? r.originalPixelHeight,
-              originalPixelWidth: r.originalPixelWidth, originalPixelHeight: r.originalPixelHeight,
-              orientation: r.orientation, creationDate: r.creationDate,
-              location: r.latitude.flatMap { lat in r.longitude.map { Location(latitude: lat, longitude: $0) } },
-              importDate: r.importDate, revision: r.revision, adjustmentData: current?.adjustmentData,
-              isFavorite: r.favorite, isHidden: r.hidden, deletedDate: r.trashedDate, albums: albums,
-              camera: r.camera.flatMap { try? JSONDecoder().decode(CameraInfo.self, from: Data($0.utf8)) },
-              alternate: r.alternatePath == nil ? nil : AlternateFile(
-                  filename: r.alternateFilename ?? "", format: r.alternateFormat ?? "raw",
-                  uniformTypeIdentifier: r.alternateUniformTypeIdentifier ?? "public.camera-raw-image",
-                  fileSize: r.alternateFileSize ?? 0, sha256: r.alternateSha256 ?? ""),
-              rating: r.rating, colorLabel: r.colorLabel.flatMap(ColorLabel.init(rawValue:)), keywords: keywords,
-              title: r.title, caption: r.caption)
-    }
+    /// Resolves an album title, id or unambiguous id prefix to its id.
+    public func resolveAlbum(_ titleOrID: String) throws -> String { try queries.resolveAlbum(titleOrID) }
 
-    static func revision(_ r: RevisionRecord) -> Revision {
-        Revision(number: r.number, date: r.createdAt, kind: Revision.Kind(rawValue: r.kind) ?? .edit,
-                 adjustmentData: r.adjustmentData, pixelWidth: r.pixelWidth, pixelHeight: r.pixelHeight,
-                 hasRender: r.renderPath != nil, baseRevision: r.baseRevision,
-                 isBasedOnAlternate: r.basePath != nil && r.baseRevision == nil)
-    }
+    /// Every album, by title.
+    public func albums() throws -> [Album] { try queries.albums() }
 
-    /// Runs `body` in a read transaction of the catalog.
-    func read<T>(_ body: (any CatalogConnection) throws -> T) throws -> T {
-        try catalog.read(body)
-    }
+    /// One album, by title, id or unambiguous id prefix.
+    public func album(_ titleOrID: String) throws -> Album { try queries.album(titleOrID) }
 
-    /// Runs `body` in one all-or-nothing write transaction of the catalog.
-    func write<T>(_ body: (any CatalogConnection) throws -> T) throws -> T {
-        try requireWritable()
-        return try catalog.write(body)
-    }
+    /// The files behind a photo.
+    public func resources(for idOrPrefix: String) throws -> [AssetResource] { try queries.resources(for: idOrPrefix) }
 
-    /// A local file for `relative` (see `LibraryFiles.localPath`); when a
-    /// blob store cannot provide it, the path where a folder library would
-    /// have it, which does not exist: the caller reports it missing, as for
-    /// a missing file in a folder.
-    func readablePath(_ relative: String) -> String {
-        (try? files.localPath(relative)) ?? layout.absolute(relative)
-    }
+    /// Writes a resource to `path` (streamed in chunks; the file appears whole
+    /// or not at all).
+    public func writeResource(_ resource: AssetResource, to path: String) throws { try queries.writeResource(resource, to: path) }
 
-    /// The absolute path of a pair's alternate file (the RAW), nil for a single file.
-    func alternatePath(_ id: String) throws -> String? {
-        try read { db in try db.alternatePath(of: id) }.map(files.localPath)
-    }
+    /// The bytes of a resource, streamed (what a server sends without
+    /// writing a file first). Throws `unreadableFile` if the file is gone
+    /// (`verify` says why).
+    public func requestData(for resource: AssetResource) throws -> ResourceData { try queries.requestData(for: resource) }
+}
 
-    func originalPath(_ id: String) throws -> String {
-        try files.localPath(try read { db in
-            guard let path = try db.originalPath(of: id) else { throw PhotoEditError.unknownAsset(id) }
-            return path
-        })
-    }
+// MARK: Maintenance (Maintenance.swift, Maintenance+Verify.swift, Maintenance+Rebuild.swift)
+
+extension PhotoLibrary {
+    /// Checks the whole library: the catalog's integrity, every original
+    /// against its hash and decoded whole, every revision's adjustment data, render, base
+    /// and record, every photo's metadata record, and files that no catalog row references. With `repair`, rebuilds
+    /// missing or damaged renders from adjustment data this engine reads and
+    /// removes unreferenced files; in a folder library it never touches an original.
+    ///
+    /// In a library whose files are in a shared blob store (S3), a crash
+    /// leaves at worst blobs no row references (every blob is put before
+    /// the catalog transaction that references it). Those younger than
+    /// `gracePeriod` may be another node's commit in flight: they are
+    /// counted in a note and never removed. Older ones are problems, which
+    /// `repair` removes — originals included, since no row ever referenced them.
+    ///
+    /// - Parameter progress: called after each photo with (done, total).
+    public func verify(repair: Bool = false, gracePeriod: TimeInterval = PhotoLibrary.defaultGracePeriod,
+                       progress: ProgressHandler? = nil) throws -> VerificationReport { try maintenance.verify(repair: repair, gracePeriod: gracePeriod, progress: progress) }
+
+    /// How long an unreferenced blob of a shared store is left alone by
+    /// `verify --repair`: longer than any commit takes.
+    public static let defaultGracePeriod: TimeInterval = 3600
+
+    /// Rebuilds the catalog of the library at `url` from the files on disk
+    /// (`photoedit verify --rebuild-catalog`), when `catalog.sqlite` is lost,
+    /// empty or damaged: originals, the revision records under `revisions/`
+    /// (each photo's id, file name, import date, and every revision with its
+    /// adjustment data, render and base), the renders they name, and each
+    /// photo's metadata record (rating, colour label, keywords, title,
+    /// caption, favorite, hidden). A damaged, foreign or oversized record is
+    /// one line of `problems` and is left out; the rest is recovered.
+    ///
+    /// Originals no record names become new photos with their metadata read
+    /// again from the file. Not recovered (they live only in the catalog):
+    /// recently deleted, albums, edited capture dates and locations, and the
+    /// change feed's history. See docs/library-layout.md.
+    ///
+    /// All-or-nothing: the new catalog is built in `tmp/`, then renamed over
+    /// the old one, which is kept beside it as `catalog.sqlite.before-rebuild-<time>`.
+    /// No other process may have the library open.
+    public static func rebuildCatalog(url: URL, registry: FilterRegistry = .standard) throws -> CatalogRebuildReport { try Maintenance.rebuildCatalog(url: url, registry: registry) }
+}
+
+// MARK: Importing (Importing.swift, Importing+Import.swift, +Pairs, +Create, +Metadata)
+
+extension PhotoLibrary {
+    /// Imports files and folders (recursively, in name order). Every file
+    /// gets a result: its id (and whether the same bytes were already
+    /// there), or the reason it was refused. A bad file never stops the rest.
+    ///
+    /// Files are imported `jobs` at a time (default: the number of cores);
+    /// the two files of a RAW+JPEG pair always by the same worker, in order.
+    /// Results keep the order of the files.
+    ///
+    /// - Parameter progress: called after each file with (done, total).
+    public func importItems(_ paths: [String], jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+                            progress: ProgressHandler? = nil) throws -> [ImportResult] { try importing.importItems(paths, jobs: jobs, progress: progress) }
+
+    /// `importItems` for paths given as the file system's bytes, which need
+    /// not be valid UTF-8 (Linux file names are bytes: a Latin-1 `caf\xE9.jpg`
+    /// cannot be named by a `String`). Files found in folders keep their
+    /// bytes too. Results, errors and the photo's `originalFilename` show
+    /// each byte that is not UTF-8 as `\xHH`.
+    public func importItems(fileSystemPaths paths: [[UInt8]], jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+                            progress: ProgressHandler? = nil) throws -> [ImportResult] { try importing.importItems(fileSystemPaths: paths, jobs: jobs, progress: progress) }
+
+    /// Imports `data` as a new photo (for bytes already in the library,
+    /// returns the photo that has them: `existed` is true).
+    ///
+    /// - Parameter filename: the photo's original file name (one path
+    ///   component, e.g. `IMG_0042.JPG`); nil names it by its content hash.
+    @discardableResult
+    public func createAsset(from data: Data, filename: String? = nil) throws -> ObjectPlaceholder { try importing.createAsset(from: data, filename: filename) }
+
+    /// Imports the bytes of an asynchronous sequence (an upload's body, a
+    /// `FileHandle`'s `bytes`) as a new photo, streamed to a staging file:
+    /// at most 1 MiB is held in memory, and a sequence longer than the size
+    /// limit stops being read there.
+    @discardableResult
+    public func createAsset<Bytes: AsyncSequence>(from bytes: Bytes, filename: String? = nil) async throws -> ObjectPlaceholder
+    where Bytes.Element == UInt8 { try await importing.createAsset(from: bytes, filename: filename) }
+
+    /// Imports a sequence of chunks (`Data`, `[UInt8]`, …: what HTTP servers
+    /// hand out) as a new photo, streamed to a staging file chunk by chunk.
+    @discardableResult
+    public func createAsset<Chunks: AsyncSequence>(fromChunks chunks: Chunks, filename: String? = nil) async throws -> ObjectPlaceholder
+    where Chunks.Element: DataProtocol { try await importing.createAsset(fromChunks: chunks, filename: filename) }
+
+    /// A file name given with bytes: one path component, printable
+    /// (`invalidChange` otherwise). Public so a server can refuse a bad
+    /// name as a bad request before it reads the upload.
+    public static func checkedFilename(_ name: String?) throws -> String? { try Importing.checkedFilename(name) }
+}
+
+// MARK: Editing (Editing.swift, Editing+Edit.swift, +Conditional, +Staging, +Auto, +Lens)
+
+extension PhotoLibrary {
+    /// Applies a chain (e.g. `"crop,exposure=+0.3"`) to a photo: merges it
+    /// into the current recipe (or, with `reset`, into an empty one), renders
+    /// the full-size output and commits both as the next revision.
+    ///
+    /// It goes through the same content-editing API other editors use: read a
+    /// `ContentEditingInput`, render onto its base, commit a
+    /// `ContentEditingOutput` in `performChanges`. If another writer commits to
+    /// the photo meanwhile, the chain is merged again on top of that revision
+    /// (up to 20 times), so no edit is ever lost. Returns the new revision.
+    ///
+    /// For a RAW+JPEG pair, `fromRAW` chooses the file the edit starts from
+    /// (true: the RAW, false: the JPEG; the filters carry over). When nil,
+    /// the current edit's base is kept, and a photo never edited starts from
+    /// the JPEG unless the chain sets the `raw` stage.
+    @discardableResult
+    public func apply(chain: String, to idOrPrefix: String, reset: Bool = false, removing: [String] = [],
+                      presets: PresetLibrary? = nil, fromRAW: Bool? = nil) throws -> Revision { try editing.apply(chain: chain, to: idOrPrefix, reset: reset, removing: removing, presets: presets, fromRAW: fromRAW) }
+
+    /// `apply(chain:…)` on several photos, one after the other (each render
+    /// already uses every core); stops at the first error, the photos before
+    /// it keeping their new revision. `progress` is called after each photo.
+    @discardableResult
+    public func apply(chain: String, to ids: [String], reset: Bool = false, removing: [String] = [],
+                      presets: PresetLibrary? = nil, fromRAW: Bool? = nil, progress: ProgressHandler? = nil) throws -> [Revision] { try editing.apply(chain: chain, to: ids, reset: reset, removing: removing, presets: presets, fromRAW: fromRAW, progress: progress) }
+
+    /// `apply(chain:…)` with parsed steps.
+    @discardableResult
+    public func apply(steps: [ChainStep], to idOrPrefix: String, reset: Bool = false, removing: [String] = [],
+                      presets: PresetLibrary? = nil, fromRAW: Bool? = nil) throws -> Revision { try editing.apply(steps: steps, to: idOrPrefix, reset: reset, removing: removing, presets: presets, fromRAW: fromRAW) }
+
+    /// Copies the recipe of one photo onto others (copy and paste of edits).
+    /// Geometry filters (rotate, straighten, flip, crop) are left out unless
+    /// `includeGeometry`, and each target then keeps its own. With `replace`,
+    /// a target's other filters are dropped; otherwise the copied filters
+    /// replace the target's filters of the same kind and the rest stay.
+    /// `progress` is called after each target with (done, total).
+    @discardableResult
+    public func copyRecipe(from source: String, to targets: [String], includeGeometry: Bool = false,
+                           replace: Bool = false, progress: ProgressHandler? = nil) throws -> [Revision] { try editing.copyRecipe(from: source, to: targets, includeGeometry: includeGeometry, replace: replace, progress: progress) }
+
+    /// Replaces a photo's recipe with `recipe`, as a new revision. The recipe
+    /// must be in photoedit's own format. Its base says what it applies to:
+    /// `original` or `alternate` (the RAW of a pair), or `render`: the
+    /// render of another tool's edit the photo's current edit builds on (the
+    /// current render when the latest edit is another tool's).
+    @discardableResult
+    public func apply(recipe: Recipe, to idOrPrefix: String) throws -> Revision { try editing.apply(recipe: recipe, to: idOrPrefix) }
+
+    /// Brings every filter of the photo's recipe to its current version (each
+    /// migration step in turn) and commits the re-rendered result as a new
+    /// revision. Old recipes otherwise keep rendering exactly as they did
+    /// (process versions). Returns nil when there was nothing to upgrade.
+    @discardableResult
+    public func upgrade(_ idOrPrefix: String) throws -> (revision: Revision, upgraded: [(filter: String, from: Int, to: Int)])? { try editing.upgrade(idOrPrefix) }
+
+    /// `upgrade` of several photos, one after the other; an element is nil
+    /// for a photo that was up to date. `progress` is called after each photo.
+    public func upgrade(_ ids: [String], progress: ProgressHandler? = nil) throws
+        -> [(revision: Revision, upgraded: [(filter: String, from: Int, to: Int)])?] { try editing.upgrade(ids, progress: progress) }
+
+    /// Returns the photo to its original as a new revision without
+    /// adjustments; with `revision`, makes that revision current again as a
+    /// new revision with its adjustment data (and base), its render rebuilt from
+    /// the adjustment data when this engine reads the format, else copied.
+    /// Nothing is deleted.
+    @discardableResult
+    public func revert(_ idOrPrefix: String, to revision: Int? = nil) throws -> Revision { try editing.revert(idOrPrefix, to: revision) }
+
+    /// Merges a chain into the recipe of revision `revision` and commits the
+    /// result as revision `revision + 1`, only if the photo is still at
+    /// `revision`; throws `PhotoEditError.conflict` otherwise (nothing changes).
+    /// The other parameters are those of `apply(steps:to:…)`.
+    @discardableResult
+    public func apply(steps: [ChainStep], to idOrPrefix: String, ifAt revision: Int, reset: Bool = false,
+                      removing: [String] = [], presets: PresetLibrary? = nil, fromRAW: Bool? = nil) throws -> Revision { try editing.apply(steps: steps, to: idOrPrefix, ifAt: revision, reset: reset, removing: removing, presets: presets, fromRAW: fromRAW) }
+
+    /// `apply(steps:to:ifAt:…)`, also only if the photo passes `precondition`,
+    /// checked on the photo as the edit's first read finds it, in that read
+    /// (the server's whole-ETag `If-Match`: no transaction of its own).
+    @discardableResult
+    package func apply(steps: [ChainStep], to idOrPrefix: String, ifAt revision: Int, reset: Bool = false,
+                       removing: [String] = [], presets: PresetLibrary? = nil, fromRAW: Bool? = nil,
+                       checking precondition: @escaping @Sendable (Asset) throws -> Void) throws -> Revision { try editing.apply(steps: steps, to: idOrPrefix, ifAt: revision, reset: reset, removing: removing, presets: presets, fromRAW: fromRAW, checking: precondition) }
+
+    /// Replaces the photo's recipe with `recipe` (as `apply(recipe:to:)`),
+    /// only if the photo is still at `revision`.
+    @discardableResult
+    public func apply(recipe: Recipe, to idOrPrefix: String, ifAt revision: Int) throws -> Revision { try editing.apply(recipe: recipe, to: idOrPrefix, ifAt: revision) }
+
+    /// Reverts to the original, or makes revision `target` current again (as
+    /// `revert(_:to:)`), only if the photo is still at `revision`.
+    @discardableResult
+    public func revert(_ idOrPrefix: String, to target: Int? = nil, ifAt revision: Int) throws -> Revision { try editing.revert(idOrPrefix, to: target, ifAt: revision) }
+
+    /// The settings `auto` writes for a photo (what `apply(chain: "auto", …)`
+    /// would set), measured on the base its current edit starts from: the
+    /// original (a RAW developed with the recipe's `raw` settings), or the
+    /// other tool's render an edit builds on. Nothing is written.
+    public func autoAdjustment(for idOrPrefix: String) throws -> AutoAdjustment { try editing.autoAdjustment(for: idOrPrefix) }
+
+    /// The camera and lens a photo's EXIF names, and the lensfun profile
+    /// they match, or why none does (what `lens` would store; nothing is written).
+    public func lensIdentification(for idOrPrefix: String) throws -> LensIdentification { try editing.lensIdentification(for: idOrPrefix) }
 }

@@ -1028,7 +1028,7 @@ extension Translator {
     /// up in lensfun's database with the packet's camera, focal length and
     /// aperture; when it finds none (a preset names no lens) the node keeps
     /// no lens, listed as not mapped: applied to a photo by a chain or a
-    /// preset, the photo's EXIF names it (`PhotoLibrary.identifyingLens`).
+    /// preset, the photo's EXIF names it (`Editing.identifyingLens`).
     mutating func lensCorrections() throws(XMPProblem) {
         read.formUnion(LightroomSettings.lensSettings)
         let profile = try flag("LensProfileEnable") ?? false, lateralCA = try flag("AutoLateralCA") ?? false

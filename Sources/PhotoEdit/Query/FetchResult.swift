@@ -149,23 +149,16 @@ extension FetchResult: RandomAccessCollection {
     }
 }
 
-extension PhotoLibrary {
-    /// Photos matching `options` (PhotoKit's `PHAsset.fetchAssets(with:)`).
-    /// Throws `PhotoEditError.invalidQuery` for a predicate that cannot run.
-    public func fetchAssets(_ options: FetchOptions = FetchOptions()) throws -> FetchResult<Asset> {
+extension Queries {
+    func fetchAssets(_ options: FetchOptions = FetchOptions()) throws -> FetchResult<Asset> {
         try fetchAssets(album: nil, options)
     }
 
-    /// The photos of an album (title, id or unambiguous id prefix) matching
-    /// `options`, in album order unless sort descriptors are given
-    /// (PhotoKit's `fetchAssets(in:options:)`).
-    public func fetchAssets(in album: String, options: FetchOptions = FetchOptions()) throws -> FetchResult<Asset> {
+    func fetchAssets(in album: String, options: FetchOptions = FetchOptions()) throws -> FetchResult<Asset> {
         try fetchAssets(album: try resolveAlbum(album), options)
     }
 
-    /// Every album, by title (or newest first with `newestFirst`), optionally
-    /// only those whose title contains `titleContains` (ignoring ASCII case).
-    public func fetchAlbums(titleContains: String? = nil, newestFirst: Bool = false) throws -> FetchResult<Album> {
+    func fetchAlbums(titleContains: String? = nil, newestFirst: Bool = false) throws -> FetchResult<Album> {
         let ids = try read { db in try db.albumIDs(titleContains: titleContains, newestFirst: newestFirst) }
         return FetchResult(identifiers: ids, objectType: .album, load: { [self] ids in try read { db in try Self.albums(ids, db) } },
                            refetch: { [self] in try fetchAlbums(titleContains: titleContains, newestFirst: newestFirst) })
@@ -173,7 +166,7 @@ extension PhotoLibrary {
 
     private func fetchAssets(album: String?, _ options: FetchOptions) throws -> FetchResult<Asset> {
         let ids = try read { db in try db.assetIDs(options, album: album) }
-        return FetchResult(identifiers: ids, objectType: .asset, load: { [self] ids in try read { db in try Self.assets(ids, db) } },
+        return FetchResult(identifiers: ids, objectType: .asset, load: { [self] ids in try read { db in try Self.assetModels(ids, db) } },
                            refetch: { [self] in try fetchAssets(album: album, options) })
     }
 }

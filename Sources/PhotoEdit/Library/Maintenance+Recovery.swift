@@ -1,6 +1,6 @@
 import Foundation
 
-extension PhotoLibrary {
+extension Maintenance {
     /// Finishes what an interrupted commit left behind. For every intent
     /// journal in `tmp/` (see `IntentJournal`), the files it names that no
     /// catalog row references are removed — they were moved into place but
@@ -17,7 +17,7 @@ extension PhotoLibrary {
         if !pending.isEmpty, !files.isShared {
             let referenced = try referencedPaths()
             for path in pending where !referenced.contains(path) {
-                removeFileAndPreview(path)
+                library.removeFileAndPreview(path)
             }
         }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: layout.tmp)) ?? [] {

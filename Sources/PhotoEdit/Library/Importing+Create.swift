@@ -6,23 +6,14 @@ import Foundation
 /// counted against the import size limit (`PHOTOEDIT_MAX_FILE_SIZE`), then
 /// take the import path of a file: decoded whole, checked, moved into
 /// `originals/`, committed with the same all-or-nothing protocol.
-extension PhotoLibrary {
-    /// Imports `data` as a new photo (for bytes already in the library,
-    /// returns the photo that has them: `existed` is true).
-    ///
-    /// - Parameter filename: the photo's original file name (one path
-    ///   component, e.g. `IMG_0042.JPG`); nil names it by its content hash.
+extension Importing {
     @discardableResult
-    public func createAsset(from data: Data, filename: String? = nil) throws -> ObjectPlaceholder {
+    func createAsset(from data: Data, filename: String? = nil) throws -> ObjectPlaceholder {
         try createAsset(.data(data, filename: filename))
     }
 
-    /// Imports the bytes of an asynchronous sequence (an upload's body, a
-    /// `FileHandle`'s `bytes`) as a new photo, streamed to a staging file:
-    /// at most 1 MiB is held in memory, and a sequence longer than the size
-    /// limit stops being read there.
     @discardableResult
-    public func createAsset<Bytes: AsyncSequence>(from bytes: Bytes, filename: String? = nil) async throws -> ObjectPlaceholder
+    func createAsset<Bytes: AsyncSequence>(from bytes: Bytes, filename: String? = nil) async throws -> ObjectPlaceholder
     where Bytes.Element == UInt8 {
         try await createAsset(streaming: filename) { writer in
             var chunk: [UInt8] = []
@@ -38,10 +29,8 @@ extension PhotoLibrary {
         }
     }
 
-    /// Imports a sequence of chunks (`Data`, `[UInt8]`, …: what HTTP servers
-    /// hand out) as a new photo, streamed to a staging file chunk by chunk.
     @discardableResult
-    public func createAsset<Chunks: AsyncSequence>(fromChunks chunks: Chunks, filename: String? = nil) async throws -> ObjectPlaceholder
+    func createAsset<Chunks: AsyncSequence>(fromChunks chunks: Chunks, filename: String? = nil) async throws -> ObjectPlaceholder
     where Chunks.Element: DataProtocol {
         try await createAsset(streaming: filename) { writer in
             for try await chunk in chunks {
@@ -69,7 +58,7 @@ extension PhotoLibrary {
             if !placeholder.existed && !placeholder.joinedPair {
                 var results = [ImportResult(path: name ?? Self.unnamedUpload, id: placeholder.localIdentifier, duplicate: false,
                                             error: nil, joinedPair: false)]
-                self.importDevelopSettings(of: [SystemPath(staged)], results: &results)
+                library.importDevelopSettings(of: [SystemPath(staged)], results: &results)
                 if !results[0].warnings.isEmpty { placeholder.setWarnings(placeholder.warnings + results[0].warnings) }
             }
             return placeholder
@@ -83,7 +72,7 @@ extension PhotoLibrary {
         while true {
             do {
                 var placeholder: ObjectPlaceholder?
-                try performChanges { changes in
+                try library.performChanges { changes in
                     changes.importDate = importDate
                     placeholder = changes.createAsset(source)
                 }
@@ -97,10 +86,7 @@ extension PhotoLibrary {
     /// How an upload without a file name is named in errors.
     static let unnamedUpload = "uploaded data"
 
-    /// A file name given with bytes: one path component, printable
-    /// (`invalidChange` otherwise). Public so a server can refuse a bad
-    /// name as a bad request before it reads the upload.
-    public static func checkedFilename(_ name: String?) throws -> String? {
+    static func checkedFilename(_ name: String?) throws -> String? {
         guard let name else { return nil }
         guard !name.isEmpty, name.utf8.count <= 255, name != ".", name != "..", !name.contains("/"),
               !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) else {

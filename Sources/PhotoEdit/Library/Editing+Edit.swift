@@ -1,32 +1,15 @@
 import Foundation
 
-extension PhotoLibrary {
-    /// Applies a chain (e.g. `"crop,exposure=+0.3"`) to a photo: merges it
-    /// into the current recipe (or, with `reset`, into an empty one), renders
-    /// the full-size output and commits both as the next revision.
-    ///
-    /// It goes through the same content-editing API other editors use: read a
-    /// `ContentEditingInput`, render onto its base, commit a
-    /// `ContentEditingOutput` in `performChanges`. If another writer commits to
-    /// the photo meanwhile, the chain is merged again on top of that revision
-    /// (up to 20 times), so no edit is ever lost. Returns the new revision.
-    ///
-    /// For a RAW+JPEG pair, `fromRAW` chooses the file the edit starts from
-    /// (true: the RAW, false: the JPEG; the filters carry over). When nil,
-    /// the current edit's base is kept, and a photo never edited starts from
-    /// the JPEG unless the chain sets the `raw` stage.
+extension Editing {
     @discardableResult
-    public func apply(chain: String, to idOrPrefix: String, reset: Bool = false, removing: [String] = [],
+    func apply(chain: String, to idOrPrefix: String, reset: Bool = false, removing: [String] = [],
                       presets: PresetLibrary? = nil, fromRAW: Bool? = nil) throws -> Revision {
         let steps = try Chain.parse(chain)
         return try apply(steps: steps, to: idOrPrefix, reset: reset, removing: removing, presets: presets, fromRAW: fromRAW)
     }
 
-    /// `apply(chain:…)` on several photos, one after the other (each render
-    /// already uses every core); stops at the first error, the photos before
-    /// it keeping their new revision. `progress` is called after each photo.
     @discardableResult
-    public func apply(chain: String, to ids: [String], reset: Bool = false, removing: [String] = [],
+    func apply(chain: String, to ids: [String], reset: Bool = false, removing: [String] = [],
                       presets: PresetLibrary? = nil, fromRAW: Bool? = nil, progress: ProgressHandler? = nil) throws -> [Revision] {
         let steps = try Chain.parse(chain)
         let resolved = try ids.map { try resolve($0) }
@@ -36,9 +19,8 @@ extension PhotoLibrary {
         }
     }
 
-    /// `apply(chain:…)` with parsed steps.
     @discardableResult
-    public func apply(steps: [ChainStep], to idOrPrefix: String, reset: Bool = false, removing: [String] = [],
+    func apply(steps: [ChainStep], to idOrPrefix: String, reset: Bool = false, removing: [String] = [],
                       presets: PresetLibrary? = nil, fromRAW: Bool? = nil) throws -> Revision {
         try apply(steps: steps, to: idOrPrefix, expected: nil, reset: reset, removing: removing, presets: presets, fromRAW: fromRAW)
     }
@@ -73,17 +55,11 @@ extension PhotoLibrary {
         }
     }
 
-    /// Copies the recipe of one photo onto others (copy and paste of edits).
-    /// Geometry filters (rotate, straighten, flip, crop) are left out unless
-    /// `includeGeometry`, and each target then keeps its own. With `replace`,
-    /// a target's other filters are dropped; otherwise the copied filters
-    /// replace the target's filters of the same kind and the rest stay.
-    /// `progress` is called after each target with (done, total).
     @discardableResult
-    public func copyRecipe(from source: String, to targets: [String], includeGeometry: Bool = false,
+    func copyRecipe(from source: String, to targets: [String], includeGeometry: Bool = false,
                            replace: Bool = false, progress: ProgressHandler? = nil) throws -> [Revision] {
         let from = try resolve(source)
-        let data = try asset(from).adjustmentData
+        let data = try queries.asset(from).adjustmentData
         guard let data else { throw PhotoEditError.invalidChange("photo \(from) has no adjustments to copy") }
         guard Recipe.canHandle(data) else {
             throw PhotoEditError.invalidChange("photo \(from) was edited in format '\(data.formatIdentifier)', which photoedit cannot copy")
@@ -137,7 +113,7 @@ extension PhotoLibrary {
             // filters (except the RAW development, when leaving the RAW).
             var carried: Recipe?
             if let fromRAW {
-                let current = try requestContentEditingInput(for: id, options: options)
+                let current = try library.requestContentEditingInput(for: id, options: options)
                 id = current.assetIdentifier
                 if (current.base == .alternate) != fromRAW {
                     if !reset, let data = current.adjustmentData, current.canHandleAdjustmentData {
@@ -146,7 +122,7 @@ extension PhotoLibrary {
                     options = options.startingFrom(alternate: fromRAW)
                 }
             }
-            let input = try requestContentEditingInput(for: id, options: options)
+            let input = try library.requestContentEditingInput(for: id, options: options)
             id = input.assetIdentifier
             if let expected, input.revision != expected {
                 throw PhotoEditError.conflict(asset: id, expected: expected, actual: input.revision)
@@ -176,13 +152,8 @@ extension PhotoLibrary {
         }
     }
 
-    /// Replaces a photo's recipe with `recipe`, as a new revision. The recipe
-    /// must be in photoedit's own format. Its base says what it applies to:
-    /// `original` or `alternate` (the RAW of a pair), or `render`: the
-    /// render of another tool's edit the photo's current edit builds on (the
-    /// current render when the latest edit is another tool's).
     @discardableResult
-    public func apply(recipe: Recipe, to idOrPrefix: String) throws -> Revision {
+    func apply(recipe: Recipe, to idOrPrefix: String) throws -> Revision {
         try apply(recipe: recipe, to: idOrPrefix, expected: nil)
     }
 
@@ -192,14 +163,14 @@ extension PhotoLibrary {
         let recipe = try recipe.bindingUnrecorded(registry: registry)
         let input: ContentEditingInput
         if recipe.base == .render {
-            input = try requestContentEditingInput(for: id, options: ContentEditingInputRequestOptions(
+            input = try library.requestContentEditingInput(for: id, options: ContentEditingInputRequestOptions(
                 canHandleAdjustmentData: { Recipe.canHandle($0) }, displaySize: nil))
             guard case .render = input.base else {
                 throw PhotoEditError.invalidAdjustmentData("the recipe has base \"render\", but photo \(id) has no other tool's edit to build on; use base \"original\"")
             }
         } else {
             let options = ContentEditingInputRequestOptions(startFromOriginal: true, displaySize: nil)
-            input = try requestContentEditingInput(for: id, options: recipe.base == .alternate ? options.startingFrom(alternate: true) : options)
+            input = try library.requestContentEditingInput(for: id, options: recipe.base == .alternate ? options.startingFrom(alternate: true) : options)
         }
         if let expected, input.revision != expected {
             throw PhotoEditError.conflict(asset: id, expected: expected, actual: input.revision)
@@ -208,15 +179,11 @@ extension PhotoLibrary {
         return try commitRendered(recipe, input: input)
     }
 
-    /// Brings every filter of the photo's recipe to its current version (each
-    /// migration step in turn) and commits the re-rendered result as a new
-    /// revision. Old recipes otherwise keep rendering exactly as they did
-    /// (process versions). Returns nil when there was nothing to upgrade.
     @discardableResult
-    public func upgrade(_ idOrPrefix: String) throws -> (revision: Revision, upgraded: [(filter: String, from: Int, to: Int)])? {
+    func upgrade(_ idOrPrefix: String) throws -> (revision: Revision, upgraded: [(filter: String, from: Int, to: Int)])? {
         let id = try resolve(idOrPrefix)
         let registry = self.registry
-        let input = try requestContentEditingInput(for: id, options: ContentEditingInputRequestOptions(
+        let input = try library.requestContentEditingInput(for: id, options: ContentEditingInputRequestOptions(
             canHandleAdjustmentData: { Recipe.canHandle($0) }, displaySize: nil))
         guard let data = input.adjustmentData, input.canHandleAdjustmentData else { return nil }
         let before = try Recipe(adjustmentData: data, registry: registry)
@@ -226,9 +193,7 @@ extension PhotoLibrary {
         return (try commitRendered(after, input: input), frozen.map { ($0.filter, $0.version, $0.current) })
     }
 
-    /// `upgrade` of several photos, one after the other; an element is nil
-    /// for a photo that was up to date. `progress` is called after each photo.
-    public func upgrade(_ ids: [String], progress: ProgressHandler? = nil) throws
+    func upgrade(_ ids: [String], progress: ProgressHandler? = nil) throws
         -> [(revision: Revision, upgraded: [(filter: String, from: Int, to: Int)])?] {
         let resolved = try ids.map { try resolve($0) }
         return try resolved.enumerated().map { n, id in
@@ -248,16 +213,11 @@ extension PhotoLibrary {
         defer { unlink(output.renderedContentURL.path) }
         try render(recipe, onto: input.fullSizeImageURL.path, into: &output)
         output.adjustmentData = adjustmentData ?? recipe.adjustmentData
-        return try commitRevision(of: input.assetIdentifier, output: output)
+        return try library.commitRevision(of: input.assetIdentifier, output: output)
     }
 
-    /// Returns the photo to its original as a new revision without
-    /// adjustments; with `revision`, makes that revision current again as a
-    /// new revision with its adjustment data (and base), its render rebuilt from
-    /// the adjustment data when this engine reads the format, else copied.
-    /// Nothing is deleted.
     @discardableResult
-    public func revert(_ idOrPrefix: String, to revision: Int? = nil) throws -> Revision {
+    func revert(_ idOrPrefix: String, to revision: Int? = nil) throws -> Revision {
         try revert(idOrPrefix, to: revision, expected: nil)
     }
 
@@ -291,11 +251,11 @@ extension PhotoLibrary {
         }
         output.adjustmentData = data
         output.kind = .revert
-        return try commitRevision(of: id, output: output)
+        return try library.commitRevision(of: id, output: output)
     }
 
     private func commitRevert(_ id: String, expected: Int?) throws -> Revision {
-        try commitRevision(of: id) { changes in changes.add(.revert(id, expected: expected)) }
+        try library.commitRevision(of: id) { changes in changes.add(.revert(id, expected: expected)) }
     }
 
     /// Renders `recipe` onto the image at `basePath` into the output's

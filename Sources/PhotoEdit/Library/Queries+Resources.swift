@@ -32,9 +32,8 @@ public struct AssetResource: Hashable, Sendable {
     let inlineData: Data?
 }
 
-extension PhotoLibrary {
-    /// The files behind a photo.
-    public func resources(for idOrPrefix: String) throws -> [AssetResource] {
+extension Queries {
+    func resources(for idOrPrefix: String) throws -> [AssetResource] {
         let id = try resolve(idOrPrefix)
         let (a, current) = try read { db -> (AssetRecord, RevisionRecord?) in
             guard let a = try db.asset(id) else { throw PhotoEditError.unknownAsset(idOrPrefix) }
@@ -68,9 +67,7 @@ extension PhotoLibrary {
         return out
     }
 
-    /// Writes a resource to `path` (streamed in chunks; the file appears whole
-    /// or not at all).
-    public func writeResource(_ resource: AssetResource, to path: String) throws {
+    func writeResource(_ resource: AssetResource, to path: String) throws {
         if let data = resource.inlineData {
             let temp = path + ".photoedit-\(UUID().uuidString.prefix(8))"
             do {
@@ -113,11 +110,8 @@ public struct ResourceData: AsyncSequence, Sendable {
     }
 }
 
-extension PhotoLibrary {
-    /// The bytes of a resource, streamed (what a server sends without
-    /// writing a file first). Throws `unreadableFile` if the file is gone
-    /// (`verify` says why).
-    public func requestData(for resource: AssetResource) throws -> ResourceData {
+extension Queries {
+    func requestData(for resource: AssetResource) throws -> ResourceData {
         if let data = resource.inlineData {
             return ResourceData(resource: resource, byteCount: data.count, reader: ChunkReader(data: data))
         }

@@ -12,9 +12,8 @@ public struct Album: Hashable, Sendable, Codable {
     public let assetIdentifiers: [String]
 }
 
-extension PhotoLibrary {
-    /// Resolves an album title, id or unambiguous id prefix to its id.
-    public func resolveAlbum(_ titleOrID: String) throws -> String {
+extension Queries {
+    func resolveAlbum(_ titleOrID: String) throws -> String {
         try read { db in
             if let id = try db.albumID(titled: titleOrID) { return id }
             let prefix = titleOrID.lowercased()
@@ -26,8 +25,7 @@ extension PhotoLibrary {
         }
     }
 
-    /// Every album, by title.
-    public func albums() throws -> [Album] {
+    func albums() throws -> [Album] {
         try read { db in
             let ids = try db.albumIDsByTitle()
             let albums = try Self.albums(ids, db)
@@ -45,8 +43,7 @@ extension PhotoLibrary {
         return out
     }
 
-    /// One album, by title, id or unambiguous id prefix.
-    public func album(_ titleOrID: String) throws -> Album {
+    func album(_ titleOrID: String) throws -> Album {
         let id = try resolveAlbum(titleOrID)
         guard let album = try albums().first(where: { $0.id == id }) else { throw PhotoEditError.unknownAlbum(titleOrID) }
         return album

@@ -1,15 +1,11 @@
 import Foundation
 
-extension PhotoLibrary {
-    /// The settings `auto` writes for a photo (what `apply(chain: "auto", …)`
-    /// would set), measured on the base its current edit starts from: the
-    /// original (a RAW developed with the recipe's `raw` settings), or the
-    /// other tool's render an edit builds on. Nothing is written.
-    public func autoAdjustment(for idOrPrefix: String) throws -> AutoAdjustment {
+extension Editing {
+    func autoAdjustment(for idOrPrefix: String) throws -> AutoAdjustment {
         let id = try resolve(idOrPrefix)
         let registry = self.registry
         let canHandle: @Sendable (AdjustmentData) -> Bool = { Recipe.canHandle($0) && (try? Recipe(adjustmentData: $0, registry: registry)) != nil }
-        let input = try requestContentEditingInput(for: id, options: ContentEditingInputRequestOptions(
+        let input = try library.requestContentEditingInput(for: id, options: ContentEditingInputRequestOptions(
             canHandleAdjustmentData: canHandle, displaySize: nil))
         var recipe = Recipe.empty
         if let data = input.adjustmentData, input.canHandleAdjustmentData {

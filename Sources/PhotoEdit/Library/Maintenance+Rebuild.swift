@@ -26,25 +26,8 @@ public struct CatalogRebuildReport: Sendable {
     public var notes: [String] = []
 }
 
-extension PhotoLibrary {
-    /// Rebuilds the catalog of the library at `url` from the files on disk
-    /// (`photoedit verify --rebuild-catalog`), when `catalog.sqlite` is lost,
-    /// empty or damaged: originals, the revision records under `revisions/`
-    /// (each photo's id, file name, import date, and every revision with its
-    /// adjustment data, render and base), the renders they name, and each
-    /// photo's metadata record (rating, colour label, keywords, title,
-    /// caption, favorite, hidden). A damaged, foreign or oversized record is
-    /// one line of `problems` and is left out; the rest is recovered.
-    ///
-    /// Originals no record names become new photos with their metadata read
-    /// again from the file. Not recovered (they live only in the catalog):
-    /// recently deleted, albums, edited capture dates and locations, and the
-    /// change feed's history. See docs/library-layout.md.
-    ///
-    /// All-or-nothing: the new catalog is built in `tmp/`, then renamed over
-    /// the old one, which is kept beside it as `catalog.sqlite.before-rebuild-<time>`.
-    /// No other process may have the library open.
-    public static func rebuildCatalog(url: URL, registry: FilterRegistry = .standard) throws -> CatalogRebuildReport {
+extension Maintenance {
+    static func rebuildCatalog(url: URL, registry: FilterRegistry = .standard) throws -> CatalogRebuildReport {
         let layout = LibraryLayout(root: url.standardizedFileURL)
         guard FileIO.isDirectory(layout.originals) else { throw PhotoEditError.library("no library at \(layout.root.path) (no originals/ folder)") }
         guard access(layout.root.path, W_OK) == 0 else {
@@ -66,7 +49,7 @@ extension PhotoLibrary {
             defer { unlink(built); unlink(built + "-journal") }
             try Catalog.build(at: built) { connection in
                 for a in assets { try connection.insert(a) }
-                for (id, list) in keywords { try Self.changeKeywords(of: id, add: list, remove: [], replace: false, connection) }
+                for (id, list) in keywords { try PhotoLibrary.changeKeywords(of: id, add: list, remove: [], replace: false, connection) }
                 for r in revisions { try connection.insert(r) }
                 try connection.refreshCurrentVersionColumns()
             }
@@ -100,7 +83,7 @@ extension PhotoLibrary {
             try db.revisionsWithoutRecord()
         }
         for (id, number) in unrecorded {
-            do { _ = try library.replaceSidecar(id, number) } catch let e as PhotoEditError {
+            do { _ = try library.maintenance.replaceSidecar(id, number) } catch let e as PhotoEditError {
                 report.problems.append("\(id) revision \(number): cannot write its revision record: \(e.description)")
             }
         }
@@ -116,7 +99,7 @@ extension PhotoLibrary {
         let (_, pending) = IntentJournal.pendingPaths(in: layout.tmp)
         func relativeFiles(_ folder: String) -> [String] {
             let base = layout.absolute(folder)
-            return filesInFolder(base).map { folder + "/" + String($0.dropFirst(base.count + 1)) }.filter { !pending.contains($0) }
+            return Importing.filesInFolder(base).map { folder + "/" + String($0.dropFirst(base.count + 1)) }.filter { !pending.contains($0) }
         }
         // Originals by path, checked against the SHA-256 they are named by.
         var originals: [String: String] = [:]   // relative path → sha256
@@ -130,7 +113,7 @@ extension PhotoLibrary {
         }
         // Revision records, by photo and number; metadata records, by photo.
         let recordFiles = relativeFiles("revisions")
-        let described = recoverMetadataRecords(layout, files: recordFiles, &report)
+        let described = PhotoLibrary.recoverMetadataRecords(layout, files: recordFiles, &report)
         var keywords: [String: [String]] = [:]
         var records: [String: [Int: (path: String, sidecar: RevisionSidecar)]] = [:]
         for relative in recordFiles where relative.hasSuffix(".json") && !LibraryLayout.isMetadataRecord(relative) {
@@ -232,7 +215,7 @@ extension PhotoLibrary {
             }
             var info = stat()
             let modified = stat(path, &info) == 0 ? Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec)) : Date()
-            let a = Self.record(id: newIdentifier(), relative: relative, sha256: originals[relative]!, probe: probe,
+            let a = Self.record(id: PhotoLibrary.newIdentifier(), relative: relative, sha256: originals[relative]!, probe: probe,
                                 filename: (relative as NSString).lastPathComponent, importDate: modified, layout: layout)
             assets.append(a)
             revisions.append(RevisionRecord(assetId: a.id, number: 0, createdAt: modified, kind: Revision.Kind.imported.rawValue,

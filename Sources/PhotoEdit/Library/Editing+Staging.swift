@@ -4,7 +4,7 @@ import Foundation
 /// names start with its pid). Recovery empties `tmp/` when a process opens
 /// the library alone; a process that keeps the library open for days (a
 /// server) cleans up after itself and after processes that died meanwhile.
-extension PhotoLibrary {
+extension Editing {
     /// A dead process's staging file is removed once it is this old (a
     /// file that young could belong to a process on another machine whose
     /// pid happens to be unused here).
@@ -40,7 +40,7 @@ extension PhotoLibrary {
 
     /// Sweeps `tmp/` when the last sweep is older than `stagingSweepInterval`.
     func sweepStagingIfDue(now: Date = Date()) {
-        let due = stagingSweep.withLock { last in
+        let due = parts.stagingSweep.withLock { last in
             guard now.timeIntervalSince(last) >= Self.stagingSweepInterval else { return false }
             last = now
             return true

@@ -5,7 +5,7 @@ import Foundation
 /// resource, the RAW the `alternatePhoto`; `original` renders the RAW,
 /// `unadjusted` the JPEG. Whichever file comes first makes the photo; the
 /// other joins it when imported, in the same transaction as any import.
-extension PhotoLibrary {
+extension Importing {
     /// The photo a newly imported file pairs with: same source folder and
     /// name, the other kind (RAW vs JPEG/HEIF), not yet paired, not deleted.
     func pairPartner(of record: AssetRecord, _ db: any CatalogConnection) throws -> AssetRecord? {

@@ -1,26 +1,12 @@
 import Foundation
 
-extension PhotoLibrary {
-    /// Imports files and folders (recursively, in name order). Every file
-    /// gets a result: its id (and whether the same bytes were already
-    /// there), or the reason it was refused. A bad file never stops the rest.
-    ///
-    /// Files are imported `jobs` at a time (default: the number of cores);
-    /// the two files of a RAW+JPEG pair always by the same worker, in order.
-    /// Results keep the order of the files.
-    ///
-    /// - Parameter progress: called after each file with (done, total).
-    public func importItems(_ paths: [String], jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+extension Importing {
+    func importItems(_ paths: [String], jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
                             progress: ProgressHandler? = nil) throws -> [ImportResult] {
         try importItems(paths.map(SystemPath.init), jobs: jobs, progress: progress)
     }
 
-    /// `importItems` for paths given as the file system's bytes, which need
-    /// not be valid UTF-8 (Linux file names are bytes: a Latin-1 `caf\xE9.jpg`
-    /// cannot be named by a `String`). Files found in folders keep their
-    /// bytes too. Results, errors and the photo's `originalFilename` show
-    /// each byte that is not UTF-8 as `\xHH`.
-    public func importItems(fileSystemPaths paths: [[UInt8]], jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+    func importItems(fileSystemPaths paths: [[UInt8]], jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
                             progress: ProgressHandler? = nil) throws -> [ImportResult] {
         try importItems(paths.map { SystemPath(bytes: $0) }, jobs: jobs, progress: progress)
     }
@@ -59,7 +45,7 @@ extension PhotoLibrary {
                 }
             }
             // Lightroom develop settings: a revision of the new photo.
-            self.importDevelopSettings(of: groups[g], results: &groupResults)
+            library.importDevelopSettings(of: groups[g], results: &groupResults)
             imported.set(g, groupResults)
         }
         results += imported.all
@@ -170,8 +156,8 @@ extension PhotoLibrary {
             // The preview first, from the local copy: once the original is
             // in place, every request can count on its preview (unless the
             // library leaves previews to its job workers: see afterImport).
-            if afterImport == nil {
-                makePreview(ofStaged: staged, as: relative, width: probe.width, height: probe.height, raw: probe.format == "raw")
+            if parts.afterImport == nil {
+                library.makePreview(ofStaged: staged, as: relative, width: probe.width, height: probe.height, raw: probe.format == "raw")
             }
             try files.publish(staged, as: relative)
             placed = true

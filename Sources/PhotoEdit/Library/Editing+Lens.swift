@@ -1,9 +1,7 @@
 import Foundation
 
-extension PhotoLibrary {
-    /// The camera and lens a photo's EXIF names, and the lensfun profile
-    /// they match, or why none does (what `lens` would store; nothing is written).
-    public func lensIdentification(for idOrPrefix: String) throws -> LensIdentification {
+extension Editing {
+    func lensIdentification(for idOrPrefix: String) throws -> LensIdentification {
         try LensIdentification.of(path: originalPath(try resolve(idOrPrefix)))
     }
 

@@ -12,22 +12,8 @@ public struct VerificationReport: Sendable {
     public var isClean: Bool { problems.isEmpty }
 }
 
-extension PhotoLibrary {
-    /// Checks the whole library: the catalog's integrity, every original
-    /// against its hash and decoded whole, every revision's adjustment data, render, base
-    /// and record, every photo's metadata record, and files that no catalog row references. With `repair`, rebuilds
-    /// missing or damaged renders from adjustment data this engine reads and
-    /// removes unreferenced files; in a folder library it never touches an original.
-    ///
-    /// In a library whose files are in a shared blob store (S3), a crash
-    /// leaves at worst blobs no row references (every blob is put before
-    /// the catalog transaction that references it). Those younger than
-    /// `gracePeriod` may be another node's commit in flight: they are
-    /// counted in a note and never removed. Older ones are problems, which
-    /// `repair` removes — originals included, since no row ever referenced them.
-    ///
-    /// - Parameter progress: called after each photo with (done, total).
-    public func verify(repair: Bool = false, gracePeriod: TimeInterval = PhotoLibrary.defaultGracePeriod,
+extension Maintenance {
+    func verify(repair: Bool = false, gracePeriod: TimeInterval = PhotoLibrary.defaultGracePeriod,
                        progress: ProgressHandler? = nil) throws -> VerificationReport {
         var report = VerificationReport()
         let (integrity, foreignKeys, assets, revisions) = try read { db in
@@ -114,8 +100,8 @@ extension PhotoLibrary {
         // Previews: rebuildable, so a missing one is a note (made on first
         // use), which `repair` makes now.
         var withoutPreview = 0
-        for a in assets where (try? hasPreview(a.id)) == false {
-            if repair, (try? ensurePreview(a.id)) == true {
+        for a in assets where (try? library.hasPreview(a.id)) == false {
+            if repair, (try? library.ensurePreview(a.id)) == true {
                 report.repaired.append("\(a.id): preview made")
             } else {
                 withoutPreview += 1
@@ -187,10 +173,6 @@ extension PhotoLibrary {
         return report
     }
 
-    /// How long an unreferenced blob of a shared store is left alone by
-    /// `verify --repair`: longer than any commit takes.
-    public static let defaultGracePeriod: TimeInterval = 3600
-
     static func durationText(_ seconds: TimeInterval) -> String {
         if seconds >= 3600, seconds.truncatingRemainder(dividingBy: 3600) == 0 { return "\(Int(seconds / 3600)) h" }
         if seconds >= 60, seconds.truncatingRemainder(dividingBy: 60) == 0 { return "\(Int(seconds / 60)) min" }
@@ -255,7 +237,7 @@ extension PhotoLibrary {
             let image = try renderer.render(recipe: try Recipe(adjustmentData: data, registry: registry), originalPath: base)
             try Renderer.save(image, to: staged, format: .jpeg, quality: Renderer.renderQuality)
         } else if DarktableHistory(adjustmentData: data) != nil {
-            if let darktable {
+            if let darktable = library.darktable {
                 try darktable.render(original: base, sidecar: data.data, to: staged, work: layout.tmp)
             } else {
                 let unedited = Recipe(nodes: [], base: r.basePath == nil ? .original : .alternate, registry: registry)

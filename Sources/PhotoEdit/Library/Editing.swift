@@ -1,0 +1,9 @@
+import Foundation
+
+/// Editing: a photo's next revision — reading an editing input, merging a
+/// chain into its recipe, rendering onto its base, staging the output and
+/// committing it (returning the revision the commit wrote); reverts.
+struct Editing: LibraryService {
+    let library: PhotoLibrary
+    var parts: LibraryParts { library.parts }
+}

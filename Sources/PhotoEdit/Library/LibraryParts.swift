@@ -1,0 +1,239 @@
+import Foundation
+import Synchronization
+
+/// The parts a library is built from, shared by its services: the folder's
+/// layout, the catalog, the files (folder or blob store), the lock, the
+/// renderer, and the few pieces of state a service keeps across calls.
+/// Opening them (folders, read-only check, lock, catalog) happens here;
+/// `PhotoLibrary` then runs recovery and takes its shared lock.
+final class LibraryParts: Sendable {
+    /// The library folder (or a distributed library's work folder).
+    let url: URL
+    /// The filters this library renders with.
+    let registry: FilterRegistry
+    let layout: LibraryLayout
+    /// The catalog: SQLite in the library folder, or a store given at
+    /// opening (PostgreSQL), behind the catalog layer (CatalogQueries.swift).
+    let catalog: LibraryCatalog
+    /// The originals, renders and revision records: the library folder, or
+    /// a blob store given at opening (S3). `layout` then holds only the
+    /// local parts: staging, the derivative cache, the lock.
+    let files: any LibraryFiles
+    let lock: LibraryLock?
+    let renderer: Renderer
+    /// Opened without write access (a read-only folder or file system, or
+    /// another user's library): everything reads, nothing changes.
+    let isReadOnly: Bool
+    /// This process had the library to itself when it opened it (recovery may run).
+    let exclusive: Bool
+    /// See `PhotoLibrary.afterImport`.
+    let afterImport: (@Sendable (PhotoLibrary, [String]) -> Void)?
+    /// The last preview bases decoded (PhotoLibrary+Preview.swift).
+    let previewBases = PreviewBases()
+    /// When `tmp/` was last swept (Editing's staging: PhotoLibrary+Staging.swift).
+    let stagingSweep = Mutex<Date>(.distantPast)
+    /// See `PhotoLibrary.darktable`.
+    let darktableSetting = Mutex<DarktableCLI?>(DarktableCLI.located())
+
+    /// `store`: the catalog; nil: the SQLite catalog in the folder.
+    /// `files`: where the files are; nil: the folder.
+    init(url: URL, create: Bool, registry: FilterRegistry, store: (any CatalogStore)?,
+         files: (any LibraryFiles)?, afterImport: (@Sendable (PhotoLibrary, [String]) -> Void)?) throws {
+        self.url = url.standardizedFileURL
+        self.afterImport = afterImport
+        self.registry = registry
+        self.renderer = Renderer(registry: registry)
+        layout = LibraryLayout(root: self.url)
+        let files = files ?? FolderLibraryFiles(layout: layout)
+        self.files = files
+        let fm = FileManager.default
+        if !FileIO.isDirectory(layout.root.path) {
+            guard create else { throw PhotoEditError.library("no library at \(layout.root.path)") }
+        }
+        if store == nil { try Self.refuseMissingCatalog(layout) }
+        // Read-only when the folder cannot be written (a read-only mount,
+        // another user's library): listing, showing and rendering to files
+        // outside the library still work.
+        isReadOnly = FileIO.isDirectory(layout.root.path) && access(layout.root.path, W_OK) != 0
+            && (store != nil || FileIO.exists(layout.catalog))
+        if !isReadOnly {
+            do {
+                let folders = files is FolderLibraryFiles ? [layout.originals, layout.renders, layout.revisions] : []
+                for dir in [layout.root.path] + folders + [layout.cache, layout.tmp] {
+                    try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
+                }
+            } catch {
+                throw PhotoEditError.library("cannot create library at \(layout.root.path): \(error.localizedDescription)")
+            }
+        }
+        lock = try LibraryLock(path: layout.lock, readOnly: isReadOnly)
+        exclusive = !isReadOnly && lock?.tryExclusive() == true
+        catalog = LibraryCatalog(try store ?? SQLiteCatalogStore(path: layout.catalog, readOnly: isReadOnly))
+    }
+
+    /// A folder that holds originals but whose catalog is missing or empty
+    /// is a damaged library, not a new one: opening it would start an empty
+    /// catalog (and `verify --repair` would then remove every render).
+    static func refuseMissingCatalog(_ layout: LibraryLayout) throws {
+        let catalogSize = FileIO.size(layout.catalog)
+        let walSize = FileIO.size(layout.catalog + "-wal") ?? 0
+        guard catalogSize == nil || (catalogSize == 0 && walSize == 0) else { return }
+        let originals = (try? FileManager.default.subpathsOfDirectory(atPath: layout.originals)) ?? []
+        guard originals.contains(where: { !FileIO.isDirectory(layout.originals + "/" + $0) }) else { return }
+        throw PhotoEditError.library("\(layout.root.path) holds originals but its catalog is \(catalogSize == nil ? "missing" : "empty"); "
+            + "rebuild it from the files with `photoedit verify --rebuild-catalog` (or restore catalog.sqlite from a backup)")
+    }
+}
+
+/// A library service (Importing, Editing, Maintenance, Queries): a small
+/// value built from the shared parts, with one job. This extension gives
+/// every service (and the `PhotoLibrary` façade) the same access to those
+/// parts and the helpers all of them use: catalog transactions, id
+/// resolution, rows turned into models, local paths of library files.
+protocol LibraryService {
+    var parts: LibraryParts { get }
+}
+
+extension LibraryService {
+    var layout: LibraryLayout { parts.layout }
+    var catalog: LibraryCatalog { parts.catalog }
+    var files: any LibraryFiles { parts.files }
+    var lock: LibraryLock? { parts.lock }
+    var renderer: Renderer { parts.renderer }
+    var registry: FilterRegistry { parts.registry }
+    var isReadOnly: Bool { parts.isReadOnly }
+    var previewBases: PreviewBases { parts.previewBases }
+
+    /// The reading service, built on demand from the same parts (one reference).
+    var queries: Queries { Queries(parts: parts) }
+
+    /// Throws when the library was opened read-only.
+    func requireWritable() throws {
+        if isReadOnly {
+            throw PhotoEditError.library("\(layout.root.path) is read-only (no write access): it can be read, not changed")
+        }
+    }
+
+    /// `resolve` of the façade: an id or an unambiguous prefix of one to the full id.
+    func resolve(_ idOrPrefix: String) throws -> String {
+        try read { db in try Self.resolve(idOrPrefix, db) }
+    }
+
+    /// `resolve` inside a transaction.
+    static func resolve(_ idOrPrefix: String, _ db: any CatalogConnection) throws -> String {
+        let prefix = idOrPrefix.lowercased()
+        guard !prefix.isEmpty, prefix.count <= 32, prefix.allSatisfy({ $0.isHexDigit }) else {
+            throw PhotoEditError.malformedIdentifier(idOrPrefix)
+        }
+        let matches = try db.assetIDs(withPrefix: prefix, limit: 50)
+        switch matches.count {
+        case 0: throw PhotoEditError.unknownAsset(idOrPrefix)
+        case 1: return matches[0]
+        default:
+            if matches.contains(prefix) { return prefix }
+            throw PhotoEditError.ambiguousAsset(prefix: idOrPrefix, candidates: matches)
+        }
+    }
+
+    /// The row of the photo with this id (or unambiguous prefix), read in
+    /// `db`: a whole id needs no prefix search (one statement instead of two;
+    /// a server looks a photo up on every request).
+    static func assetRecord(_ idOrPrefix: String, _ db: any CatalogConnection, locking: Bool = false) throws -> AssetRecord {
+        let whole = idOrPrefix.utf8.count == 32 && idOrPrefix.allSatisfy(\.isHexDigit)
+        let id = whole ? idOrPrefix.lowercased() : try resolve(idOrPrefix, db)
+        guard let record = try db.asset(id, locking: locking) else { throw PhotoEditError.unknownAsset(idOrPrefix) }
+        return record
+    }
+
+    static func asset(_ r: AssetRecord, _ db: any CatalogConnection) throws -> Asset {
+        asset(r, current: try db.revision(r.revision, of: r.id), albums: try db.albumTitles(of: [r.id])[r.id] ?? [],
+              keywords: try keywords(of: [r.id], db)[r.id] ?? [])
+    }
+
+    /// The keywords of these photos, each photo's sorted as `Asset.keywords` lists them.
+    static func keywords(of ids: [String], _ db: any CatalogConnection) throws -> [String: [String]] {
+        // Sorted here, not by SQL: the stores' collations differ.
+        try db.keywords(of: ids).mapValues { list in list.sorted { (Keyword.folded($0), $0) < (Keyword.folded($1), $1) } }
+    }
+
+    /// The photos with these ids, as they are now (missing ids are left
+    /// out), in four queries whatever their number.
+    static func assetModels(_ ids: [String], _ db: any CatalogConnection) throws -> [String: Asset] {
+        guard !ids.isEmpty else { return [:] }
+        let records = try db.assets(ids)
+        let current = try db.currentRevisions(of: ids)
+        let albums = try db.albumTitles(of: ids)
+        let keywords = try Self.keywords(of: ids, db)
+        var out: [String: Asset] = [:]
+        for r in records { out[r.id] = asset(r, current: current[r.id], albums: albums[r.id] ?? [], keywords: keywords[r.id] ?? []) }
+        return out
+    }
+
+    private static func asset(_ r: AssetRecord, current: RevisionRecord?, albums: [String], keywords: [String]) -> Asset {
+        Asset(id: r.id, originalFilename: r.originalFilename, sha256: r.sha256, fileSize: r.fileSize, format: r.format,
+              uniformTypeIdentifier: r.uniformTypeIdentifier, mediaType: r.mediaType,
+              pixelWidth: current?.pixelWidth ?? r.originalPixelWidth, pixelHeight: current?.pixelHeight ?? r.originalPixelHeight,
+              originalPixelWidth: r.originalPixelWidth, originalPixelHeight: r.originalPixelHeight,
+              orientation: r.orientation, creationDate: r.creationDate,
+              location: r.latitude.flatMap { lat in r.longitude.map { Location(latitude: lat, longitude: $0) } },
+              importDate: r.importDate, revision: r.revision, adjustmentData: current?.adjustmentData,
+              isFavorite: r.favorite, isHidden: r.hidden, deletedDate: r.trashedDate, albums: albums,
+              camera: r.camera.flatMap { try? JSONDecoder().decode(CameraInfo.self, from: Data($0.utf8)) },
+              alternate: r.alternatePath == nil ? nil : AlternateFile(
+                  filename: r.alternateFilename ?? "", format: r.alternateFormat ?? "raw",
+                  uniformTypeIdentifier: r.alternateUniformTypeIdentifier ?? "public.camera-raw-image",
+                  fileSize: r.alternateFileSize ?? 0, sha256: r.alternateSha256 ?? ""),
+              rating: r.rating, colorLabel: r.colorLabel.flatMap(ColorLabel.init(rawValue:)), keywords: keywords,
+              title: r.title, caption: r.caption)
+    }
+
+    static func revision(_ r: RevisionRecord) -> Revision {
+        Revision(number: r.number, date: r.createdAt, kind: Revision.Kind(rawValue: r.kind) ?? .edit,
+                 adjustmentData: r.adjustmentData, pixelWidth: r.pixelWidth, pixelHeight: r.pixelHeight,
+                 hasRender: r.renderPath != nil, baseRevision: r.baseRevision,
+                 isBasedOnAlternate: r.basePath != nil && r.baseRevision == nil)
+    }
+
+    /// Runs `body` in a read transaction of the catalog.
+    func read<T>(_ body: (any CatalogConnection) throws -> T) throws -> T {
+        try catalog.read(body)
+    }
+
+    /// Runs `body` in one all-or-nothing write transaction of the catalog.
+    func write<T>(_ body: (any CatalogConnection) throws -> T) throws -> T {
+        try requireWritable()
+        return try catalog.write(body)
+    }
+
+    /// A local file for `relative` (see `LibraryFiles.localPath`); when a
+    /// blob store cannot provide it, the path where a folder library would
+    /// have it, which does not exist: the caller reports it missing, as for
+    /// a missing file in a folder.
+    func readablePath(_ relative: String) -> String {
+        (try? files.localPath(relative)) ?? layout.absolute(relative)
+    }
+
+    /// The absolute path of a pair's alternate file (the RAW), nil for a single file.
+    func alternatePath(_ id: String) throws -> String? {
+        try read { db in try db.alternatePath(of: id) }.map(files.localPath)
+    }
+
+    func originalPath(_ id: String) throws -> String {
+        try files.localPath(try read { db in
+            guard let path = try db.originalPath(of: id) else { throw PhotoEditError.unknownAsset(id) }
+            return path
+        })
+    }
+}
+
+/// The façade reads the shared parts the same way its services do, and
+/// builds its services on demand (each is one reference: building one costs
+/// nothing). Importing, Editing and Maintenance hold the façade itself: they
+/// commit through its `performChanges` (Changes.swift, the one commit path)
+/// and reach its image subjects and previews (Images/, PhotoLibrary+Previews.swift);
+/// each such use is spelled `library.…`.
+extension PhotoLibrary: LibraryService {
+    var importing: Importing { Importing(library: self) }
+    var editing: Editing { Editing(library: self) }
+    var maintenance: Maintenance { Maintenance(library: self) }
+}

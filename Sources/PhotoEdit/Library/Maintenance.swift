@@ -1,0 +1,9 @@
+import Foundation
+
+/// Maintenance: keeping the library whole — recovery after a crashed
+/// commit, sweeping staging files, verify (and repair), rebuilding the
+/// catalog from the files.
+struct Maintenance: LibraryService {
+    let library: PhotoLibrary
+    var parts: LibraryParts { library.parts }
+}
