@@ -8,6 +8,8 @@
  * in double as recomb does), so the same bits.
  */
 #include "photoedit_shim.h"
+#include <math.h>
+#include <string.h>
 
 typedef struct {
     VipsImage *in;       /* 3-band float, the whole image */
@@ -127,6 +129,74 @@ VipsImage *pe_masked_blend(VipsImage *in, VipsImage *adjusted, VipsImage *mask, 
     VipsImage *inputs[4] = { in, mask, adjusted, NULL };
     if (vips_image_pipeline_array(out, VIPS_DEMAND_STYLE_THINSTRIP, inputs) ||
         vips_image_generate(out, pe_masked_start, pe_masked_generate, pe_masked_stop, s, NULL)) {
+        g_object_unref(out);
+        return NULL;
+    }
+    return out;
+}
+
+/*
+ * A gradient's or a radial's mask evaluated per pixel in one pass (previews):
+ * the same function of pixel centres as the libvips graph of Mask.swift
+ * (planes, power, clamp, smoothstep), computed in double, without its dozen
+ * intermediate images. Not bit-identical to that graph, so full-size
+ * renders keep the graph.
+ */
+typedef struct {
+    int kind;        /* 0 linear, 1 radial */
+    double p[9];     /* see pe_mask_shape */
+} pe_shape;
+
+static inline double pe_smooth01(double t) {
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    return t * t * (3 - 2 * t);
+}
+
+static int pe_shape_generate(VipsRegion *out, void *seq, void *a, void *b, gboolean *stop) {
+    (void) seq; (void) b; (void) stop;
+    const pe_shape *s = (const pe_shape *) a;
+    const VipsRect *r = &out->valid;
+    const double *p = s->p;
+    for (int y = r->top; y < VIPS_RECT_BOTTOM(r); y++) {
+        float *o = (float *) VIPS_REGION_ADDR(out, r->left, y);
+        double py = y + 0.5;
+        if (s->kind == 0) {
+            double row = p[1] * py + p[2];
+            for (int i = 0; i < r->width; i++) o[i] = (float) pe_smooth01(p[0] * (r->left + i + 0.5) + row);
+        } else {
+            double urow = p[1] * py + p[2], vrow = p[4] * py + p[5];
+            double n = p[6], inv = 1 / p[7];
+            int inside = p[8] != 0;
+            for (int i = 0; i < r->width; i++) {
+                double px = r->left + i + 0.5;
+                double u = p[0] * px + urow, v = p[3] * px + vrow;
+                double rho = n == 2 ? sqrt(u * u + v * v) : pow(pow(fabs(u), n) + pow(fabs(v), n), 1 / n);
+                double m = pe_smooth01((1 - rho) * inv);
+                o[i] = (float) (inside ? m : 1 - m);
+            }
+        }
+    }
+    return 0;
+}
+
+static void pe_shape_close(VipsImage *image, pe_shape *s) {
+    (void) image;
+    g_free(s);
+}
+
+VipsImage *pe_mask_shape(int width, int height, int kind, const double *params) {
+    if (width < 1 || height < 1 || (kind != 0 && kind != 1) || !params) {
+        vips_error("photoedit", "mask shape: expected a size of at least 1×1 and a linear or radial shape");
+        return NULL;
+    }
+    pe_shape *s = g_new0(pe_shape, 1);
+    s->kind = kind;
+    memcpy(s->p, params, sizeof(double) * (kind == 0 ? 3 : 9));
+    VipsImage *out = vips_image_new();
+    g_signal_connect(out, "postclose", G_CALLBACK(pe_shape_close), s);
+    vips_image_init_fields(out, width, height, 1, VIPS_FORMAT_FLOAT, VIPS_CODING_NONE, VIPS_INTERPRETATION_B_W, 1.0, 1.0);
+    if (vips_image_pipelinev(out, VIPS_DEMAND_STYLE_ANY, NULL) ||
+        vips_image_generate(out, NULL, pe_shape_generate, NULL, s, NULL)) {
         g_object_unref(out);
         return NULL;
     }

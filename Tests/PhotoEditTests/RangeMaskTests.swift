@@ -177,4 +177,36 @@ struct LocalCorrectionBoxTests {
             }
         }
     }
+
+    /// A preview (scale < 1) evaluates gradients and radials per pixel in C
+    /// (`pe_mask_shape`) instead of the libvips graph a full render uses:
+    /// the same mask up to float rounding, for every branch (linear; radial
+    /// ellipse, superellipse, diamond, hard edge, outside, turned), and the
+    /// same corrected pixels. The graph rounds its planes to float; a hard
+    /// edge (feather 0: a ramp of a thousandth of the radius, slope 1500)
+    /// magnifies that rounding, hence its looser bound.
+    static let shapes: [(String, Double)] = [
+        ("linear(0.5 0.8 0.55 0.9)", 4e-6), ("linear(0.9 0.5 0.8 0.6)", 4e-6), ("linear(-0.5 0.2 1.5 0.3)", 4e-6),
+        ("radial(0.35 0.45 0.2 0.3 feather=0.6)", 4e-6), ("radial(0.6 0.4 0.1 0.3 angle=35 roundness=0.8 feather=0)", 3e-3),
+        ("radial(0.5 0.5 0.25 0.2 roundness=-1 feather=1)", 4e-6), ("radial(0.5 0.5 0.2 0.2 angle=-60 roundness=-0.4 outside)", 4e-6),
+        ("radial(0.3 0.3 0.1 0.1) &radial(0.35 0.35 0.1 0.1) -linear(0 0 0.4 0.4) invert", 4e-6),
+    ]
+
+    @Test(arguments: shapes)
+    func previewMasksAreTheFullRendersFunction(_ text: String, _ tolerance: Double) throws {
+        let c = try MaskChain.correction(text + " exposure=+1 contrast=+20")
+        for (w, h) in [(256, 171), (1440, 960), (97, 300)] {
+            let graph = try c.mask.render(width: w, height: h)
+            let perPixel = try c.mask.render(width: w, height: h, perPixel: true)
+            #expect(perPixel.width == w && perPixel.height == h && perPixel.bands == 1 && perPixel.formatName == "float")
+            #expect(try Pixels.maxAbsDifference(graph, perPixel) < tolerance, "\(text) at \(w)×\(h)")
+            // Something to compare: the mask is neither empty nor full everywhere.
+            let pixels = try perPixel.floatPixels()
+            #expect(pixels.contains { $0 > 0.01 } && pixels.contains { $0 < 0.99 }, "\(text) at \(w)×\(h)")
+            let image = try Self.synthetic(w, h)
+            let preview = try c.render(image, context: RenderContext(scale: 0.5))
+            let full = try c.render(image, context: RenderContext())
+            #expect(try Pixels.maxAbsDifference(preview, full) < tolerance, "\(text) at \(w)×\(h)")
+        }
+    }
 }
