@@ -5,7 +5,9 @@
  * copied). It replaces libvips' subtract (or recomb), multiply, embed and
  * add: one region per thread instead of four, the same arithmetic in the
  * same order (float subtract, float multiply, float add; the matrix summed
- * in double as recomb does), so the same bits.
+ * in double as recomb does), so the same bits. Where the mask is 0 the
+ * adjusted image is not computed at all and the input is copied (the same
+ * value as in + 0 · change, but for the sign of a zero).
  */
 #include "photoedit_shim.h"
 #include <math.h>
@@ -58,7 +60,29 @@ static int pe_masked_generate(VipsRegion *out, void *seq, void *a, void *b, gboo
     }
     VipsRect local = { inside.left - s->box.left, inside.top - s->box.top, inside.width, inside.height };
     if (vips_region_prepare(q->mask, &local)) return -1;
-    if (q->adjusted && vips_region_prepare(q->adjusted, &local)) return -1;
+    /* The adjusted image is computed only over the mask's non-zero pixels
+     * here (their bounding rectangle): a radial's corners, the empty part of
+     * a brush stroke's box cost nothing. Where the mask is 0 the input is
+     * copied, as in + 0 · change gives it. */
+    VipsRect need = { 0, 0, 0, 0 };
+    if (q->adjusted) {
+        int x0 = local.width, x1 = -1, y0 = -1, y1 = -1;
+        for (int y = 0; y < local.height; y++) {
+            const float *k = (const float *) VIPS_REGION_ADDR(q->mask, local.left, local.top + y);
+            int first = 0, last = local.width - 1;
+            while (first <= last && k[first] == 0) first++;
+            if (first > last) continue;
+            while (k[last] == 0) last--;
+            if (y0 < 0) y0 = y;
+            y1 = y;
+            if (first < x0) x0 = first;
+            if (last > x1) x1 = last;
+        }
+        if (y0 >= 0) {
+            need = (VipsRect) { local.left + x0, local.top + y0, x1 - x0 + 1, y1 - y0 + 1 };
+            if (vips_region_prepare(q->adjusted, &need)) return -1;
+        }
+    }
     const double *m = s->m;
     for (int y = r->top; y < VIPS_RECT_BOTTOM(r); y++) {
         const float *p = (const float *) VIPS_REGION_ADDR(q->in, r->left, y);
@@ -74,10 +98,23 @@ static int pe_masked_generate(VipsRegion *out, void *seq, void *a, void *b, gboo
         p += 3 * before;
         o += 3 * before;
         if (q->adjusted) {
-            const float *t = (const float *) VIPS_REGION_ADDR(q->adjusted, local.left, y - s->box.top);
-            for (int i = 0; i < inside.width; i++) {
+            /* `need` (box coordinates): the part of this row whose mask may be non-zero. */
+            int ny = y - s->box.top;
+            if (vips_rect_isempty(&need) || ny < need.top || ny >= VIPS_RECT_BOTTOM(&need)) {
+                memcpy(o, p, sizeof(float) * 3 * (size_t) inside.width);
+                continue;
+            }
+            int from = need.left - local.left, to = VIPS_RECT_RIGHT(&need) - local.left;
+            memcpy(o, p, sizeof(float) * 3 * (size_t) from);
+            memcpy(o + 3 * to, p + 3 * to, sizeof(float) * 3 * (size_t) (inside.width - to));
+            const float *t = (const float *) VIPS_REGION_ADDR(q->adjusted, need.left, ny);
+            for (int i = from; i < to; i++) {
+                if (k[i] == 0) {
+                    memcpy(o + 3 * i, p + 3 * i, sizeof(float) * 3);
+                    continue;
+                }
                 for (int c = 0; c < 3; c++) {
-                    float d = t[3 * i + c] - p[3 * i + c];
+                    float d = t[3 * (i - from) + c] - p[3 * i + c];
                     float w = d * k[i];
                     o[3 * i + c] = p[3 * i + c] + w;
                 }
