@@ -241,8 +241,8 @@ extension Filters {
             }
         ) { image, p, context in
             guard case .corrections(let corrections)? = p.content else { return image }
-            // Range shapes measure the photo as it enters the corrections, once.
-            let ranges = RangeSource(image)
+            // Range shapes measure the photo as it enters the corrections, once (a preview: in one C pass).
+            let ranges = RangeSource(image, perPixel: context.scale < 1)
             var out = image
             for correction in corrections {
                 out = try correction.render(out, ranges: ranges, context: context)

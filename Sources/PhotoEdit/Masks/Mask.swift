@@ -472,16 +472,26 @@ extension MaskShape {
 
 /// What range shapes measure: CIE L*, C* and h of the photo as it enters the
 /// local corrections, computed once (lazily) and shared by every correction.
+/// `perPixel` (previews): in one C pass (`pe_range_lch`) instead of libvips'
+/// colourspace chain, the same values to float rounding.
 final class RangeSource: @unchecked Sendable {
     private let image: Image
+    private let perPixel: Bool
     private var lightnessImage: Image?
     private var lchImage: Image?
 
-    init(_ image: Image) { self.image = image }
+    init(_ image: Image, perPixel: Bool = false) {
+        self.image = image
+        self.perPixel = perPixel
+    }
 
     /// L*/100, one band.
     func lightness() throws -> Image {
         if let lightnessImage { return lightnessImage }
+        if perPixel, lchImage == nil {
+            lightnessImage = try measured(lch: false)
+            return lightnessImage!
+        }
         let l = try lchImage.map { try $0.extractBands(0, count: 1) }
             ?? image.call("colourspace", [("space", .string("lab")), ("source_space", .string("scrgb"))]).extractBands(0, count: 1)
         lightnessImage = try l.linear(multiply: [0.01], add: [0])
@@ -491,8 +501,14 @@ final class RangeSource: @unchecked Sendable {
     /// CIE LCh(ab), three bands.
     func lch() throws -> Image {
         if let lchImage { return lchImage }
-        lchImage = try image.call("colourspace", [("space", .string("lch")), ("source_space", .string("scrgb"))])
+        lchImage = try perPixel ? measured(lch: true) : image.call("colourspace", [("space", .string("lch")), ("source_space", .string("scrgb"))])
         return lchImage!
+    }
+
+    private func measured(lch: Bool) throws -> Image {
+        let input = image.formatName == "float" ? image : try image.cast("float")
+        guard let out = pe_range_lch(input.pointer, lch ? 1 : 0) else { throw Vips.error("range mask") }
+        return Image(owning: out)
     }
 }
 
