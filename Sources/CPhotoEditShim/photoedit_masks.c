@@ -241,68 +241,51 @@ VipsImage *pe_mask_shape(int width, int height, int kind, const double *params) 
 }
 
 /*
- * What range masks measure, for previews: CIE L*, C*(ab) and h(ab) of
- * linear sRGB-primaries RGB (scRGB, D65) in one pass, instead of libvips'
- * colourspace chain (scRGB → XYZ → Lab → LCh), which computes three cube
- * roots and the whole Lab image even where only L* is asked for. The same
- * formulas (libvips' sRGB matrix and D65 white), to float rounding.
+ * What a luminance range mask measures, for previews: CIE L* of linear
+ * sRGB-primaries RGB (scRGB, D65), divided by 100, in one pass, where
+ * libvips' colourspace chain (scRGB → XYZ → Lab) computes the whole Lab
+ * image (three cube roots) to keep one band. The same formula (libvips'
+ * sRGB luminance row and D65 white), to float rounding. (A colour range
+ * keeps libvips' LCh: a per-pixel atan2 and three cube roots in double
+ * were measured slower than its tables.)
  */
-static inline double pe_lab_f(double t) {
-    return t > 0.008856 ? cbrt(t) : 7.787 * t + 16.0 / 116.0;
-}
-
-static int pe_lch_generate(VipsRegion *out, void *seq, void *a, void *b, gboolean *stop) {
-    (void) a; (void) stop;
+static int pe_lightness_generate(VipsRegion *out, void *seq, void *a, void *b, gboolean *stop) {
+    (void) a; (void) b; (void) stop;
     VipsRegion *ir = (VipsRegion *) seq;
-    const int lch = *(const int *) b;
     const VipsRect *r = &out->valid;
     if (vips_region_prepare(ir, r)) return -1;
     for (int y = r->top; y < VIPS_RECT_BOTTOM(r); y++) {
         const float *p = (const float *) VIPS_REGION_ADDR(ir, r->left, y);
         float *o = (float *) VIPS_REGION_ADDR(out, r->left, y);
         for (int i = 0; i < r->width; i++) {
-            double R = p[3 * i], G = p[3 * i + 1], B = p[3 * i + 2];
-            double fy = pe_lab_f(0.2126 * R + 0.7152 * G + 0.0722 * B);
-            double L = 116 * fy - 16;
-            if (!lch) {
-                o[i] = (float) (L / 100);
-                continue;
-            }
-            double fx = pe_lab_f((0.4124 * R + 0.3576 * G + 0.1805 * B) / 0.95047);
-            double fz = pe_lab_f((0.0193 * R + 0.1192 * G + 0.9505 * B) / 1.08883);
-            double A = 500 * (fx - fy), Bb = 200 * (fy - fz);
-            double h = atan2(Bb, A) * (180 / M_PI);
-            if (h < 0) h += 360;
-            o[3 * i] = (float) L;
-            o[3 * i + 1] = (float) sqrt(A * A + Bb * Bb);
-            o[3 * i + 2] = (float) h;
+            double Y = 0.2126 * p[3 * i] + 0.7152 * p[3 * i + 1] + 0.0722 * p[3 * i + 2];
+            double f = Y > 0.008856 ? cbrt(Y) : 7.787 * Y + 16.0 / 116.0;
+            o[i] = (float) ((116 * f - 16) / 100);
         }
     }
     return 0;
 }
 
-static const int pe_lch_kinds[2] = { 0, 1 };
-
-static void pe_lch_close(VipsImage *image, VipsImage *in) {
+static void pe_lightness_close(VipsImage *image, VipsImage *in) {
     (void) image;
     g_object_unref(in);
 }
 
-VipsImage *pe_range_lch(VipsImage *in, int lch) {
+VipsImage *pe_range_lightness(VipsImage *in) {
     if (in->Bands != 3 || in->BandFmt != VIPS_FORMAT_FLOAT) {
         vips_error("photoedit", "range source: expected 3-band float RGB");
         return NULL;
     }
     VipsImage *out = vips_image_new();
     g_object_ref(in);
-    g_signal_connect(out, "postclose", G_CALLBACK(pe_lch_close), in);
+    g_signal_connect(out, "postclose", G_CALLBACK(pe_lightness_close), in);
     if (vips_image_pipelinev(out, VIPS_DEMAND_STYLE_THINSTRIP, in, NULL)) {
         g_object_unref(out);
         return NULL;
     }
-    out->Bands = lch ? 3 : 1;
-    out->Type = lch ? VIPS_INTERPRETATION_LCH : VIPS_INTERPRETATION_B_W;
-    if (vips_image_generate(out, vips_start_one, pe_lch_generate, vips_stop_one, in, (void *) &pe_lch_kinds[lch ? 1 : 0])) {
+    out->Bands = 1;
+    out->Type = VIPS_INTERPRETATION_B_W;
+    if (vips_image_generate(out, vips_start_one, pe_lightness_generate, vips_stop_one, in, NULL)) {
         g_object_unref(out);
         return NULL;
     }

@@ -332,8 +332,8 @@ struct LocalAdjustmentTests {
     /// A 256 px preview of a masked recipe and the full render made small
     /// agree (ΔE00 mean < 1). The 600 px photo previewed at 256 px renders
     /// at scale 0.43, so the preview evaluates its gradients and radials per
-    /// pixel (`pe_mask_shape`) and measures its range shapes in one pass
-    /// (`pe_range_lch`) where the full render uses libvips graphs.
+    /// pixel (`pe_mask_shape`) and measures its luminance range in one pass
+    /// (`pe_range_lightness`) where the full render uses libvips graphs.
     @Test func previewAgreesWithFullRender() throws {
         let lib = try SampleLibrary("photoedit-local", samples: ["coffee.jpg"])
         let id = lib.ids[0]

@@ -54,11 +54,10 @@ struct RangeMaskTests {
         #expect(try off.point(x: 5, y: 5)[0] == 0)
     }
 
-    /// A preview measures L*, C* and h in one C pass (`pe_range_lch`)
-    /// instead of libvips' colourspace chain: the same values, on a field of
-    /// colours from black through saturated and out-of-gamut (negative)
-    /// ones (hue where C* > 5: near grey it turns with the rounding), and the
-    /// same range masks to within a few thousandths.
+    /// A preview measures L* in one C pass (`pe_range_lightness`) instead
+    /// of libvips' colourspace chain: the same values, on a field of colours
+    /// from black through saturated and out-of-gamut (negative) ones, and
+    /// the same range masks.
     @Test func previewMeasuresRangesLikeTheFullRender() throws {
         var pixels = [Float]()
         let (w, h) = (120, 90)
@@ -71,27 +70,15 @@ struct RangeMaskTests {
         let image = try BrushCanvas.floatImage(pixels, width: w, height: h, bands: 3)
         let (graph, perPixel) = (RangeSource(image), RangeSource(image, perPixel: true))
         let (l0, l1) = (try graph.lightness().floatPixels(), try perPixel.lightness().floatPixels())
-        let (c0, c1) = (try graph.lch().floatPixels(), try perPixel.lch().floatPixels())
-        #expect(l1.count == w * h && c1.count == 3 * w * h)
-        var worst = (l: 0.0, lch: 0.0, c: 0.0, hue: 0.0)
-        for i in 0..<(w * h) {
-            worst.l = max(worst.l, Double(abs(l0[i] - l1[i])))
-            worst.lch = max(worst.lch, Double(abs(c0[3 * i] - c1[3 * i])))
-            worst.c = max(worst.c, Double(abs(c0[3 * i + 1] - c1[3 * i + 1])))
-            if c0[3 * i + 1] > 5 {  // hue is ill-defined near grey
-                let d = abs(c0[3 * i + 2] - c1[3 * i + 2]).truncatingRemainder(dividingBy: 360)
-                worst.hue = max(worst.hue, Double(min(d, 360 - d)))
-            }
-        }
-        print(String(format: "range source, per pixel vs libvips: L*/100 %.2g, L* %.2g, C* %.2g, h %.2g°", worst.l, worst.lch, worst.c, worst.hue))
-        #expect(worst.l < 1e-4 && worst.lch < 1e-2 && worst.c < 5e-2 && worst.hue < 0.1)
-        for text in ["luminance(0.3 0.6 feather=0.1)", "colour(250 60)", "colour(30 40 feather=10 chroma=5)", "linear(0 0 1 1) &luminance(0.5 1)"] {
+        #expect(l1.count == w * h && Set(l1).count > 1000)
+        let worst = zip(l0, l1).map { Double(abs($0 - $1)) }.max()!
+        print(String(format: "range source, per pixel vs libvips: L*/100 within %.2g", worst))
+        #expect(worst < 1e-5)
+        for text in ["luminance(0.3 0.6 feather=0.1)", "luminance(0 0.2 feather=0)", "colour(250 60)", "linear(0 0 1 1) &luminance(0.5 1) &colour(30 90)"] {
             let c = try MaskChain.correction(text + " exposure=+1")
             let m0 = try c.mask.render(width: w, height: h, ranges: graph)
             let m1 = try c.mask.render(width: w, height: h, ranges: perPixel, perPixel: true)
-            let d = try Pixels.maxAbsDifference(m0, m1)
-            print(String(format: "range mask %@, per pixel vs libvips: max %.2g", text, d))
-            #expect(d < 1e-2, "\(text)")
+            #expect(try Pixels.maxAbsDifference(m0, m1) < 1e-4, "\(text)")
         }
     }
 

@@ -185,10 +185,10 @@ VipsImage *pe_masked_blend(VipsImage *in, VipsImage *adjusted, VipsImage *mask, 
  * A new reference, or NULL with the libvips error set. */
 VipsImage *pe_mask_shape(int width, int height, int kind, const double *params);
 
-/* CIE L*, C*(ab), h(ab) (degrees, 0…360) of 3-band float linear RGB with
- * sRGB primaries (scRGB, D65), in one pass: three bands when `lch`, else
- * one band, L* divided by 100. What range masks measure, for previews. A new
- * reference, or NULL with the libvips error set. */
-VipsImage *pe_range_lch(VipsImage *in, int lch);
+/* CIE L* divided by 100 of 3-band float linear RGB with sRGB primaries
+ * (scRGB, D65), one band, in one pass: what a luminance range mask
+ * measures, for previews. A new reference, or NULL with the libvips error
+ * set. */
+VipsImage *pe_range_lightness(VipsImage *in);
 
 #endif

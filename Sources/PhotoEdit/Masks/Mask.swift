@@ -472,8 +472,9 @@ extension MaskShape {
 
 /// What range shapes measure: CIE L*, C* and h of the photo as it enters the
 /// local corrections, computed once (lazily) and shared by every correction.
-/// `perPixel` (previews): in one C pass (`pe_range_lch`) instead of libvips'
-/// colourspace chain, the same values to float rounding.
+/// `perPixel` (previews): L* in one C pass (`pe_range_lightness`) instead of
+/// libvips' colourspace chain, the same values to float rounding (LCh stays
+/// libvips': a C pass in double was measured slower than its tables).
 final class RangeSource: @unchecked Sendable {
     private let image: Image
     private let perPixel: Bool
@@ -489,7 +490,9 @@ final class RangeSource: @unchecked Sendable {
     func lightness() throws -> Image {
         if let lightnessImage { return lightnessImage }
         if perPixel, lchImage == nil {
-            lightnessImage = try measured(lch: false)
+            let input = image.formatName == "float" ? image : try image.cast("float")
+            guard let out = pe_range_lightness(input.pointer) else { throw Vips.error("range mask") }
+            lightnessImage = Image(owning: out)
             return lightnessImage!
         }
         let l = try lchImage.map { try $0.extractBands(0, count: 1) }
@@ -501,14 +504,8 @@ final class RangeSource: @unchecked Sendable {
     /// CIE LCh(ab), three bands.
     func lch() throws -> Image {
         if let lchImage { return lchImage }
-        lchImage = try perPixel ? measured(lch: true) : image.call("colourspace", [("space", .string("lch")), ("source_space", .string("scrgb"))])
+        lchImage = try image.call("colourspace", [("space", .string("lch")), ("source_space", .string("scrgb"))])
         return lchImage!
-    }
-
-    private func measured(lch: Bool) throws -> Image {
-        let input = image.formatName == "float" ? image : try image.cast("float")
-        guard let out = pe_range_lch(input.pointer, lch ? 1 : 0) else { throw Vips.error("range mask") }
-        return Image(owning: out)
     }
 }
 
