@@ -15,7 +15,11 @@ Preview: GET /v1/assets/ID/preview?chain=...&w=1440&reset=true on a server
 started here on loopback (stopped at the end) -- the route the web editor's
 live preview asks (app.js runPreview -> api.js preview -> PhotoLibrary.preview);
 two untimed requests, then N timed ones interleaved; medians in ms, wall time
-of the request.
+of the request. With --peer OTHER_BINARY (e.g. the build before a change), a
+second server of that binary on the same library is timed in the same run,
+its requests interleaved with this one's (this/without, peer/without,
+this/with, peer/with, ...), and the ratios this/peer are printed.
+--preview-only skips the renders.
 
 Python 3 standard library only, plus libvips-tools (`vips`) to make the input.
 See bench/README.md.
@@ -121,26 +125,63 @@ def start_server(photoedit, library):
     sys.exit("photoedit serve did not answer within 60 s")
 
 
-def previews(photoedit, library, asset, runs):
-    """Median ms of the 1440 px preview of each chain, warm."""
-    proc, port = start_server(photoedit, library)
+def previews(binaries, library, asset, runs):
+    """Median ms of the 1440 px preview of each chain, warm, for each binary
+    (one server each, all running; requests interleaved): {binary: {chain: ms}}."""
+    servers = []
     try:
+        for binary in binaries:
+            servers.append(start_server(binary, library))
         paths = {name: "/v1/assets/%s/preview?%s" % (asset, urllib.parse.urlencode({"chain": chain, "w": 1440, "reset": "true"}))
                  for name, chain in CHAINS}
-        for name, _ in CHAINS:
-            for _ in range(2):
-                status, body = get(port, paths[name])
-                if status != 200:
-                    sys.exit("preview %s: HTTP %d %s" % (name, status, body[:300]))
-        times = {name: [] for name, _ in CHAINS}
+        for _, port in servers:
+            for name, _ in CHAINS:
+                for _ in range(2):
+                    status, body = get(port, paths[name])
+                    if status != 200:
+                        sys.exit("preview %s: HTTP %d %s" % (name, status, body[:300]))
+        times = [{name: [] for name, _ in CHAINS} for _ in binaries]
         for _ in range(runs):
             for name, _ in CHAINS:
-                start = time.perf_counter()
-                get(port, paths[name])
-                times[name].append((time.perf_counter() - start) * 1000)
-        return {name: statistics.median(v) for name, v in times.items()}
+                for i, (_, port) in enumerate(servers):
+                    start = time.perf_counter()
+                    get(port, paths[name])
+                    times[i][name].append((time.perf_counter() - start) * 1000)
+        return [{name: statistics.median(v) for name, v in t.items()} for t in times]
     finally:
-        stop(proc)
+        for proc, _ in servers:
+            stop(proc)
+
+
+def renders(args, library, asset, src, results):
+    """The render figures (time, CPU, peak memory with and without masks), printed; True when the goals are met."""
+    times = {name: [] for name, _ in CHAINS}
+    cpu = {name: [] for name, _ in CHAINS}
+    peaks = {name: 0.0 for name, _ in CHAINS}
+    for name, chain in CHAINS:
+        timed([args.photoedit, "apply", "--library", library, "--reset", chain, asset])  # warm-up
+    for i in range(args.runs):
+        for name, chain in CHAINS:
+            t, mb, c = timed([args.photoedit, "apply", "--library", library, "--reset", chain, asset])
+            times[name].append(t)
+            cpu[name].append(c)
+            peaks[name] = max(peaks[name], mb)
+        log("render run %d/%d done" % (i + 1, args.runs))
+    base, masked = (statistics.median(times[name]) for name, _ in CHAINS)
+    base_mb, masked_mb = (peaks[name] for name, _ in CHAINS)
+    base_cpu, masked_cpu = (statistics.median(cpu[name]) for name, _ in CHAINS)
+    results.update({"render_s": {name: times[name] for name, _ in CHAINS}, "cpu_s": cpu, "peak_mb": peaks})
+    print("input: %s (%.1f MB); %d runs each; median seconds, whole command" % (src, os.path.getsize(src) / 1e6, args.runs))
+    print("%-26s %12s %12s %8s  %s" % ("", "without", "with masks", "ratio", "goal"))
+    ok = True
+    print("%-26s %12.3f %12.3f %7.2fx  (CPU seconds: the figure a loaded machine distorts least)"
+          % ("render CPU (s)", base_cpu, masked_cpu, masked_cpu / base_cpu))
+    for label, a, b, goal, fmt in (("render (s)", base, masked, TIME_GOAL, "%12.3f"),
+                                   ("peak memory (MB)", base_mb, masked_mb, MEMORY_GOAL, "%12.1f")):
+        ratio = b / a
+        ok = ok and ratio <= goal
+        print(("%-26s " + fmt + " " + fmt + " %7.2fx  %s") % (label, a, b, ratio, ("met" if ratio <= goal else "MISSED") + " (<= %.1fx)" % goal))
+    return ok
 
 
 def main():
@@ -152,10 +193,16 @@ def main():
     ap.add_argument("--input", help="a JPEG to use instead of the generated one")
     ap.add_argument("--workdir", help="keep the input and library here")
     ap.add_argument("--no-preview", action="store_true", help="skip the preview figures")
+    ap.add_argument("--preview-only", action="store_true", help="skip the renders (the preview figures only)")
+    ap.add_argument("--peer", help="another photoedit binary with the server (e.g. the build before a change): "
+                                   "its previews are timed in the same run, interleaved, and compared")
     ap.add_argument("--json", help="write the figures to this file")
     args = ap.parse_args()
-    if not os.access(args.photoedit, os.X_OK):
-        sys.exit("%s is not an executable; build photoedit or pass --photoedit PATH" % args.photoedit)
+    for binary in [args.photoedit] + ([args.peer] if args.peer else []):
+        if not os.access(binary, os.X_OK):
+            sys.exit("%s is not an executable; build photoedit or pass --photoedit PATH" % binary)
+    if args.preview_only and args.no_preview:
+        sys.exit("--preview-only and --no-preview leave nothing to measure")
     if args.runs < 1 or args.runs > 50:
         sys.exit("--runs must be 1…50")
     work = args.workdir or tempfile.mkdtemp(prefix="masks-bench-")
@@ -173,44 +220,31 @@ def main():
         if os.path.exists(library):
             shutil.rmtree(library)
         asset = run([args.photoedit, "import", "--library", library, src]).split("\t", 1)[0].strip()
-        times = {name: [] for name, _ in CHAINS}
-        cpu = {name: [] for name, _ in CHAINS}
-        peaks = {name: 0.0 for name, _ in CHAINS}
-        for name, chain in CHAINS:
-            timed([args.photoedit, "apply", "--library", library, "--reset", chain, asset])  # warm-up
-        for i in range(args.runs):
-            for name, chain in CHAINS:
-                t, mb, c = timed([args.photoedit, "apply", "--library", library, "--reset", chain, asset])
-                times[name].append(t)
-                cpu[name].append(c)
-                peaks[name] = max(peaks[name], mb)
-            log("render run %d/%d done" % (i + 1, args.runs))
-        base, masked = (statistics.median(times[name]) for name, _ in CHAINS)
-        base_mb, masked_mb = (peaks[name] for name, _ in CHAINS)
-        base_cpu, masked_cpu = (statistics.median(cpu[name]) for name, _ in CHAINS)
-        results = {"input": src, "runs": args.runs, "chains": dict(CHAINS),
-                   "render_s": {name: times[name] for name, _ in CHAINS}, "cpu_s": cpu, "peak_mb": peaks}
-        print("input: %s (%.1f MB); %d runs each; median seconds, whole command" % (src, os.path.getsize(src) / 1e6, args.runs))
-        print("%-26s %12s %12s %8s  %s" % ("", "without", "with masks", "ratio", "goal"))
+        results = {"input": src, "runs": args.runs, "chains": dict(CHAINS)}
         ok = True
-        print("%-26s %12.3f %12.3f %7.2fx  (CPU seconds: the figure a loaded machine distorts least)"
-              % ("render CPU (s)", base_cpu, masked_cpu, masked_cpu / base_cpu))
-        for label, a, b, goal, fmt in (("render (s)", base, masked, TIME_GOAL, "%12.3f"),
-                                       ("peak memory (MB)", base_mb, masked_mb, MEMORY_GOAL, "%12.1f")):
-            ratio = b / a
-            ok = ok and ratio <= goal
-            print(("%-26s " + fmt + " " + fmt + " %7.2fx  %s") % (label, a, b, ratio, ("met" if ratio <= goal else "MISSED") + " (<= %.1fx)" % goal))
+        if not args.preview_only:
+            ok = renders(args, library, asset, src, results)
         serves = "not in this build" not in run([args.photoedit, "serve", "--help"])
         if not args.no_preview and not serves:
             print("preview: skipped, this build has no HTTP server (the quick start's build without the Server trait)")
+        if args.peer and "not in this build" in run([args.peer, "serve", "--help"]):
+            sys.exit("%s has no HTTP server: --peer needs a build with the Server trait" % args.peer)
         if not args.no_preview and serves:
-            ms = previews(args.photoedit, library, asset, 5 * args.runs)
+            binaries = [args.photoedit] + ([args.peer] if args.peer else [])
+            figures = previews(binaries, library, asset, 5 * args.runs)
+            ms = figures[0]
             a, b = (ms[name] for name, _ in CHAINS)
             met = b < PREVIEW_GOAL_MS
             ok = ok and met
             results["preview_ms"] = ms
-            print("%-26s %12.1f %12.1f %7.2fx  %s" % ("preview 1440 px warm (ms)", a, b, b / a,
+            print("%-26s %12s %12s %8s  %s" % ("warm 1440 px preview, ms", "without", "with masks", "ratio", "goal"))
+            print("%-26s %12.1f %12.1f %7.2fx  %s" % ("this build", a, b, b / a,
                                                       ("met" if met else "MISSED") + " (< %.0f ms)" % PREVIEW_GOAL_MS))
+            if args.peer:
+                pa, pb = (figures[1][name] for name, _ in CHAINS)
+                results["peer_preview_ms"] = figures[1]
+                print("%-26s %12.1f %12.1f %7.2fx" % ("peer (%s)" % os.path.basename(args.peer)[:19], pa, pb, pb / pa))
+                print("%-26s %11.2fx %11.2fx %8s  (each preview's time against the peer's, same run)" % ("this / peer", a / pa, b / pb, ""))
         if args.json:
             with open(args.json, "w") as f:
                 json.dump(results, f, indent=2)

@@ -330,11 +330,16 @@ struct LocalAdjustmentTests {
     }
 
     /// A 256 px preview of a masked recipe and the full render made small
-    /// agree (ΔE00 mean < 1).
+    /// agree (ΔE00 mean < 1). The 600 px photo previewed at 256 px renders
+    /// at scale 0.43, so the preview evaluates its gradients and radials per
+    /// pixel (`pe_mask_shape`) and measures its luminance range in one pass
+    /// (`pe_range_lightness`) where the full render uses libvips graphs.
     @Test func previewAgreesWithFullRender() throws {
         let lib = try SampleLibrary("photoedit-local", samples: ["coffee.jpg"])
         let id = lib.ids[0]
         try lib.library.apply(chain: "local=radial(0.45 0.4 0.25 0.3 feather=0.6) exposure=+0.8 contrast=+20,"
+            + "local=radial(0.7 0.3 0.15 0.2 angle=20 roundness=0.5 outside) exposure=-0.4 saturation=-20,"
+            + "local=linear(0.5 0.7 0.5 0.3) &luminance(0.4 1 feather=0.2) &colour(30 90) exposure=-0.5,"
             + "local=linear(0.5 0.6 0.5 1) exposure=-1 saturation=-40,"
             + "local=brush(r=0.04 0.75/0.2 0.9/0.3 0.95/0.6) temperature=+30,"
             + "retouch=heal(0.1 0.85 0.03 0.045 0.06 0)", to: id)

@@ -54,6 +54,34 @@ struct RangeMaskTests {
         #expect(try off.point(x: 5, y: 5)[0] == 0)
     }
 
+    /// A preview measures L* in one C pass (`pe_range_lightness`) instead
+    /// of libvips' colourspace chain: the same values, on a field of colours
+    /// from black through saturated and out-of-gamut (negative) ones, and
+    /// the same range masks.
+    @Test func previewMeasuresRangesLikeTheFullRender() throws {
+        var pixels = [Float]()
+        let (w, h) = (120, 90)
+        for y in 0..<h {
+            for x in 0..<w {
+                let (u, v) = (Float(x) / Float(w - 1), Float(y) / Float(h - 1))
+                pixels += [u * u * 1.2 - 0.05, v * (1 - u), (1 - v) * 0.9 * u + 0.001 * Float(x % 7)]
+            }
+        }
+        let image = try BrushCanvas.floatImage(pixels, width: w, height: h, bands: 3)
+        let (graph, perPixel) = (RangeSource(image), RangeSource(image, perPixel: true))
+        let (l0, l1) = (try graph.lightness().floatPixels(), try perPixel.lightness().floatPixels())
+        #expect(l1.count == w * h && Set(l1).count > 1000)
+        let worst = zip(l0, l1).map { Double(abs($0 - $1)) }.max()!
+        print(String(format: "range source, per pixel vs libvips: L*/100 within %.2g", worst))
+        #expect(worst < 1e-5)
+        for text in ["luminance(0.3 0.6 feather=0.1)", "luminance(0 0.2 feather=0)", "colour(250 60)", "linear(0 0 1 1) &luminance(0.5 1) &colour(30 90)"] {
+            let c = try MaskChain.correction(text + " exposure=+1")
+            let m0 = try c.mask.render(width: w, height: h, ranges: graph)
+            let m1 = try c.mask.render(width: w, height: h, ranges: perPixel, perPixel: true)
+            #expect(try Pixels.maxAbsDifference(m0, m1) < 1e-4, "\(text)")
+        }
+    }
+
     @Test func rangeIntersectsADrawnShapeAtFullSize() throws {
         let image = try Self.ramp()
         // The left half of the photo, intersected with its bright pixels: nothing (they are on the right).
@@ -175,6 +203,38 @@ struct LocalCorrectionBoxTests {
                 let difference = try Pixels.maxAbsDifference(outside, before)
                 #expect(box.top == 0 || difference == 0)
             }
+        }
+    }
+
+    /// A preview (scale < 1) evaluates gradients and radials per pixel in C
+    /// (`pe_mask_shape`) instead of the libvips graph a full render uses:
+    /// the same mask up to float rounding, for every branch (linear; radial
+    /// ellipse, superellipse, diamond, hard edge, outside, turned), and the
+    /// same corrected pixels. The graph rounds its planes to float; a hard
+    /// edge (feather 0: a ramp of a thousandth of the radius, slope 1500)
+    /// magnifies that rounding, hence its looser bound.
+    static let shapes: [(String, Double)] = [
+        ("linear(0.5 0.8 0.55 0.9)", 4e-6), ("linear(0.9 0.5 0.8 0.6)", 4e-6), ("linear(-0.5 0.2 1.5 0.3)", 4e-6),
+        ("radial(0.35 0.45 0.2 0.3 feather=0.6)", 4e-6), ("radial(0.6 0.4 0.1 0.3 angle=35 roundness=0.8 feather=0)", 3e-3),
+        ("radial(0.5 0.5 0.25 0.2 roundness=-1 feather=1)", 4e-6), ("radial(0.5 0.5 0.2 0.2 angle=-60 roundness=-0.4 outside)", 4e-6),
+        ("radial(0.3 0.3 0.1 0.1) &radial(0.35 0.35 0.1 0.1) -linear(0 0 0.4 0.4) invert", 4e-6),
+    ]
+
+    @Test(arguments: shapes)
+    func previewMasksAreTheFullRendersFunction(_ text: String, _ tolerance: Double) throws {
+        let c = try MaskChain.correction(text + " exposure=+1 contrast=+20")
+        for (w, h) in [(256, 171), (1440, 960), (97, 300)] {
+            let graph = try c.mask.render(width: w, height: h)
+            let perPixel = try c.mask.render(width: w, height: h, perPixel: true)
+            #expect(perPixel.width == w && perPixel.height == h && perPixel.bands == 1 && perPixel.formatName == "float")
+            #expect(try Pixels.maxAbsDifference(graph, perPixel) < tolerance, "\(text) at \(w)×\(h)")
+            // Something to compare: the mask is neither empty nor full everywhere.
+            let pixels = try perPixel.floatPixels()
+            #expect(pixels.contains { $0 > 0.01 } && pixels.contains { $0 < 0.99 }, "\(text) at \(w)×\(h)")
+            let image = try Self.synthetic(w, h)
+            let preview = try c.render(image, context: RenderContext(scale: 0.5))
+            let full = try c.render(image, context: RenderContext())
+            #expect(try Pixels.maxAbsDifference(preview, full) < tolerance, "\(text) at \(w)×\(h)")
         }
     }
 }

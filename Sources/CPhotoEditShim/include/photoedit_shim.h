@@ -186,4 +186,19 @@ VipsImage *pe_masked_blend(VipsImage *in, VipsImage *adjusted, VipsImage *mask, 
 VipsImage *pe_reducing_pass(VipsImage *in, int width, int height);
 VipsImage *pe_reduction_of(VipsImage *pass);
 
+/* A linear gradient's or a radial's mask, width×height, 1-band float,
+ * evaluated per pixel centre (x + ½, y + ½) in one generated pass.
+ * kind 0 (linear), params a, b, c: smoothstep(clamp(a·x + b·y + c)).
+ * kind 1 (radial), params ua, ub, uc, va, vb, vc, n, feather, inside:
+ * u, v the planes (ua·x + ub·y + uc, …), ρ = (|u|ⁿ + |v|ⁿ)^(1/n),
+ * m = smoothstep(clamp((1 − ρ) / feather)), 1 − m when inside is 0.
+ * A new reference, or NULL with the libvips error set. */
+VipsImage *pe_mask_shape(int width, int height, int kind, const double *params);
+
+/* CIE L* divided by 100 of 3-band float linear RGB with sRGB primaries
+ * (scRGB, D65), one band, in one pass: what a luminance range mask
+ * measures, for previews. A new reference, or NULL with the libvips error
+ * set. */
+VipsImage *pe_range_lightness(VipsImage *in);
+
 #endif

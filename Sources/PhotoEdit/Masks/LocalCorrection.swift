@@ -131,7 +131,8 @@ public struct LocalCorrection: Hashable, Sendable {
         guard enabled, !amounts.isEmpty else { return image }
         let box = amounts.keys.allSatisfy(\.isPointwise) ? mask.support(width: image.width, height: image.height) : nil
         if let box, box.width == 0 || box.height == 0 { return image }
-        var mask = try self.mask.render(width: image.width, height: image.height, ranges: ranges)
+        // A preview (scale < 1) evaluates gradients and radials per pixel; a full render keeps its pixels.
+        var mask = try self.mask.render(width: image.width, height: image.height, ranges: ranges, perPixel: context.scale < 1)
         var source = image
         if let box {
             mask = try mask.extractArea(left: box.left, top: box.top, width: box.width, height: box.height)
@@ -240,8 +241,8 @@ extension Filters {
             }
         ) { image, p, context in
             guard case .corrections(let corrections)? = p.content else { return image }
-            // Range shapes measure the photo as it enters the corrections, once.
-            let ranges = RangeSource(image)
+            // Range shapes measure the photo as it enters the corrections, once (a preview: in one C pass).
+            let ranges = RangeSource(image, perPixel: context.scale < 1)
             var out = image
             for correction in corrections {
                 out = try correction.render(out, ranges: ranges, context: context)

@@ -1,3 +1,4 @@
+import CPhotoEditShim
 import Foundation
 
 /// A point in normalised photo coordinates: `x` across the width and `y`
@@ -331,7 +332,13 @@ extension Mask {
     /// brushes are painted on a canvas of at most 1024 px and resized), so
     /// a preview and a full-size render see the same mask. Range shapes
     /// read `ranges` (the photo as it enters the local corrections) at full size.
-    func render(width: Int, height: Int, ranges: RangeSource? = nil) throws -> Image {
+    ///
+    /// `perPixel` (previews): gradients and radials are evaluated in one C
+    /// pass each (`pe_mask_shape`) instead of a dozen libvips operations,
+    /// the same function to float rounding but not the same bits, so a
+    /// full-size render (whose pixels the filter's version fixes) keeps the
+    /// libvips graph.
+    func render(width: Int, height: Int, ranges: RangeSource? = nil, perPixel: Bool = false) throws -> Image {
         // Masks are smooth: built at most `maskCanvas` pixels on the long
         // side and resized, a 24 MP render pays for a 3 MP mask (and a hard
         // edge is softened over a few of its pixels, invisibly). From the
@@ -350,7 +357,7 @@ extension Mask {
                 shape = try component.shape.render(ranges)
                 if !full { mask = try mask.map(upsized); full = true }
             } else {
-                shape = try component.shape.render(width: cw, height: ch)
+                shape = try component.shape.render(width: cw, height: ch, perPixel: perPixel)
                 if full { shape = try upsized(shape) }
             }
             guard let m = mask else { mask = shape; continue }
@@ -465,16 +472,29 @@ extension MaskShape {
 
 /// What range shapes measure: CIE L*, C* and h of the photo as it enters the
 /// local corrections, computed once (lazily) and shared by every correction.
+/// `perPixel` (previews): L* in one C pass (`pe_range_lightness`) instead of
+/// libvips' colourspace chain, the same values to float rounding (LCh stays
+/// libvips': a C pass in double was measured slower than its tables).
 final class RangeSource: @unchecked Sendable {
     private let image: Image
+    private let perPixel: Bool
     private var lightnessImage: Image?
     private var lchImage: Image?
 
-    init(_ image: Image) { self.image = image }
+    init(_ image: Image, perPixel: Bool = false) {
+        self.image = image
+        self.perPixel = perPixel
+    }
 
     /// L*/100, one band.
     func lightness() throws -> Image {
         if let lightnessImage { return lightnessImage }
+        if perPixel, lchImage == nil {
+            let input = image.formatName == "float" ? image : try image.cast("float")
+            guard let out = pe_range_lightness(input.pointer) else { throw Vips.error("range mask") }
+            lightnessImage = Image(owning: out)
+            return lightnessImage!
+        }
         let l = try lchImage.map { try $0.extractBands(0, count: 1) }
             ?? image.call("colourspace", [("space", .string("lab")), ("source_space", .string("scrgb"))]).extractBands(0, count: 1)
         lightnessImage = try l.linear(multiply: [0.01], add: [0])
@@ -490,7 +510,9 @@ final class RangeSource: @unchecked Sendable {
 }
 
 extension MaskShape {
-    func render(width: Int, height: Int) throws -> Image {
+    /// The shape on a `width`×`height` image; `perPixel`: gradients and
+    /// radials in one C pass (see `Mask.render`).
+    func render(width: Int, height: Int, perPixel: Bool = false) throws -> Image {
         let w = Double(width), h = Double(height)
         switch self {
         case .linear(let g):
@@ -498,6 +520,10 @@ extension MaskShape {
             let (x0, y0) = (g.zero.x * w, g.zero.y * h)
             let (dx, dy) = (g.full.x * w - x0, g.full.y * h - y0)
             let length2 = dx * dx + dy * dy
+            if perPixel {
+                return try MaskMath.evaluated(width: width, height: height, kind: 0,
+                                              [dx / length2, dy / length2, -(x0 * dx + y0 * dy) / length2])
+            }
             let t = try MaskMath.plane(width: width, height: height, a: dx / length2, b: dy / length2,
                                        c: -(x0 * dx + y0 * dy) / length2)
             return try MaskMath.smoothstep(t.clamped01())
@@ -506,6 +532,12 @@ extension MaskShape {
             let (a, b) = (max(r.radiusX * w, 1e-6), max(r.radiusY * h, 1e-6))
             let theta = r.angle * .pi / 180
             let (c, s) = (cos(theta), sin(theta))
+            if perPixel {
+                return try MaskMath.evaluated(width: width, height: height, kind: 1, [
+                    c / a, s / a, -(cx * c + cy * s) / a, -s / b, c / b, (cx * s - cy * c) / b,
+                    MaskMath.exponent(roundness: r.roundness), max(r.feather, 1e-3), r.inside ? 1 : 0,
+                ])
+            }
             // u along the ellipse's first axis, v along the second, in radii.
             let u = try MaskMath.plane(width: width, height: height, a: c / a, b: s / a, c: -(cx * c + cy * s) / a)
             let v = try MaskMath.plane(width: width, height: height, a: -s / b, b: c / b, c: (cx * s - cy * c) / b)
@@ -564,6 +596,15 @@ enum MaskMath {
         let x = try xy.extractBands(0, count: 1).linear(multiply: [a], add: [c + 0.5 * (a + b)])
         let y = try xy.extractBands(1, count: 1).linear(multiply: [b], add: [0])
         return try x.adding(y)
+    }
+
+    /// A linear (kind 0) or radial (kind 1) mask evaluated per pixel in one
+    /// C pass, `pe_mask_shape`'s parameters.
+    static func evaluated(width: Int, height: Int, kind: Int32, _ parameters: [Double]) throws -> Image {
+        try Vips.ensureStarted()
+        let made = parameters.withUnsafeBufferPointer { pe_mask_shape(Int32(width), Int32(height), kind, $0.baseAddress) }
+        guard let made else { throw Vips.error("mask") }
+        return Image(owning: made)
     }
 
     /// x^p per pixel (x ≥ 0).
