@@ -48,20 +48,24 @@ static int pe_gaussmat(double sigma, double min_ampl, double **taps) {
     return radius;
 }
 
-/* One band's plane (w×h floats), blurred along rows into `out`. */
-static void pe_blur_rows(const float *in, float *out, int w, int h, const double *t, int radius, float *pad) {
+/* One band's plane (w×h floats), blurred along rows into `out`: each
+ * output's sum still adds its taps in mask order, tap by tap over the row
+ * (so the loop over pixels vectorises); `sums` w doubles. */
+static void pe_blur_rows(const float *in, float *out, int w, int h, const double *t, int radius, float *pad, double *sums) {
 #pragma STDC FP_CONTRACT OFF
     int n = 2 * radius + 1;
     for (int y = 0; y < h; y++) {
         const float *row = in + (size_t) y * w;
         for (int i = 0; i < radius; i++) { pad[i] = row[0]; pad[radius + w + i] = row[w - 1]; }
         memcpy(pad + radius, row, sizeof(float) * w);
-        float *q = out + (size_t) y * w;
-        for (int x = 0; x < w; x++) {
-            double sum = 0;
-            for (int i = 0; i < n; i++) sum += t[i] * pad[x + i];
-            q[x] = (float) sum;
+        for (int x = 0; x < w; x++) sums[x] = 0;
+        for (int i = 0; i < n; i++) {
+            const double ti = t[i];
+            const float *p = pad + i;
+            for (int x = 0; x < w; x++) sums[x] += ti * p[x];
         }
+        float *q = out + (size_t) y * w;
+        for (int x = 0; x < w; x++) q[x] = (float) sums[x];
     }
 }
 
@@ -111,7 +115,7 @@ VipsImage *pe_gauss_blur(VipsImage *in, double sigma, double min_ampl) {
             float *row = plane + (size_t) y * w;
             for (int x = 0; x < w; x++) row[x] = p[x * bands + c];
         }
-        pe_blur_rows(plane, across, w, h, t, radius, pad);
+        pe_blur_rows(plane, across, w, h, t, radius, pad, sums);
         pe_blur_columns(across, plane, w, h, t, radius, sums);
         for (size_t k = 0; k < n; k++) result[k * bands + c] = plane[k];
     }
