@@ -93,6 +93,35 @@ struct PresenceFilterTests {
         }
     }
 
+    /// The reduced copies' gaussian blur and minimum filter in plain loops
+    /// (`pe_gauss_blur`, `pe_min_filter`) give libvips' `gaussblur` and
+    /// `rank` to the bit — one to four bands, sigmas from below a pixel to
+    /// a mask wider than the image, windows up to the image's smaller side —
+    /// so clarity, texture v1/v2 and dehaze v2 render as before.
+    @Test func reducedBlurAndMinimumAreLibvipsToTheBit() throws {
+        for (width, height) in [(300, 200), (37, 120), (5, 3)] {
+            let grey = try textured(width, height, level: 0.4, amount: 0.2).extractBands(1, count: 1).inMemory()
+            let stacks = [grey, try grey.joined(with: grey.multiplied(by: grey)),
+                          try Vips.image("bandjoin", [("in", .images([grey, grey.linear(multiply: [-1], add: [1]), grey.multiplied(by: grey), grey]))])]
+            for stack in stacks {
+                let stack = try stack.cast("float").inMemory()
+                for sigma in [0.7, 1.33, 4, 15, 60] {
+                    let fast = try stack.reducedGaussBlur(sigma: sigma).floatPixels()
+                    let libvips = try stack.detailGaussBlur(sigma: sigma).floatPixels()
+                    #expect(fast.count == width * height * stack.bands)
+                    #expect(fast == libvips, "blur \(width)×\(height), \(stack.bands) bands, sigma \(sigma)")
+                }
+            }
+            let single = try grey.cast("float").inMemory()
+            for size in [1, 3, 15, min(width, height)] where size <= min(width, height) {
+                let fast = try single.reducedMinimum(size).floatPixels()
+                let libvips = try single.call("rank", [("width", .number(Double(size))), ("height", .number(Double(size))),
+                                                       ("index", .number(0))]).floatPixels()
+                #expect(fast == libvips, "minimum \(width)×\(height), window \(size)")
+            }
+        }
+    }
+
     @Test func clarityRaisesMidToneLocalContrastAndNegativeLowersIt() throws {
         let image = try textured(200, 120, level: 0.2, amount: 0.03)
         let before = try deviation(image)

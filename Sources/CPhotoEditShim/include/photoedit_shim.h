@@ -87,6 +87,15 @@ VipsImage *pe_dehaze(VipsImage *in, VipsImage *coefficients, int block, const do
  * libvips error set. */
 VipsImage *pe_self_guided_coefficients(VipsImage *in, double sigma, double eps);
 
+/* photoedit_presence.c: the same numbers as libvips' `gaussblur` (precision
+ * float, `min_ampl`) of a float image of any bands, and as `rank` index 0
+ * (the minimum of a `size`×`size` window, at most the image's smaller side)
+ * of a one-band float image; computed in memory without regions (faster on
+ * the presence filters' reduced copies). New images in memory, or NULL with
+ * the libvips error set. */
+VipsImage *pe_gauss_blur(VipsImage *in, double sigma, double min_ampl);
+VipsImage *pe_min_filter(VipsImage *in, int size);
+
 /* NULL-terminated list of field names; free with g_strfreev. */
 char **pe_image_fields(VipsImage *image);
 

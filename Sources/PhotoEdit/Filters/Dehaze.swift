@@ -103,7 +103,7 @@ enum Haze {
     static func darkChannel(_ image: Image, patch: Int) throws -> Image {
         let r = try image.extractBands(0, count: 1), g = try image.extractBands(1, count: 1), b = try image.extractBands(2, count: 1)
         let minimum = try r.minimum(g).minimum(b)
-        return try minimum.call("rank", [("width", .number(Double(patch))), ("height", .number(Double(patch))), ("index", .number(0))])
+        return try minimum.reducedMinimum(patch)
     }
 
     /// The airlight A: the mean colour of the pixels whose dark channel is in
