@@ -132,7 +132,7 @@ public final class PhotoLibrary: Sendable {
     public func requestData(for resource: AssetResource) throws -> ResourceData { try queries.requestData(for: resource) }
 }
 
-// MARK: Maintenance (Maintenance.swift, Maintenance+Verify.swift, Maintenance+Rebuild.swift)
+// MARK: Maintenance (Maintenance.swift, Maintenance+Verify.swift, +Rebuild, +Recovery, +Copy)
 
 extension PhotoLibrary {
     /// Checks the whole library: the catalog's integrity, every original
@@ -151,6 +151,26 @@ extension PhotoLibrary {
     /// - Parameter progress: called after each photo with (done, total).
     public func verify(repair: Bool = false, gracePeriod: TimeInterval = PhotoLibrary.defaultGracePeriod,
                        progress: ProgressHandler? = nil) throws -> VerificationReport { try maintenance.verify(repair: repair, gracePeriod: gracePeriod, progress: progress) }
+
+    /// Copies this library into `target` (a folder library into one shared
+    /// through PostgreSQL and a blob store, or back): every photo with its
+    /// original (and RAW), every revision — adjustment data, render, revision
+    /// record —, flags, dates and albums, under the same ids and paths.
+    ///
+    /// One photo at a time, all or nothing: its files are put into the
+    /// target's store first (put if absent; originals checked against their
+    /// SHA-256 on the way), then its rows are committed in one transaction,
+    /// so the target never shows half a photo. Safe to run again after an
+    /// interruption: a photo already in the target is checked against the
+    /// source and left as it is. A target that holds anything else — a
+    /// photo or album the source does not have, or a photo that differs from
+    /// the source's — is refused before anything is written: copy into an
+    /// empty library, or into a previous partial copy of the same source.
+    ///
+    /// Ends by verifying the whole target against the source (every
+    /// original's SHA-256, every revision's adjustment data, render and
+    /// record bytes); a difference throws. `progress` is called after each photo.
+    public func copy(to target: PhotoLibrary, progress: ProgressHandler? = nil) throws -> LibraryCopyReport { try maintenance.copy(to: target, progress: progress) }
 
     /// How long an unreferenced blob of a shared store is left alone by
     /// `verify --repair`: longer than any commit takes.

@@ -28,26 +28,8 @@ public struct LibraryCopyReport: Sendable, Equatable {
     }
 }
 
-extension PhotoLibrary {
-    /// Copies this library into `target` (a folder library into one shared
-    /// through PostgreSQL and a blob store, or back): every photo with its
-    /// original (and RAW), every revision — adjustment data, render, revision
-    /// record —, flags, dates and albums, under the same ids and paths.
-    ///
-    /// One photo at a time, all or nothing: its files are put into the
-    /// target's store first (put if absent; originals checked against their
-    /// SHA-256 on the way), then its rows are committed in one transaction,
-    /// so the target never shows half a photo. Safe to run again after an
-    /// interruption: a photo already in the target is checked against the
-    /// source and left as it is. A target that holds anything else — a
-    /// photo or album the source does not have, or a photo that differs from
-    /// the source's — is refused before anything is written: copy into an
-    /// empty library, or into a previous partial copy of the same source.
-    ///
-    /// Ends by verifying the whole target against the source (every
-    /// original's SHA-256, every revision's adjustment data, render and
-    /// record bytes); a difference throws. `progress` is called after each photo.
-    public func copy(to target: PhotoLibrary, progress: ProgressHandler? = nil) throws -> LibraryCopyReport {
+extension Maintenance {
+    func copy(to target: PhotoLibrary, progress: ProgressHandler? = nil) throws -> LibraryCopyReport {
         try target.requireWritable()
         guard target.files.location != files.location else {
             throw PhotoEditError.library("library copy: the source and the target are the same library")
@@ -73,7 +55,7 @@ extension PhotoLibrary {
                 + "copy into an empty library (or a partial copy of this one)")
         }
         for id in ids where targetIDs.contains(id) {
-            let (mine, theirs) = (try photoRows(id), try target.photoRows(id))
+            let (mine, theirs) = (try photoRows(id), try target.maintenance.photoRows(id))
             guard let theirs, let mine, Self.sameCopy(mine, theirs) else {
                 throw PhotoEditError.library("library copy: the target's photo \(id) differs from the source's "
                     + "(changed since the partial copy?): copy into an empty library")
@@ -104,7 +86,7 @@ extension PhotoLibrary {
                 let recorder = ChangeRecorder()
                 try recorder.asset(id, db)
                 try db.insert(asset)
-                try Self.changeKeywords(of: id, add: keywords, remove: [], replace: false, db)
+                try PhotoLibrary.changeKeywords(of: id, add: keywords, remove: [], replace: false, db)
                 for revision in revisions { try db.insert(revision) }
                 try db.refreshCurrentVersionColumns(of: id)
                 try recorder.record(db)
@@ -196,7 +178,7 @@ extension PhotoLibrary {
         var checked = 0
         for id in ids {
             guard let mine = try photoRows(id) else { continue }
-            guard let theirs = try target.photoRows(id), Self.sameCopy(mine, theirs) else {
+            guard let theirs = try target.maintenance.photoRows(id), Self.sameCopy(mine, theirs) else {
                 throw PhotoEditError.library("library copy: verification: photo \(id) is missing or different in the target")
             }
             for (relative, sha256) in Self.files(mine.0, mine.1) {
