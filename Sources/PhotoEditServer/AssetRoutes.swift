@@ -185,8 +185,10 @@ func addEditRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
             }
         case let (nil, recipeJSON?):
             let recipe = try Recipe(json: recipeJSON, registry: library.registry)
-            _ = try await conditionalWrite(id, expected: expected, library: library) {
-                try library.apply(recipe: recipe, to: id, ifAt: expected.revision)
+            _ = try await conditionalWrite(id, expected: expected, library: library, checkedByWork: true) {
+                guard expected.tag != nil else { return try library.apply(recipe: recipe, to: id, ifAt: expected.revision) }
+                return try library.apply(recipe: recipe, to: id, ifAt: expected.revision,
+                                         checking: { try check($0, expected: expected, library: library) })
             }
         default:
             throw Problem(.badRequest, code: "invalid-body", "give either \"chain\" (a string) or \"recipe\" (an object)")

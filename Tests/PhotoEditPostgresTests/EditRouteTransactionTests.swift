@@ -48,6 +48,19 @@ struct EditRouteTransactionTests {
             let tagged = library.catalogTransactionCount - before
             #expect(tagged <= 3, "POST …/edits with a whole ETag made \(tagged) catalog transactions")
 
+            // A whole recipe with the whole ETag: the same bound.
+            var tag = ""
+            try await client.execute(uri: "/v1/assets/\(f.a)", method: .get) { response in tag = response.headers[.eTag] ?? "" }
+            before = library.catalogTransactionCount
+            let recipe = #"{"recipe": {"base": "original", "filters": [{"id": "exposure", "params": {"ev": 0.5}, "version": 1}], "format": "org.photoedit.recipe", "formatVersion": 1}}"#
+            try await client.execute(uri: "/v1/assets/\(f.a)/edits", method: .post, headers: json + [.ifMatch: tag],
+                                     body: ByteBuffer(string: recipe)) { response in
+                #expect(response.status == .ok, "\(String(buffer: response.body))")
+                #expect(response.headers[.eTag]?.hasPrefix("\"r3.") == true)
+            }
+            let recipeEdit = library.catalogTransactionCount - before
+            #expect(recipeEdit <= 3, "POST …/edits with a recipe and a whole ETag made \(recipeEdit) catalog transactions")
+
             // A stale one is refused, the photo unchanged.
             try await client.execute(uri: "/v1/assets/\(f.a)/edits", method: .post, headers: json + [.ifMatch: "\"r0\""],
                                      body: ByteBuffer(string: #"{"chain": "saturation=-10"}"#)) { response in
@@ -74,7 +87,7 @@ struct EditRouteTransactionTests {
             }
         }
         let history = try await BlockingExecutor.run { try library.history(f.a).map(\.kind) }
-        #expect(history == [.imported, .edit, .edit])
+        #expect(history == [.imported, .edit, .edit, .edit])
     }
 }
 

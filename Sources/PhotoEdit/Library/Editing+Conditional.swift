@@ -26,8 +26,9 @@ extension Editing {
     }
 
     @discardableResult
-    func apply(recipe: Recipe, to idOrPrefix: String, ifAt revision: Int) throws -> Revision {
-        try apply(recipe: recipe, to: idOrPrefix, expected: revision)
+    func apply(recipe: Recipe, to idOrPrefix: String, ifAt revision: Int,
+               checking precondition: (@Sendable (Asset) throws -> Void)? = nil) throws -> Revision {
+        try apply(recipe: recipe, to: idOrPrefix, expected: revision, precondition: precondition)
     }
 
     @discardableResult

@@ -158,20 +158,24 @@ extension Editing {
     }
 
     /// `apply(recipe:to:)`; with `expected`, only while the photo is at that revision.
-    func apply(recipe: Recipe, to idOrPrefix: String, expected: Int?) throws -> Revision {
-        let id = try resolve(idOrPrefix)
+    func apply(recipe: Recipe, to idOrPrefix: String, expected: Int?,
+               precondition: (@Sendable (Asset) throws -> Void)? = nil) throws -> Revision {
         let recipe = try recipe.bindingUnrecorded(registry: registry)
+        // The id is resolved by the input read (one transaction), then used whole.
         let input: ContentEditingInput
         if recipe.base == .render {
-            input = try library.requestContentEditingInput(for: id, options: ContentEditingInputRequestOptions(
-                canHandleAdjustmentData: { Recipe.canHandle($0) }, displaySize: nil))
+            var options = ContentEditingInputRequestOptions(canHandleAdjustmentData: { Recipe.canHandle($0) }, displaySize: nil)
+            options.precondition = precondition
+            input = try library.requestContentEditingInput(for: idOrPrefix, options: options)
             guard case .render = input.base else {
-                throw PhotoEditError.invalidAdjustmentData("the recipe has base \"render\", but photo \(id) has no other tool's edit to build on; use base \"original\"")
+                throw PhotoEditError.invalidAdjustmentData("the recipe has base \"render\", but photo \(input.assetIdentifier) has no other tool's edit to build on; use base \"original\"")
             }
         } else {
-            let options = ContentEditingInputRequestOptions(startFromOriginal: true, displaySize: nil)
-            input = try library.requestContentEditingInput(for: id, options: recipe.base == .alternate ? options.startingFrom(alternate: true) : options)
+            var options = ContentEditingInputRequestOptions(startFromOriginal: true, displaySize: nil)
+            options.precondition = precondition
+            input = try library.requestContentEditingInput(for: idOrPrefix, options: recipe.base == .alternate ? options.startingFrom(alternate: true) : options)
         }
+        let id = input.assetIdentifier
         if let expected, input.revision != expected {
             throw PhotoEditError.conflict(asset: id, expected: expected, actual: input.revision)
         }

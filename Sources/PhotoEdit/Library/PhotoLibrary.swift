@@ -339,6 +339,12 @@ extension PhotoLibrary {
     @discardableResult
     public func apply(recipe: Recipe, to idOrPrefix: String, ifAt revision: Int) throws -> Revision { try editing.apply(recipe: recipe, to: idOrPrefix, ifAt: revision) }
 
+    /// `apply(recipe:to:ifAt:)`, also only if the photo passes
+    /// `precondition`, checked in the edit's first read (as the chain's).
+    @discardableResult
+    package func apply(recipe: Recipe, to idOrPrefix: String, ifAt revision: Int,
+                       checking precondition: @escaping @Sendable (Asset) throws -> Void) throws -> Revision { try editing.apply(recipe: recipe, to: idOrPrefix, ifAt: revision, checking: precondition) }
+
     /// Reverts to the original, or makes revision `target` current again (as
     /// `revert(_:to:)`), only if the photo is still at `revision`.
     @discardableResult
