@@ -50,6 +50,36 @@ static void pe_spans(int n, int m, pe_span *spans, guint32 *totals) {
     }
 }
 
+/* One source row, columns [left, right), reduced along x into `line`
+ * (output columns x0…): whole pixels summed per output column and added
+ * once, a pixel split between two columns weighted into both. `n` is a
+ * constant at each call, so the band loops unroll. */
+static inline __attribute__((always_inline)) void pe_reduce_row(const unsigned char *restrict p, const pe_span *restrict columns,
+                                                                int left, int right, int x0, int width, guint32 *restrict line,
+                                                                const int n) {
+    guint32 run[4] = { 0, 0, 0, 0 };
+    int column = columns[left].to;
+    for (int x = left; x < right; x++, p += n) {
+        const pe_span c = columns[x];
+        if (c.to != column) {
+            guint32 *cell = line + (size_t) (column - x0) * n;
+            for (int k = 0; k < n; k++) cell[k] += run[k] * PE_UNIT, run[k] = 0;
+            column = c.to;
+        }
+        if (c.weight == PE_UNIT) {
+            for (int k = 0; k < n; k++) run[k] += p[k];
+        } else {
+            guint32 w = (guint32) c.weight, rest = PE_UNIT - w;
+            guint32 *cell = line + (size_t) (c.to - x0) * n;
+            for (int k = 0; k < n; k++) cell[k] += p[k] * w;
+            if (c.to + 1 < width)
+                for (int k = 0; k < n; k++) cell[n + k] += p[k] * rest;
+        }
+    }
+    guint32 *last = line + (size_t) (column - x0) * n;
+    for (int k = 0; k < n; k++) last[k] += run[k] * PE_UNIT;
+}
+
 static int pe_reduction_generate(VipsRegion *out, void *seq, void *a, void *b, gboolean *stop) {
     (void) a; (void) stop;
     VipsRegion *ir = (VipsRegion *) seq;
@@ -60,8 +90,9 @@ static int pe_reduction_generate(VipsRegion *out, void *seq, void *a, void *b, g
     int x0 = s->columns[r->left].to, x1 = MIN(s->width - 1, s->columns[VIPS_RECT_RIGHT(r) - 1].to + 1);
     int y0 = s->rows[r->top].to, y1 = MIN(s->height - 1, s->rows[VIPS_RECT_BOTTOM(r) - 1].to + 1);
     int nx = x1 - x0 + 1, ny = y1 - y0 + 1;
-    guint32 *local = g_try_new0(guint32, (size_t) nx * ny * n);
-    guint32 *line = g_try_new(guint32, (size_t) nx * n);
+    size_t cells = (size_t) nx * n;
+    guint32 *local = g_try_new0(guint32, cells * ny);
+    guint32 *line = g_try_new(guint32, cells);
     if (!local || !line) {
         g_free(local);
         g_free(line);
@@ -71,45 +102,29 @@ static int pe_reduction_generate(VipsRegion *out, void *seq, void *a, void *b, g
     for (int y = r->top; y < VIPS_RECT_BOTTOM(r); y++) {
         /* The row reduced horizontally (weights along x), then added into
          * its one or two output rows with the row's weights. */
-        memset(line, 0, sizeof(guint32) * nx * n);
+        memset(line, 0, sizeof(guint32) * cells);
         const unsigned char *p = (const unsigned char *) VIPS_REGION_ADDR(ir, r->left, y);
-        /* Whole pixels are summed in `run` (the output column's so far)
-         * and added once per column; a pixel split between two columns is
-         * weighted into both. */
-        guint32 run[4] = { 0, 0, 0, 0 };
-        int column = s->columns[r->left].to;
-        for (int x = r->left; x < VIPS_RECT_RIGHT(r); x++, p += n) {
-            const pe_span c = s->columns[x];
-            if (c.to != column) {
-                guint32 *cell = line + (size_t) (column - x0) * n;
-                for (int k = 0; k < n; k++) cell[k] += run[k] * PE_UNIT, run[k] = 0;
-                column = c.to;
-            }
-            if (c.weight == PE_UNIT) {
-                for (int k = 0; k < n; k++) run[k] += p[k];
-            } else {
-                guint32 w = (guint32) c.weight, rest = PE_UNIT - w;
-                guint32 *cell = line + (size_t) (c.to - x0) * n;
-                for (int k = 0; k < n; k++) cell[k] += p[k] * w;
-                if (c.to + 1 < s->width)
-                    for (int k = 0; k < n; k++) cell[n + k] += p[k] * rest;
-            }
+        switch (n) {
+        case 1: pe_reduce_row(p, s->columns, r->left, VIPS_RECT_RIGHT(r), x0, s->width, line, 1); break;
+        case 2: pe_reduce_row(p, s->columns, r->left, VIPS_RECT_RIGHT(r), x0, s->width, line, 2); break;
+        case 3: pe_reduce_row(p, s->columns, r->left, VIPS_RECT_RIGHT(r), x0, s->width, line, 3); break;
+        default: pe_reduce_row(p, s->columns, r->left, VIPS_RECT_RIGHT(r), x0, s->width, line, 4); break;
         }
-        guint32 *last = line + (size_t) (column - x0) * n;
-        for (int k = 0; k < n; k++) last[k] += run[k] * PE_UNIT;
         const pe_span v = s->rows[y];
-        guint32 *to = local + (size_t) (v.to - y0) * nx * n;
-        for (int i = 0; i < nx * n; i++) to[i] += line[i] * (guint32) v.weight;
+        guint32 *restrict to = local + (size_t) (v.to - y0) * cells;
+        const guint32 w = (guint32) v.weight;
+        for (size_t i = 0; i < cells; i++) to[i] += line[i] * w;
         if (v.weight < PE_UNIT && v.to + 1 < s->height) {
-            guint32 rest = PE_UNIT - (guint32) v.weight;
-            for (int i = 0; i < nx * n; i++) to[nx * n + i] += line[i] * rest;
+            guint32 *restrict next = to + cells;
+            const guint32 rest = PE_UNIT - w;
+            for (size_t i = 0; i < cells; i++) next[i] += line[i] * rest;
         }
     }
     g_mutex_lock(&s->lock);
     for (int j = 0; j < ny; j++) {
-        guint32 *to = s->sums + ((size_t) (y0 + j) * s->width + x0) * n;
-        const guint32 *from = local + (size_t) j * nx * n;
-        for (int i = 0; i < nx * n; i++) to[i] += from[i];
+        guint32 *restrict to = s->sums + ((size_t) (y0 + j) * s->width + x0) * n;
+        const guint32 *restrict from = local + (size_t) j * cells;
+        for (size_t i = 0; i < cells; i++) to[i] += from[i];
     }
     s->passed += (gint64) r->width * r->height;
     g_mutex_unlock(&s->lock);

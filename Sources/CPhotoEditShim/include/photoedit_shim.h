@@ -195,6 +195,15 @@ VipsImage *pe_masked_blend(VipsImage *in, VipsImage *adjusted, VipsImage *mask, 
 VipsImage *pe_reducing_pass(VipsImage *in, int width, int height);
 VipsImage *pe_reduction_of(VipsImage *pass);
 
+/* scRGB (3-band float, linear) to 8-bit sRGB: the same bytes as libvips'
+ * scRGB2sRGB, by a table built from libvips' own curve
+ * (photoedit_srgb.c). A new reference, or NULL with the libvips error set
+ * (then use libvips' conversion). */
+VipsImage *pe_scrgb_to_srgb8(VipsImage *in);
+/* The table's 256 thresholds (the smallest float reaching each level; 0
+ * for level 0), for tests; -1 if the table was refused. */
+int pe_srgb8_thresholds(float *thresholds);
+
 /* A linear gradient's or a radial's mask, width×height, 1-band float,
  * evaluated per pixel centre (x + ½, y + ½) in one generated pass.
  * kind 0 (linear), params a, b, c: smoothstep(clamp(a·x + b·y + c)).

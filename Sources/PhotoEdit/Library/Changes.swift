@@ -446,7 +446,7 @@ extension PhotoLibrary {
                     }
                     let (relative, w, h) = try placeRender(output.renderedContentURL.path, asset: id,
                                                            revision: output.baseRevision + 1, journal: journal,
-                                                           decodeAll: !output.renderedByEngine, reduction: output.renderedReduction)
+                                                           engineRender: output.engineRender, reduction: output.renderedReduction)
                     placedRenders.append(relative)
                     var baseRevision: Int?
                     if case .render(let k) = output.base { baseRevision = k }
@@ -744,30 +744,40 @@ extension PhotoLibrary {
     }
 
     /// Checks a rendered file (it decodes whole, is a format the engine
-    /// accepts, and is upright) and moves it into `renders/` read-only.
-    /// Returns its relative path and pixel size.
+    /// accepts, and is upright) and moves it into `renders/` read-only. A
+    /// JPEG the engine wrote itself (`engineRender`, its size) is not probed
+    /// again. Returns its relative path and pixel size.
     func placeRender(_ path: String, asset: String, revision: Int, journal: IntentJournal,
-                     decodeAll: Bool = true, reduction: RenderReduction? = nil) throws -> (String, Int, Int) {
+                     engineRender: (width: Int, height: Int)? = nil, reduction: RenderReduction? = nil) throws -> (String, Int, Int) {
         guard FileIO.exists(path) else {
             throw PhotoEditError.invalidChange("no rendered content: write the render to the output's renderedContentURL before committing")
         }
-        let probe: ProbedImage
-        do {
-            probe = try Importer.probe(path: path, displayPath: "rendered content", decodeAll: decodeAll)
-        } catch let error as PhotoEditError {
-            throw PhotoEditError.invalidChange("rendered content is not usable: \(error.description)")
+        let width: Int, height: Int, ext: String
+        if let engineRender {
+            width = engineRender.width
+            height = engineRender.height
+            ext = Importer.fileExtension(forLoader: "jpegload", format: "jpeg")
+        } else {
+            let probe: ProbedImage
+            do {
+                probe = try Importer.probe(path: path, displayPath: "rendered content")
+            } catch let error as PhotoEditError {
+                throw PhotoEditError.invalidChange("rendered content is not usable: \(error.description)")
+            }
+            guard probe.orientation == 1 else {
+                throw PhotoEditError.invalidChange("rendered content must be upright (EXIF orientation 1, found \(probe.orientation))")
+            }
+            width = probe.width
+            height = probe.height
+            ext = Importer.fileExtension(forLoader: probe.loader, format: probe.format)
         }
-        guard probe.orientation == 1 else {
-            throw PhotoEditError.invalidChange("rendered content must be upright (EXIF orientation 1, found \(probe.orientation))")
-        }
-        let ext = Importer.fileExtension(forLoader: probe.loader, format: probe.format)
         var relative = LibraryLayout.renderPath(asset: asset, revision: revision)
         relative = String(relative.dropLast(3)) + ext
         try FileIO.flush(path)
         try journal.record(relative)
-        makePreview(ofStaged: path, as: relative, width: probe.width, height: probe.height, raw: false,
-                    reduction: reduction.flatMap { $0.width == probe.width && $0.height == probe.height ? $0 : nil })
+        makePreview(ofStaged: path, as: relative, width: width, height: height, raw: false,
+                    reduction: reduction.flatMap { $0.width == width && $0.height == height ? $0 : nil })
         try files.publish(path, as: relative)
-        return (relative, probe.width, probe.height)
+        return (relative, width, height)
     }
 }

@@ -98,9 +98,12 @@ public struct ContentEditingOutput: Sendable {
     let baseRelativePath: String?
     /// How the revision is recorded in the history.
     var kind: Revision.Kind = .edit
-    /// The engine rendered `renderedContentURL` itself (libvips wrote it
-    /// without error), so committing checks its header, not every pixel.
-    var renderedByEngine = false
+    /// The size of the JPEG the engine rendered into `renderedContentURL`
+    /// itself (libvips wrote it without error, upright), or nil for any
+    /// other render. The commit takes the size from here instead of probing
+    /// the file it just wrote (libraw's identify, libvips' loader search, a
+    /// header read), which it does for every other editor's render.
+    var engineRender: (width: Int, height: Int)?
     /// The render reduced while the engine wrote `renderedContentURL`: the
     /// commit makes the render's preview from it instead of decoding the
     /// JPEG it just wrote.

@@ -275,7 +275,7 @@ extension Editing {
         // (A photo over 60 times the preview's size streams without one.)
         let written = reduce ? (try? image.reducingPass(width: preview.width, height: preview.height)) ?? image : image
         try Renderer.save(written, to: output.renderedContentURL.path, format: .jpeg, quality: Renderer.renderQuality)
-        output.renderedByEngine = true
+        output.engineRender = (image.width, image.height)
         output.renderedReduction = reduce ? written.reduction() : nil
     }
 

@@ -333,7 +333,7 @@ package enum RawDecoder {
         if let embedded = try embeddedPreview(path, minSize: minSize, target: target) { return embedded }
         var settings = RawSettings.neutral
         settings.halfSize = true
-        var image = try develop(path, settings: settings).colourspace("srgb").cast("uchar")
+        var image = try develop(path, settings: settings).sRGB8()
         if target > 0 { image = try image.thumbnail(width: target, height: target) }
         return image
     }

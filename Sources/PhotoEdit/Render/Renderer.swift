@@ -231,7 +231,7 @@ public struct Renderer: Sendable {
     /// intent or depth through lcms2 (libvips' `icc_export`).
     func outputImage(_ working: Image, options: RenderOptions = RenderOptions()) throws -> Image {
         if options.isDefaultColour {
-            let srgb = try working.colourspace("srgb").cast("uchar")
+            let srgb = try working.sRGB8()
             let out = try srgb.copyForMetadata()
             out.setBlob("icc-profile-data", try ICCProfile.sRGB())
             out.setInt("orientation", 1)

@@ -199,6 +199,19 @@ public final class Image: @unchecked Sendable {
         try call("colourspace", [("space", .string(space))])
     }
 
+    /// This image as 8-bit sRGB, as `colourspace("srgb").cast("uchar")`
+    /// gives it. Linear float RGB (3-band scRGB, every render's working
+    /// space) goes through a table built from libvips' own curve
+    /// (photoedit_srgb.c): the same bytes, at a fraction of the cost of
+    /// libvips' per-pixel conversion; anything else through libvips.
+    package func sRGB8() throws -> Image {
+        if bands == 3, formatName == "float", interpretationName == "scrgb" {
+            if let out = pe_scrgb_to_srgb8(pointer) { return Image(owning: out) }
+            _ = Vips.takeError()
+        }
+        return try colourspace("srgb").cast("uchar")
+    }
+
     /// Casts the band format ("uchar", "ushort", "float").
     package func cast(_ format: String) throws -> Image {
         try call("cast", [("format", .string(format))])

@@ -1,0 +1,159 @@
+/*
+ * photoedit_srgb.c — linear float RGB (scRGB) to 8-bit sRGB, by table.
+ *
+ * Every render ends with this conversion, and libvips' own (scRGB2sRGB)
+ * costs ~10 ns a pixel: a call per pixel into vips_col_scRGB2sRGB_8, which
+ * checks, clips, interpolates its curve and rounds, channel by channel. At
+ * 24 MP that is ~0.3 s of CPU, a third of a simple edit.
+ *
+ * Its result for one channel depends on that channel alone (but a NaN in
+ * any channel makes the pixel black) and never decreases as the value
+ * grows. So it is a staircase: 255 thresholds, the smallest float
+ * reaching each level. They are found here by bisection over the floats'
+ * bit patterns, asking libvips' own function, so this pass gives libvips'
+ * bytes by construction (a test compares it with libvips over a million
+ * values, the thresholds and their neighbours).
+ *
+ * The lookup: a non-negative float's top 16 bits (exponent and 7 bits of
+ * mantissa) name a bucket; each bucket holds the level at its start and
+ * at most one threshold (the curve rises less than one level across any
+ * bucket; checked while building — if not, the table is refused and the
+ * caller uses libvips' conversion).
+ */
+#include "photoedit_shim.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Buckets up to the one holding 2.0f: every level's threshold is below 1.0
+ * (libvips clips at 1.0), values from 2.0 up are 255. */
+#define PE_SRGB_BUCKETS (0x40000000u >> 16)
+
+static unsigned char pe_srgb_base[PE_SRGB_BUCKETS];
+static float pe_srgb_step[PE_SRGB_BUCKETS];
+static guint32 pe_srgb_thresholds[256];  /* bits of the smallest non-negative float with level ≥ k */
+
+static inline guint32 pe_float_bits(float f) {
+    guint32 u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+static inline float pe_bits_float(guint32 u) {
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* libvips' level for one channel (the other two at 0). */
+static int pe_vips_level(float v) {
+    int r = 0, g = 0, b = 0;
+    vips_col_scRGB2sRGB_8(v, 0.0f, 0.0f, &r, &g, &b, NULL);
+    return r;
+}
+
+static gpointer pe_srgb_build(gpointer unused) {
+    (void) unused;
+    guint32 *thresholds = pe_srgb_thresholds;
+    guint32 top = pe_float_bits(2.0f);
+    if (pe_vips_level(0.0f) != 0 || pe_vips_level(2.0f) != 255) return GINT_TO_POINTER(-1);
+    thresholds[0] = 0;
+    for (int k = 1; k < 256; k++) {
+        guint32 lo = 0, hi = top;  /* level(lo) < k ≤ level(hi) */
+        while (hi - lo > 1) {
+            guint32 mid = lo + (hi - lo) / 2;
+            if (pe_vips_level(pe_bits_float(mid)) >= k) hi = mid;
+            else lo = mid;
+        }
+        thresholds[k] = hi;
+        /* A staircase: the float just below reaches a lower level, and the
+         * thresholds rise. */
+        if (pe_vips_level(pe_bits_float(hi - 1)) >= k || thresholds[k] < thresholds[k - 1]) return GINT_TO_POINTER(-1);
+    }
+    int k = 0;  /* the level at the start of the current bucket */
+    for (guint32 i = 0; i < PE_SRGB_BUCKETS; i++) {
+        guint32 start = i << 16, end = start + 0xFFFFu;
+        while (k < 255 && thresholds[k + 1] <= start) k++;
+        pe_srgb_base[i] = (unsigned char) k;
+        pe_srgb_step[i] = INFINITY;
+        if (k < 255 && thresholds[k + 1] <= end) {
+            if (k + 1 < 255 && thresholds[k + 2] <= end) return GINT_TO_POINTER(-1);  /* two steps in a bucket */
+            pe_srgb_step[i] = pe_bits_float(thresholds[k + 1]);
+        }
+    }
+    return GINT_TO_POINTER(1);
+}
+
+static gboolean pe_srgb_table(void) {
+    static GOnce once = G_ONCE_INIT;
+    return GPOINTER_TO_INT(g_once(&once, pe_srgb_build, NULL)) == 1;
+}
+
+static inline unsigned char pe_srgb_level(float v) {
+    if (!(v > 0.0f)) return 0;  /* negative, ±0, −∞ (a NaN is handled per pixel) */
+    guint32 i = pe_float_bits(v) >> 16;
+    if (i >= PE_SRGB_BUCKETS) return 255;  /* 2 and above, +∞ */
+    return (unsigned char) (pe_srgb_base[i] + (v >= pe_srgb_step[i]));
+}
+
+static int pe_srgb_generate(VipsRegion *out, void *seq, void *a, void *b, gboolean *stop) {
+    (void) a; (void) b; (void) stop;
+    VipsRegion *ir = (VipsRegion *) seq;
+    const VipsRect *r = &out->valid;
+    if (vips_region_prepare(ir, r)) return -1;
+    for (int y = 0; y < r->height; y++) {
+        const float *p = (const float *) VIPS_REGION_ADDR(ir, r->left, r->top + y);
+        unsigned char *q = (unsigned char *) VIPS_REGION_ADDR(out, r->left, r->top + y);
+        for (int x = 0; x < r->width; x++, p += 3, q += 3) {
+            /* A NaN anywhere in the pixel: black, as libvips (8.14) does;
+             * infinities clip like any value. */
+            if (((pe_float_bits(p[0]) & 0x7FFFFFFFu) > 0x7F800000u) |
+                ((pe_float_bits(p[1]) & 0x7FFFFFFFu) > 0x7F800000u) |
+                ((pe_float_bits(p[2]) & 0x7FFFFFFFu) > 0x7F800000u)) {
+                q[0] = q[1] = q[2] = 0;
+                continue;
+            }
+            q[0] = pe_srgb_level(p[0]);
+            q[1] = pe_srgb_level(p[1]);
+            q[2] = pe_srgb_level(p[2]);
+        }
+    }
+    return 0;
+}
+
+static void pe_srgb_close(VipsImage *image, VipsImage *in) {
+    (void) image;
+    g_object_unref(in);
+}
+
+VipsImage *pe_scrgb_to_srgb8(VipsImage *in) {
+    if (in->BandFmt != VIPS_FORMAT_FLOAT || in->Bands != 3 || in->Coding != VIPS_CODING_NONE) {
+        vips_error("photoedit", "scRGB to sRGB: expected a 3-band float image");
+        return NULL;
+    }
+    if (!pe_srgb_table()) {
+        vips_error("photoedit", "scRGB to sRGB: libvips' curve is not a staircase this table can hold");
+        return NULL;
+    }
+    VipsImage *out = vips_image_new();
+    /* The input lives as long as the output reads it. */
+    g_object_ref(in);
+    g_signal_connect(out, "postclose", G_CALLBACK(pe_srgb_close), in);
+    if (vips_image_pipelinev(out, VIPS_DEMAND_STYLE_THINSTRIP, in, NULL)) {
+        g_object_unref(out);
+        return NULL;
+    }
+    out->BandFmt = VIPS_FORMAT_UCHAR;
+    out->Type = VIPS_INTERPRETATION_sRGB;
+    if (vips_image_generate(out, vips_start_one, pe_srgb_generate, vips_stop_one, in, NULL)) {
+        g_object_unref(out);
+        return NULL;
+    }
+    return out;
+}
+
+int pe_srgb8_thresholds(float *thresholds) {
+    if (!pe_srgb_table()) return -1;
+    for (int k = 0; k < 256; k++) thresholds[k] = pe_bits_float(pe_srgb_thresholds[k]);
+    return 0;
+}
