@@ -14,23 +14,22 @@
  * bytes by construction (a test compares it with libvips over a million
  * values, the thresholds and their neighbours).
  *
- * The lookup: a non-negative float's top 16 bits (exponent and 7 bits of
- * mantissa) name a bucket; each bucket holds the level at its start and
- * at most one threshold (the curve rises less than one level across any
- * bucket; checked while building — if not, the table is refused and the
- * caller uses libvips' conversion).
+ * The lookup: a float's top 16 bits (sign, exponent and 7 bits of
+ * mantissa) name one of 65536 buckets; each holds the level at its start
+ * and where in the bucket (its low 16 bits) at most one threshold lies
+ * (the curve rises less than one level across any bucket; checked while
+ * building — if not, the table is refused and the caller uses libvips'
+ * conversion). Negative buckets are 0, those from 2.0 up (and +∞) 255; a
+ * value costs one load, a compare and an add.
  */
 #include "photoedit_shim.h"
 
-#include <math.h>
 #include <string.h>
 
-/* Buckets up to the one holding 2.0f: every level's threshold is below 1.0
- * (libvips clips at 1.0), values from 2.0 up are 255. */
-#define PE_SRGB_BUCKETS (0x40000000u >> 16)
-
-static unsigned char pe_srgb_base[PE_SRGB_BUCKETS];
-static float pe_srgb_step[PE_SRGB_BUCKETS];
+/* Bucket entry: the level at the bucket's start in bits 24–31, and in bits
+ * 0–16 the low 16 bits of the threshold to the next level inside it
+ * (0x10000: none). */
+static guint32 pe_srgb_buckets[65536];
 static guint32 pe_srgb_thresholds[256];  /* bits of the smallest non-negative float with level ≥ k */
 
 static inline guint32 pe_float_bits(float f) {
@@ -71,15 +70,19 @@ static gpointer pe_srgb_build(gpointer unused) {
         if (pe_vips_level(pe_bits_float(hi - 1)) >= k || thresholds[k] < thresholds[k - 1]) return GINT_TO_POINTER(-1);
     }
     int k = 0;  /* the level at the start of the current bucket */
-    for (guint32 i = 0; i < PE_SRGB_BUCKETS; i++) {
+    for (guint32 i = 0; i < 65536; i++) {
         guint32 start = i << 16, end = start + 0xFFFFu;
-        while (k < 255 && thresholds[k + 1] <= start) k++;
-        pe_srgb_base[i] = (unsigned char) k;
-        pe_srgb_step[i] = INFINITY;
-        if (k < 255 && thresholds[k + 1] <= end) {
-            if (k + 1 < 255 && thresholds[k + 2] <= end) return GINT_TO_POINTER(-1);  /* two steps in a bucket */
-            pe_srgb_step[i] = pe_bits_float(thresholds[k + 1]);
+        guint32 step = 0x10000u;
+        if (start >= 0x80000000u) {
+            k = 0;  /* negative (and −0, −∞): 0 */
+        } else {
+            while (k < 255 && thresholds[k + 1] <= start) k++;
+            if (k < 255 && thresholds[k + 1] <= end) {
+                if (k + 1 < 255 && thresholds[k + 2] <= end) return GINT_TO_POINTER(-1);  /* two steps in a bucket */
+                step = thresholds[k + 1] & 0xFFFFu;
+            }
         }
+        pe_srgb_buckets[i] = ((guint32) k << 24) | step;
     }
     return GINT_TO_POINTER(1);
 }
@@ -89,11 +92,9 @@ static gboolean pe_srgb_table(void) {
     return GPOINTER_TO_INT(g_once(&once, pe_srgb_build, NULL)) == 1;
 }
 
-static inline unsigned char pe_srgb_level(float v) {
-    if (!(v > 0.0f)) return 0;  /* negative, ±0, −∞ (a NaN is handled per pixel) */
-    guint32 i = pe_float_bits(v) >> 16;
-    if (i >= PE_SRGB_BUCKETS) return 255;  /* 2 and above, +∞ */
-    return (unsigned char) (pe_srgb_base[i] + (v >= pe_srgb_step[i]));
+static inline unsigned char pe_srgb_level(guint32 u) {
+    guint32 e = pe_srgb_buckets[u >> 16];
+    return (unsigned char) ((e >> 24) + ((u & 0xFFFFu) >= (e & 0x1FFFFu)));
 }
 
 static int pe_srgb_generate(VipsRegion *out, void *seq, void *a, void *b, gboolean *stop) {
@@ -105,17 +106,17 @@ static int pe_srgb_generate(VipsRegion *out, void *seq, void *a, void *b, gboole
         const float *p = (const float *) VIPS_REGION_ADDR(ir, r->left, r->top + y);
         unsigned char *q = (unsigned char *) VIPS_REGION_ADDR(out, r->left, r->top + y);
         for (int x = 0; x < r->width; x++, p += 3, q += 3) {
+            guint32 u0 = pe_float_bits(p[0]), u1 = pe_float_bits(p[1]), u2 = pe_float_bits(p[2]);
             /* A NaN anywhere in the pixel: black, as libvips (8.14) does;
              * infinities clip like any value. */
-            if (((pe_float_bits(p[0]) & 0x7FFFFFFFu) > 0x7F800000u) |
-                ((pe_float_bits(p[1]) & 0x7FFFFFFFu) > 0x7F800000u) |
-                ((pe_float_bits(p[2]) & 0x7FFFFFFFu) > 0x7F800000u)) {
+            if (G_UNLIKELY(((u0 & 0x7FFFFFFFu) > 0x7F800000u) | ((u1 & 0x7FFFFFFFu) > 0x7F800000u) |
+                           ((u2 & 0x7FFFFFFFu) > 0x7F800000u))) {
                 q[0] = q[1] = q[2] = 0;
                 continue;
             }
-            q[0] = pe_srgb_level(p[0]);
-            q[1] = pe_srgb_level(p[1]);
-            q[2] = pe_srgb_level(p[2]);
+            q[0] = pe_srgb_level(u0);
+            q[1] = pe_srgb_level(u1);
+            q[2] = pe_srgb_level(u2);
         }
     }
     return 0;
