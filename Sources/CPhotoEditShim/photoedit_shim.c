@@ -1,9 +1,11 @@
-#define _GNU_SOURCE /* dladdr */
+#define _GNU_SOURCE /* dladdr, sync_file_range */
 #include "photoedit_shim.h"
 #include <string.h>
 #include <math.h>
 #include <float.h>
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <gmodule.h>
 #include <libraw/libraw.h>
 #include <sqlite3.h>
@@ -921,4 +923,12 @@ VipsImage *pe_self_guided_coefficients(VipsImage *in, double sigma, double eps) 
     VipsImage *out = vips_image_new_from_memory_copy(ab, sizeof(float) * 2 * n, w, h, 2, VIPS_FORMAT_FLOAT);
     g_free(planes); g_free(scratch); g_free(pad); g_free(ab);
     return out;
+}
+
+int pe_start_writeback(const char *path) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    int result = sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+    close(fd);
+    return result;
 }

@@ -200,6 +200,11 @@ VipsImage *pe_reduction_of(VipsImage *pass);
  * (photoedit_srgb.c). A new reference, or NULL with the libvips error set
  * (then use libvips' conversion). */
 VipsImage *pe_scrgb_to_srgb8(VipsImage *in);
+/* Starts writing a file's data to disk without waiting for it (Linux
+ * sync_file_range), so a later fsync finds most of it written. 0, or -1
+ * with errno set. */
+int pe_start_writeback(const char *path);
+
 /* The table's 256 thresholds (the smallest float reaching each level; 0
  * for level 0), for tests; -1 if the table was refused. */
 int pe_srgb8_thresholds(float *thresholds);

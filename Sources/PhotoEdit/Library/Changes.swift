@@ -773,10 +773,13 @@ extension PhotoLibrary {
         }
         var relative = LibraryLayout.renderPath(asset: asset, revision: revision)
         relative = String(relative.dropLast(3)) + ext
-        try FileIO.flush(path)
+        // The render goes to disk while the journal is written and the
+        // preview encoded; it is durable (flushed) before it is in place.
+        FileIO.startWriteback(path)
         try journal.record(relative)
         makePreview(ofStaged: path, as: relative, width: width, height: height, raw: false,
                     reduction: reduction.flatMap { $0.width == width && $0.height == height ? $0 : nil })
+        try FileIO.flush(path)
         try files.publish(path, as: relative)
         return (relative, width, height)
     }

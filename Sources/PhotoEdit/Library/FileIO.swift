@@ -1,3 +1,4 @@
+import CPhotoEditShim
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -180,6 +181,13 @@ package enum FileIO {
             throw PhotoEditError.library("cannot flush \(path): \(String(cString: strerror(errno)))")
         }
         close(fd)
+    }
+
+    /// Starts writing `path`'s data to disk without waiting for it, so a
+    /// `flush` later (after other work) finds most of it written. Best
+    /// effort: the `flush` is what makes the file durable.
+    static func startWriteback(_ path: String) {
+        _ = pe_start_writeback(path)
     }
 
     /// Flushes a directory entry (after a rename into it).
