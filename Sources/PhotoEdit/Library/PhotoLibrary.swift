@@ -375,6 +375,14 @@ extension PhotoLibrary {
     /// `performChanges` whose block returns a value (placeholders, outputs…),
     /// handed back once the changes are committed.
     public func performChanges<T>(returning block: (PhotoLibraryChanges) throws -> T) throws -> T { try committing.performChanges(returning: block) }
+
+    /// Commits an editor's output as its photo's next revision, as
+    /// `changeRequest(for:).contentEditingOutput` in `performChanges` does,
+    /// in one write transaction (no change request, which reads the photo's
+    /// flags first); returns the revision it wrote. Throws a conflict when
+    /// the photo is no longer at the output's revision.
+    @discardableResult
+    package func commit(_ output: ContentEditingOutput) throws -> Revision { try committing.commitRevision(of: output.assetIdentifier, output: output) }
 }
 
 // MARK: Editing inputs (Editing+Input.swift; the types in ContentEditing.swift)
