@@ -128,6 +128,8 @@ extension LibraryService {
     var importing: Importing { Importing(parts: parts) }
     var maintenance: Maintenance { Maintenance(parts: parts) }
     var rendering: Rendering { Rendering(parts: parts) }
+    var feed: Feed { Feed(parts: parts) }
+    var uploadedPresets: UploadedPresets { UploadedPresets(parts: parts) }
 
     /// Throws when the library was opened read-only.
     func requireWritable() throws {

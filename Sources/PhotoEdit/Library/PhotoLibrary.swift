@@ -476,3 +476,45 @@ extension PhotoLibrary {
     /// files it exports, so neither Lightroom nor photoedit applies it again.
     public func xmpSidecar(for idOrPrefix: String, applied: Bool = false) throws -> XMPSidecar { try queries.xmpSidecar(for: idOrPrefix, applied: applied) }
 }
+
+// MARK: The change feed (ChangeFeed.swift, ChangeWatcher.swift)
+
+extension PhotoLibrary {
+    /// The sequence number of the latest committed change (0: none yet).
+    public func latestChangeSequence() throws -> Int { try feed.latestChangeSequence() }
+
+    /// The change feed's rows after `seq`, oldest first: one per changed
+    /// object (no snapshots, cheap). At most `limit` change sets.
+    public func changeEntries(since seq: Int, limit: Int? = nil) throws -> [ChangeEntry] { try feed.changeEntries(since: seq, limit: limit) }
+
+    /// The changes committed after `seq`, oldest first, at most `limit` of
+    /// them, each with its objects before and after (`changeDetails(forAsset:)`).
+    public func changes(since seq: Int, limit: Int? = nil) throws -> [ChangeSet] { try feed.changes(since: seq, limit: limit) }
+
+    /// The changes committed after `seq` (nil: from now on), as they happen,
+    /// by this process or any other (PhotoKit's change observer). Changes
+    /// already committed after `seq` come first. A commit by another process
+    /// arrives within milliseconds: the library folder is watched with
+    /// inotify (polled every 15 ms where inotify is missing); a shared
+    /// catalog (PostgreSQL) wakes the reader when any node commits
+    /// (LISTEN/NOTIFY, with a slow poll as a safety net). A read of the feed
+    /// that fails (a shared catalog's connection lost) is tried again; the
+    /// sequence ends with the error only after 30 s of failures. Cancelling
+    /// the consuming task (or dropping the sequence) stops the watcher.
+    public func changeSets(since seq: Int? = nil) throws -> AsyncThrowingStream<ChangeSet, Error> { try feed.changeSets(since: seq) }
+}
+
+// MARK: Uploaded presets (Presets/LibraryPresets.swift)
+
+extension PhotoLibrary {
+    /// The presets this library applies: its uploaded presets first, then
+    /// the standard search path (`PresetLibrary.standard`).
+    public func presets(environment: [String: String] = ProcessInfo.processInfo.environment) -> PresetLibrary { uploadedPresets.presets(environment: environment) }
+
+    /// Adds the Lightroom preset `data` as `NAME.xmp` (applied as
+    /// `preset:NAME.xmp`): checked as `photoedit apply preset:FILE.xmp` reads
+    /// it, staged, then moved into place whole. A name any preset of the
+    /// search path has already is refused (`PresetUploadError.exists`).
+    @discardableResult
+    public func addPreset(named requested: String, lightroom data: Data) throws -> Preset { try uploadedPresets.addPreset(named: requested, lightroom: data) }
+}
