@@ -70,9 +70,17 @@ func commitEditingOutput(_ request: Request, id: String, expected precondition: 
     guard let boundary = multipartBoundary(request.headers[.contentType]) else {
         throw Problem(.badRequest, code: "invalid-multipart", "multipart/form-data needs a boundary of 1 to 70 characters")
     }
-    // Refused before the body is read when the photo is unknown or has moved on.
-    let asset = try await blocking { try library.asset(id) }
-    try check(asset, expected: precondition, library: library)
+    // Refused before the body is read when the photo is unknown or has moved
+    // on: one read resolves the id, checks `If-Match` (revision and, for a
+    // whole ETag, metadata) on the photo as it finds it, and gives the
+    // editing input from the original (what the web editor's output is on).
+    var originalOptions = ContentEditingInputRequestOptions(displaySize: nil)
+    originalOptions.startFromOriginal = true
+    originalOptions.precondition = { try check($0, expected: precondition, library: library) }
+    let fromOriginal = try await blocking { [originalOptions] in
+        try library.requestContentEditingInput(for: id, options: originalOptions)
+    }
+    let assetID = fromOriginal.assetIdentifier
     let expected = precondition.revision
     if let length = request.headers[.contentLength].flatMap({ Int64($0) }), length > state.configuration.maxUploadBytes {
         throw Problem(.contentTooLarge, code: "upload-too-large",
@@ -81,11 +89,7 @@ func commitEditingOutput(_ request: Request, id: String, expected precondition: 
     // The render is streamed into the library's staging folder, where the
     // output's own file will be (a rename, no copy); a crash leaves a file
     // the library sweeps.
-    let staging = try await blocking { () -> URL in
-        var options = ContentEditingInputRequestOptions(displaySize: nil)
-        options.startFromOriginal = true
-        return try library.requestContentEditingInput(for: asset.id, options: options).stagingRenderURL
-    }
+    let staging = fromOriginal.stagingRenderURL
     let upload = try OutputUpload(boundary: boundary, renderPath: staging.path,
                                   maxRenderBytes: state.configuration.maxUploadBytes, maxJSONBytes: state.configuration.maxJSONBytes)
     defer { upload.discard() }
@@ -96,7 +100,7 @@ func commitEditingOutput(_ request: Request, id: String, expected precondition: 
     let data = try adjustmentData(parts.adjustmentData)
     let base = try ContentEditingBase(token: parts.base)
     let renderPath = upload.renderPath
-    _ = try await conditionalWrite(asset.id, expected: Precondition(revision: expected, tag: nil), library: library) { () -> Int in
+    try await conditionalWrite(assetID, expected: Precondition(revision: expected, tag: nil), library: library) {
         var options = ContentEditingInputRequestOptions(displaySize: nil)
         switch base {
         case .original: options.startFromOriginal = true
@@ -106,9 +110,11 @@ func commitEditingOutput(_ request: Request, id: String, expected precondition: 
             // handle the data; an earlier one, of one that did.
             options.canHandleAdjustmentData = { _ in k != expected }
         }
-        let input = try library.requestContentEditingInput(for: asset.id, options: options)
+        // On the original, the input read before the body is this one (the
+        // commit checks the photo is still at its revision): no second read.
+        let input = base == .original ? fromOriginal : try library.requestContentEditingInput(for: assetID, options: options)
         guard input.revision == expected else {
-            throw PhotoEditError.conflict(asset: asset.id, expected: expected, actual: input.revision)
+            throw PhotoEditError.conflict(asset: assetID, expected: expected, actual: input.revision)
         }
         guard input.base == base else {
             throw Problem(.conflict, code: "invalid-base",
@@ -120,7 +126,9 @@ func commitEditingOutput(_ request: Request, id: String, expected precondition: 
             throw PhotoEditError.library("cannot stage the render: \(String(cString: strerror(errno)))")
         }
         do {
-            try library.performChanges { try $0.changeRequest(for: asset.id).contentEditingOutput = output }
+            // One write: the output committed as the photo's next revision
+            // (no change request, which would read the photo's flags first).
+            try library.commit(output)
         } catch PhotoEditError.invalidChange(let reason) {
             // The render is not an upright image the engine decodes whole.
             unlink(output.renderedContentURL.path)
@@ -129,9 +137,8 @@ func commitEditingOutput(_ request: Request, id: String, expected precondition: 
             unlink(output.renderedContentURL.path)
             throw error
         }
-        return try library.asset(asset.id).revision
     }
-    let after = try await blocking { try library.asset(asset.id) }
+    let after = try await blocking { try library.asset(assetID) }
     return assetResponse(try assetJSON(after, library: library))
 }
 

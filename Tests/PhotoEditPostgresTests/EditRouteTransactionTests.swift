@@ -61,6 +61,33 @@ struct EditRouteTransactionTests {
             let recipeEdit = library.catalogTransactionCount - before
             #expect(recipeEdit <= 3, "POST …/edits with a recipe and a whole ETag made \(recipeEdit) catalog transactions")
 
+            // An editor's output (multipart: adjustment data, base, the
+            // rendered JPEG) with the whole ETag: the same bound. Its JPEG is
+            // the photo's render, fetched before counting.
+            var jpeg: [UInt8] = []
+            try await client.execute(uri: "/v1/assets/\(f.a)/render?w=256&format=jpeg", method: .get) { response in
+                jpeg = Array(response.body.readableBytesView)
+            }
+            try await client.execute(uri: "/v1/assets/\(f.a)", method: .get) { response in tag = response.headers[.eTag] ?? "" }
+            let boundary = "photoedit-count"
+            let adjustment = #"{"formatIdentifier": "com.example.editor", "formatVersion": "1", "data": "AQID"}"#
+            var form: [UInt8] = []
+            for (headers, body) in [("Content-Disposition: form-data; name=\"adjustmentData\"\r\nContent-Type: application/json\r\n", Array(adjustment.utf8)),
+                                    ("Content-Disposition: form-data; name=\"base\"\r\n", Array("original".utf8)),
+                                    ("Content-Disposition: form-data; name=\"render\"; filename=\"edited.jpg\"\r\nContent-Type: image/jpeg\r\n", jpeg)] {
+                form += Array("--\(boundary)\r\n\(headers)\r\n".utf8) + body + Array("\r\n".utf8)
+            }
+            form += Array("--\(boundary)--\r\n".utf8)
+            before = library.catalogTransactionCount
+            try await client.execute(uri: "/v1/assets/\(f.a)/edits", method: .post,
+                                     headers: [.contentType: "multipart/form-data; boundary=\(boundary)", .ifMatch: tag],
+                                     body: ByteBuffer(bytes: form)) { response in
+                #expect(response.status == .ok, "\(String(buffer: response.body))")
+                #expect(response.headers[.eTag]?.hasPrefix("\"r4.") == true)
+            }
+            let output = library.catalogTransactionCount - before
+            #expect(output <= 3, "POST …/edits with an editor's output and a whole ETag made \(output) catalog transactions")
+
             // A stale one is refused, the photo unchanged.
             try await client.execute(uri: "/v1/assets/\(f.a)/edits", method: .post, headers: json + [.ifMatch: "\"r0\""],
                                      body: ByteBuffer(string: #"{"chain": "saturation=-10"}"#)) { response in
@@ -87,7 +114,7 @@ struct EditRouteTransactionTests {
             }
         }
         let history = try await BlockingExecutor.run { try library.history(f.a).map(\.kind) }
-        #expect(history == [.imported, .edit, .edit, .edit])
+        #expect(history == [.imported, .edit, .edit, .edit, .edit])
     }
 }
 

@@ -212,7 +212,7 @@ struct CatalogLockRaceTests {
         try ForeignEditor.writeGrey(of: input, to: staged)
         let journal = IntentJournal(layout: mine.layout)
         defer { journal.finish() }
-        let (render, w, h) = try mine.placeRender(staged, asset: id, revision: 2, journal: journal)
+        let (render, w, h) = try mine.committing.placeRender(staged, asset: id, revision: 2, journal: journal)
 
         var removal: Background<Revision>?
         try mine.write { db in

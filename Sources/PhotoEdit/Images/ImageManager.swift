@@ -89,7 +89,7 @@ public final class ImageManager: Sendable {
     public func requestImage(for idOrPrefix: String, targetSize: ImageSize = .maximum, contentMode: ImageContentMode = .aspectFit,
                              options: ImageRequestOptions = ImageRequestOptions()) throws -> ImageRequest {
         try options.validate(targetSize: targetSize)
-        let subject = try library.imageSubject(idOrPrefix, version: options.version)
+        let subject = try library.rendering.imageSubject(idOrPrefix, version: options.version)
         let key = ImageCacheKey(subject, target: targetSize, contentMode: contentMode, resizeMode: options.resizeMode,
                                 crop: options.normalizedCropRect, degraded: false)
         let (stream, continuation) = AsyncStream.makeStream(of: ImageResult.self)
@@ -133,7 +133,7 @@ public final class ImageManager: Sendable {
                                     encoding: ImageEncoding, quality: Int) throws -> (data: Data, isFromCache: Bool) {
         try options.validate(targetSize: targetSize)
         try ImageEncoding.check(quality: quality)
-        let subject = try library.imageSubject(idOrPrefix, version: options.version)
+        let subject = try library.rendering.imageSubject(idOrPrefix, version: options.version)
         // A JPEG at the manager's own quality is `requestImage`'s image.
         let format = encoding == .jpeg && quality == configuration.quality ? nil
             : ImageCacheKey.EncodedFormat(encoding: encoding, quality: encoding.hasQuality ? quality : 0)
@@ -294,11 +294,11 @@ public final class ImageManager: Sendable {
                 resizeMode = .exact
             }
             count { $0.degradedRenders += 1 }
-        } else if key.resizeMode != .none, let preview = try? library.storedPreview(for: s, covering: geometry) {
+        } else if key.resizeMode != .none, let preview = try? library.rendering.storedPreview(for: s, covering: geometry) {
             source = .preview(preview)
             count { $0.renders += 1; $0.fromPreviews += 1 }
         } else {
-            source = try ImagePipeline.finalSource(s, library: library)
+            source = try ImagePipeline.finalSource(s, parts: library.parts)
             count { $0.renders += 1 }
         }
         return (source, geometry, resizeMode)
@@ -391,7 +391,7 @@ public final class ImageManager: Sendable {
     }
 
     private func prefetch(_ item: ImageCacheKey, highQuality: Bool) {
-        guard let subject = try? library.imageSubject(item.id, version: item.version) else { return }
+        guard let subject = try? library.rendering.imageSubject(item.id, version: item.version) else { return }
         let preview = !highQuality && subject.rawPath != nil
         let key = ImageCacheKey(subject, target: ImageSize(width: item.width, height: item.height), contentMode: item.contentMode,
                                 resizeMode: item.resizeMode, crop: item.crop, degraded: preview)

@@ -58,26 +58,6 @@ struct ImageSubject: Sendable {
     }
 }
 
-extension PhotoLibrary {
-    /// The photo behind `idOrPrefix`, for the version asked.
-    func imageSubject(_ idOrPrefix: String, version: ImageVersion) throws -> ImageSubject {
-        let full = idOrPrefix.count == 32 && idOrPrefix.allSatisfy { $0.isHexDigit && !$0.isUppercase }
-        let id = full ? idOrPrefix : try resolve(idOrPrefix)
-        let (asset, revision) = try read { db -> (AssetRecord, RevisionRecord?) in
-            guard let a = try db.asset(id) else { throw PhotoEditError.unknownAsset(idOrPrefix) }
-            return (a, try db.revision(a.revision, of: id))
-        }
-        return ImageSubject(id: id, revision: asset.revision, version: version, format: asset.format,
-                            originalFile: asset.originalPath,
-                            originalWidth: asset.originalPixelWidth, originalHeight: asset.originalPixelHeight,
-                            adjustmentData: revision?.adjustmentData, renderFile: revision?.renderPath,
-                            baseFile: revision?.basePath,
-                            currentWidth: revision?.pixelWidth ?? asset.originalPixelWidth,
-                            currentHeight: revision?.pixelHeight ?? asset.originalPixelHeight,
-                            alternateFile: asset.alternatePath, localize: { [self] in readablePath($0) })
-    }
-}
-
 /// The size of a result: the region of the version it shows and the size it
 /// is scaled to (docs/library-api.md, "Image requests").
 struct ImageGeometry: Hashable, Sendable {
@@ -133,7 +113,7 @@ enum ImageSource {
     /// A full-size, upright, sRGB 8-bit image built in memory (a RAW's
     /// development, a render rebuilt from its recipe).
     case image(@Sendable () throws -> Image)
-    /// The version's stored preview (PhotoLibrary+Previews.swift): the same
+    /// The version's stored preview (Rendering+Previews.swift): the same
     /// pixels, smaller, at least the result's size: thumbnailed from the file.
     case preview(String)
 }
@@ -144,19 +124,19 @@ enum ImagePipeline {
     static let shrinkOnLoad: Set<String> = ["jpegload", "webpload", "heifload"]
 
     /// The source of the final (full-quality) image of a version.
-    static func finalSource(_ s: ImageSubject, library: PhotoLibrary) throws -> ImageSource {
+    static func finalSource(_ s: ImageSubject, parts: LibraryParts) throws -> ImageSource {
         if s.showsAdjustments {
             if let render = s.renderPath, FileIO.exists(render) { return .file(render) }
             guard let data = s.adjustmentData, Recipe.canHandle(data) else {
                 throw PhotoEditError.library("the render of photo \(s.id) revision \(s.revision) is missing and its adjustment data is not photoedit's; it cannot be rebuilt")
             }
-            let recipe = try Recipe(adjustmentData: data, registry: library.registry)
+            let recipe = try Recipe(adjustmentData: data, registry: parts.registry)
             let base = s.basePath ?? s.originalPath
-            let renderer = library.renderer
+            let renderer = parts.renderer
             return .image { try renderer.render(recipe: recipe, originalPath: base) }
         }
         if let path = s.rawPath {
-            let renderer = library.renderer
+            let renderer = parts.renderer
             return .image { try renderer.outputImage(try RawDecoder.develop(path)) }
         }
         return .file(s.originalPath)

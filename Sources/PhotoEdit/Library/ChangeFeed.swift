@@ -256,21 +256,27 @@ final class ChangeRecorder {
 
 // MARK: Reading
 
-extension PhotoLibrary {
-    /// The sequence number of the latest committed change (0: none yet).
-    public func latestChangeSequence() throws -> Int {
+/// Feed: the change feed read back — the latest sequence number, the
+/// entries after one, and change sets with each object before and after
+/// (`ChangeWatcher.swift`: the same as an endless stream). The entries are
+/// written by the commit (`ChangeRecorder`, in its transaction).
+struct Feed: LibraryService {
+    let parts: LibraryParts
+}
+
+extension Feed {
+    /// The façade's `latestChangeSequence()`.
+    func latestChangeSequence() throws -> Int {
         try read { db in try db.latestChangeSequence() }
     }
 
-    /// The change feed's rows after `seq`, oldest first: one per changed
-    /// object (no snapshots, cheap). At most `limit` change sets.
-    public func changeEntries(since seq: Int, limit: Int? = nil) throws -> [ChangeEntry] {
+    /// The façade's `changeEntries(since:limit:)`.
+    func changeEntries(since seq: Int, limit: Int? = nil) throws -> [ChangeEntry] {
         try read { db in try Self.entries(since: seq, limit: limit, db).map(\.entry) }
     }
 
-    /// The changes committed after `seq`, oldest first, at most `limit` of
-    /// them, each with its objects before and after (`changeDetails(forAsset:)`).
-    public func changes(since seq: Int, limit: Int? = nil) throws -> [ChangeSet] {
+    /// The façade's `changes(since:limit:)`.
+    func changes(since seq: Int, limit: Int? = nil) throws -> [ChangeSet] {
         try read { db in
             let rows = try Self.entries(since: seq, limit: limit, db)
             // The object after an entry is the one before the object's next

@@ -124,22 +124,13 @@ final class CatalogWatcher: CatalogChangeSignal, Sendable {
     }
 }
 
-extension PhotoLibrary {
+extension Feed {
     /// How long the change feed's reads may keep failing before the feed
     /// ends with the error (seconds).
     static let feedRetryLimit: TimeInterval = 30
 
-    /// The changes committed after `seq` (nil: from now on), as they happen,
-    /// by this process or any other (PhotoKit's change observer). Changes
-    /// already committed after `seq` come first. A commit by another process
-    /// arrives within milliseconds: the library folder is watched with
-    /// inotify (polled every 15 ms where inotify is missing); a shared
-    /// catalog (PostgreSQL) wakes the reader when any node commits
-    /// (LISTEN/NOTIFY, with a slow poll as a safety net). A read of the feed
-    /// that fails (a shared catalog's connection lost) is tried again; the
-    /// sequence ends with the error only after 30 s of failures. Cancelling
-    /// the consuming task (or dropping the sequence) stops the watcher.
-    public func changeSets(since seq: Int? = nil) throws -> AsyncThrowingStream<ChangeSet, Error> {
+    /// The façade's `changeSets(since:)`.
+    func changeSets(since seq: Int? = nil) throws -> AsyncThrowingStream<ChangeSet, Error> {
         let start = try seq ?? latestChangeSequence()
         let watcher: any CatalogChangeSignal = catalog.changeSignal() ?? CatalogWatcher(folder: layout.root.path)
         let (stream, continuation) = AsyncThrowingStream<ChangeSet, Error>.makeStream()

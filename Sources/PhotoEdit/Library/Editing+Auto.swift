@@ -5,7 +5,7 @@ extension Editing {
         let id = try resolve(idOrPrefix)
         let registry = self.registry
         let canHandle: @Sendable (AdjustmentData) -> Bool = { Recipe.canHandle($0) && (try? Recipe(adjustmentData: $0, registry: registry)) != nil }
-        let input = try library.requestContentEditingInput(for: id, options: ContentEditingInputRequestOptions(
+        let input = try requestContentEditingInput(for: id, options: ContentEditingInputRequestOptions(
             canHandleAdjustmentData: canHandle, displaySize: nil))
         var recipe = Recipe.empty
         if let data = input.adjustmentData, input.canHandleAdjustmentData {

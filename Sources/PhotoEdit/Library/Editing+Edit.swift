@@ -113,7 +113,7 @@ extension Editing {
             // filters (except the RAW development, when leaving the RAW).
             var carried: Recipe?
             if let fromRAW {
-                let current = try library.requestContentEditingInput(for: id, options: options)
+                let current = try requestContentEditingInput(for: id, options: options)
                 id = current.assetIdentifier
                 if (current.base == .alternate) != fromRAW {
                     if !reset, let data = current.adjustmentData, current.canHandleAdjustmentData {
@@ -122,7 +122,7 @@ extension Editing {
                     options = options.startingFrom(alternate: fromRAW)
                 }
             }
-            let input = try library.requestContentEditingInput(for: id, options: options)
+            let input = try requestContentEditingInput(for: id, options: options)
             id = input.assetIdentifier
             if let expected, input.revision != expected {
                 throw PhotoEditError.conflict(asset: id, expected: expected, actual: input.revision)
@@ -166,14 +166,14 @@ extension Editing {
         if recipe.base == .render {
             var options = ContentEditingInputRequestOptions(canHandleAdjustmentData: { Recipe.canHandle($0) }, displaySize: nil)
             options.precondition = precondition
-            input = try library.requestContentEditingInput(for: idOrPrefix, options: options)
+            input = try requestContentEditingInput(for: idOrPrefix, options: options)
             guard case .render = input.base else {
                 throw PhotoEditError.invalidAdjustmentData("the recipe has base \"render\", but photo \(input.assetIdentifier) has no other tool's edit to build on; use base \"original\"")
             }
         } else {
             var options = ContentEditingInputRequestOptions(startFromOriginal: true, displaySize: nil)
             options.precondition = precondition
-            input = try library.requestContentEditingInput(for: idOrPrefix, options: recipe.base == .alternate ? options.startingFrom(alternate: true) : options)
+            input = try requestContentEditingInput(for: idOrPrefix, options: recipe.base == .alternate ? options.startingFrom(alternate: true) : options)
         }
         let id = input.assetIdentifier
         if let expected, input.revision != expected {
@@ -187,7 +187,7 @@ extension Editing {
     func upgrade(_ idOrPrefix: String) throws -> (revision: Revision, upgraded: [(filter: String, from: Int, to: Int)])? {
         let id = try resolve(idOrPrefix)
         let registry = self.registry
-        let input = try library.requestContentEditingInput(for: id, options: ContentEditingInputRequestOptions(
+        let input = try requestContentEditingInput(for: id, options: ContentEditingInputRequestOptions(
             canHandleAdjustmentData: { Recipe.canHandle($0) }, displaySize: nil))
         guard let data = input.adjustmentData, input.canHandleAdjustmentData else { return nil }
         let before = try Recipe(adjustmentData: data, registry: registry)
@@ -217,7 +217,7 @@ extension Editing {
         defer { unlink(output.renderedContentURL.path) }
         try render(recipe, onto: input.fullSizeImageURL.path, into: &output)
         output.adjustmentData = adjustmentData ?? recipe.adjustmentData
-        return try library.commitRevision(of: input.assetIdentifier, output: output)
+        return try committing.commitRevision(of: input.assetIdentifier, output: output)
     }
 
     @discardableResult
@@ -255,11 +255,11 @@ extension Editing {
         }
         output.adjustmentData = data
         output.kind = .revert
-        return try library.commitRevision(of: id, output: output)
+        return try committing.commitRevision(of: id, output: output)
     }
 
     private func commitRevert(_ id: String, expected: Int?) throws -> Revision {
-        try library.commitRevision(of: id) { changes in changes.add(.revert(id, expected: expected)) }
+        try committing.commitRevision(of: id) { changes in changes.add(.revert(id, expected: expected)) }
     }
 
     /// Renders `recipe` onto the image at `basePath` into the output's

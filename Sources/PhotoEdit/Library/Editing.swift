@@ -4,8 +4,5 @@ import Foundation
 /// chain into its recipe, rendering onto its base, staging the output and
 /// committing it (returning the revision the commit wrote); reverts.
 struct Editing: LibraryService {
-    /// The façade: its editing inputs (`requestContentEditingInput`) and
-    /// commit path (`commitRevision`), spelled `library.…`.
-    let library: PhotoLibrary
-    var parts: LibraryParts { library.parts }
+    let parts: LibraryParts
 }

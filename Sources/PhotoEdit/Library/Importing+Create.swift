@@ -58,7 +58,7 @@ extension Importing {
             if !placeholder.existed && !placeholder.joinedPair {
                 var results = [ImportResult(path: name ?? Self.unnamedUpload, id: placeholder.localIdentifier, duplicate: false,
                                             error: nil, joinedPair: false)]
-                library.importDevelopSettings(of: [SystemPath(staged)], results: &results)
+                importDevelopSettings(of: [SystemPath(staged)], results: &results)
                 if !results[0].warnings.isEmpty { placeholder.setWarnings(placeholder.warnings + results[0].warnings) }
             }
             return placeholder
@@ -72,7 +72,7 @@ extension Importing {
         while true {
             do {
                 var placeholder: ObjectPlaceholder?
-                try library.performChanges { changes in
+                try committing.performChanges { changes in
                     changes.importDate = importDate
                     placeholder = changes.createAsset(source)
                 }

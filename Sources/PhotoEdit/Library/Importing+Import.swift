@@ -45,7 +45,7 @@ extension Importing {
                 }
             }
             // Lightroom develop settings: a revision of the new photo.
-            library.importDevelopSettings(of: groups[g], results: &groupResults)
+            importDevelopSettings(of: groups[g], results: &groupResults)
             imported.set(g, groupResults)
         }
         results += imported.all
@@ -157,7 +157,7 @@ extension Importing {
             // in place, every request can count on its preview (unless the
             // library leaves previews to its job workers: see afterImport).
             if parts.afterImport == nil {
-                library.makePreview(ofStaged: staged, as: relative, width: probe.width, height: probe.height, raw: probe.format == "raw")
+                rendering.makePreview(ofStaged: staged, as: relative, width: probe.width, height: probe.height, raw: probe.format == "raw")
             }
             try files.publish(staged, as: relative)
             placed = true

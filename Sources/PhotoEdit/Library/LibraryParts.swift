@@ -28,9 +28,13 @@ final class LibraryParts: Sendable {
     let exclusive: Bool
     /// See `PhotoLibrary.afterImport`.
     let afterImport: (@Sendable (PhotoLibrary, [String]) -> Void)?
-    /// The last preview bases decoded (PhotoLibrary+Preview.swift).
+    /// `afterImport` bound to the façade that opened these parts (set by
+    /// its `init`, holding it weakly): the commit announces the photos it
+    /// created through it without knowing the façade.
+    private let createdHook = Mutex<(@Sendable ([String]) -> Void)?>(nil)
+    /// The last preview bases decoded (Rendering+Preview.swift).
     let previewBases = PreviewBases()
-    /// When `tmp/` was last swept (Editing's staging: PhotoLibrary+Staging.swift).
+    /// When `tmp/` was last swept (Editing's staging: Editing+Staging.swift).
     let stagingSweep = Mutex<Date>(.distantPast)
     /// See `PhotoLibrary.darktable`.
     let darktableSetting = Mutex<DarktableCLI?>(DarktableCLI.located())
@@ -71,6 +75,17 @@ final class LibraryParts: Sendable {
         catalog = LibraryCatalog(try store ?? SQLiteCatalogStore(path: layout.catalog, readOnly: isReadOnly))
     }
 
+    /// Binds `afterImport` to the façade built on these parts.
+    func bindAfterImport(to library: PhotoLibrary) {
+        guard let afterImport else { return }
+        createdHook.withLock { $0 = { [weak library] ids in if let library { afterImport(library, ids) } } }
+    }
+
+    /// Calls `afterImport` with the photos a commit created.
+    func announceCreated(_ ids: [String]) {
+        createdHook.withLock { $0 }?(ids)
+    }
+
     /// A folder that holds originals but whose catalog is missing or empty
     /// is a damaged library, not a new one: opening it would start an empty
     /// catalog (and `verify --repair` would then remove every render).
@@ -104,8 +119,17 @@ extension LibraryService {
     var isReadOnly: Bool { parts.isReadOnly }
     var previewBases: PreviewBases { parts.previewBases }
 
-    /// The reading service, built on demand from the same parts (one reference).
+    /// The services, built on demand from the same parts (each is one
+    /// reference: building one costs nothing). A service reaches another
+    /// through these, never through the façade.
     var queries: Queries { Queries(parts: parts) }
+    var committing: Committing { Committing(parts: parts) }
+    var editing: Editing { Editing(parts: parts) }
+    var importing: Importing { Importing(parts: parts) }
+    var maintenance: Maintenance { Maintenance(parts: parts) }
+    var rendering: Rendering { Rendering(parts: parts) }
+    var feed: Feed { Feed(parts: parts) }
+    var uploadedPresets: UploadedPresets { UploadedPresets(parts: parts) }
 
     /// Throws when the library was opened read-only.
     func requireWritable() throws {
@@ -227,13 +251,6 @@ extension LibraryService {
 }
 
 /// The façade reads the shared parts the same way its services do, and
-/// builds its services on demand (each is one reference: building one costs
-/// nothing). Importing, Editing and Maintenance hold the façade itself: they
-/// commit through its `performChanges` (Changes.swift, the one commit path)
-/// and reach its image subjects and previews (Images/, PhotoLibrary+Previews.swift);
-/// each such use is spelled `library.…`.
-extension PhotoLibrary: LibraryService {
-    var importing: Importing { Importing(library: self) }
-    var editing: Editing { Editing(library: self) }
-    var maintenance: Maintenance { Maintenance(library: self) }
-}
+/// reaches every service through `LibraryService`'s accessors; no service
+/// holds the façade.
+extension PhotoLibrary: LibraryService {}

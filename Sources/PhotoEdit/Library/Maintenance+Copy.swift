@@ -86,7 +86,7 @@ extension Maintenance {
                 let recorder = ChangeRecorder()
                 try recorder.asset(id, db)
                 try db.insert(asset)
-                try PhotoLibrary.changeKeywords(of: id, add: keywords, remove: [], replace: false, db)
+                try Committing.changeKeywords(of: id, add: keywords, remove: [], replace: false, db)
                 for revision in revisions { try db.insert(revision) }
                 try db.refreshCurrentVersionColumns(of: id)
                 try recorder.record(db)

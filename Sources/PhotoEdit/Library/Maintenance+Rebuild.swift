@@ -49,7 +49,7 @@ extension Maintenance {
             defer { unlink(built); unlink(built + "-journal") }
             try Catalog.build(at: built) { connection in
                 for a in assets { try connection.insert(a) }
-                for (id, list) in keywords { try PhotoLibrary.changeKeywords(of: id, add: list, remove: [], replace: false, connection) }
+                for (id, list) in keywords { try Committing.changeKeywords(of: id, add: list, remove: [], replace: false, connection) }
                 for r in revisions { try connection.insert(r) }
                 try connection.refreshCurrentVersionColumns()
             }
@@ -78,12 +78,12 @@ extension Maintenance {
         }
         // Revisions recovered without a record (and photos made from bare
         // originals) get one now, so a later rebuild finds them as they are.
-        let library = try PhotoLibrary(url: layout.root, create: false, registry: registry)
-        let unrecorded = try library.read { db in
+        let reopened = try PhotoLibrary(url: layout.root, create: false, registry: registry).maintenance
+        let unrecorded = try reopened.read { db in
             try db.revisionsWithoutRecord()
         }
         for (id, number) in unrecorded {
-            do { _ = try library.maintenance.replaceSidecar(id, number) } catch let e as PhotoEditError {
+            do { _ = try reopened.replaceSidecar(id, number) } catch let e as PhotoEditError {
                 report.problems.append("\(id) revision \(number): cannot write its revision record: \(e.description)")
             }
         }
@@ -215,7 +215,7 @@ extension Maintenance {
             }
             var info = stat()
             let modified = stat(path, &info) == 0 ? Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec)) : Date()
-            let a = Self.record(id: PhotoLibrary.newIdentifier(), relative: relative, sha256: originals[relative]!, probe: probe,
+            let a = Self.record(id: Committing.newIdentifier(), relative: relative, sha256: originals[relative]!, probe: probe,
                                 filename: (relative as NSString).lastPathComponent, importDate: modified, layout: layout)
             assets.append(a)
             revisions.append(RevisionRecord(assetId: a.id, number: 0, createdAt: modified, kind: Revision.Kind.imported.rawValue,

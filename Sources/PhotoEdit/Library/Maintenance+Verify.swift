@@ -100,8 +100,8 @@ extension Maintenance {
         // Previews: rebuildable, so a missing one is a note (made on first
         // use), which `repair` makes now.
         var withoutPreview = 0
-        for a in assets where (try? library.hasPreview(a.id)) == false {
-            if repair, (try? library.ensurePreview(a.id)) == true {
+        for a in assets where (try? rendering.hasPreview(a.id)) == false {
+            if repair, (try? rendering.ensurePreview(a.id)) == true {
                 report.repaired.append("\(a.id): preview made")
             } else {
                 withoutPreview += 1
@@ -237,7 +237,7 @@ extension Maintenance {
             let image = try renderer.render(recipe: try Recipe(adjustmentData: data, registry: registry), originalPath: base)
             try Renderer.save(image, to: staged, format: .jpeg, quality: Renderer.renderQuality)
         } else if DarktableHistory(adjustmentData: data) != nil {
-            if let darktable = library.darktable {
+            if let darktable = parts.darktableSetting.withLock({ $0 }) {
                 try darktable.render(original: base, sidecar: data.data, to: staged, work: layout.tmp)
             } else {
                 let unedited = Recipe(nodes: [], base: r.basePath == nil ? .original : .alternate, registry: registry)

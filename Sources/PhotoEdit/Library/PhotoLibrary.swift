@@ -73,6 +73,7 @@ public final class PhotoLibrary: Sendable {
                  files: (any LibraryFiles)? = nil, afterImport: (@Sendable (PhotoLibrary, [String]) -> Void)? = nil) throws {
         parts = try LibraryParts(url: url, create: create, registry: registry, store: store, files: files, afterImport: afterImport)
         (self.url, self.registry, isReadOnly) = (parts.url, parts.registry, parts.isReadOnly)
+        parts.bindAfterImport(to: self)
         if parts.exclusive { try maintenance.recover() }
         parts.lock?.shared()
     }
@@ -359,4 +360,161 @@ extension PhotoLibrary {
     /// The camera and lens a photo's EXIF names, and the lensfun profile
     /// they match, or why none does (what `lens` would store; nothing is written).
     public func lensIdentification(for idOrPrefix: String) throws -> LensIdentification { try editing.lensIdentification(for: idOrPrefix) }
+}
+
+// MARK: Committing (Committing.swift; the change requests in Changes.swift)
+
+extension PhotoLibrary {
+    /// Applies every request made in `block` in one all-or-nothing commit
+    /// (PhotoKit's `performChanges`): new files are staged and moved into
+    /// place first, then one catalog transaction applies everything. If any
+    /// request is invalid, or an edit's photo has moved on since its input was
+    /// read (`PhotoEditError.conflict`), nothing changes.
+    public func performChanges(_ block: (PhotoLibraryChanges) throws -> Void) throws { try committing.performChanges(block) }
+
+    /// `performChanges` whose block returns a value (placeholders, outputs…),
+    /// handed back once the changes are committed.
+    public func performChanges<T>(returning block: (PhotoLibraryChanges) throws -> T) throws -> T { try committing.performChanges(returning: block) }
+
+    /// Commits an editor's output as its photo's next revision, as
+    /// `changeRequest(for:).contentEditingOutput` in `performChanges` does,
+    /// in one write transaction (no change request, which reads the photo's
+    /// flags first); returns the revision it wrote. Throws a conflict when
+    /// the photo is no longer at the output's revision.
+    @discardableResult
+    package func commit(_ output: ContentEditingOutput) throws -> Revision { try committing.commitRevision(of: output.assetIdentifier, output: output) }
+}
+
+// MARK: Editing inputs (Editing+Input.swift; the types in ContentEditing.swift)
+
+extension PhotoLibrary {
+    /// Reads what an editor needs to edit a photo. See
+    /// `ContentEditingInputRequestOptions.canHandleAdjustmentData` for which
+    /// base image it gets.
+    public func requestContentEditingInput(for idOrPrefix: String,
+                                           options: ContentEditingInputRequestOptions = ContentEditingInputRequestOptions()) throws -> ContentEditingInput { try editing.requestContentEditingInput(for: idOrPrefix, options: options) }
+}
+
+// MARK: Rendering (Rendering.swift, Rendering+Render.swift, +Preview, +Previews)
+
+extension PhotoLibrary {
+    /// Writes a version of a photo to `path`. The format follows
+    /// `options.format`, else the file's extension.
+    ///
+    /// - `current`: the stored full-size render of the latest revision
+    ///   (rebuilt from its recipe if the file is missing); the unadjusted
+    ///   photo when the latest revision has no adjustments.
+    /// - `unadjusted`: the original, upright, colour-managed to sRGB.
+    /// - `original`: the original file itself when its format is asked for
+    ///   at full size; otherwise its pixels, upright, at full precision. A
+    ///   RAW (or the RAW of a RAW+JPEG pair): its neutral development.
+    public func render(_ idOrPrefix: String, version: ImageVersion = .current, to path: String, options: RenderOptions = RenderOptions()) throws { try rendering.render(idOrPrefix, version: version, to: path, options: options) }
+
+    /// A preview of an edit that is not committed: `steps` applied on top of
+    /// the photo's current recipe (on a fresh recipe with `reset`), rendered
+    /// to fit `longEdge` pixels, as a JPEG. What an editor's sliders ask for:
+    /// nothing is written to the library.
+    ///
+    /// Fast: the base is decoded at about the preview's size (libvips'
+    /// thumbnail, which shrinks JPEG and WebP while decoding), and filters
+    /// whose effect has a size in pixels (blur, sharpen, noise, grain,
+    /// resize) follow the preview's scale, so the preview looks like the
+    /// full render made small. A camera RAW is developed at full size first.
+    /// A preview is never larger than the base. The decoded base is kept for
+    /// the next previews of the same photo and size (an editor's slider
+    /// asks for many in a row): see `PreviewBases`.
+    public func preview(_ idOrPrefix: String, steps: [ChainStep], longEdge: Int, reset: Bool = false,
+                        presets: PresetLibrary? = nil, quality: Int = 85) throws -> RenderedImage { try rendering.preview(idOrPrefix, steps: steps, longEdge: longEdge, reset: reset, presets: presets, quality: quality) }
+
+    /// Makes photo `id`'s current version's preview if it is missing;
+    /// whether it has one afterwards (or needs none). Idempotent: a preview
+    /// is made from its file, the same bytes each time.
+    package func ensurePreview(_ id: String) throws -> Bool { try rendering.ensurePreview(id) }
+}
+
+// MARK: Develop settings of other editors (Importing+Lightroom.swift, Importing+Darktable.swift)
+
+extension PhotoLibrary {
+    /// The `darktable-cli` that renders darktable histories (default: the one
+    /// ``DarktableCLI/located(environment:)`` finds when the library is
+    /// opened). Nil: a history is kept with the photo's unedited render.
+    public var darktable: DarktableCLI? {
+        get { parts.darktableSetting.withLock { $0 } }
+        set { parts.darktableSetting.withLock { $0 = newValue } }
+    }
+
+    /// Reads the develop settings of photos already in the library and
+    /// commits each as a new revision (all-or-nothing, rendered as any edit).
+    ///
+    /// The packet is `sidecar` when given, else the first sidecar beside the
+    /// file the photo was imported from (`IMG_1.CR2.xmp`, `IMG_1.xmp`, …, the
+    /// RAW's first for a RAW+JPEG pair) that has `crs:` settings, else the
+    /// packet embedded in the photo's original. A packet already imported
+    /// into the photo's history makes no new revision. Returns nil for a
+    /// photo with no develop settings; throws for a packet that cannot be
+    /// used (one line, never quoting it).
+    public func importDevelopSettings(_ idOrPrefix: String, sidecar: String? = nil) throws -> LightroomImport? { try importing.importDevelopSettings(idOrPrefix, sidecar: sidecar) }
+
+    /// Reads the darktable history of a photo already in the library and
+    /// commits it as a new revision: from `sidecar` when given, else from the
+    /// first sidecar beside the file the photo was imported from
+    /// (`IMG_1.CR2.xmp`, `IMG_1.xmp`; the RAW's first for a RAW+JPEG pair).
+    /// A sidecar already in the photo's history makes no new revision.
+    /// Returns nil when there is no darktable history; throws for one that
+    /// cannot be used (one line, never quoting it) or that darktable fails to render.
+    public func importDarktableHistory(_ idOrPrefix: String, sidecar: String? = nil) throws -> DarktableImport? { try importing.importDarktableHistory(idOrPrefix, sidecar: sidecar) }
+
+    /// An XMP sidecar for a photo (`photoedit export --xmp`): its rating,
+    /// label, keywords, title and caption, the `crs:` equivalents of its
+    /// current recipe (so Lightroom and darktable open it with the edit
+    /// approximated), and the recipe itself as `photoedit:recipe`.
+    /// `notExported` lists what has no `crs:` equivalent.
+    ///
+    /// `applied`: the sidecar goes beside the current render (the
+    /// `fullSizePhoto` resource), whose pixels already have the edit: it is
+    /// marked `crs:AlreadyApplied` with orientation 1, as Lightroom marks the
+    /// files it exports, so neither Lightroom nor photoedit applies it again.
+    public func xmpSidecar(for idOrPrefix: String, applied: Bool = false) throws -> XMPSidecar { try queries.xmpSidecar(for: idOrPrefix, applied: applied) }
+}
+
+// MARK: The change feed (ChangeFeed.swift, ChangeWatcher.swift)
+
+extension PhotoLibrary {
+    /// The sequence number of the latest committed change (0: none yet).
+    public func latestChangeSequence() throws -> Int { try feed.latestChangeSequence() }
+
+    /// The change feed's rows after `seq`, oldest first: one per changed
+    /// object (no snapshots, cheap). At most `limit` change sets.
+    public func changeEntries(since seq: Int, limit: Int? = nil) throws -> [ChangeEntry] { try feed.changeEntries(since: seq, limit: limit) }
+
+    /// The changes committed after `seq`, oldest first, at most `limit` of
+    /// them, each with its objects before and after (`changeDetails(forAsset:)`).
+    public func changes(since seq: Int, limit: Int? = nil) throws -> [ChangeSet] { try feed.changes(since: seq, limit: limit) }
+
+    /// The changes committed after `seq` (nil: from now on), as they happen,
+    /// by this process or any other (PhotoKit's change observer). Changes
+    /// already committed after `seq` come first. A commit by another process
+    /// arrives within milliseconds: the library folder is watched with
+    /// inotify (polled every 15 ms where inotify is missing); a shared
+    /// catalog (PostgreSQL) wakes the reader when any node commits
+    /// (LISTEN/NOTIFY, with a slow poll as a safety net). A read of the feed
+    /// that fails (a shared catalog's connection lost) is tried again; the
+    /// sequence ends with the error only after 30 s of failures. Cancelling
+    /// the consuming task (or dropping the sequence) stops the watcher.
+    public func changeSets(since seq: Int? = nil) throws -> AsyncThrowingStream<ChangeSet, Error> { try feed.changeSets(since: seq) }
+}
+
+// MARK: Uploaded presets (Presets/LibraryPresets.swift)
+
+extension PhotoLibrary {
+    /// The presets this library applies: its uploaded presets first, then
+    /// the standard search path (`PresetLibrary.standard`).
+    public func presets(environment: [String: String] = ProcessInfo.processInfo.environment) -> PresetLibrary { uploadedPresets.presets(environment: environment) }
+
+    /// Adds the Lightroom preset `data` as `NAME.xmp` (applied as
+    /// `preset:NAME.xmp`): checked as `photoedit apply preset:FILE.xmp` reads
+    /// it, staged, then moved into place whole. A name any preset of the
+    /// search path has already is refused (`PresetUploadError.exists`).
+    @discardableResult
+    public func addPreset(named requested: String, lightroom data: Data) throws -> Preset { try uploadedPresets.addPreset(named: requested, lightroom: data) }
 }

@@ -144,3 +144,15 @@ extension Importer {
         }
     }
 }
+
+extension Queries {
+    /// The façade's `xmpSidecar(for:applied:)`: a photo's XMP sidecar.
+    func xmpSidecar(for idOrPrefix: String, applied: Bool = false) throws -> XMPSidecar {
+        let asset = try asset(idOrPrefix)
+        guard let data = asset.adjustmentData else { return XMPSidecar(asset: asset, recipe: nil) }
+        guard Recipe.canHandle(data), let recipe = try? Recipe(adjustmentData: data, registry: registry) else {
+            return XMPSidecar(asset: asset, recipe: nil, unreadFormat: "\(data.formatIdentifier) \(data.formatVersion)")
+        }
+        return XMPSidecar(asset: asset, recipe: recipe, applied: applied)
+    }
+}

@@ -32,7 +32,7 @@ final class SQLiteCatalogStore: CatalogStore {
 }
 
 /// A GRDB connection inside one of the store's transactions (also used on
-/// the catalog a rebuild writes, see PhotoLibrary+Rebuild.swift).
+/// the catalog a rebuild writes, see Maintenance+Rebuild.swift).
 struct SQLiteCatalogConnection: CatalogConnection {
     let db: Database
     var dialect: SQLDialect { .sqlite }

@@ -26,31 +26,32 @@ public enum PresetUploadError: Error, Sendable, CustomStringConvertible {
 /// of a distributed library (copied into the node's work folder to be read),
 /// so every process and node of the library sees the same presets. They are
 /// written once and never replaced, like the library's other files.
+struct UploadedPresets: LibraryService {
+    let parts: LibraryParts
+}
+
 extension PhotoLibrary {
     /// The largest preset file `addPreset` accepts (1 MiB).
     public static let maxPresetBytes = 1 << 20
+}
 
+extension UploadedPresets {
     /// The folder (relative to the library) holding uploaded presets.
     static let presetsFolder = "presets"
 
-    /// The presets this library applies: its uploaded presets first, then
-    /// the standard search path (`PresetLibrary.standard`).
-    public func presets(environment: [String: String] = ProcessInfo.processInfo.environment) -> PresetLibrary {
+    /// The façade's `presets(environment:)`.
+    func presets(environment: [String: String] = ProcessInfo.processInfo.environment) -> PresetLibrary {
         let folder = layout.absolute(Self.presetsFolder)
         if files.isShared { syncSharedPresets(into: folder) }
         let standard = PresetLibrary.standard(environment: environment, registry: registry)
         return PresetLibrary(folders: [folder] + standard.folders, registry: registry)
     }
 
-    /// Adds the Lightroom preset `data` as `NAME.xmp` (applied as
-    /// `preset:NAME.xmp`): checked as `photoedit apply preset:FILE.xmp` reads
-    /// it, staged, then moved into place whole. A name any preset of the
-    /// search path has already is refused (`PresetUploadError.exists`).
-    @discardableResult
-    public func addPreset(named requested: String, lightroom data: Data) throws -> Preset {
+    /// The façade's `addPreset(named:lightroom:)`.
+    func addPreset(named requested: String, lightroom data: Data) throws -> Preset {
         let name = PresetLibrary.xmpName(requested) ?? requested
         guard PresetLibrary.isValidName(name), name.unicodeScalars.allSatisfy(\.isASCII) else { throw PresetUploadError.invalidName(requested) }
-        guard data.count <= Self.maxPresetBytes else { throw PresetUploadError.tooLarge(data.count) }
+        guard data.count <= PhotoLibrary.maxPresetBytes else { throw PresetUploadError.tooLarge(data.count) }
         try requireWritable()
         let library = presets()
         let relative = Self.presetsFolder + "/" + name + ".xmp"

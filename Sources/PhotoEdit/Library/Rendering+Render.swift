@@ -1,17 +1,8 @@
 import Foundation
 
-extension PhotoLibrary {
-    /// Writes a version of a photo to `path`. The format follows
-    /// `options.format`, else the file's extension.
-    ///
-    /// - `current`: the stored full-size render of the latest revision
-    ///   (rebuilt from its recipe if the file is missing); the unadjusted
-    ///   photo when the latest revision has no adjustments.
-    /// - `unadjusted`: the original, upright, colour-managed to sRGB.
-    /// - `original`: the original file itself when its format is asked for
-    ///   at full size; otherwise its pixels, upright, at full precision. A
-    ///   RAW (or the RAW of a RAW+JPEG pair): its neutral development.
-    public func render(_ idOrPrefix: String, version: ImageVersion = .current, to path: String, options: RenderOptions = RenderOptions()) throws {
+extension Rendering {
+    /// Writes a version of a photo to `path` (the façade's `render(_:version:to:options:)`).
+    func render(_ idOrPrefix: String, version: ImageVersion = .current, to path: String, options: RenderOptions = RenderOptions()) throws {
         let id = try resolve(idOrPrefix)
         let ext = (path as NSString).pathExtension
         let format: OutputFormat
@@ -42,7 +33,7 @@ extension PhotoLibrary {
         if let h = options.maxHeight, h < 1 { throw PhotoEditError.invalidOutput("size must be positive") }
         if options.usesRequestGeometry { try options.requestOptions(version: version).validate(targetSize: options.targetSize) }
         let resized = options.maxWidth != nil || options.maxHeight != nil || options.usesRequestGeometry
-        let a = try asset(id)
+        let a = try queries.asset(id)
         let original = try originalPath(id)
         let staged = path + ".photoedit-\(UUID().uuidString.prefix(8)).\(format.fileExtension)"
         defer { unlink(staged) }
@@ -52,7 +43,7 @@ extension PhotoLibrary {
             // original file with shrink-on-load, or from a full development.
             let subject = try imageSubject(id, version: version)
             let full = subject.fullSize
-            let image = try ImagePipeline.image(from: try ImagePipeline.finalSource(subject, library: self),
+            let image = try ImagePipeline.image(from: try ImagePipeline.finalSource(subject, parts: parts),
                                                 geometry: options.geometry(width: full.width, height: full.height),
                                                 resizeMode: options.resizeMode ?? .exact)
             try Renderer.save(image, to: staged, format: format, quality: options.quality, tiffCompression: options.tiffCompression)

@@ -22,23 +22,10 @@ public struct DarktableImport: Sendable, Hashable {
 /// beyond its module names, rendered by darktable itself when it is installed.
 /// An edit on top starts from that render, as PhotoKit's model has it for a
 /// format an editor cannot handle.
-extension PhotoLibrary {
-    /// The `darktable-cli` that renders darktable histories (default: the one
-    /// ``DarktableCLI/located(environment:)`` finds when the library is
-    /// opened). Nil: a history is kept with the photo's unedited render.
-    public var darktable: DarktableCLI? {
-        get { parts.darktableSetting.withLock { $0 } }
-        set { parts.darktableSetting.withLock { $0 = newValue } }
-    }
-
-    /// Reads the darktable history of a photo already in the library and
-    /// commits it as a new revision: from `sidecar` when given, else from the
-    /// first sidecar beside the file the photo was imported from
-    /// (`IMG_1.CR2.xmp`, `IMG_1.xmp`; the RAW's first for a RAW+JPEG pair).
-    /// A sidecar already in the photo's history makes no new revision.
-    /// Returns nil when there is no darktable history; throws for one that
-    /// cannot be used (one line, never quoting it) or that darktable fails to render.
-    public func importDarktableHistory(_ idOrPrefix: String, sidecar: String? = nil) throws -> DarktableImport? {
+extension Importing {
+    /// The façade's `importDarktableHistory(_:sidecar:)`: a photo's darktable
+    /// history read and committed as a revision.
+    func importDarktableHistory(_ idOrPrefix: String, sidecar: String? = nil) throws -> DarktableImport? {
         let id = try resolve(idOrPrefix)
         let found: DarktableSidecar?
         if let sidecar {
@@ -106,8 +93,8 @@ extension PhotoLibrary {
     /// ``darktable`` is set, else with the photo's unedited render.
     func applyDarktableHistory(_ id: String, _ sidecar: DarktableSidecar) throws -> DarktableImport {
         let data = DarktableHistory.adjustmentData(packet: sidecar.data, history: sidecar.history)
-        let darktable = self.darktable
-        if let existing = try history(id).last(where: { $0.adjustmentData == data }) {
+        let darktable = parts.darktableSetting.withLock { $0 }
+        if let existing = try queries.history(id).last(where: { $0.adjustmentData == data }) {
             let rendered = try isRenderedByDarktable(id, revision: existing.number)
             // Kept before without darktable: now that it is here, it renders the history as a new revision.
             if rendered || darktable == nil {
@@ -116,11 +103,11 @@ extension PhotoLibrary {
             }
         }
         try requireWritable()
-        let asset = try asset(id)
+        let asset = try queries.asset(id)
         var options = ContentEditingInputRequestOptions(startFromOriginal: true, displaySize: nil)
         // darktable edited the file the sidecar belongs to; a pair's RAW when not known.
         if asset.isRawPlusJPEG { options = options.startingFrom(alternate: sidecar.ofRaw ?? true) }
-        let input = try requestContentEditingInput(for: id, options: options)
+        let input = try editing.requestContentEditingInput(for: id, options: options)
         var output = ContentEditingOutput(contentEditingInput: input)
         defer { unlink(output.renderedContentURL.path) }
         if let darktable {
@@ -131,13 +118,13 @@ extension PhotoLibrary {
             try editing.render(unedited, onto: input.fullSizeImageURL.path, into: &output)
         }
         output.adjustmentData = data
-        let revision = try commitRevision(of: id, output: output)
+        let revision = try committing.commitRevision(of: id, output: output)
         return DarktableImport(source: sidecar.source, revision: revision.number, isNew: true, history: sidecar.history,
                                renderedByDarktable: darktable != nil)
     }
 }
 
-extension PhotoLibrary {
+extension Importing {
     /// Whether darktable made the render of a revision: its exports carry the
     /// history they were made with in their XMP (`darktable:xmp_version`);
     /// photoedit's renders carry none.

@@ -21,18 +21,10 @@ public struct LightroomImport: Sendable, Hashable {
 /// Lightroom / Camera Raw develop settings (`crs:`) as adjustment data
 /// photoedit can handle: a revision whose adjustment data is the packet,
 /// verbatim (`com.adobe.crs`), rendered from its translation.
-extension PhotoLibrary {
-    /// Reads the develop settings of photos already in the library and
-    /// commits each as a new revision (all-or-nothing, rendered as any edit).
-    ///
-    /// The packet is `sidecar` when given, else the first sidecar beside the
-    /// file the photo was imported from (`IMG_1.CR2.xmp`, `IMG_1.xmp`, …, the
-    /// RAW's first for a RAW+JPEG pair) that has `crs:` settings, else the
-    /// packet embedded in the photo's original. A packet already imported
-    /// into the photo's history makes no new revision. Returns nil for a
-    /// photo with no develop settings; throws for a packet that cannot be
-    /// used (one line, never quoting it).
-    public func importDevelopSettings(_ idOrPrefix: String, sidecar: String? = nil) throws -> LightroomImport? {
+extension Importing {
+    /// The façade's `importDevelopSettings(_:sidecar:)`: a photo's develop
+    /// settings read and committed as a revision.
+    func importDevelopSettings(_ idOrPrefix: String, sidecar: String? = nil) throws -> LightroomImport? {
         let id = try resolve(idOrPrefix)
         let packet: (data: Data, source: String)?
         if let sidecar {
@@ -106,7 +98,7 @@ extension PhotoLibrary {
     /// Translates a packet and commits it as the photo's next revision,
     /// unless the same packet is already in its history.
     func applyDevelopSettings(_ id: String, packet: Data, source: String) throws -> LightroomImport {
-        let asset = try asset(id)
+        let asset = try queries.asset(id)
         // Lightroom develops a RAW (a pair's RAW too); on a rendered file it
         // reads white balance in its relative form.
         let hasRaw = asset.format == "raw" || asset.isRawPlusJPEG
@@ -121,7 +113,7 @@ extension PhotoLibrary {
             (recipe, unmapped, data) = (ours, [], ours.adjustmentData)
         }
         // The same packet imported before (by any translation version) is that revision.
-        if let existing = try history(id).last(where: {
+        if let existing = try queries.history(id).last(where: {
             $0.adjustmentData.map { $0.formatIdentifier == data.formatIdentifier && $0.data == data.data } == true
         }) {
             return LightroomImport(source: source, revision: existing.number, isNew: false, unmapped: unmapped, isPhotoeditRecipe: ours != nil)
@@ -132,7 +124,7 @@ extension PhotoLibrary {
         var options = ContentEditingInputRequestOptions(startFromOriginal: true, displaySize: nil)
         // Lightroom develops a pair's RAW; photoedit's recipe says which file it edits.
         if asset.isRawPlusJPEG { options = options.startingFrom(alternate: ours.map { $0.base == .alternate } ?? true) }
-        let input = try requestContentEditingInput(for: id, options: options)
+        let input = try editing.requestContentEditingInput(for: id, options: options)
         let revision = try editing.commitRendered(recipe.rebased(input.base.recipeBase, registry: registry), input: input,
                                           adjustmentData: ours == nil ? data : nil)
         return LightroomImport(source: source, revision: revision.number, isNew: true, unmapped: unmapped, isPhotoeditRecipe: ours != nil)
@@ -180,27 +172,6 @@ extension PhotoLibrary {
         } catch {
             result.warnings.append("\(error)")
         }
-    }
-}
-
-extension PhotoLibrary {
-    /// An XMP sidecar for a photo (`photoedit export --xmp`): its rating,
-    /// label, keywords, title and caption, the `crs:` equivalents of its
-    /// current recipe (so Lightroom and darktable open it with the edit
-    /// approximated), and the recipe itself as `photoedit:recipe`.
-    /// `notExported` lists what has no `crs:` equivalent.
-    ///
-    /// `applied`: the sidecar goes beside the current render (the
-    /// `fullSizePhoto` resource), whose pixels already have the edit: it is
-    /// marked `crs:AlreadyApplied` with orientation 1, as Lightroom marks the
-    /// files it exports, so neither Lightroom nor photoedit applies it again.
-    public func xmpSidecar(for idOrPrefix: String, applied: Bool = false) throws -> XMPSidecar {
-        let asset = try asset(idOrPrefix)
-        guard let data = asset.adjustmentData else { return XMPSidecar(asset: asset, recipe: nil) }
-        guard Recipe.canHandle(data), let recipe = try? Recipe(adjustmentData: data, registry: registry) else {
-            return XMPSidecar(asset: asset, recipe: nil, unreadFormat: "\(data.formatIdentifier) \(data.formatVersion)")
-        }
-        return XMPSidecar(asset: asset, recipe: recipe, applied: applied)
     }
 }
 

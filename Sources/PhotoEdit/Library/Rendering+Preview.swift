@@ -4,28 +4,16 @@ import Synchronization
 import Glibc
 #endif
 
-extension PhotoLibrary {
-    /// A preview of an edit that is not committed: `steps` applied on top of
-    /// the photo's current recipe (on a fresh recipe with `reset`), rendered
-    /// to fit `longEdge` pixels, as a JPEG. What an editor's sliders ask for:
-    /// nothing is written to the library.
-    ///
-    /// Fast: the base is decoded at about the preview's size (libvips'
-    /// thumbnail, which shrinks JPEG and WebP while decoding), and filters
-    /// whose effect has a size in pixels (blur, sharpen, noise, grain,
-    /// resize) follow the preview's scale, so the preview looks like the
-    /// full render made small. A camera RAW is developed at full size first.
-    /// A preview is never larger than the base. The decoded base is kept for
-    /// the next previews of the same photo and size (an editor's slider
-    /// asks for many in a row): see `PreviewBases`.
-    public func preview(_ idOrPrefix: String, steps: [ChainStep], longEdge: Int, reset: Bool = false,
+extension Rendering {
+    /// A preview of an uncommitted edit (the façade's `preview(_:steps:longEdge:reset:presets:quality:)`).
+    func preview(_ idOrPrefix: String, steps: [ChainStep], longEdge: Int, reset: Bool = false,
                         presets: PresetLibrary? = nil, quality: Int = 85) throws -> RenderedImage {
         guard (16...8192).contains(longEdge) else { throw PhotoEditError.invalidOutput("a preview's long edge must be 16…8192 pixels (got \(longEdge))") }
         guard (1...100).contains(quality) else { throw PhotoEditError.invalidOutput("quality \(quality) is out of range (1…100)") }
         let id = try resolve(idOrPrefix)
         let registry = self.registry
         let canHandle: @Sendable (AdjustmentData) -> Bool = { Recipe.canHandle($0) && (try? Recipe(adjustmentData: $0, registry: registry)) != nil }
-        let input = try requestContentEditingInput(for: id, options: ContentEditingInputRequestOptions(
+        let input = try editing.requestContentEditingInput(for: id, options: ContentEditingInputRequestOptions(
             canHandleAdjustmentData: canHandle, startFromOriginal: reset, displaySize: nil))
         var recipe: Recipe
         if let data = input.adjustmentData, input.canHandleAdjustmentData, !reset {

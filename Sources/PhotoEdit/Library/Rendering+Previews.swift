@@ -71,7 +71,7 @@ enum Previews {
     static let inFlight = Mutex<[String: InFlightWork<String>]>([:])
 }
 
-extension PhotoLibrary {
+extension Rendering {
     /// A local path of the preview a result of geometry `g` of `s` can be
     /// made from, made now when it is missing; nil when the version has no
     /// preview (a small file, a missing render) or the result is larger
@@ -86,8 +86,8 @@ extension PhotoLibrary {
         // is missing is rebuilt from its recipe by the caller, full size.
         if isReadOnly { return nil }
         if s.showsAdjustments, !((try? files.exists(file)) ?? false) { return nil }
-        return try makePreview(of: file, width: full.width, height: full.height, raw: s.rawPath) { [self] in
-            try ImagePipeline.finalSource(s, library: self)
+        return try makePreview(of: file, width: full.width, height: full.height, raw: s.rawPath) { [parts] in
+            try ImagePipeline.finalSource(s, parts: parts)
         }
     }
 
@@ -173,7 +173,7 @@ extension PhotoLibrary {
     /// Makes photo `id`'s current version's preview if it is missing;
     /// whether it has one afterwards (or needs none). Idempotent: a preview
     /// is made from its file, the same bytes each time.
-    package func ensurePreview(_ id: String) throws -> Bool {
+    func ensurePreview(_ id: String) throws -> Bool {
         let s = try imageSubject(id, version: .current)
         let full = s.fullSize
         guard Previews.wanted(width: full.width, height: full.height, raw: s.rawFile != nil) else { return true }
