@@ -80,9 +80,48 @@ static inline __attribute__((always_inline)) void pe_reduce_row(const unsigned c
     for (int k = 0; k < n; k++) last[k] += run[k] * PE_UNIT;
 }
 
-static int pe_reduction_generate(VipsRegion *out, void *seq, void *a, void *b, gboolean *stop) {
+/* A thread's sequence: its input region and its sums, kept from one
+ * region to the next (a new allocation per region costs page faults). */
+typedef struct {
+    VipsRegion *ir;
+    guint32 *local, *line;
+    size_t local_size, line_size;  /* in guint32s */
+} pe_reduction_seq;
+
+static void *pe_reduction_start(VipsImage *out, void *a, void *b) {
+    (void) out; (void) b;
+    pe_reduction_seq *seq = g_new0(pe_reduction_seq, 1);
+    if (!(seq->ir = vips_region_new((VipsImage *) a))) {
+        g_free(seq);
+        return NULL;
+    }
+    return seq;
+}
+
+static int pe_reduction_stop(void *sequence, void *a, void *b) {
+    (void) a; (void) b;
+    pe_reduction_seq *seq = (pe_reduction_seq *) sequence;
+    VIPS_UNREF(seq->ir);
+    g_free(seq->local);
+    g_free(seq->line);
+    g_free(seq);
+    return 0;
+}
+
+/* `*buffer` holding at least `size` guint32s (grown, never shrunk). */
+static guint32 *pe_reduction_buffer(guint32 **buffer, size_t *capacity, size_t size) {
+    if (*capacity < size) {
+        g_free(*buffer);
+        *buffer = g_try_new(guint32, size);
+        *capacity = *buffer ? size : 0;
+    }
+    return *buffer;
+}
+
+static int pe_reduction_generate(VipsRegion *out, void *sequence, void *a, void *b, gboolean *stop) {
     (void) a; (void) stop;
-    VipsRegion *ir = (VipsRegion *) seq;
+    pe_reduction_seq *seq = (pe_reduction_seq *) sequence;
+    VipsRegion *ir = seq->ir;
     pe_reduction *s = (pe_reduction *) b;
     const VipsRect *r = &out->valid;
     if (vips_region_prepare(ir, r) || vips_region_region(out, ir, r, r->left, r->top)) return -1;
@@ -91,14 +130,13 @@ static int pe_reduction_generate(VipsRegion *out, void *seq, void *a, void *b, g
     int y0 = s->rows[r->top].to, y1 = MIN(s->height - 1, s->rows[VIPS_RECT_BOTTOM(r) - 1].to + 1);
     int nx = x1 - x0 + 1, ny = y1 - y0 + 1;
     size_t cells = (size_t) nx * n;
-    guint32 *local = g_try_new0(guint32, cells * ny);
-    guint32 *line = g_try_new(guint32, cells);
+    guint32 *local = pe_reduction_buffer(&seq->local, &seq->local_size, cells * ny);
+    guint32 *line = pe_reduction_buffer(&seq->line, &seq->line_size, cells);
     if (!local || !line) {
-        g_free(local);
-        g_free(line);
         vips_error("photoedit", "out of memory for the reduction");
         return -1;
     }
+    memset(local, 0, sizeof(guint32) * cells * ny);
     for (int y = r->top; y < VIPS_RECT_BOTTOM(r); y++) {
         /* The row reduced horizontally (weights along x), then added into
          * its one or two output rows with the row's weights. */
@@ -128,8 +166,6 @@ static int pe_reduction_generate(VipsRegion *out, void *seq, void *a, void *b, g
     }
     s->passed += (gint64) r->width * r->height;
     g_mutex_unlock(&s->lock);
-    g_free(line);
-    g_free(local);
     return 0;
 }
 
@@ -176,7 +212,7 @@ VipsImage *pe_reducing_pass(VipsImage *in, int width, int height) {
     pe_spans(in->Ysize, height, s->rows, s->row_total);
     g_object_set_data(G_OBJECT(out), "pe-reduction", s);
     if (vips_image_pipelinev(out, VIPS_DEMAND_STYLE_THINSTRIP, in, NULL) ||
-        vips_image_generate(out, vips_start_one, pe_reduction_generate, vips_stop_one, in, s)) {
+        vips_image_generate(out, pe_reduction_start, pe_reduction_generate, pe_reduction_stop, in, s)) {
         g_object_unref(out);
         return NULL;
     }
