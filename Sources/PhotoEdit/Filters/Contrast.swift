@@ -28,6 +28,14 @@ extension Filters {
     ) { image, p, _ in
         let amount = p.number("amount")
         if amount == 0 { return image }
+        if let fused = try image.toneFused(.contrast, amount) { return fused }
+        return try contrastGraph(image, amount: amount)
+    }
+
+    /// Contrast version 2 as libvips operations: the filter's reference
+    /// (`Image.toneFused` computes the same bits in one pass; this runs for
+    /// images that are not 3-band float).
+    static func contrastGraph(_ image: Image, amount: Double) throws -> Image {
         let y = try image.luminance()
         let curved = try contrastCurve(y, amount: amount)
         // ratio = Y' / Y where Y > 0 (black stays black).

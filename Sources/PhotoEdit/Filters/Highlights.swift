@@ -24,8 +24,16 @@ extension Filters {
         let a = p.number("amount") / 100
         if a == 0 { return image }
         let k = a < 0 ? 1.6 : 0.9
-        return try image.toneMapLuminance { l in
-            try l.toneAddWeighted(k * a) { c in
+        if let fused = try image.toneFused(.highlights, k * a) { return fused }
+        return try highlightsGraph(image, k * a)
+    }
+
+    /// Highlights as libvips operations: the filter's reference (`Image.toneFused`
+    /// computes the same bits in one pass; this runs for images that are not
+    /// 3-band float). `factor`: the weight's, k * a.
+    static func highlightsGraph(_ image: Image, _ factor: Double) throws -> Image {
+        try image.toneMapLuminance { l in
+            try l.toneAddWeighted(factor) { c in
                 // c³ · (1 − c)
                 try c.tonePower(3).multiplied(by: c.linear(multiply: [-1], add: [1]))
             }
