@@ -87,6 +87,37 @@ struct ToneFusionTests {
         }
     }
 
+    /// Previews (a context's scale below 1) take `powf`: not the same bits,
+    /// but within a few float ulps of the graph on every value (relative
+    /// 1e-5, or 1e-6 absolute near zero), far below what a preview's 8-bit
+    /// JPEG or the goldens' ΔE00 tolerance can show; and some values do
+    /// differ (the preview's pass is not the exact one).
+    @Test func previewPassIsWithinFloatRounding() throws {
+        for (tone, amounts) in Self.cases {
+            for amount in amounts {
+                let fast = try Self.bits(try #require(try Self.synthetic.toneFused(tone, amount, preview: true)))
+                let exact = try Self.bits(Self.graph(tone, Self.synthetic, amount))
+                var worst = 0.0, differing = 0
+                for (a, b) in zip(fast, exact) where a != b {
+                    differing += 1
+                    let (x, y) = (Double(Float(bitPattern: a)), Double(Float(bitPattern: b)))
+                    guard x.isFinite, y.isFinite else { worst = .infinity; continue }
+                    worst = max(worst, abs(x - y) / max(abs(y), 0.1))
+                }
+                #expect(worst <= 1e-5, "\(tone) \(amount): preview differs from the graph by \(worst) (relative)")
+                #expect(differing > 0, "\(tone) \(amount): the preview's pass gave the exact bits everywhere (is it taken?)")
+            }
+        }
+        // Through a filter: a preview's context takes it, a full render's does not.
+        let working = try Renderer(registry: .standard).workingImage(path: Paths.sample("coffee.jpg"), randomAccess: true)
+        let node = try #require(try recipe("contrast=+40").nodes.first)
+        let definition = try FilterRegistry.standard.require(node.filter)
+        let preview = try Self.bits(definition.render(working, node.parameters, RenderContext(scale: 0.5)))
+        let full = try Self.bits(definition.render(working, node.parameters, RenderContext()))
+        #expect(full == (try Self.bits(Filters.contrastGraph(working, amount: 40))))
+        #expect(preview != full)
+    }
+
     /// The filters' renderers take the one pass on the working image and
     /// the graph on anything else (here a double image), both the same values.
     @Test func filtersUseItAndFallBackToTheGraph() throws {

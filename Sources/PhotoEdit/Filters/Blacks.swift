@@ -18,10 +18,10 @@ extension Filters {
                     "black (L 0) moves by amount/400 on the perceptual scale: +100 to 0.25, -100 to -0.25 (clipped)"),
         ],
         forms: [ChainForm(["amount"], "e.g. blacks=-20")]
-    ) { image, p, _ in
+    ) { image, p, context in
         let a = p.number("amount") / 100
         if a == 0 { return image }
-        if let fused = try image.toneFused(.blacks, 0.25 * a) { return fused }
+        if let fused = try image.toneFused(.blacks, 0.25 * a, preview: context.scale < 1) { return fused }
         return try blacksGraph(image, 0.25 * a)
     }
 

@@ -25,10 +25,10 @@ extension Filters {
                     return try contrastCurve(image, amount: amount)
                 }),
         ]
-    ) { image, p, _ in
+    ) { image, p, context in
         let amount = p.number("amount")
         if amount == 0 { return image }
-        if let fused = try image.toneFused(.contrast, amount) { return fused }
+        if let fused = try image.toneFused(.contrast, amount, preview: context.scale < 1) { return fused }
         return try contrastGraph(image, amount: amount)
     }
 

@@ -19,11 +19,11 @@ extension Filters {
                     "+100 lifts a quarter-tone (L 0.25) by 0.17 on the perceptual scale, -100 lowers it by 0.09"),
         ],
         forms: [ChainForm(["amount"], "e.g. shadows=+40")]
-    ) { image, p, _ in
+    ) { image, p, context in
         let a = p.number("amount") / 100
         if a == 0 { return image }
         let k = a > 0 ? 1.6 : 0.9
-        if let fused = try image.toneFused(.shadows, k * a) { return fused }
+        if let fused = try image.toneFused(.shadows, k * a, preview: context.scale < 1) { return fused }
         return try shadowsGraph(image, k * a)
     }
 
