@@ -164,7 +164,14 @@ VipsImage *pe_masked_blend(VipsImage *in, VipsImage *adjusted, VipsImage *mask, 
     VipsImage *out = vips_image_new();
     g_signal_connect(out, "postclose", G_CALLBACK(pe_masked_close), s);
     VipsImage *inputs[4] = { in, mask, adjusted, NULL };
-    if (vips_image_pipeline_array(out, VIPS_DEMAND_STYLE_THINSTRIP, inputs) ||
+    /* Small tiles, not strips: from here on the render asks 128×128 tiles
+     * instead of full-width strips of 16 lines, so every operation of the
+     * chain, of each correction's mask and adjusted image holds a tile
+     * buffer per thread, not a strip (a 6000 px wide strip of float RGB is
+     * 1.1 MB). A 24 MP render with four corrections peaked at ~45 MB more
+     * than without them, now ~10 MB (docs/benchmarks.md). Point
+     * operations and resizes give the same values whatever the tiling. */
+    if (vips_image_pipeline_array(out, VIPS_DEMAND_STYLE_SMALLTILE, inputs) ||
         vips_image_generate(out, pe_masked_start, pe_masked_generate, pe_masked_stop, s, NULL)) {
         g_object_unref(out);
         return NULL;

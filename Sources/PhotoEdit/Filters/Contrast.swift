@@ -25,9 +25,17 @@ extension Filters {
                     return try contrastCurve(image, amount: amount)
                 }),
         ]
-    ) { image, p, _ in
+    ) { image, p, context in
         let amount = p.number("amount")
         if amount == 0 { return image }
+        if let fused = try image.toneFused(.contrast, amount, preview: context.scale < 1) { return fused }
+        return try contrastGraph(image, amount: amount)
+    }
+
+    /// Contrast version 2 as libvips operations: the filter's reference
+    /// (`Image.toneFused` computes the same bits in one pass; this runs for
+    /// images that are not 3-band float).
+    static func contrastGraph(_ image: Image, amount: Double) throws -> Image {
         let y = try image.luminance()
         let curved = try contrastCurve(y, amount: amount)
         // ratio = Y' / Y where Y > 0 (black stays black).

@@ -20,12 +20,20 @@ extension Filters {
                     "-100 lowers a three-quarter tone (L 0.75) by 0.17 on the perceptual scale, +100 raises it by 0.09"),
         ],
         forms: [ChainForm(["amount"], "e.g. highlights=-40")]
-    ) { image, p, _ in
+    ) { image, p, context in
         let a = p.number("amount") / 100
         if a == 0 { return image }
         let k = a < 0 ? 1.6 : 0.9
-        return try image.toneMapLuminance { l in
-            try l.toneAddWeighted(k * a) { c in
+        if let fused = try image.toneFused(.highlights, k * a, preview: context.scale < 1) { return fused }
+        return try highlightsGraph(image, k * a)
+    }
+
+    /// Highlights as libvips operations: the filter's reference (`Image.toneFused`
+    /// computes the same bits in one pass; this runs for images that are not
+    /// 3-band float). `factor`: the weight's, k * a.
+    static func highlightsGraph(_ image: Image, _ factor: Double) throws -> Image {
+        try image.toneMapLuminance { l in
+            try l.toneAddWeighted(factor) { c in
                 // c³ · (1 − c)
                 try c.tonePower(3).multiplied(by: c.linear(multiply: [-1], add: [1]))
             }

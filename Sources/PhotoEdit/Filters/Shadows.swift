@@ -19,12 +19,20 @@ extension Filters {
                     "+100 lifts a quarter-tone (L 0.25) by 0.17 on the perceptual scale, -100 lowers it by 0.09"),
         ],
         forms: [ChainForm(["amount"], "e.g. shadows=+40")]
-    ) { image, p, _ in
+    ) { image, p, context in
         let a = p.number("amount") / 100
         if a == 0 { return image }
         let k = a > 0 ? 1.6 : 0.9
-        return try image.toneMapLuminance { l in
-            try l.toneAddWeighted(k * a) { c in
+        if let fused = try image.toneFused(.shadows, k * a, preview: context.scale < 1) { return fused }
+        return try shadowsGraph(image, k * a)
+    }
+
+    /// Shadows as libvips operations: the filter's reference (`Image.toneFused`
+    /// computes the same bits in one pass; this runs for images that are not
+    /// 3-band float). `factor`: the weight's, k * a.
+    static func shadowsGraph(_ image: Image, _ factor: Double) throws -> Image {
+        try image.toneMapLuminance { l in
+            try l.toneAddWeighted(factor) { c in
                 // c · (1 − c)³
                 try c.multiplied(by: c.linear(multiply: [-1], add: [1]).tonePower(3))
             }

@@ -1,3 +1,4 @@
+import CPhotoEditShim
 import Foundation
 
 extension Filters {
@@ -18,7 +19,39 @@ enum ToneMath {
     static let ratioFloor = 0.004
 }
 
+/// A luminance tone filter computed in one pass (`Image.toneFused`).
+enum FusedTone {
+    case contrast, highlights, shadows, whites, blacks
+
+    var kind: Int32 {
+        switch self {
+        case .contrast: return Int32(PE_TONE_CONTRAST)
+        case .highlights: return Int32(PE_TONE_HIGHLIGHTS)
+        case .shadows: return Int32(PE_TONE_SHADOWS)
+        case .whites: return Int32(PE_TONE_WHITES)
+        case .blacks: return Int32(PE_TONE_BLACKS)
+        }
+    }
+}
+
 extension Image {
+    /// Contrast (version 2, `amount`) or highlights, shadows, whites, blacks
+    /// (`amount`: their weight's factor) in one libvips pass
+    /// (`pe_tone_luminance`): the same bits as the filter's graph of libvips
+    /// operations (`contrastGraph`, `highlightsGraph`, …), without its two to
+    /// three dozen intermediate images (their CPU time on a preview, their
+    /// strip buffers in a streamed render). nil when the image is not 3-band
+    /// float: the graph then. `preview` (a render at reduced scale, whose
+    /// pixels no version fixes): `powf` instead of `pow`, ~2.5× quicker and
+    /// within a float ulp or so of the graph (ToneFusionTests bounds it), as
+    /// previews evaluate masks per pixel.
+    func toneFused(_ tone: FusedTone, _ amount: Double, preview: Bool = false) throws -> Image? {
+        guard bands == 3, formatName == "float" else { return nil }
+        let out = ColourMath.luminance.withUnsafeBufferPointer { pe_tone_luminance(pointer, tone.kind, amount, $0.baseAddress, preview ? 1 : 0) }
+        guard let out else { throw Vips.error("tone") }
+        return Image(owning: out)
+    }
+
     /// Applies a tone function to the luminance only, keeping each pixel's
     /// chromaticity. `map` receives the perceptual luminance L = Y^(1/2.2)
     /// (one band) and returns L'; with Y' = L'^2.2 each pixel becomes

@@ -18,11 +18,19 @@ extension Filters {
                     "white (L 1) moves by amount/400 on the perceptual scale: +100 to 1.25, -100 to 0.75"),
         ],
         forms: [ChainForm(["amount"], "e.g. whites=+20")]
-    ) { image, p, _ in
+    ) { image, p, context in
         let a = p.number("amount") / 100
         if a == 0 { return image }
-        return try image.toneMapLuminance { l in
-            try l.toneAddWeighted(0.25 * a) { c in try c.tonePower(3) }
+        if let fused = try image.toneFused(.whites, 0.25 * a, preview: context.scale < 1) { return fused }
+        return try whitesGraph(image, 0.25 * a)
+    }
+
+    /// Whites as libvips operations: the filter's reference (`Image.toneFused`
+    /// computes the same bits in one pass; this runs for images that are not
+    /// 3-band float). `factor`: the weight's, 0.25 * a.
+    static func whitesGraph(_ image: Image, _ factor: Double) throws -> Image {
+        try image.toneMapLuminance { l in
+            try l.toneAddWeighted(factor) { c in try c.tonePower(3) }
         }
     }
 }
