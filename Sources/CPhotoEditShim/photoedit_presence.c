@@ -1,7 +1,8 @@
 /*
  * photoedit_presence.c — the small-image steps of the presence filters
  * (issue 26's cost goal) as plain loops instead of libvips operations, with
- * the same numbers libvips gives:
+ * the same numbers libvips gives (the loops compiled for AVX-512, AVX2 and
+ * the baseline, `PE_CLONES`, the same bits in each):
  *
  * pe_gauss_blur: libvips' `gaussblur` with precision float (gaussmat's
  * separable mask, then convsep: a horizontal and a vertical convf, the edges
@@ -20,6 +21,8 @@
 
 #include <math.h>
 #include <string.h>
+
+#pragma STDC FP_CONTRACT OFF  /* everywhere in this file: the same bits in every clone */
 
 /* gaussmat's separable mask (precision float): the taps out to the last one
  * whose value is at least `min_ampl`, each exp(−x² / 2σ²) divided by their
@@ -52,6 +55,7 @@ static int pe_gaussmat(double sigma, double min_ampl, double **taps) {
 /* One band's plane (w×h floats), blurred along rows into `out`: each
  * output's sum still adds its taps in mask order, tap by tap over the row
  * (so the loop over pixels vectorises); `sums` w doubles. */
+PE_CLONES
 static void pe_blur_rows(const float *in, float *out, int w, int h, const double *t, int radius, float *pad, double *sums) {
 #pragma STDC FP_CONTRACT OFF
     int n = 2 * radius + 1;
@@ -71,6 +75,7 @@ static void pe_blur_rows(const float *in, float *out, int w, int h, const double
 }
 
 /* Along columns: row pointers with the edge rows repeated; `sums` w doubles. */
+PE_CLONES
 static void pe_blur_columns(const float *in, float *out, int w, int h, const double *t, int radius, double *sums) {
 #pragma STDC FP_CONTRACT OFF
     int n = 2 * radius + 1;
@@ -226,6 +231,7 @@ static void pe_ring_columns(pe_guided_stream *s, float *first, float *second, in
 /* The next PE_STREAM_GROUP rows (fewer at the bottom) of the reduced L, L²,
  * blurred along rows: block means of Y (pe_block_means' sums and division),
  * ^(1/2.2), squared. */
+PE_CLONES
 static int pe_guided_stream_lines(pe_guided_stream *s, VipsRegion *ir) {
     int j0 = s->lines, j1 = MIN(j0 + PE_STREAM_GROUP, s->h), k = s->block;
     VipsRect area = { 0, j0 * k, s->width, MIN(j1 * k, s->height) - j0 * k };
@@ -257,6 +263,7 @@ static int pe_guided_stream_lines(pe_guided_stream *s, VipsRegion *ir) {
 
 /* The next row of a, b blurred along rows: the window means of L and L²
  * (down the columns of the first ring), a, b. */
+PE_CLONES
 static void pe_guided_stream_means(pe_guided_stream *s) {
     int y = s->means;
     pe_ring_columns(s, s->l, s->l2, y);
@@ -267,6 +274,7 @@ static void pe_guided_stream_means(pe_guided_stream *s) {
 }
 
 /* The next coefficient row: a, b down the columns of the second ring, interleaved. */
+PE_CLONES
 static void pe_guided_stream_coefficients(pe_guided_stream *s) {
     int y = s->done;
     pe_ring_columns(s, s->a, s->b, y);

@@ -12,6 +12,14 @@
 #include <math.h>
 #include <string.h>
 
+/* Compiled three times (AVX-512, AVX2 and the baseline), chosen when the
+ * program loads; with multiplies and adds never fused, all give the same bits. */
+#if defined(__x86_64__) && defined(__clang__)
+#define PE_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define PE_CLONES
+#endif
+
 /* sign(x) · |x|^e as 2^(e · log2 |x|), by polynomials (relative error about
  * 1e-6), branch-free so that the compiler vectorises the loops that use it;
  * |x| below FLT_MIN gives 0. log2: the exponent, plus 2·atanh(t)/ln 2 of the
