@@ -115,6 +115,11 @@ struct PresenceFilterTests {
         #expect(texture.needsRandomAccess(version: 2, node.parameters) && texture.needsRandomAccess(version: 1, node.parameters))
         #expect(texture.needsRandomAccess(version: 3, try #require(try recipe("texture=+40:2").nodes.first).parameters))
         #expect(!texture.needsRandomAccess(version: 2, texture.defaults))
+        #expect(!texture.needsRandomAccess(version: 3, try #require(try recipe("texture=+40:9").nodes.first).parameters))
+        // A wide radius would read too far ahead of the pass for the loader's cache: random access, and it renders.
+        let wide = try recipe("texture=+100:50")
+        #expect(texture.needsRandomAccess(version: 3, try #require(wide.nodes.first).parameters))
+        #expect(try renderer.render(recipe: wide, originalPath: path).pixelBytes().count == 2400 * 1600 * 3)
         let rendered = try renderer.render(recipe: try recipe("texture=+40"), originalPath: path).pixelBytes()
         let inMemory = try renderer.workingImage(path: path, randomAccess: true)
         let reference = try renderer.outputImage(Presence.fusedLocalContrast(inMemory, amount: 0.4, sigma: 4, eps: 0.004, lowSigma: 1.5, limit: 0.1,

@@ -62,8 +62,9 @@ extension Filters {
     /// (the same pixels, to the bit) that filter is streamed: its reduced
     /// copy and coefficients are made row by row just ahead of the full-size
     /// pass (`pe_self_guided_local_contrast`), so texture reads its input top
-    /// to bottom once and needs no random access (a radius under 2.25 px,
-    /// version 1's graph, still does).
+    /// to bottom once and needs no random access for radii of 2.25 to 9 px
+    /// (`Presence.streams`; a smaller radius is version 1's graph, a larger
+    /// one would read too far ahead: both still ask for it).
     public static let texture = FilterDefinition(
         id: "texture", version: 3, stage: .tone, order: 75,
         summary: "medium-scale detail, edge-aware (guided filter): positive enhances texture, negative smooths it",
@@ -88,11 +89,16 @@ extension Filters {
                           }),
         ],
         // Streamed (top to bottom) unless the radius leaves no block to
-        // reduce by (at full size; previews render from memory).
-        needsRandomAccess: { $0.number("amount") != 0 && Presence.block(sigma: $0.number("radius"), lowSigma: 1.5) < 2 }
+        // reduce by or reads too far ahead (at full size; previews render from memory).
+        needsRandomAccess: { $0.number("amount") != 0 && !Presence.streams(sigma: $0.number("radius"), lowSigma: 1.5) }
     ) { image, p, context in
-        try Presence.streamedLocalContrast(image, amount: p.number("amount") / 100, sigma: p.number("radius") * context.scale,
-                                           eps: 0.004, lowSigma: 1.5, limit: 0.1, midTones: false)
+        let sigma = p.number("radius") * context.scale
+        guard Presence.streams(sigma: sigma, lowSigma: 1.5) else {
+            return try Presence.fusedLocalContrast(image, amount: p.number("amount") / 100, sigma: sigma, eps: 0.004, lowSigma: 1.5,
+                                                   limit: 0.1, midTones: false, fusedCoefficients: true)
+        }
+        return try Presence.streamedLocalContrast(image, amount: p.number("amount") / 100, sigma: sigma,
+                                                  eps: 0.004, lowSigma: 1.5, limit: 0.1, midTones: false)
     }
 
     static let textureParameters: [ParameterSpec] = [
@@ -179,6 +185,21 @@ enum Presence {
             throw Vips.error("local contrast")
         }
         return Image(owning: out)
+    }
+
+    /// Does `streamedLocalContrast` stream for a window sigma: a block of at
+    /// least 2, and the rows it reads ahead of the pass — block × (2 × the
+    /// window's radius + 11): the two blurs' windows, the interpolation and
+    /// one group of 8 reduced rows (`PE_STREAM_GROUP`) — at most 128, well
+    /// inside the sequential JPEG loader's cache of recent rows (3 × 128
+    /// with two threads, of which the pass threads' strips use up to 256).
+    /// Texture's default radius 4 reads 57 rows ahead; radius 9 is the
+    /// largest that streams. Otherwise the one-call form, which needs random access.
+    static func streams(sigma: Double, lowSigma: Double) -> Bool {
+        let block = block(sigma: sigma, lowSigma: lowSigma)
+        guard block >= 2 else { return false }
+        let radius = Int((max(0.5, sigma) / Double(block) * (2 * log(100.0)).squareRoot()).rounded(.down))
+        return block * (2 * radius + 11) <= 128
     }
 
     /// The side of the blocks `fusedLocalContrast` reduces by for a window
