@@ -104,9 +104,20 @@ def main():
     ap.add_argument("--no-build", action="store_true",
                     help="accepted as the other benchmarks take it; this script never builds (pass --photoedit)")
     ap.add_argument("--v1", action="store_true", help="also time version 1 of clarity, texture and dehaze and version 2 of texture (recipes of those versions)")
+    ap.add_argument("--only", help="time only these chains (comma-separated names, e.g. texture,dehaze; exposure is always timed)")
+    ap.add_argument("--peer", help="another photoedit build (e.g. before a change): its runs of the same chains, on its own library, "
+                    "interleaved with this one's; its rows are marked @peer and their ratios are against its own exposure")
     args = ap.parse_args()
-    if not os.access(args.photoedit, os.X_OK):
-        sys.exit("%s is not an executable; build photoedit or pass --photoedit PATH" % args.photoedit)
+    for binary in [args.photoedit] + ([args.peer] if args.peer else []):
+        if not os.access(binary, os.X_OK):
+            sys.exit("%s is not an executable; build photoedit or pass --photoedit PATH" % binary)
+    chains = CHAINS
+    if args.only:
+        wanted = {name.strip() for name in args.only.split(",")} | {"exposure"}
+        unknown = wanted - {name for name, _ in CHAINS}
+        if unknown:
+            sys.exit("--only: unknown chain %s (known: %s)" % (", ".join(sorted(unknown)), ", ".join(name for name, _ in CHAINS)))
+        chains = [(name, chain) for name, chain in CHAINS if name in wanted]
     if args.runs < 1 or args.runs > 50:
         sys.exit("--runs must be 1…50")
     work = args.workdir or tempfile.mkdtemp(prefix="presence-bench-")
@@ -120,11 +131,15 @@ def main():
             if not os.path.exists(src):
                 log("making %s ..." % src)
                 make_input(src, w, h, work)
+        commands = []
+        for binary, suffix in [(args.photoedit, "")] + ([(args.peer, "@peer")] if args.peer else []):
+            library = os.path.join(work, "library" + suffix.replace("@", "-"))
+            if os.path.exists(library):
+                shutil.rmtree(library)
+            asset = run([binary, "import", "--library", library, src]).split("\t", 1)[0].strip()
+            commands += [(name + suffix, chain, [binary, "apply", "--library", library, "--reset", chain, asset]) for name, chain in chains]
         library = os.path.join(work, "library")
-        if os.path.exists(library):
-            shutil.rmtree(library)
-        asset = run([args.photoedit, "import", "--library", library, src]).split("\t", 1)[0].strip()
-        commands = [(name, chain, [args.photoedit, "apply", "--library", library, "--reset", chain, asset]) for name, chain in CHAINS]
+        asset = commands[0][2][-1]
         if args.v1:
             for name, node in VERSION_ONE:
                 path = os.path.join(work, name.replace(" ", "-") + ".json")
@@ -141,26 +156,30 @@ def main():
                 times[name].append(wall)
                 cpus[name].append(cpu)
             log("run %d/%d done" % (i + 1, args.runs))
-        base = statistics.median(times["exposure"])
-        cpu_base = statistics.median(cpus["exposure"])
+        base = {suffix: statistics.median(times["exposure" + suffix]) for suffix in ("", "@peer") if "exposure" + suffix in times}
+        cpu_base = {suffix: statistics.median(cpus["exposure" + suffix]) for suffix in ("", "@peer") if "exposure" + suffix in cpus}
         print("input: %s (%.1f MB); %d runs each; median seconds, whole command; load average %.2f" %
               (src, os.path.getsize(src) / 1e6, args.runs, os.getloadavg()[0]))
         print("(cpu: user + sys of the command, less sensitive to other load than the wall time; the goal is on the wall ratio)")
-        print("%-11s %-20s %9s %8s %7s %8s  %s" % ("filter", "chain", "seconds", "ratio", "cpu s", "cpu rat.", "goal"))
+        if args.peer:
+            print("this build: %s; peer (@peer): %s" % (args.photoedit, args.peer))
+        print("%-16s %-20s %9s %8s %7s %8s  %s" % ("filter", "chain", "seconds", "ratio", "cpu s", "cpu rat.", "goal"))
         short = lambda chain: chain if len(chain) <= 20 else chain[:17] + "..."
         ok = True
         results = {}
         for name, chain, _ in commands:
+            suffix = "@peer" if name.endswith("@peer") else ""
+            plain = name[:-len(suffix)] if suffix else name
             m = statistics.median(times[name])
-            ratio = m / base
+            ratio = m / base[suffix]
             c = statistics.median(cpus[name])
-            reference = name in ("exposure", "highlights") or name.startswith("lens") or name.endswith((" v1", " v2"))
+            reference = suffix or plain in ("exposure", "highlights") or plain.startswith("lens") or plain.endswith((" v1", " v2"))
             met = reference or ratio <= GOAL
             ok = ok and met
             results[name] = {"chain": chain, "median_s": m, "runs_s": times[name], "ratio": ratio,
-                             "cpu_median_s": c, "cpu_runs_s": cpus[name], "cpu_ratio": c / cpu_base}
-            print("%-11s %-20s %9.3f %7.2fx %7.3f %7.2fx  %s" % (name, short(chain), m, ratio, c, c / cpu_base,
-                                                               "-" if reference else ("met" if met else "MISSED") + " (<= %.1fx)" % GOAL))
+                             "cpu_median_s": c, "cpu_runs_s": cpus[name], "cpu_ratio": c / cpu_base[suffix]}
+            print("%-16s %-20s %9.3f %7.2fx %7.3f %7.2fx  %s" % (name, short(chain), m, ratio, c, c / cpu_base[suffix],
+                                                                "-" if reference else ("met" if met else "MISSED") + " (<= %.1fx)" % GOAL))
         if args.json:
             with open(args.json, "w") as f:
                 json.dump({"input": src, "runs": args.runs, "results": results}, f, indent=2)

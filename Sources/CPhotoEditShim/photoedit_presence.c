@@ -1,7 +1,8 @@
 /*
  * photoedit_presence.c — the small-image steps of the presence filters
  * (issue 26's cost goal) as plain loops instead of libvips operations, with
- * the same numbers libvips gives:
+ * the same numbers libvips gives (the loops compiled for AVX-512, AVX2 and
+ * the baseline, `PE_CLONES`, the same bits in each):
  *
  * pe_gauss_blur: libvips' `gaussblur` with precision float (gaussmat's
  * separable mask, then convsep: a horizontal and a vertical convf, the edges
@@ -16,9 +17,12 @@
  * minimum is exact, so the result is the same whatever the order.
  */
 #include "photoedit_shim.h"
+#include "photoedit_presence.h"
 
 #include <math.h>
 #include <string.h>
+
+#pragma STDC FP_CONTRACT OFF  /* everywhere in this file: the same bits in every clone */
 
 /* gaussmat's separable mask (precision float): the taps out to the last one
  * whose value is at least `min_ampl`, each exp(−x² / 2σ²) divided by their
@@ -51,6 +55,7 @@ static int pe_gaussmat(double sigma, double min_ampl, double **taps) {
 /* One band's plane (w×h floats), blurred along rows into `out`: each
  * output's sum still adds its taps in mask order, tap by tap over the row
  * (so the loop over pixels vectorises); `sums` w doubles. */
+PE_CLONES
 static void pe_blur_rows(const float *in, float *out, int w, int h, const double *t, int radius, float *pad, double *sums) {
 #pragma STDC FP_CONTRACT OFF
     int n = 2 * radius + 1;
@@ -70,6 +75,7 @@ static void pe_blur_rows(const float *in, float *out, int w, int h, const double
 }
 
 /* Along columns: row pointers with the edge rows repeated; `sums` w doubles. */
+PE_CLONES
 static void pe_blur_columns(const float *in, float *out, int w, int h, const double *t, int radius, double *sums) {
 #pragma STDC FP_CONTRACT OFF
     int n = 2 * radius + 1;
@@ -162,5 +168,181 @@ VipsImage *pe_min_filter(VipsImage *in, int size) {
     }
     VipsImage *out = vips_image_new_from_memory_copy(result, sizeof(float) * n, w, h, 1, VIPS_FORMAT_FLOAT);
     g_free(across); g_free(result);
+    return out;
+}
+
+/* -- Texture's guided filter, streamed (pe_self_guided_local_contrast) --
+ * The same numbers as pe_block_means (luminance) → pe_self_guided_coefficients
+ * → pe_local_contrast, made as the full-size pass asks for them instead of
+ * before it: the reduced luminance, its blurs and the coefficients a, b are
+ * computed row by row, top to bottom, by whichever pass thread first needs
+ * a coefficient row not made yet (under a lock; each row the same arithmetic
+ * in the same order as the one-call version, so the same bits). Reading the
+ * input once top to bottom ahead of the pass (about 2·radius reduced rows
+ * ahead), it needs no random access: a JPEG is decoded while it is
+ * processed, never held whole in memory. The blurs between rows keep only
+ * the rows their window needs (rings); the coefficients (2 floats per reduced
+ * pixel) stay for the pass to interpolate. */
+
+#define PE_STREAM_GROUP 8  /* reduced rows per read of the input */
+
+typedef struct {
+    GMutex lock;
+    int failed;
+    int block, width, height;   /* full-size pixels per reduced pixel; the full size */
+    int w, h;                   /* the reduced size */
+    float kernel[2 * 256 + 1];
+    int radius;
+    float eps;
+    int ring;                   /* rows in each ring */
+    float *l, *l2;              /* ring: the reduced L and L², blurred along rows */
+    float *a, *b;               /* ring: a and b, blurred along rows */
+    float *ab;                  /* the coefficients, h rows of w pairs (the coefficient image's memory) */
+    float *m1, *m2, *pad;       /* scratch: a row each; w + 2·radius */
+    gint64 *sums;               /* w */
+    int lines, means, done;     /* rows made: the reduced L (blurred along rows), a and b (along rows), the coefficients */
+} pe_guided_stream;
+
+static void pe_guided_stream_free(VipsImage *image, pe_guided_stream *s) {
+    (void) image;
+    g_mutex_clear(&s->lock);
+    g_free(s->l); g_free(s->l2); g_free(s->a); g_free(s->b); g_free(s->ab);
+    g_free(s->m1); g_free(s->m2); g_free(s->pad); g_free(s->sums);
+    g_free(s);
+}
+
+static inline float *pe_ring_row(const pe_guided_stream *s, float *ring, int y) {
+    return ring + (size_t) (y % s->ring) * s->w;
+}
+
+/* Row y of two rings blurred down their columns (the edge rows repeated) into m1 and m2. */
+static void pe_ring_columns(pe_guided_stream *s, float *first, float *second, int y) {
+    const float *rows[2][2 * 256 + 1];
+    for (int t = 0; t <= 2 * s->radius; t++) {
+        int yy = y + t - s->radius;
+        yy = yy < 0 ? 0 : yy >= s->h ? s->h - 1 : yy;
+        rows[0][t] = pe_ring_row(s, first, yy);
+        rows[1][t] = pe_ring_row(s, second, yy);
+    }
+    pe_blur_column(rows[0], s->m1, s->w, s->kernel, s->radius);
+    pe_blur_column(rows[1], s->m2, s->w, s->kernel, s->radius);
+}
+
+/* The next PE_STREAM_GROUP rows (fewer at the bottom) of the reduced L, L²,
+ * blurred along rows: block means of Y (pe_block_means' sums and division),
+ * ^(1/2.2), squared. */
+PE_CLONES
+static int pe_guided_stream_lines(pe_guided_stream *s, VipsRegion *ir) {
+    int j0 = s->lines, j1 = MIN(j0 + PE_STREAM_GROUP, s->h), k = s->block;
+    VipsRect area = { 0, j0 * k, s->width, MIN(j1 * k, s->height) - j0 * k };
+    if (vips_region_prepare(ir, &area)) return -1;
+    for (int j = j0; j < j1; j++) {
+        int rows = MIN(k, s->height - j * k);
+        memset(s->sums, 0, sizeof(gint64) * s->w);
+        for (int y = j * k; y < j * k + rows; y++) {
+            const float *p = (const float *) VIPS_REGION_ADDR(ir, 0, y);
+            for (int i = 0, x = 0; i < s->w; i++) {
+                int end = MIN(x + k, s->width);
+                gint64 sum = 0;
+                for (; x < end; x++, p += 3) sum += pe_fixed(pe_luminance(p));
+                s->sums[i] += sum;
+            }
+        }
+        for (int i = 0; i < s->w; i++) {
+            int columns = MIN(k, s->width - i * k);
+            s->m1[i] = (float) ((double) s->sums[i] / PE_FIXED / ((double) rows * columns));
+        }
+        for (int i = 0; i < s->w; i++) s->m1[i] = pe_pow(s->m1[i], 1 / 2.2f);
+        for (int i = 0; i < s->w; i++) s->m2[i] = s->m1[i] * s->m1[i];
+        pe_blur_row(s->m1, pe_ring_row(s, s->l, j), s->w, s->kernel, s->radius, s->pad);
+        pe_blur_row(s->m2, pe_ring_row(s, s->l2, j), s->w, s->kernel, s->radius, s->pad);
+    }
+    s->lines = j1;
+    return 0;
+}
+
+/* The next row of a, b blurred along rows: the window means of L and L²
+ * (down the columns of the first ring), a, b. */
+PE_CLONES
+static void pe_guided_stream_means(pe_guided_stream *s) {
+    int y = s->means;
+    pe_ring_columns(s, s->l, s->l2, y);
+    pe_self_guided_ab(s->m1, s->m2, s->w, s->eps);
+    pe_blur_row(s->m1, pe_ring_row(s, s->a, y), s->w, s->kernel, s->radius, s->pad);
+    pe_blur_row(s->m2, pe_ring_row(s, s->b, y), s->w, s->kernel, s->radius, s->pad);
+    s->means = y + 1;
+}
+
+/* The next coefficient row: a, b down the columns of the second ring, interleaved. */
+PE_CLONES
+static void pe_guided_stream_coefficients(pe_guided_stream *s) {
+    int y = s->done;
+    pe_ring_columns(s, s->a, s->b, y);
+    float *out = s->ab + (size_t) y * 2 * s->w;
+    for (int i = 0; i < s->w; i++) { out[2 * i] = s->m1[i]; out[2 * i + 1] = s->m2[i]; }
+    s->done = y + 1;
+}
+
+/* pe_coefficients_prepare: the coefficient rows up to `rows`, and every row
+ * they need first. A row of a, b needs the L rows of its window (radius
+ * below it); a coefficient row, the a, b rows of its window. The rings hold
+ * 2·radius + PE_STREAM_GROUP + 1 rows: what the next row's window reads
+ * plus one group read ahead. */
+static int pe_guided_stream_prepare(void *state, VipsRegion *ir, int rows) {
+    pe_guided_stream *s = (pe_guided_stream *) state;
+    g_mutex_lock(&s->lock);
+    int failed = s->failed;
+    while (!failed && s->done < rows) {
+        int means = MIN(s->done + s->radius, s->h - 1) + 1;
+        while (!failed && s->means < means) {
+            if (s->lines < MIN(s->means + s->radius, s->h - 1) + 1) failed = pe_guided_stream_lines(s, ir);
+            else pe_guided_stream_means(s);
+        }
+        if (!failed) pe_guided_stream_coefficients(s);
+    }
+    s->failed = failed;
+    g_mutex_unlock(&s->lock);
+    return failed;
+}
+
+VipsImage *pe_self_guided_local_contrast(VipsImage *in, int block, double sigma, double eps, double amount, double limit, int mid_tones) {
+    if (in->Bands != 3 || in->BandFmt != VIPS_FORMAT_FLOAT || in->Coding != VIPS_CODING_NONE || block < 2 || !(sigma > 0) || sigma > 64) {
+        vips_error("photoedit", "self-guided local contrast: expected 3-band float RGB, a block of at least 2 and a sigma of 0…64");
+        return NULL;
+    }
+    pe_guided_stream *s = g_new0(pe_guided_stream, 1);
+    g_mutex_init(&s->lock);
+    s->block = block;
+    s->width = in->Xsize;
+    s->height = in->Ysize;
+    s->w = (in->Xsize + block - 1) / block;
+    s->h = (in->Ysize + block - 1) / block;
+    s->radius = pe_gauss_kernel(sigma, s->kernel, 256);
+    s->eps = (float) eps;
+    s->ring = 2 * s->radius + PE_STREAM_GROUP + 1;
+    size_t ring = (size_t) s->ring * s->w;
+    s->l = g_try_new(float, ring);
+    s->l2 = g_try_new(float, ring);
+    s->a = g_try_new(float, ring);
+    s->b = g_try_new(float, ring);
+    s->ab = g_try_new(float, (size_t) 2 * s->w * s->h);
+    s->m1 = g_try_new(float, s->w);
+    s->m2 = g_try_new(float, s->w);
+    s->pad = g_try_new(float, (size_t) s->w + 2 * s->radius);
+    s->sums = g_try_new(gint64, s->w);
+    if (!s->l || !s->l2 || !s->a || !s->b || !s->ab || !s->m1 || !s->m2 || !s->pad || !s->sums) {
+        pe_guided_stream_free(NULL, s);
+        vips_error("photoedit", "out of memory for the guided filter");
+        return NULL;
+    }
+    /* The coefficient image wraps s->ab (filled by the pass); it frees the stream when it closes. */
+    VipsImage *coefficients = vips_image_new_from_memory(s->ab, sizeof(float) * 2 * s->w * s->h, s->w, s->h, 2, VIPS_FORMAT_FLOAT);
+    if (!coefficients) {
+        pe_guided_stream_free(NULL, s);
+        return NULL;
+    }
+    g_signal_connect(coefficients, "postclose", G_CALLBACK(pe_guided_stream_free), s);
+    VipsImage *out = pe_local_contrast_prepared(in, coefficients, block, amount, limit, mid_tones, pe_guided_stream_prepare, s);
+    g_object_unref(coefficients);
     return out;
 }

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE /* dladdr, sync_file_range */
 #include "photoedit_shim.h"
+#include "photoedit_presence.h"
 #include <string.h>
 #include <math.h>
 #include <float.h>
@@ -550,48 +551,9 @@ int pe_sqlite_no_checkpoint_on_close(struct sqlite3 *db) {
  * that reduced copy, are interpolated bilinearly here and applied with the
  * rest of the filter's per-pixel arithmetic, in float, strip by strip. */
 
-/* sign(x) · |x|^e as 2^(e · log2 |x|), by polynomials (relative error about
- * 1e-6), branch-free so that the compiler vectorises the loops that use it;
- * |x| below FLT_MIN gives 0. log2: the exponent, plus 2·atanh(t)/ln 2 of the
- * mantissa m ∈ [√½, √2), t = (m − 1)/(m + 1); exp2: 2^round(z) from the
- * exponent bits times a degree-6 polynomial of the rest, |rest| ≤ ½. */
-static inline float pe_pow(float x, float e) {
-#pragma STDC FP_CONTRACT OFF  /* no fused multiply-add where the clone has one (AVX-512): the same bits everywhere */
-    float m = fabsf(x);
-    guint32 bits;
-    memcpy(&bits, &m, sizeof bits);
-    int exponent = (int) (bits >> 23) - 127;
-    guint32 mantissa_bits = (bits & 0x007FFFFFu) | 0x3F800000u;
-    float mantissa;
-    memcpy(&mantissa, &mantissa_bits, sizeof mantissa);
-    int high = mantissa > 1.41421356f;
-    mantissa = high ? mantissa * 0.5f : mantissa;
-    exponent += high;
-    float t = (mantissa - 1) / (mantissa + 1), t2 = t * t;
-    float log2m = t * (2.88539008f + t2 * (0.961796694f + t2 * (0.577078016f + t2 * 0.412198583f)));
-    float z = e * ((float) exponent + log2m);
-    z = z < -126 ? -126 : z > 127 ? 127 : z;
-    float n = (float) (int) (z + 128.5f) - 128, f = z - n;  /* n = round(z); z + 128.5 > 0, so the cast floors */
-    float p = 1 + f * (0.693147181f + f * (0.240226507f + f * (0.0555041087f + f * (0.00961812911f
-              + f * (0.00133335581f + f * 0.000154035304f)))));
-    guint32 scale_bits = (guint32) ((int) n + 127) << 23;
-    float scale;
-    memcpy(&scale, &scale_bits, sizeof scale);
-    float y = m >= FLT_MIN ? p * scale : 0;
-    return x < 0 ? -y : y;
-}
-
 /* -- Reduced copies: block means of R, G, B or of Y (then ^(1/2.2)) --
- * Each value is added as a fixed-point integer (2^-24 steps, clamped to
- * ±2^15), so the sums are exact whatever order libvips' threads deliver the
- * regions in: the reduced copy is the same on every run and machine. */
-
-#define PE_FIXED 16777216.0f  /* 2^24 */
-
-static inline gint64 pe_fixed(float v) {
-    v = v < -32768.0f ? -32768.0f : v > 32768.0f ? 32768.0f : v;
-    return (gint64) (v * PE_FIXED);  /* exact: a power-of-two scale; the cast drops what is below 2^-24 */
-}
+ * Each value is added as a fixed-point integer (`pe_fixed`), so the sums are
+ * exact whatever order libvips' threads deliver the regions in. */
 
 typedef struct {
     int block, width, height;  /* block side; the reduced size */
@@ -617,7 +579,7 @@ static int pe_blocks_add(VipsRegion *region, void *seq, void *a, void *b, gboole
             int end = MIN((x / k + 1) * k, VIPS_RECT_RIGHT(r));
             if (n == 1) {
                 gint64 s0 = 0;
-                for (; x < end; x++, p += 3) s0 += pe_fixed(0.2126f * p[0] + 0.7152f * p[1] + 0.0722f * p[2]);
+                for (; x < end; x++, p += 3) s0 += pe_fixed(pe_luminance(p));
                 cell[0] += s0;
             } else {
                 gint64 s0 = 0, s1 = 0, s2 = 0;
@@ -693,6 +655,8 @@ typedef struct {
     float amount, limit;     /* local contrast */
     int mid_tones;
     float airlight[3], t0;   /* dehaze */
+    pe_coefficients_prepare prepare;  /* if set, called before the coefficients are read */
+    void *prepare_state;
 } pe_presence;
 
 /* The coefficients of one output row, interpolated vertically between the
@@ -725,6 +689,14 @@ static int pe_presence_generate(VipsRegion *out, void *seq, void *a, void *b, gb
     VipsRegion *ir = (VipsRegion *) seq;
     const pe_presence *s = (const pe_presence *) b;
     const VipsRect *r = &out->valid;
+    if (s->prepare) {
+        /* The last coefficient row pe_coefficient_row reads for this region. */
+        int ch = s->coefficients->Ysize;
+        double v = (VIPS_RECT_BOTTOM(r) - 0.5) / s->block - 0.5;
+        v = v < 0 ? 0 : v > ch - 1 ? ch - 1 : v;
+        int last = (int) v + 1 < ch ? (int) v + 1 : (int) v;
+        if (s->prepare(s->prepare_state, ir, last + 1)) return -1;
+    }
     if (vips_region_prepare(ir, r)) return -1;
     size_t reduced = 2 * (size_t) s->coefficients->Xsize + 2;
     float *row = g_new(float, reduced + 2 * (size_t) r->width);
@@ -796,7 +768,7 @@ static VipsImage *pe_presence_image(pe_presence *s, VipsImage *in, VipsImage *co
         g_free(s);
         return NULL;
     }
-    if (vips_image_wio_input(coefficients)) {
+    if (!s->prepare && vips_image_wio_input(coefficients)) {
         g_free(s);
         return NULL;
     }
@@ -823,13 +795,20 @@ static VipsImage *pe_presence_image(pe_presence *s, VipsImage *in, VipsImage *co
     return out;
 }
 
-VipsImage *pe_local_contrast(VipsImage *in, VipsImage *coefficients, int block, double amount, double limit, int mid_tones) {
+VipsImage *pe_local_contrast_prepared(VipsImage *in, VipsImage *coefficients, int block, double amount, double limit,
+                                      int mid_tones, pe_coefficients_prepare prepare, void *state) {
     pe_presence *s = g_new0(pe_presence, 1);
     s->mode = 0;
     s->amount = (float) amount;
     s->limit = (float) limit;
     s->mid_tones = mid_tones;
+    s->prepare = prepare;
+    s->prepare_state = state;
     return pe_presence_image(s, in, coefficients, block);
+}
+
+VipsImage *pe_local_contrast(VipsImage *in, VipsImage *coefficients, int block, double amount, double limit, int mid_tones) {
+    return pe_local_contrast_prepared(in, coefficients, block, amount, limit, mid_tones, NULL, NULL);
 }
 
 VipsImage *pe_dehaze(VipsImage *in, VipsImage *coefficients, int block, const double *airlight, double t0) {
@@ -850,7 +829,7 @@ VipsImage *pe_dehaze(VipsImage *in, VipsImage *coefficients, int block, const do
  * arrays the compiler vectorises: one call instead of some fifteen libvips
  * operations and two convolutions on images. Deterministic (no threads). */
 
-static int pe_gauss_kernel(double sigma, float *weights, int max_radius) {
+int pe_gauss_kernel(double sigma, float *weights, int max_radius) {
     int radius = (int) floor(sigma * sqrt(2 * log(100.0)));
     radius = radius < 0 ? 0 : radius > max_radius ? max_radius : radius;
     double sum = 0;
@@ -859,31 +838,19 @@ static int pe_gauss_kernel(double sigma, float *weights, int max_radius) {
     return radius;
 }
 
-/* `bands` planes of w×h floats blurred in place (`scratch`: w×h floats, `pad`: w + 2·radius floats). */
+/* `bands` planes of w×h floats blurred in place, rows then columns
+ * (`scratch`: w×h floats, `pad`: w + 2·radius floats). */
 static void pe_blur_planes(float *planes, int bands, int w, int h, const float *k, int radius, float *scratch, float *pad) {
-#pragma STDC FP_CONTRACT OFF
+    const float *rows[2 * 256 + 1];
     for (int c = 0; c < bands; c++) {
         float *plane = planes + (size_t) c * w * h;
+        for (int y = 0; y < h; y++) pe_blur_row(plane + (size_t) y * w, scratch + (size_t) y * w, w, k, radius, pad);
         for (int y = 0; y < h; y++) {
-            const float *row = plane + (size_t) y * w;
-            for (int i = 0; i < radius; i++) { pad[i] = row[0]; pad[radius + w + i] = row[w - 1]; }
-            memcpy(pad + radius, row, sizeof(float) * w);
-            float *out = scratch + (size_t) y * w;
-            for (int x = 0; x < w; x++) out[x] = 0;
-            for (int t = 0; t <= 2 * radius; t++) {
-                const float weight = k[t], *src = pad + t;
-                for (int x = 0; x < w; x++) out[x] += weight * src[x];
-            }
-        }
-        for (int y = 0; y < h; y++) {
-            float *out = plane + (size_t) y * w;
-            for (int x = 0; x < w; x++) out[x] = 0;
             for (int t = 0; t <= 2 * radius; t++) {
                 int yy = y + t - radius;
-                yy = yy < 0 ? 0 : yy >= h ? h - 1 : yy;
-                const float weight = k[t], *src = scratch + (size_t) yy * w;
-                for (int x = 0; x < w; x++) out[x] += weight * src[x];
+                rows[t] = scratch + (size_t) (yy < 0 ? 0 : yy >= h ? h - 1 : yy) * w;
             }
+            pe_blur_column(rows, plane + (size_t) y * w, w, k, radius);
         }
     }
 }
@@ -911,13 +878,7 @@ VipsImage *pe_self_guided_coefficients(VipsImage *in, double sigma, double eps) 
         for (int x = 0; x < w; x++) { l[x] = p[x]; l2[x] = p[x] * p[x]; }
     }
     pe_blur_planes(planes, 2, w, h, kernel, radius, scratch, pad);
-    const float e = (float) eps;
-    for (size_t i = 0; i < n; i++) {
-        float m1 = planes[i], variance = planes[n + i] - m1 * m1;
-        float a = variance / (variance + e);
-        planes[i] = a;
-        planes[n + i] = m1 - a * m1;
-    }
+    pe_self_guided_ab(planes, planes + n, n, (float) eps);
     pe_blur_planes(planes, 2, w, h, kernel, radius, scratch, pad);
     for (size_t i = 0; i < n; i++) { ab[2 * i] = planes[i]; ab[2 * i + 1] = planes[n + i]; }
     VipsImage *out = vips_image_new_from_memory_copy(ab, sizeof(float) * 2 * n, w, h, 2, VIPS_FORMAT_FLOAT);

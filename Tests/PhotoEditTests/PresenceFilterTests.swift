@@ -78,6 +78,56 @@ struct PresenceFilterTests {
         #expect(d.max < 3, "\(chain): ΔE00 v2 → v3 max \(d.max)")
     }
 
+    /// Texture version 3 streamed (`pe_self_guided_local_contrast`: its
+    /// reduced copy and coefficients made row by row as the full-size pass
+    /// reaches them) is its one-call form (`pe_block_means` →
+    /// `pe_self_guided_coefficients` → `pe_local_contrast`) to the bit:
+    /// blocks of 2, 3, 5 and 33 px (so windows of 3 to 9 reduced rows, and
+    /// one reduced image smaller than its window), sizes that are no multiple
+    /// of the block, both signs.
+    @Test(arguments: [(3.0, 80.0), (4, 40), (8, -60), (50, 100)])
+    func streamedTextureIsTheOneCallFormToTheBit(_ radius: Double, _ amount: Double) throws {
+        let coffee = try working("coffee.jpg")
+        for image in [coffee, try coffee.resizedExactly(width: 1001, height: 667), try coffee.extractArea(left: 3, top: 5, width: 97, height: 41)] {
+            let reference = try Presence.fusedLocalContrast(image, amount: amount / 100, sigma: radius, eps: 0.004, lowSigma: 1.5,
+                                                            limit: 0.1, midTones: false, fusedCoefficients: true).floatPixels()
+            let streamed = try Presence.streamedLocalContrast(image, amount: amount / 100, sigma: radius, eps: 0.004, lowSigma: 1.5,
+                                                              limit: 0.1, midTones: false).floatPixels()
+            #expect(streamed.count == image.width * image.height * 3)
+            #expect(streamed == reference, "radius \(radius), amount \(amount), \(image.width)×\(image.height)")
+        }
+    }
+
+    /// Streamed, texture needs no random access: a JPEG decoded top to bottom
+    /// (sequential, as `apply` loads one) renders through the whole render
+    /// path, threads and all, to the bytes of the one-call form on the
+    /// decoded image in memory. Versions 1 and 2, and a radius under 2.25 px
+    /// (no reduction), still ask for random access.
+    @Test func textureStreamsASequentialJPEG() throws {
+        let dir = TemporaryDirectory("photoedit-texture-stream")
+        let path = dir.file("big.jpg")
+        try Image.load(path: Paths.sample("coffee.jpg"), sequential: false).resized(hscale: 4, vscale: 4, kernel: "linear")
+            .save(to: path, format: "jpeg", options: [("Q", .number(90))])
+        let renderer = Renderer(registry: registry)
+        let texture = try registry.require("texture")
+        let node = try #require(try recipe("texture=+40").nodes.first)
+        #expect(!texture.needsRandomAccess(version: 3, node.parameters))
+        #expect(texture.needsRandomAccess(version: 2, node.parameters) && texture.needsRandomAccess(version: 1, node.parameters))
+        #expect(texture.needsRandomAccess(version: 3, try #require(try recipe("texture=+40:2").nodes.first).parameters))
+        #expect(!texture.needsRandomAccess(version: 2, texture.defaults))
+        #expect(!texture.needsRandomAccess(version: 3, try #require(try recipe("texture=+40:9").nodes.first).parameters))
+        // A wide radius would read too far ahead of the pass for the loader's cache: random access, and it renders.
+        let wide = try recipe("texture=+100:50")
+        #expect(texture.needsRandomAccess(version: 3, try #require(wide.nodes.first).parameters))
+        #expect(try renderer.render(recipe: wide, originalPath: path).pixelBytes().count == 2400 * 1600 * 3)
+        let rendered = try renderer.render(recipe: try recipe("texture=+40"), originalPath: path).pixelBytes()
+        let inMemory = try renderer.workingImage(path: path, randomAccess: true)
+        let reference = try renderer.outputImage(Presence.fusedLocalContrast(inMemory, amount: 0.4, sigma: 4, eps: 0.004, lowSigma: 1.5, limit: 0.1,
+                                                                             midTones: false, fusedCoefficients: true)).pixelBytes()
+        #expect(rendered.count == 2400 * 1600 * 3)
+        #expect(rendered == reference)
+    }
+
     /// The guided filter of an image by itself blurs two bands (I, I²)
     /// instead of four: the same coefficients to the bit as the general
     /// four-band path (a copy as the input takes that path).

@@ -269,10 +269,13 @@ public struct LegacyVersion: Sendable {
     let migrate: @Sendable (Parameters) -> [String: ParameterValue]
     /// How this version rendered; required when `changesRendering`.
     let render: (@Sendable (Image, Parameters, RenderContext) throws -> Image)?
+    /// Does this version's `render` read the image out of order? nil: as the current version.
+    let needsRandomAccess: (@Sendable (Parameters) -> Bool)?
 
     /// Declares an earlier version; `render` is required when `changesRendering`.
     public init(version: Int, parameters: [ParameterSpec], note: String, changesRendering: Bool,
                 migrate: @escaping @Sendable (Parameters) -> [String: ParameterValue] = { $0.values },
+                needsRandomAccess: (@Sendable (Parameters) -> Bool)? = nil,
                 render: (@Sendable (Image, Parameters, RenderContext) throws -> Image)? = nil) {
         precondition(!changesRendering || render != nil, "a legacy version whose successor renders differently must keep its render")
         self.version = version
@@ -280,6 +283,7 @@ public struct LegacyVersion: Sendable {
         self.note = note
         self.changesRendering = changesRendering
         self.migrate = migrate
+        self.needsRandomAccess = needsRandomAccess
         self.render = render
     }
 }
@@ -368,6 +372,15 @@ public struct FilterDefinition: Sendable {
     func renderer(for version: Int) -> @Sendable (Image, Parameters, RenderContext) throws -> Image {
         if version == self.version { return render }
         return legacy.first { $0.version == version }?.render ?? render
+    }
+
+    /// Does rendering `version` of this filter with `parameters` read the
+    /// image out of order (a legacy version may, where the current does not)?
+    func needsRandomAccess(version: Int, _ parameters: Parameters) -> Bool {
+        if version != self.version, let legacy = legacy.first(where: { $0.version == version })?.needsRandomAccess {
+            return legacy(parameters)
+        }
+        return needsRandomAccess(parameters)
     }
 
     /// Validates parameters written by `version` of this filter and brings

@@ -58,7 +58,13 @@ extension Filters {
     /// Version 3 computes that guided filter in one C call
     /// (`pe_self_guided_coefficients`: its own separable gaussian window on
     /// plain arrays) instead of libvips operations: the same filter, cheaper
-    /// (issue 26's cost goal), rendering slightly differently.
+    /// (issue 26's cost goal), rendering slightly differently. Since then
+    /// (the same pixels, to the bit) that filter is streamed: its reduced
+    /// copy and coefficients are made row by row just ahead of the full-size
+    /// pass (`pe_self_guided_local_contrast`), so texture reads its input top
+    /// to bottom once and needs no random access for radii of 2.25 to 9 px
+    /// (`Presence.streams`; a smaller radius is version 1's graph, a larger
+    /// one would read too far ahead: both still ask for it).
     public static let texture = FilterDefinition(
         id: "texture", version: 3, stage: .tone, order: 75,
         summary: "medium-scale detail, edge-aware (guided filter): positive enhances texture, negative smooths it",
@@ -70,20 +76,29 @@ extension Filters {
         ],
         legacy: [
             LegacyVersion(version: 1, parameters: textureParameters, note: Presence.versionTwoNote, changesRendering: true,
+                          needsRandomAccess: { $0.number("amount") != 0 },
                           render: { image, p, context in
                               try Presence.localContrast(image, amount: p.number("amount") / 100, sigma: p.number("radius") * context.scale,
                                                          eps: 0.004, lowSigma: 2, limit: 0.1, midTones: false)
                           }),
             LegacyVersion(version: 2, parameters: textureParameters, note: Presence.textureVersionThreeNote, changesRendering: true,
+                          needsRandomAccess: { $0.number("amount") != 0 },
                           render: { image, p, context in
                               try Presence.fusedLocalContrast(image, amount: p.number("amount") / 100, sigma: p.number("radius") * context.scale,
                                                               eps: 0.004, lowSigma: 1.5, limit: 0.1, midTones: false)
                           }),
         ],
-        needsRandomAccess: { $0.number("amount") != 0 }
+        // Streamed (top to bottom) unless the radius leaves no block to
+        // reduce by or reads too far ahead (at full size; previews render from memory).
+        needsRandomAccess: { $0.number("amount") != 0 && !Presence.streams(sigma: $0.number("radius"), lowSigma: 1.5) }
     ) { image, p, context in
-        try Presence.fusedLocalContrast(image, amount: p.number("amount") / 100, sigma: p.number("radius") * context.scale,
-                                        eps: 0.004, lowSigma: 1.5, limit: 0.1, midTones: false, fusedCoefficients: true)
+        let sigma = p.number("radius") * context.scale
+        guard Presence.streams(sigma: sigma, lowSigma: 1.5) else {
+            return try Presence.fusedLocalContrast(image, amount: p.number("amount") / 100, sigma: sigma, eps: 0.004, lowSigma: 1.5,
+                                                   limit: 0.1, midTones: false, fusedCoefficients: true)
+        }
+        return try Presence.streamedLocalContrast(image, amount: p.number("amount") / 100, sigma: sigma,
+                                                  eps: 0.004, lowSigma: 1.5, limit: 0.1, midTones: false)
     }
 
     static let textureParameters: [ParameterSpec] = [
@@ -139,7 +154,7 @@ enum Presence {
                                    limit: Double, midTones: Bool, fusedCoefficients: Bool = false) throws -> Image {
         if amount == 0 { return image }
         let sigma = max(0.5, sigma)
-        let block = Int((sigma / lowSigma).rounded())
+        let block = block(sigma: sigma, lowSigma: lowSigma)
         guard block >= 2 else {
             return try localContrast(image, amount: amount, sigma: sigma, eps: eps, lowSigma: lowSigma, limit: limit, midTones: midTones)
         }
@@ -150,6 +165,47 @@ enum Presence {
             throw Vips.error("local contrast")
         }
         return Image(owning: out)
+    }
+
+    /// Texture version 3 as rendered: `fusedLocalContrast` with
+    /// `fusedCoefficients` (the same pixels, tested bit for bit), its reduced
+    /// copy and coefficients made row by row as the full-size pass reaches
+    /// them (`pe_self_guided_local_contrast`), so that the input is read top
+    /// to bottom once, a sequentially decoded JPEG never held whole.
+    static func streamedLocalContrast(_ image: Image, amount: Double, sigma: Double, eps: Double, lowSigma: Double,
+                                      limit: Double, midTones: Bool) throws -> Image {
+        if amount == 0 { return image }
+        let sigma = max(0.5, sigma)
+        let block = block(sigma: sigma, lowSigma: lowSigma)
+        guard block >= 2 else {
+            return try localContrast(image, amount: amount, sigma: sigma, eps: eps, lowSigma: lowSigma, limit: limit, midTones: midTones)
+        }
+        guard let out = pe_self_guided_local_contrast(image.pointer, Int32(block), sigma / Double(block), eps, amount, limit,
+                                                      midTones ? 1 : 0) else {
+            throw Vips.error("local contrast")
+        }
+        return Image(owning: out)
+    }
+
+    /// Does `streamedLocalContrast` stream for a window sigma: a block of at
+    /// least 2, and the rows it reads ahead of the pass — block × (2 × the
+    /// window's radius + 11): the two blurs' windows, the interpolation and
+    /// one group of 8 reduced rows (`PE_STREAM_GROUP`) — at most 128, well
+    /// inside the sequential JPEG loader's cache of recent rows (3 × 128
+    /// with two threads, of which the pass threads' strips use up to 256).
+    /// Texture's default radius 4 reads 57 rows ahead; radius 9 is the
+    /// largest that streams. Otherwise the one-call form, which needs random access.
+    static func streams(sigma: Double, lowSigma: Double) -> Bool {
+        let block = block(sigma: sigma, lowSigma: lowSigma)
+        guard block >= 2 else { return false }
+        let radius = Int((max(0.5, sigma) / Double(block) * (2 * log(100.0)).squareRoot()).rounded(.down))
+        return block * (2 * radius + 11) <= 128
+    }
+
+    /// The side of the blocks `fusedLocalContrast` reduces by for a window
+    /// sigma: round(sigma / lowSigma) (below 2: no reduction).
+    static func block(sigma: Double, lowSigma: Double) -> Int {
+        Int((max(0.5, sigma) / lowSigma).rounded())
     }
 
     /// d / (1 + |d| / limit): about d for small d, never beyond ±limit.

@@ -217,7 +217,7 @@ public struct Renderer: Sendable {
             return try RawDecoder.developSRGB(originalPath)
         }
         let definitions = try recipe.nodes.map { try registry.require($0.filter) }
-        let random = zip(definitions, recipe.nodes).contains { $0.needsRandomAccess($1.parameters) }
+        let random = zip(definitions, recipe.nodes).contains { $0.needsRandomAccess(version: $1.version, $1.parameters) }
         let raw = recipe.node(Filters.raw.id).map { RawSettings(parameters: $0.parameters) }
         var image = try workingImage(path: originalPath, randomAccess: random, raw: raw)
         for (definition, node) in zip(definitions, recipe.nodes) {
