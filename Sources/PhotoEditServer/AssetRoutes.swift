@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
 import PhotoEdit
 
 /// Photos: list, get, upload, favorite/hide, delete/restore/purge.
@@ -425,7 +426,9 @@ func jsonBody(_ request: Request, state: ServerState, allowEmpty: Bool = false) 
     let buffer: ByteBuffer
     do {
         buffer = try await request.collectBody(upTo: state.configuration.maxJSONBytes)
-    } catch let error as HTTPError where error.status == .contentTooLarge {
+    } catch let error where error is NIOTooManyBytesError || (error as? HTTPError)?.status == .contentTooLarge {
+        // A declared length over the limit is an HTTPError; a body that
+        // streams past it (no Content-Length, or a wrong one) is NIO's.
         throw Problem(.contentTooLarge, code: "body-too-large", "the body is larger than \(state.configuration.maxJSONBytes) bytes")
     }
     if buffer.readableBytes == 0 && allowEmpty { return .object([:]) }

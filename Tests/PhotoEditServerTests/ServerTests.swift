@@ -191,6 +191,25 @@ struct AssetRouteTests {
         #expect(staged.isEmpty, "staging files left: \(staged)")
     }
 
+    @Test("a JSON body over the limit is 413 body-too-large, also when it streams past it (was: 500, NIOTooManyBytesError)")
+    func jsonBodyLimit() async throws {
+        let temp = try TemporaryLibrary()
+        let id = try temp.importSample("coffee.jpg")
+        // 2 MiB of JSON: over the 1 MiB limit, and over a live connection
+        // it arrives in many chunks, so the limit is met while streaming.
+        let big = "{\"chain\": \"exposure=+0.1\", \"pad\": \"" + String(repeating: "x", count: 2 << 20) + "\"}"
+        try await server(temp.library).test(.live) { client in
+            for uri in ["/v1/assets/\(id)/edits", "/v1/assets/\(id)/revert"] {
+                try await client.execute(uri: uri, method: .post, headers: [.ifMatch: "\"r0\"", .contentType: "application/json"],
+                                         body: ByteBuffer(string: big)) { response in
+                    #expect(response.status == .contentTooLarge, "\(uri)")
+                    #expect(response.member("code") == .string("body-too-large"), "\(uri)")
+                }
+            }
+        }
+        #expect(try await BlockingExecutor.run { try temp.library.asset(id).revision } == 0)
+    }
+
     @Test("list: where/sort/limit and a cursor that pages through every photo once")
     func list() async throws {
         let temp = try TemporaryLibrary()
