@@ -74,11 +74,13 @@ func commitEditingOutput(_ request: Request, id: String, expected precondition: 
     // on: one read resolves the id, checks `If-Match` (revision and, for a
     // whole ETag, metadata) on the photo as it finds it, and gives the
     // editing input from the original (what the web editor's output is on).
+    // That read's snapshot gives the input of whichever base the body
+    // names, without reading again.
     var originalOptions = ContentEditingInputRequestOptions(displaySize: nil)
     originalOptions.startFromOriginal = true
-    originalOptions.precondition = { try check($0, expected: precondition, library: library) }
-    let fromOriginal = try await blocking { [originalOptions] in
-        try library.requestContentEditingInput(for: id, options: originalOptions)
+    let (snapshot, fromOriginal) = try await blocking { [originalOptions] in
+        let snapshot = try library.editingSnapshot(for: id, precondition: { try check($0, expected: precondition, library: library) })
+        return (snapshot, try library.contentEditingInput(from: snapshot, options: originalOptions))
     }
     let assetID = fromOriginal.assetIdentifier
     let expected = precondition.revision
@@ -110,9 +112,9 @@ func commitEditingOutput(_ request: Request, id: String, expected precondition: 
             // handle the data; an earlier one, of one that did.
             options.canHandleAdjustmentData = { _ in k != expected }
         }
-        // On the original, the input read before the body is this one (the
-        // commit checks the photo is still at its revision): no second read.
-        let input = base == .original ? fromOriginal : try library.requestContentEditingInput(for: assetID, options: options)
+        // Made from the read before the body (the commit checks the photo
+        // is still at its revision): no second read, whatever the base.
+        let input = base == .original ? fromOriginal : try library.contentEditingInput(from: snapshot, options: options)
         guard input.revision == expected else {
             throw PhotoEditError.conflict(asset: assetID, expected: expected, actual: input.revision)
         }

@@ -7,13 +7,26 @@ extension Editing {
     /// precondition checked in it).
     func requestContentEditingInput(for idOrPrefix: String,
                                     options: ContentEditingInputRequestOptions = ContentEditingInputRequestOptions()) throws -> ContentEditingInput {
-        // One read: the id resolved, the row and its current revision.
-        let (record, current) = try read { db -> (AssetRecord, RevisionRecord) in
+        try contentEditingInput(from: editingSnapshot(for: idOrPrefix, precondition: options.precondition), options: options)
+    }
+
+    /// The row and current revision an editing input is made from, read in
+    /// one transaction (the id resolved, `precondition` checked in it).
+    func editingSnapshot(for idOrPrefix: String, precondition: (@Sendable (Asset) throws -> Void)?) throws -> EditingSnapshot {
+        try read { db -> EditingSnapshot in
             let a = try Self.assetRecord(idOrPrefix, db)
             guard let r = try db.revision(a.revision, of: a.id) else { throw PhotoEditError.unknownAsset(idOrPrefix) }
-            if let precondition = options.precondition { try precondition(Self.asset(a, db)) }
-            return (a, r)
+            if let precondition { try precondition(Self.asset(a, db)) }
+            return EditingSnapshot(record: a, current: r)
         }
+    }
+
+    /// The editing input `options` ask for, made from a snapshot without
+    /// reading the catalog again (the options' precondition is the
+    /// snapshot's). A commit of its output still checks the photo is at
+    /// the snapshot's revision.
+    func contentEditingInput(from snapshot: EditingSnapshot, options: ContentEditingInputRequestOptions) throws -> ContentEditingInput {
+        let (record, current) = (snapshot.record, snapshot.current)
         let id = record.id
         let data = current.adjustmentData
         let canHandle = data.map { options.canHandleAdjustmentData($0) } ?? false
@@ -75,4 +88,11 @@ extension Editing {
             location: record.latitude.flatMap { lat in record.longitude.map { Location(latitude: lat, longitude: $0) } },
             stagingDirectory: URL(fileURLWithPath: layout.tmp), baseRelativePath: baseRelative)
     }
+}
+
+/// A photo's row and current revision as one read found them: what any
+/// of its editing inputs is made from (`Editing.editingSnapshot`).
+package struct EditingSnapshot: Sendable {
+    let record: AssetRecord
+    let current: RevisionRecord
 }

@@ -393,6 +393,14 @@ extension PhotoLibrary {
     /// base image it gets.
     public func requestContentEditingInput(for idOrPrefix: String,
                                            options: ContentEditingInputRequestOptions = ContentEditingInputRequestOptions()) throws -> ContentEditingInput { try editing.requestContentEditingInput(for: idOrPrefix, options: options) }
+
+    /// The row and current revision of a photo in one read (`precondition`
+    /// checked in it), from which `contentEditingInput(from:options:)` makes
+    /// any base's input without another read.
+    package func editingSnapshot(for idOrPrefix: String, precondition: (@Sendable (Asset) throws -> Void)? = nil) throws -> EditingSnapshot { try editing.editingSnapshot(for: idOrPrefix, precondition: precondition) }
+
+    /// An editing input made from a snapshot (no catalog read).
+    package func contentEditingInput(from snapshot: EditingSnapshot, options: ContentEditingInputRequestOptions) throws -> ContentEditingInput { try editing.contentEditingInput(from: snapshot, options: options) }
 }
 
 // MARK: Rendering (Rendering.swift, Rendering+Render.swift, +Preview, +Previews)
