@@ -68,44 +68,36 @@ struct EditRouteTransactionTests {
             try await client.execute(uri: "/v1/assets/\(f.a)/render?w=256&format=jpeg", method: .get) { response in
                 jpeg = Array(response.body.readableBytesView)
             }
-            try await client.execute(uri: "/v1/assets/\(f.a)", method: .get) { response in tag = response.headers[.eTag] ?? "" }
             let boundary = "photoedit-count"
-            let adjustment = #"{"formatIdentifier": "com.example.editor", "formatVersion": "1", "data": "AQID"}"#
-            var form: [UInt8] = []
-            for (headers, body) in [("Content-Disposition: form-data; name=\"adjustmentData\"\r\nContent-Type: application/json\r\n", Array(adjustment.utf8)),
-                                    ("Content-Disposition: form-data; name=\"base\"\r\n", Array("original".utf8)),
-                                    ("Content-Disposition: form-data; name=\"render\"; filename=\"edited.jpg\"\r\nContent-Type: image/jpeg\r\n", jpeg)] {
-                form += Array("--\(boundary)\r\n\(headers)\r\n".utf8) + body + Array("\r\n".utf8)
+            // The editor's output: its adjustment data, the base it edited, its JPEG.
+            func form(base: String) -> [UInt8] {
+                let adjustment = #"{"formatIdentifier": "com.example.editor", "formatVersion": "1", "data": "AQID"}"#
+                var form: [UInt8] = []
+                for (headers, body) in [("Content-Disposition: form-data; name=\"adjustmentData\"\r\nContent-Type: application/json\r\n", Array(adjustment.utf8)),
+                                        ("Content-Disposition: form-data; name=\"base\"\r\n", Array(base.utf8)),
+                                        ("Content-Disposition: form-data; name=\"render\"; filename=\"edited.jpg\"\r\nContent-Type: image/jpeg\r\n", jpeg)] {
+                    form += Array("--\(boundary)\r\n\(headers)\r\n".utf8) + body + Array("\r\n".utf8)
+                }
+                return form + Array("--\(boundary)--\r\n".utf8)
             }
-            form += Array("--\(boundary)--\r\n".utf8)
-            before = library.catalogTransactionCount
-            try await client.execute(uri: "/v1/assets/\(f.a)/edits", method: .post,
-                                     headers: [.contentType: "multipart/form-data; boundary=\(boundary)", .ifMatch: tag],
-                                     body: ByteBuffer(bytes: form)) { response in
-                #expect(response.status == .ok, "\(String(buffer: response.body))")
-                #expect(response.headers[.eTag]?.hasPrefix("\"r4.") == true)
+            /// Posts the output with the photo's whole ETag; the catalog transactions it made.
+            func post(base: String, expecting revision: Int) async throws -> Int {
+                try await client.execute(uri: "/v1/assets/\(f.a)", method: .get) { response in tag = response.headers[.eTag] ?? "" }
+                let before = library.catalogTransactionCount
+                try await client.execute(uri: "/v1/assets/\(f.a)/edits", method: .post,
+                                         headers: [.contentType: "multipart/form-data; boundary=\(boundary)", .ifMatch: tag],
+                                         body: ByteBuffer(bytes: form(base: base))) { response in
+                    #expect(response.status == .ok, "\(String(buffer: response.body))")
+                    #expect(response.headers[.eTag]?.hasPrefix("\"r\(revision).") == true)
+                }
+                return library.catalogTransactionCount - before
             }
-            let output = library.catalogTransactionCount - before
+            let output = try await post(base: "original", expecting: 4)
             #expect(output <= 3, "POST …/edits with an editor's output and a whole ETag made \(output) catalog transactions")
 
             // The same editor, which cannot read its own data back, builds on
             // the current render (base "render:4"): the same bound.
-            try await client.execute(uri: "/v1/assets/\(f.a)", method: .get) { response in tag = response.headers[.eTag] ?? "" }
-            form = []
-            for (headers, body) in [("Content-Disposition: form-data; name=\"adjustmentData\"\r\nContent-Type: application/json\r\n", Array(adjustment.utf8)),
-                                    ("Content-Disposition: form-data; name=\"base\"\r\n", Array("render:4".utf8)),
-                                    ("Content-Disposition: form-data; name=\"render\"; filename=\"edited.jpg\"\r\nContent-Type: image/jpeg\r\n", jpeg)] {
-                form += Array("--\(boundary)\r\n\(headers)\r\n".utf8) + body + Array("\r\n".utf8)
-            }
-            form += Array("--\(boundary)--\r\n".utf8)
-            before = library.catalogTransactionCount
-            try await client.execute(uri: "/v1/assets/\(f.a)/edits", method: .post,
-                                     headers: [.contentType: "multipart/form-data; boundary=\(boundary)", .ifMatch: tag],
-                                     body: ByteBuffer(bytes: form)) { response in
-                #expect(response.status == .ok, "\(String(buffer: response.body))")
-                #expect(response.headers[.eTag]?.hasPrefix("\"r5.") == true)
-            }
-            let onRender = library.catalogTransactionCount - before
+            let onRender = try await post(base: "render:4", expecting: 5)
             #expect(onRender <= 3, "POST …/edits with an editor's output on the render and a whole ETag made \(onRender) catalog transactions")
 
             // A stale one is refused, the photo unchanged.
