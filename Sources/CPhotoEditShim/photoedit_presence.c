@@ -74,12 +74,12 @@ static void pe_blur_rows(const float *in, float *out, int w, int h, const double
     }
 }
 
-/* Along columns: row pointers with the edge rows repeated; `sums` w doubles. */
+/* Along columns, output rows y0 … y1 − 1 of h: row pointers with the edge rows repeated; `sums` w doubles. */
 PE_CLONES
-static void pe_blur_columns(const float *in, float *out, int w, int h, const double *t, int radius, double *sums) {
+static void pe_blur_columns(const float *in, float *out, int w, int h, int y0, int y1, const double *t, int radius, double *sums) {
 #pragma STDC FP_CONTRACT OFF
     int n = 2 * radius + 1;
-    for (int y = 0; y < h; y++) {
+    for (int y = y0; y < y1; y++) {
         for (int x = 0; x < w; x++) sums[x] = 0;
         for (int i = 0; i < n; i++) {
             int yy = y + i - radius;
@@ -91,6 +91,37 @@ static void pe_blur_columns(const float *in, float *out, int w, int h, const dou
         float *q = out + (size_t) y * w;
         for (int x = 0; x < w; x++) q[x] = (float) sums[x];
     }
+}
+
+/* pe_gauss_blur's work on one band, split by rows between two threads
+ * (each output row computed as by one thread: the same bits). */
+typedef struct {
+    const float *plane;
+    float *across, *out;
+    int w, h, y0, y1, radius;
+    const double *t;
+    float *pad;
+    double *sums;
+    int columns;  /* 0: along rows, 1: along columns */
+} pe_blur_part;
+
+static void pe_blur_part_run(pe_blur_part *p) {
+    if (p->columns) pe_blur_columns(p->across, p->out, p->w, p->h, p->y0, p->y1, p->t, p->radius, p->sums);
+    else pe_blur_rows(p->plane + (size_t) p->y0 * p->w, p->across + (size_t) p->y0 * p->w, p->w, p->y1 - p->y0, p->t, p->radius, p->pad, p->sums);
+}
+
+static gpointer pe_blur_part_thread(gpointer data) {
+    pe_blur_part_run((pe_blur_part *) data);
+    return NULL;
+}
+
+/* Both halves, the second on a thread of its own when there is enough work
+ * (and a thread can be had), else in turn. */
+static void pe_blur_halves(pe_blur_part parts[2], int threaded) {
+    GThread *thread = threaded ? g_thread_try_new("pe-blur", pe_blur_part_thread, &parts[1], NULL) : NULL;
+    pe_blur_part_run(&parts[0]);
+    if (thread) g_thread_join(thread);
+    else pe_blur_part_run(&parts[1]);
 }
 
 VipsImage *pe_gauss_blur(VipsImage *in, double sigma, double min_ampl) {
@@ -107,26 +138,36 @@ VipsImage *pe_gauss_blur(VipsImage *in, double sigma, double min_ampl) {
     }
     int w = in->Xsize, h = in->Ysize, bands = in->Bands;
     size_t n = (size_t) w * h;
-    float *plane = g_try_new(float, n), *across = g_try_new(float, n), *pad = g_try_new(float, (size_t) w + 2 * radius);
-    double *sums = g_try_new(double, w);
+    float *plane = g_try_new(float, n), *across = g_try_new(float, n), *blurred = g_try_new(float, n);
+    float *pad = g_try_new(float, 2 * ((size_t) w + 2 * radius));
+    double *sums = g_try_new(double, 2 * (size_t) w);
     float *result = g_try_new(float, n * bands);
-    if (!plane || !across || !pad || !sums || !result) {
-        g_free(plane); g_free(across); g_free(pad); g_free(sums); g_free(result); g_free(t);
+    if (!plane || !across || !blurred || !pad || !sums || !result) {
+        g_free(plane); g_free(across); g_free(blurred); g_free(pad); g_free(sums); g_free(result); g_free(t);
         vips_error("photoedit", "out of memory for the blur");
         return NULL;
     }
+    /* Two threads from about a million multiply-adds a pass (the guided
+     * filters' reduced copies of large photos). */
+    int threaded = h >= 2 && (double) n * (2 * radius + 1) >= 1e6;
+    pe_blur_part parts[2];
+    for (int i = 0; i < 2; i++)
+        parts[i] = (pe_blur_part) { .plane = plane, .across = across, .out = blurred, .w = w, .h = h, .y0 = i ? h / 2 : 0, .y1 = i ? h : h / 2,
+                                    .radius = radius, .t = t, .pad = pad + i * ((size_t) w + 2 * radius), .sums = sums + (size_t) i * w };
     for (int c = 0; c < bands; c++) {
         for (int y = 0; y < h; y++) {
             const float *p = (const float *) VIPS_IMAGE_ADDR(in, 0, y);
             float *row = plane + (size_t) y * w;
             for (int x = 0; x < w; x++) row[x] = p[x * bands + c];
         }
-        pe_blur_rows(plane, across, w, h, t, radius, pad, sums);
-        pe_blur_columns(across, plane, w, h, t, radius, sums);
-        for (size_t k = 0; k < n; k++) result[k * bands + c] = plane[k];
+        parts[0].columns = parts[1].columns = 0;
+        pe_blur_halves(parts, threaded);
+        parts[0].columns = parts[1].columns = 1;
+        pe_blur_halves(parts, threaded);
+        for (size_t k = 0; k < n; k++) result[k * bands + c] = blurred[k];
     }
     VipsImage *out = vips_image_new_from_memory_copy(result, sizeof(float) * n * bands, w, h, bands, VIPS_FORMAT_FLOAT);
-    g_free(plane); g_free(across); g_free(pad); g_free(sums); g_free(result); g_free(t);
+    g_free(plane); g_free(across); g_free(blurred); g_free(pad); g_free(sums); g_free(result); g_free(t);
     return out;
 }
 
@@ -200,6 +241,8 @@ typedef struct {
     float *ab;                  /* the coefficients, h rows of w pairs (the coefficient image's memory) */
     float *m1, *m2, *pad;       /* scratch: a row each; w + 2·radius */
     gint64 *sums;               /* w */
+    gint64 *column_sums;        /* width: one row of blocks' luminances summed down each column */
+    float *luminance;           /* width: scratch */
     int lines, means, done;     /* rows made: the reduced L (blurred along rows), a and b (along rows), the coefficients */
 } pe_guided_stream;
 
@@ -207,7 +250,7 @@ static void pe_guided_stream_free(VipsImage *image, pe_guided_stream *s) {
     (void) image;
     g_mutex_clear(&s->lock);
     g_free(s->l); g_free(s->l2); g_free(s->a); g_free(s->b); g_free(s->ab);
-    g_free(s->m1); g_free(s->m2); g_free(s->pad); g_free(s->sums);
+    g_free(s->m1); g_free(s->m2); g_free(s->pad); g_free(s->sums); g_free(s->column_sums); g_free(s->luminance);
     g_free(s);
 }
 
@@ -238,15 +281,15 @@ static int pe_guided_stream_lines(pe_guided_stream *s, VipsRegion *ir) {
     if (vips_region_prepare(ir, &area)) return -1;
     for (int j = j0; j < j1; j++) {
         int rows = MIN(k, s->height - j * k);
-        memset(s->sums, 0, sizeof(gint64) * s->w);
-        for (int y = j * k; y < j * k + rows; y++) {
-            const float *p = (const float *) VIPS_REGION_ADDR(ir, 0, y);
-            for (int i = 0, x = 0; i < s->w; i++) {
-                int end = MIN(x + k, s->width);
-                gint64 sum = 0;
-                for (; x < end; x++, p += 3) sum += pe_fixed(pe_luminance(p));
-                s->sums[i] += sum;
-            }
+        /* The rows' luminances summed column by column, then each block's columns. */
+        memset(s->column_sums, 0, sizeof(gint64) * s->width);
+        for (int y = j * k; y < j * k + rows; y++)
+            pe_blocks_row((const float *) VIPS_REGION_ADDR(ir, 0, y), s->width, 1, s->column_sums, s->luminance);
+        for (int i = 0, x = 0; i < s->w; i++) {
+            int end = MIN(x + k, s->width);
+            gint64 sum = 0;
+            for (; x < end; x++) sum += s->column_sums[x];
+            s->sums[i] = sum;
         }
         for (int i = 0; i < s->w; i++) {
             int columns = MIN(k, s->width - i * k);
@@ -330,7 +373,9 @@ VipsImage *pe_self_guided_local_contrast(VipsImage *in, int block, double sigma,
     s->m2 = g_try_new(float, s->w);
     s->pad = g_try_new(float, (size_t) s->w + 2 * s->radius);
     s->sums = g_try_new(gint64, s->w);
-    if (!s->l || !s->l2 || !s->a || !s->b || !s->ab || !s->m1 || !s->m2 || !s->pad || !s->sums) {
+    s->column_sums = g_try_new(gint64, s->width);
+    s->luminance = g_try_new(float, s->width);
+    if (!s->l || !s->l2 || !s->a || !s->b || !s->ab || !s->m1 || !s->m2 || !s->pad || !s->sums || !s->column_sums || !s->luminance) {
         pe_guided_stream_free(NULL, s);
         vips_error("photoedit", "out of memory for the guided filter");
         return NULL;

@@ -67,6 +67,30 @@ static inline float pe_luminance(const float *p) {
     return 0.2126f * p[0] + 0.7152f * p[1] + 0.0722f * p[2];
 }
 
+/* One row's values as fixed-point integers added into `acc` (n values a
+ * pixel: R, G, B, or Y): `count` pixels from `p`. Where every value is
+ * below 127 in magnitude its fixed-point form fits 32 bits, and the loop
+ * (a conversion and a widening add per value) vectorises; else pe_fixed
+ * value by value. The same integers either way. */
+PE_CLONES
+static inline void pe_blocks_row(const float *restrict p, int count, int n, gint64 *restrict acc, float *restrict y) {
+#pragma STDC FP_CONTRACT OFF
+    const float *v = p;
+    int values = count * 3;
+    if (n == 1) {
+        for (int i = 0; i < count; i++) y[i] = pe_luminance(p + 3 * i);
+        v = y;
+        values = count;
+    }
+    int outside = 0;  /* any value at or beyond 127 in magnitude, or NaN */
+    for (int i = 0; i < values; i++) outside |= !(fabsf(v[i]) < 127.0f);
+    if (!outside) {
+        for (int i = 0; i < values; i++) acc[i] += (gint32) (v[i] * PE_FIXED);
+    } else {
+        for (int i = 0; i < values; i++) acc[i] += pe_fixed(v[i]);
+    }
+}
+
 /* A normalised gaussian window of `sigma`, sampled at integers out to the
  * last tap above 1 % of the centre (at most `max_radius`): 2·radius + 1
  * weights; returns the radius. */

@@ -570,30 +570,26 @@ static int pe_blocks_add(VipsRegion *region, void *seq, void *a, void *b, gboole
     int bx0 = r->left / k, bx1 = (VIPS_RECT_RIGHT(r) - 1) / k, by0 = r->top / k, by1 = (VIPS_RECT_BOTTOM(r) - 1) / k;
     int nx = bx1 - bx0 + 1, ny = by1 - by0 + 1;
     gint64 *local = g_new0(gint64, (size_t) nx * ny * n);
-    /* Block by block along each row (no division per pixel); the sums are
-     * integers, so their order changes nothing. */
-    for (int y = r->top; y < VIPS_RECT_BOTTOM(r); y++) {
-        const float *p = (const float *) VIPS_REGION_ADDR(region, r->left, y);
-        gint64 *cell = local + (size_t) (y / k - by0) * nx * n;
+    /* Per row of blocks: the rows' values summed column by column (one
+     * integer per value of a row), then each block's columns summed. The
+     * sums are integers, so their order changes nothing. */
+    size_t values = (size_t) r->width * n;
+    gint64 *acc = g_new(gint64, values);
+    float *luminance = n == 1 ? g_new(float, r->width) : NULL;
+    for (int j = by0; j <= by1; j++) {
+        int y0 = MAX(j * k, r->top), y1 = MIN((j + 1) * k, VIPS_RECT_BOTTOM(r));
+        memset(acc, 0, sizeof(gint64) * values);
+        for (int y = y0; y < y1; y++)
+            pe_blocks_row((const float *) VIPS_REGION_ADDR(region, r->left, y), r->width, n, acc, luminance);
+        gint64 *cell = local + (size_t) (j - by0) * nx * n;
         for (int x = r->left; x < VIPS_RECT_RIGHT(r); cell += n) {
             int end = MIN((x / k + 1) * k, VIPS_RECT_RIGHT(r));
-            if (n == 1) {
-                gint64 s0 = 0;
-                for (; x < end; x++, p += 3) s0 += pe_fixed(pe_luminance(p));
-                cell[0] += s0;
-            } else {
-                gint64 s0 = 0, s1 = 0, s2 = 0;
-                for (; x < end; x++, p += 3) {
-                    s0 += pe_fixed(p[0]);
-                    s1 += pe_fixed(p[1]);
-                    s2 += pe_fixed(p[2]);
-                }
-                cell[0] += s0;
-                cell[1] += s1;
-                cell[2] += s2;
-            }
+            for (; x < end; x++)
+                for (int c = 0; c < n; c++) cell[c] += acc[(size_t) (x - r->left) * n + c];
         }
     }
+    g_free(acc);
+    g_free(luminance);
     g_mutex_lock(&s->lock);
     for (int j = 0; j < ny; j++)
         for (int i = 0; i < nx * n; i++) s->sums[((size_t) (by0 + j) * s->width + bx0) * n + i] += local[(size_t) j * nx * n + i];

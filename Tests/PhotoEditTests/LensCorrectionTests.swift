@@ -391,6 +391,20 @@ struct LensLightroomTests {
         #expect(v3.parameters.number("distortion") == v4.parameters.number("distortion") && v3.parameters.text("lens") == v4.parameters.text("lens"))
     }
 
+    /// Translation version 5 reads Clarity2012 and Dehaze as clarity and
+    /// dehaze version 3; a packet read by version 4 keeps version 2 of both
+    /// (and every other filter's version): it renders as it did.
+    @Test func translationVersion5TakesClarityAndDehazeThreeAndVersion4KeepsTwo() throws {
+        let packet = try XMPPacket(data: Data(Self.packet(#"crs:ProcessVersion="11.0" crs:Clarity2012="+30" crs:Dehaze="+25" crs:Texture="-20""#).utf8))
+        let v5 = try LightroomSettings(packet: packet, version: 5).translation().recipe
+        let v4 = try LightroomSettings(packet: packet, version: 4).translation().recipe
+        #expect(v5.node("clarity")?.version == 3 && v5.node("dehaze")?.version == 3 && v5.node("texture")?.version == 3)
+        #expect(v4.node("clarity")?.version == 2 && v4.node("dehaze")?.version == 2 && v4.node("texture")?.version == 3)
+        #expect(v5.nodes.map(\.parameters) == v4.nodes.map(\.parameters))
+        #expect(LightroomSettings.filterVersions(4).filter { $0.key != "clarity" && $0.key != "dehaze" } ==
+                LightroomSettings.filterVersions(5).filter { $0.key != "clarity" && $0.key != "dehaze" })
+    }
+
     @Test func exportWritesThemBackAndTheyReadTheSame() throws {
         let t = try LightroomSettings(packet: Data(Self.packet(Self.settings).utf8)).translation()
         let written = LightroomEquivalents(recipe: t.recipe, orientation: 1)

@@ -1,3 +1,4 @@
+import CPhotoEditShim
 import Foundation
 import Testing
 @testable import PhotoEdit
@@ -25,12 +26,12 @@ struct PresenceFilterTests {
     func deviation(_ image: Image) throws -> Double { try detail.deviation(image) }
 
     @Test(arguments: ["clarity", "texture", "dehaze"])
-    func neutralIsTheSameImageAndTheDeclarationIsVersionTwo(_ id: String) throws {
+    func neutralIsTheSameImageAndTheDeclarationIsVersionThree(_ id: String) throws {
         let f = try registry.require(id)
         let image = try working("chelsea.jpg")
         #expect(try f.render(image, f.defaults, RenderContext()) === image)
         #expect(try f.renderer(for: 1)(image, f.defaults, RenderContext()) === image)
-        #expect(f.version == (id == "texture" ? 3 : 2))
+        #expect(f.version == 3)
         #expect(f.legacy.map(\.version) == Array(1..<f.version) && f.legacy.allSatisfy(\.changesRendering), "each earlier version keeps its own render")
         #expect(try f.legacy.allSatisfy { try f.renderer(for: $0.version)(image, f.defaults, RenderContext()) === image })
         #expect(!f.needsRandomAccess(f.defaults))
@@ -76,6 +77,135 @@ struct PresenceFilterTests {
         let d = try Pixels.deltaE(srgb(v2), srgb(v3))
         #expect(d.mean < 0.3 && d.mean > 0, "\(chain): ΔE00 v2 → v3 mean \(d.mean), max \(d.max)")
         #expect(d.max < 3, "\(chain): ΔE00 v2 → v3 max \(d.max)")
+    }
+
+    /// A JPEG large enough for version 3's reduced input (2400×1600:
+    /// decoded at 1/8, 300×200), in a folder of its own.
+    func bigJPEG(_ dir: TemporaryDirectory, scale: Double = 4) throws -> String {
+        let path = dir.file("big.jpg")
+        try Image.load(path: Paths.sample("coffee.jpg"), sequential: false).resized(hscale: scale, vscale: scale, kernel: "linear")
+            .save(to: path, format: "jpeg", options: [("Q", .number(90))])
+        return path
+    }
+
+    /// A one-filter recipe at `version` of its filter.
+    func versioned(_ chain: String, _ version: Int) throws -> Recipe {
+        let node = try #require(try recipe(chain).nodes.first)
+        return try Recipe(json: .object(["format": .string(Recipe.formatIdentifier), "formatVersion": .number(1), "filters": .array([
+            .object(["id": .string(node.filter), "version": .number(Double(version)),
+                      "params": .object(node.parameters.values.mapValues { $0.json })]),
+        ])]), registry: registry)
+    }
+
+    /// Clarity and dehaze version 3 in a full-size render of a large JPEG
+    /// make their estimates on the photo decoded at 1/8 size: the render
+    /// loads the JPEG sequentially and reads it once (a second read of a
+    /// sequential JPEG fails with "out of order read"), and is version 2's
+    /// filter — close, not identical.
+    @Test(arguments: ["clarity=+60", "clarity=-80:40", "dehaze=+70", "dehaze=-60"])
+    func versionThreeWithTheReducedDecodeIsCloseToVersionTwo(_ chain: String) throws {
+        let dir = TemporaryDirectory("photoedit-reduced-input")
+        let path = try bigJPEG(dir)
+        let renderer = Renderer(registry: registry)
+        let v3 = try versioned(chain, 3)
+        let node = try #require(v3.nodes.first)
+        let f = try registry.require(node.filter)
+        #expect(f.usesReducedInput(version: 3, node.parameters) && !f.usesReducedInput(version: 2, node.parameters))
+        #expect(f.needsRandomAccess(version: 3, node.parameters), "without a reduced decode (previews, RAW, PNG) it still reads twice")
+        let reduced = try #require(try renderer.reducedWorkingImage(path: path))
+        #expect(reduced.width == 300 && reduced.height == 200)
+        // Each read once, into memory (deltaE reads its images more than once).
+        let three = try renderer.render(recipe: v3, originalPath: path).inMemory()
+        let two = try renderer.render(recipe: versioned(chain, 2), originalPath: path).inMemory()
+        #expect(three.width == 2400 && three.height == 1600)
+        let d = try Pixels.deltaE(two, three)
+        #expect(d.mean < 0.8 && d.mean > 0, "\(chain): ΔE00 v2 → v3 mean \(d.mean), max \(d.max)")
+        #expect(d.max < 8, "\(chain): ΔE00 v2 → v3 max \(d.max)")
+    }
+
+    /// Where the engine has no reduced decode (a PNG original) or it would
+    /// be too small (dehaze on a JPEG of 2048 px or less), version 3 makes
+    /// its estimates as version 2: dehaze to the bit; clarity with the
+    /// guided filter in C (texture 3's), close. A radius under 30 px takes
+    /// no reduced input.
+    @Test func withoutAReducedDecodeVersionThreeIsVersionTwosWay() throws {
+        let dir = TemporaryDirectory("photoedit-reduced-input")
+        let renderer = Renderer(registry: registry)
+        let png = dir.file("big.png")
+        try Image.load(path: Paths.sample("coffee.jpg"), sequential: false).resized(hscale: 4, vscale: 4, kernel: "linear").save(to: png, format: "png")
+        #expect(try renderer.reducedWorkingImage(path: png) == nil)
+        let small = try bigJPEG(dir, scale: 2)  // 1200×800: a 150 px decode
+        for path in [png, small, Paths.sample("coffee.jpg")] {
+            for chain in ["dehaze=+70", "dehaze=-70"] {
+                let three = try renderer.render(recipe: versioned(chain, 3), originalPath: path).pixelBytes()
+                let two = try renderer.render(recipe: versioned(chain, 2), originalPath: path).pixelBytes()
+                #expect(three == two, "\(chain) on \(path)")
+            }
+        }
+        let d = try Pixels.deltaE(renderer.render(recipe: versioned("clarity=+60", 2), originalPath: png).inMemory(),
+                                  renderer.render(recipe: versioned("clarity=+60", 3), originalPath: png).inMemory())
+        #expect(d.mean < 0.3 && d.mean > 0, "clarity on a PNG: ΔE00 v2 → v3 mean \(d.mean), max \(d.max)")
+        let clarity = try registry.require("clarity")
+        #expect(!clarity.usesReducedInput(version: 3, try #require(try recipe("clarity=+60:29").nodes.first).parameters))
+        #expect(clarity.usesReducedInput(version: 3, try #require(try recipe("clarity=+60:30").nodes.first).parameters))
+    }
+
+    /// The dehaze airlight's threshold: the k-th largest value, as a
+    /// descending sort gives it, with repeated values and any k.
+    @Test func theKthLargestIsTheSortedOne() {
+        var generator = SystemRandomNumberGenerator()
+        for n in [1, 7, 1000, 5000] {
+            let values = (0..<n).map { _ in Float(Int.random(in: 0..<50, using: &generator)) / 7 }
+            let sorted = values.sorted(by: >)
+            for k in Set([1, 2, max(1, n / 1000), max(1, n / 3), n]).filter({ $0 <= n }) {
+                #expect(Haze.largest(k, of: values) == sorted[k - 1], "n \(n), k \(k)")
+            }
+        }
+    }
+
+    /// Block means (`pe_block_means`) are the exact fixed-point sums
+    /// (value × 2^24, truncated, as 64-bit integers) over each block,
+    /// divided by its pixel count: per band and of the luminance, with
+    /// values under 127 (the vectorised 32-bit conversion) and beyond it.
+    @Test(arguments: [false, true])
+    func blockMeansAreTheFixedPointSums(_ luminance: Bool) throws {
+        let (w, h, k) = (37, 23, 5)
+        for big in [false, true] {
+            var values = (0..<(w * h * 3)).map { Float(($0 * 7919) % 1000) / 997 - 0.2 }
+            if big { values[100] = 300; values[2000] = -5000 }
+            let image = try #require(values.withUnsafeBytes { raw in
+                vips_image_new_from_memory_copy(raw.baseAddress, raw.count, Int32(w), Int32(h), 3, VIPS_FORMAT_FLOAT)
+            }.map { Image(owning: $0) })
+            let means = try image.blockMeans(k, luminance: luminance).floatPixels()
+            let bands = luminance ? 1 : 3
+            let (bw, bh) = ((w + k - 1) / k, (h + k - 1) / k)
+            #expect(means.count == bw * bh * bands)
+            for j in 0..<bh {
+                for i in 0..<bw {
+                    for c in 0..<bands {
+                        var sum: Int64 = 0
+                        var count = 0
+                        for y in (j * k)..<min(h, (j + 1) * k) {
+                            for x in (i * k)..<min(w, (i + 1) * k) {
+                                let p = (y * w + x) * 3
+                                var v = luminance ? 0.2126 * values[p] + 0.7152 * values[p + 1] + 0.0722 * values[p + 2] : values[p + c]
+                                v = min(max(v, -32768), 32768)
+                                sum += Int64(v * 16_777_216)
+                                count += 1
+                            }
+                        }
+                        let mean = Float(Double(sum) / 16_777_216 / Double(count))
+                        let got = means[(j * bw + i) * bands + c]
+                        if luminance {
+                            // Then ^(1/2.2) by the vectorised polynomial (relative error about 1e-6).
+                            #expect(abs(got - copysign(powf(abs(mean), 1 / 2.2), mean)) <= 4e-6 * max(1, abs(got)), "block \(i), \(j), big \(big)")
+                        } else {
+                            #expect(got == mean, "block \(i), \(j), band \(c), big \(big)")
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Texture version 3 streamed (`pe_self_guided_local_contrast`: its

@@ -221,6 +221,14 @@ public struct RenderContext: Sendable {
     /// Size of the rendered image relative to the full-size image (1 = full
     /// size). Filters whose effect has a size in pixels scale it by this.
     public var scale: Double = 1
+    /// For a filter that declares `usesReducedInput`, in a full-size render
+    /// of an original the engine can decode at reduced size (a JPEG, by
+    /// libjpeg's 1/8 scaling): the filter's input as it would be at that
+    /// size — the reduced decode through the recipe's earlier filters, at
+    /// their scale. Its whole-image estimates are made on it, so the
+    /// full-size pass reads its input once, top to bottom. nil otherwise
+    /// (previews, RAW, PNG…): the filter reduces its own input.
+    package var reducedInput: Image? = nil
 }
 
 /// A complete, validated set of parameter values for one filter.
@@ -324,6 +332,10 @@ public struct FilterDefinition: Sendable {
     let normalize: @Sendable (Parameters) -> Parameters
     /// Does rendering read the image out of order (rotation, trim)?
     let needsRandomAccess: @Sendable (Parameters) -> Bool
+    /// Does the current version make its whole-image estimates on
+    /// `RenderContext.reducedInput` when the engine gives one, reading its
+    /// full-size input then only top to bottom (no random access)?
+    let usesReducedInput: @Sendable (Parameters) -> Bool
     /// Renders the filter on a linear-light float RGB image.
     let render: @Sendable (Image, Parameters, RenderContext) throws -> Image
     /// Earlier versions, oldest first, each with its one-step migration.
@@ -345,6 +357,7 @@ public struct FilterDefinition: Sendable {
                 check: @escaping @Sendable (Parameters) -> String? = { _ in nil },
                 normalize: @escaping @Sendable (Parameters) -> Parameters = { $0 },
                 needsRandomAccess: @escaping @Sendable (Parameters) -> Bool = { _ in false },
+                usesReducedInput: @escaping @Sendable (Parameters) -> Bool = { _ in false },
                 recorded: Set<String> = [],
                 bind: @escaping @Sendable (Parameters) throws -> Parameters = { $0 },
                 render: @escaping @Sendable (Image, Parameters, RenderContext) throws -> Image) {
@@ -359,6 +372,7 @@ public struct FilterDefinition: Sendable {
         self.check = check
         self.normalize = normalize
         self.needsRandomAccess = needsRandomAccess
+        self.usesReducedInput = usesReducedInput
         self.render = render
         self.recorded = recorded
         self.bind = bind
@@ -381,6 +395,12 @@ public struct FilterDefinition: Sendable {
             return legacy(parameters)
         }
         return needsRandomAccess(parameters)
+    }
+
+    /// Does rendering `version` with `parameters` use a reduced input when
+    /// given one (only the current version of a filter that declares it)?
+    func usesReducedInput(version: Int, _ parameters: Parameters) -> Bool {
+        version == self.version && usesReducedInput(parameters)
     }
 
     /// Validates parameters written by `version` of this filter and brings

@@ -20,9 +20,15 @@ extension Filters {
     /// coefficients are interpolated back (He & Sun's fast guided filter).
     /// Negative amounts flatten towards the base (a soft, "glow" look).
     /// Version 2 reduces by block means and computes the full-size part in
-    /// one pass (`Presence.fusedLocalContrast`).
+    /// one pass (`Presence.fusedLocalContrast`). Version 3 computes the
+    /// guided filter on the reduced copy in one C call, as texture 3, and —
+    /// in a full-size render of a photo the engine can decode at reduced
+    /// size (a JPEG), for a radius of 30 px or more — makes the reduced
+    /// copy from that decode through the earlier filters
+    /// (`RenderContext.reducedInput`): the full-size pass then reads its
+    /// input once, top to bottom, while it is decoded.
     public static let clarity = FilterDefinition(
-        id: "clarity", version: 2, stage: .tone, order: 80,
+        id: "clarity", version: 3, stage: .tone, order: 80,
         summary: "local contrast at a large radius on the mid-tones, edge-aware (guided filter); negative softens",
         colourSpace: "perceptual luminance (Rec. 709 Y ^ 1/2.2); RGB follows the luminance in linear light",
         parameters: clarityParameters,
@@ -36,11 +42,19 @@ extension Filters {
                               try Presence.localContrast(image, amount: p.number("amount") / 100, sigma: p.number("radius") * context.scale,
                                                          eps: 0.01, lowSigma: 4, limit: 0.2, midTones: true)
                           }),
+            LegacyVersion(version: 2, parameters: clarityParameters, note: Presence.clarityVersionThreeNote, changesRendering: true,
+                          needsRandomAccess: { $0.number("amount") != 0 },
+                          render: { image, p, context in
+                              try Presence.fusedLocalContrast(image, amount: p.number("amount") / 100, sigma: p.number("radius") * context.scale,
+                                                              eps: 0.01, lowSigma: 4, limit: 0.2, midTones: true)
+                          }),
         ],
-        needsRandomAccess: { $0.number("amount") != 0 }
+        needsRandomAccess: { $0.number("amount") != 0 },
+        // Blocks of at least the reduced decode's shrink: the reduced copy is no larger than that decode.
+        usesReducedInput: { $0.number("amount") != 0 && Presence.block(sigma: $0.number("radius"), lowSigma: 4) >= Renderer.reducedInputShrink }
     ) { image, p, context in
-        try Presence.fusedLocalContrast(image, amount: p.number("amount") / 100, sigma: p.number("radius") * context.scale,
-                                        eps: 0.01, lowSigma: 4, limit: 0.2, midTones: true)
+        try Presence.fusedLocalContrast(image, amount: p.number("amount") / 100, sigma: p.number("radius") * context.scale, eps: 0.01,
+                                        lowSigma: 4, limit: 0.2, midTones: true, fusedCoefficients: true, reducedInput: context.reducedInput)
     }
 
     static let clarityParameters: [ParameterSpec] = [
@@ -111,6 +125,8 @@ extension Filters {
 enum Presence {
     /// What version 2 of clarity, texture and dehaze changed.
     static let versionTwoNote = "v2 reduces by block means and renders the full-size part in one fused pass (faster), the coefficients interpolated between block centres: renders slightly differently"
+    /// What version 3 of clarity changed.
+    static let clarityVersionThreeNote = "v3 computes the guided filter on the reduced copy in one C pass (its own gaussian window) and, in full-size renders of JPEGs, makes that copy from the photo decoded at 1/8 size, so the full-size pass reads its input once, in order (faster): renders slightly differently"
     /// What version 3 of texture changed.
     static let textureVersionThreeNote = "v3 computes the guided filter on the reduced copy in one C pass (its own gaussian window; faster): renders slightly differently"
 
@@ -150,15 +166,25 @@ enum Presence {
     /// `fusedCoefficients` (texture version 3): the guided filter's
     /// coefficients by `pe_self_guided_coefficients` (one C call) instead
     /// of libvips operations.
+    /// `reducedInput` (clarity version 3, blocks of at least its shrink):
+    /// the reduced luminance is its luminance resized (bilinear) to the
+    /// block grid, raised to 1/2.2, instead of block means of `image`, which
+    /// is then read once.
     static func fusedLocalContrast(_ image: Image, amount: Double, sigma: Double, eps: Double, lowSigma: Double,
-                                   limit: Double, midTones: Bool, fusedCoefficients: Bool = false) throws -> Image {
+                                   limit: Double, midTones: Bool, fusedCoefficients: Bool = false, reducedInput: Image? = nil) throws -> Image {
         if amount == 0 { return image }
         let sigma = max(0.5, sigma)
         let block = block(sigma: sigma, lowSigma: lowSigma)
         guard block >= 2 else {
             return try localContrast(image, amount: amount, sigma: sigma, eps: eps, lowSigma: lowSigma, limit: limit, midTones: midTones)
         }
-        let low = try image.blockMeans(block, luminance: true)
+        let low: Image
+        if let reduced = reducedInput, block >= Renderer.reducedInputShrink {
+            let (w, h) = ((image.width + block - 1) / block, (image.height + block - 1) / block)
+            low = try reduced.luminance().resizedExactly(width: w, height: h).signedPower(1 / ToneMath.gamma).cast("float").inMemory()
+        } else {
+            low = try image.blockMeans(block, luminance: true)
+        }
         let ab = fusedCoefficients ? try GuidedFilter.selfGuidedCoefficients(low, sigma: sigma / Double(block), eps: eps)
             : try GuidedFilter.coefficients(guideLow: low, inputLow: low, sigma: sigma / Double(block), eps: eps).cast("float")
         guard let out = pe_local_contrast(image.pointer, ab.pointer, Int32(block), amount, limit, midTones ? 1 : 0) else {

@@ -18,7 +18,7 @@ public struct LightroomSettings: Sendable {
     /// The `formatIdentifier` of Lightroom develop settings kept as adjustment data.
     public static let formatIdentifier = "com.adobe.crs"
     /// The version of photoedit's translation, written as `formatVersion`.
-    public static let translationVersion = 4
+    public static let translationVersion = 5
     /// The suffix of `formatVersion` for settings applied to a rendered file (not a RAW).
     public static let renderedSuffix = "-rendered"
     /// The `crs:` namespace.
@@ -268,6 +268,12 @@ extension LightroomSettings {
             versions["lens"] = 2
             // Texture version 3 (the same filter, faster).
             versions["texture"] = 3
+        }
+        if version >= 5 {
+            // Clarity and dehaze version 3 (the same filters, faster: their
+            // estimates on a reduced decode in full-size renders of JPEGs).
+            versions["clarity"] = 3
+            versions["dehaze"] = 3
         }
         return versions
     }

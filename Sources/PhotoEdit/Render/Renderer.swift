@@ -216,14 +216,48 @@ public struct Renderer: Sendable {
             // output through a table, no float working copy (the same pixels).
             return try RawDecoder.developSRGB(originalPath)
         }
-        let definitions = try recipe.nodes.map { try registry.require($0.filter) }
-        let random = zip(definitions, recipe.nodes).contains { $0.needsRandomAccess(version: $1.version, $1.parameters) }
+        let steps = Array(zip(try recipe.nodes.map { try registry.require($0.filter) }, recipe.nodes))
         let raw = recipe.node(Filters.raw.id).map { RawSettings(parameters: $0.parameters) }
+        // Filters that make whole-image estimates on a reduced input get one
+        // (the original decoded at reduced size, through the filters before
+        // them): they then read their full-size input only once, in order.
+        let lastReducing = steps.lastIndex { $0.usesReducedInput(version: $1.version, $1.parameters) }
+        var reduced = lastReducing != nil && raw == nil ? try reducedWorkingImage(path: originalPath) : nil
+        let random = steps.contains { definition, node in
+            definition.needsRandomAccess(version: node.version, node.parameters)
+                && !(reduced != nil && definition.usesReducedInput(version: node.version, node.parameters))
+        }
         var image = try workingImage(path: originalPath, randomAccess: random, raw: raw)
-        for (definition, node) in zip(definitions, recipe.nodes) {
-            image = try definition.renderer(for: node.version)(image, node.parameters, context)
+        var reducedContext = context
+        if let small = reduced { reducedContext.scale = context.scale * Double(small.width) / Double(image.width) }
+        for (index, (definition, node)) in steps.enumerated() {
+            let render = definition.renderer(for: node.version)
+            var filterContext = context
+            if let small = reduced, definition.usesReducedInput(version: node.version, node.parameters) {
+                let input = try small.inMemory()
+                filterContext.reducedInput = input
+                reduced = input
+            }
+            image = try render(image, node.parameters, filterContext)
+            if let small = reduced, let lastReducing, index < lastReducing {
+                reduced = try render(small, node.parameters, reducedContext)
+            }
         }
         return try outputImage(image, options: output)
+    }
+
+    /// The shrink of the reduced decode (`reducedWorkingImage`).
+    static let reducedInputShrink = 8
+
+    /// The original at `path` decoded at 1/`reducedInputShrink` size (libjpeg
+    /// scales while it decodes, from the DCT coefficients) in the working
+    /// space, upright; nil when its format has no such decode (only JPEG
+    /// has: a RAW, PNG, TIFF… would be decoded whole to make it).
+    func reducedWorkingImage(path: String) throws -> Image? {
+        guard !Renderer.isRaw(path), Vips.loader(for: path) == "jpegload" else { return nil }
+        var image = try Image.load(path: path, sequential: false, extra: [("shrink", .number(Double(Renderer.reducedInputShrink)))])
+        if (image.int("orientation") ?? 1) != 1 { image = try image.autorotated() }
+        return try workingImage(upright: image)
     }
 
     /// Linear float RGB → the output space with its profile embedded and
