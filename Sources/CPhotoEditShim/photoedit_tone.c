@@ -38,10 +38,11 @@ typedef struct {
     int fast;        /* previews: powf (to a float ulp), not the graph's bits */
 } pe_tone;
 
-/* math2_const pow on a float: in double, stored as float. `fast`
+/* math2_const pow on a float: in double, stored as float (not
+ * photoedit_presence.h's polynomial pe_pow). `fast`
  * (previews): powf, ~2.5× quicker here, within a float ulp or so (the
  * exponent rounded to float too). */
-static inline float pe_pow(float x, double e, int fast) {
+static inline float pe_tone_pow(float x, double e, int fast) {
     double left = (double) x;
     if (left == 0.0 && e < 0.0) return 0.0f;
     return fast ? powf(x, (float) e) : (float) pow(left, e);
@@ -49,7 +50,7 @@ static inline float pe_pow(float x, double e, int fast) {
 
 /* signedPower: |x|^e (pow of abs) times sign(x) (a char −1, 0 or 1, cast to float). */
 static inline float pe_signed_power(float x, double e, int fast) {
-    float magnitude = pe_pow(fabsf(x), e, fast);
+    float magnitude = pe_tone_pow(fabsf(x), e, fast);
     float sign = x > 0 ? 1.0f : x < 0 ? -1.0f : 0.0f;
     return magnitude * sign;
 }
