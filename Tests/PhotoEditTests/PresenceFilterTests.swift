@@ -150,6 +150,23 @@ struct PresenceFilterTests {
         #expect(clarity.usesReducedInput(version: 3, try #require(try recipe("clarity=+60:30").nodes.first).parameters))
     }
 
+    /// Photos too small on a side for a reduced decode (libvips 8.14's
+    /// shrink-on-load aborts the process on a JPEG narrower than the
+    /// shrink) get none: clarity and dehaze render them version 2's way.
+    @Test(arguments: [(5, 5), (3, 600), (600, 3), (255, 2000)])
+    func tinyAndThinJPEGsGetNoReducedDecode(_ width: Int, _ height: Int) throws {
+        let dir = TemporaryDirectory("photoedit-reduced-input")
+        let path = dir.file("small.jpg")
+        try Image.load(path: Paths.sample("coffee.jpg"), sequential: false).resizedExactly(width: width, height: height)
+            .save(to: path, format: "jpeg", options: [("Q", .number(90))])
+        let renderer = Renderer(registry: registry)
+        #expect(try renderer.reducedWorkingImage(path: path) == nil)
+        let rendered = try renderer.render(recipe: recipe("dehaze=+50,clarity=+50"), originalPath: path).pixelBytes()
+        #expect(rendered.count == width * height * 3)
+        let two = try renderer.render(recipe: versioned("dehaze=+50", 2), originalPath: path).pixelBytes()
+        #expect(try renderer.render(recipe: versioned("dehaze=+50", 3), originalPath: path).pixelBytes() == two)
+    }
+
     /// The dehaze airlight's threshold: the k-th largest value, as a
     /// descending sort gives it, with repeated values and any k.
     @Test func theKthLargestIsTheSortedOne() {

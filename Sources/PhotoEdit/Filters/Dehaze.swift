@@ -186,11 +186,13 @@ enum Haze {
         return heap.count == k ? heap[0] : -.infinity
     }
 
-    /// The dark channel: the minimum over the bands, then over a `patch`×`patch` square.
+    /// The dark channel: the minimum over the bands, then over a `patch`×`patch`
+    /// square — no larger than the image's short side (a thin photo, whose
+    /// reduced copy is narrower than the patch, was refused before).
     static func darkChannel(_ image: Image, patch: Int) throws -> Image {
         let r = try image.extractBands(0, count: 1), g = try image.extractBands(1, count: 1), b = try image.extractBands(2, count: 1)
         let minimum = try r.minimum(g).minimum(b)
-        return try minimum.reducedMinimum(patch)
+        return try minimum.reducedMinimum(min(patch, image.width, image.height))
     }
 
     /// The airlight A: the mean colour of the pixels whose dark channel is in

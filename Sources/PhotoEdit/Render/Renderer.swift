@@ -248,13 +248,19 @@ public struct Renderer: Sendable {
 
     /// The shrink of the reduced decode (`reducedWorkingImage`).
     static let reducedInputShrink = 8
+    /// The shortest side of a photo decoded at reduced size (32 px at 1/8).
+    static let reducedInputMinimumSide = 256
 
     /// The original at `path` decoded at 1/`reducedInputShrink` size (libjpeg
     /// scales while it decodes, from the DCT coefficients) in the working
     /// space, upright; nil when its format has no such decode (only JPEG
-    /// has: a RAW, PNG, TIFF… would be decoded whole to make it).
+    /// has: a RAW, PNG, TIFF… would be decoded whole to make it) or the
+    /// photo is under `reducedInputMinimumSide` on a side (libvips 8.14's
+    /// shrink-on-load aborts the process on a JPEG narrower than its shrink).
     func reducedWorkingImage(path: String) throws -> Image? {
         guard !Renderer.isRaw(path), Vips.loader(for: path) == "jpegload" else { return nil }
+        let header = try Image.load(path: path, sequential: true, cached: false)
+        guard min(header.width, header.height) >= Renderer.reducedInputMinimumSide else { return nil }
         var image = try Image.load(path: path, sequential: false, extra: [("shrink", .number(Double(Renderer.reducedInputShrink)))])
         if (image.int("orientation") ?? 1) != 1 { image = try image.autorotated() }
         return try workingImage(upright: image)
