@@ -75,6 +75,23 @@ public enum Chain {
     /// concrete values for the filters `AutoAdjust` sets.
     public static let autoStep = "auto"
 
+    /// The name of the `upright` step (`upright`, `upright=level|vertical|full|auto`),
+    /// which finds the photo's lines and writes concrete `perspective` values.
+    public static let uprightStep = "upright"
+
+    /// The mode an `upright` step asks for (`auto` when it names none).
+    static func uprightMode(_ step: ChainStep) throws -> UprightMode {
+        let modes = UprightMode.allCases.map(\.rawValue).joined(separator: ", ")
+        guard step.parameter == nil, step.values.count <= 1 else {
+            throw PhotoEditError.invalidChain(chain: step.description, problem: "upright takes one mode at most (upright=MODE, MODE one of \(modes))")
+        }
+        guard let value = step.values.first else { return .auto }
+        guard let mode = UprightMode(rawValue: value.lowercased()) else {
+            throw PhotoEditError.invalidChain(chain: step.description, problem: "'\(value)' is not an upright mode (one of \(modes))")
+        }
+        return mode
+    }
+
     /// Merges steps into a recipe: a filter already present takes the new
     /// parameters (it never stacks); a new filter is added; the result is in
     /// canonical pipeline order. Throws on the first invalid step; the input
@@ -84,10 +101,13 @@ public enum Chain {
     /// white balance is then the RAW's development, else a relative shift).
     /// An `auto` step calls `auto` with the recipe so far and continues with
     /// what it returns (the library measures the photo, `AutoAdjustment`);
-    /// without `auto` such a step is an error.
+    /// without `auto` such a step is an error. An `upright` step likewise
+    /// calls `upright` with the recipe so far and its mode (the library
+    /// solves the perspective, `UprightAdjustment`).
     public static func apply(_ steps: [ChainStep], to recipe: Recipe, registry: FilterRegistry = .standard,
                              presets: PresetLibrary? = nil, depth: Int = 0, developsRaw: Bool = false,
-                             auto: ((Recipe) throws -> Recipe)? = nil) throws -> Recipe {
+                             auto: ((Recipe) throws -> Recipe)? = nil,
+                             upright: ((Recipe, UprightMode) throws -> Recipe)? = nil) throws -> Recipe {
         var result = recipe
         var index = 0
         var structuredSeen: Set<String> = []
@@ -104,6 +124,15 @@ public enum Chain {
                 index += 1
                 continue
             }
+            if step.preset == nil && step.filter == uprightStep && registry.filter(uprightStep) == nil {
+                let mode = try uprightMode(step)
+                guard let upright else {
+                    throw PhotoEditError.invalidChain(chain: step.description, problem: "upright measures a photo, and there is none here")
+                }
+                result = try upright(result, mode)
+                index += 1
+                continue
+            }
             if let name = step.preset {
                 // A preset's filters merge like the steps of a chain.
                 guard let presets else {
@@ -113,7 +142,7 @@ public enum Chain {
                 let preset = try presets.preset(named: name)
                 if case .chain(let text) = preset.content {
                     result = try apply(parse(text), to: result, registry: registry, presets: presets, depth: depth + 1,
-                                       developsRaw: developsRaw, auto: auto)
+                                       developsRaw: developsRaw, auto: auto, upright: upright)
                 } else if let (recipe, _) = try preset.recipe(developsRaw: developsRaw || result.base == .alternate, registry: registry) {
                     for node in recipe.nodes {
                         let bound = try registry.filter(node.filter).map { try $0.bind(node.parameters) } ?? node.parameters
