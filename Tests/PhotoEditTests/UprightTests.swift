@@ -173,6 +173,20 @@ struct UprightTests {
         #expect(stored.node("perspective") == nil && stored.node("exposure") != nil && stored.node("contrast") != nil, "the batch goes on")
     }
 
+    @Test func levelsARealFileTurnedByAKnownAngle() throws {
+        // samples/chart.png (a real PNG through the whole library), turned 2.5° and saved as JPEG.
+        let dir = TemporaryDirectory()
+        let library = try PhotoLibrary(url: dir.url.appendingPathComponent("library"))
+        let chart = try #require(try library.importItems([Paths.sample("chart.png")]).first?.id)
+        #expect(abs(try library.uprightAdjustment(for: chart, mode: .level).rotate) <= 0.05, "the chart is level")
+        try library.apply(chain: "perspective=0:0:2.5", to: chart)
+        let turned = dir.file("turned.jpg")
+        try library.render(chart, to: turned)
+        let id = try #require(try library.importItems([turned]).first?.id)
+        let found = try library.uprightAdjustment(for: id, mode: .level)
+        #expect(found.isSolved && abs(found.rotate - -2.5) <= 0.1, "\(found.note)")
+    }
+
     @Test func theAnalysisSeesTheRecipesRotation() throws {
         // A keystone in a picture stored on its side: after rotate=90 the
         // verticals are the file's horizontals, and upright measures them so.

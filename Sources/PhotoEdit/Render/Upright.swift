@@ -347,17 +347,16 @@ public enum Upright {
         }
         if let shortage = shortage(mode, lines, width: width, height: height) { return .failure(shortage) }
         let totalLength = lines.reduce(0) { $0 + $1.weight }
-        var values = [0.0, 0.0, 0.0]
+        var values = start(mode, lines, width: width, height: height)
         for threshold in outlierThresholds {
-            values = levenberg(values, free: free, lines, width: width, height: height)
             let limit = sin(threshold * .pi / 180)
             let matrix = transform(values, width: width, height: height)
             lines = lines.filter { abs(deviation($0, matrix)) <= limit }
             if let shortage = shortage(mode, lines, width: width, height: height) {
                 return .failure(shortage.replacingOccurrences(of: " found", with: " agree with a solution"))
             }
+            values = levenberg(values, free: free, lines, width: width, height: height)
         }
-        values = levenberg(values, free: free, lines, width: width, height: height)
         let agreement = lines.reduce(0) { $0 + $1.weight } / totalLength
         if agreement < minimumAgreement {
             return .failure("the lines disagree: the best solution fits \(Int((agreement * 100).rounded())) % of their length, need \(Int(minimumAgreement * 100)) %")
@@ -371,6 +370,44 @@ public enum Upright {
         }
         return .success(Fitted(values: values, lines: lines, residual: residual))
     }
+
+    /// Where the fit starts: of the solutions the longest lines give alone
+    /// (each line for `level`; each pair of vertical lines at least 10 % of
+    /// the width apart, solved for vertical and rotate, for `vertical` and
+    /// `full`) and no correction, the one the most line length agrees with
+    /// (within 2°). So a crowd of lines that are not the building's cannot
+    /// pull the fit away from the lines that are.
+    static func start(_ mode: UprightMode, _ lines: [Line], width: Int, height: Int) -> [Double] {
+        let limit = sin(outlierThresholds[outlierThresholds.count - 1] * .pi / 180)
+        func support(_ values: [Double]) -> Double {
+            let matrix = transform(values, width: width, height: height)
+            return lines.reduce(0) { abs(deviation($1, matrix)) <= limit ? $0 + $1.weight : $0 }
+        }
+        // The longest first, in a fixed order.
+        func longest(_ ls: [Line]) -> [Line] {
+            Array(ls.sorted { ($0.weight, $0.segment.x1, $0.segment.y1) > ($1.weight, $1.segment.x1, $1.segment.y1) }.prefix(hypothesisLines))
+        }
+        var best = [0.0, 0.0, 0.0], bestSupport = support(best)
+        func consider(_ values: [Double]) {
+            guard abs(values[0]) <= 100, abs(values[2]) <= 10 else { return }
+            let s = support(values)
+            if s > bestSupport { (best, bestSupport) = (values, s) }
+        }
+        if mode == .level {
+            for line in longest(lines) { consider(levenberg([0, 0, 0], free: [2], [line], width: width, height: height)) }
+        } else {
+            let verticals = longest(lines.filter(\.isVertical))
+            for (i, a) in verticals.enumerated() {
+                for b in verticals[(i + 1)...] where abs((a.segment.x1 + a.segment.x2) - (b.segment.x1 + b.segment.x2)) / 2 >= 0.1 * Double(width) {
+                    consider(levenberg([0, 0, 0], free: [0, 2], [a, b], width: width, height: height))
+                }
+            }
+        }
+        return best
+    }
+
+    /// How many of the longest lines `start` tries (each, or each pair).
+    static let hypothesisLines = 30
 
     /// Why `lines` cannot determine `mode`, if they cannot.
     static func shortage(_ mode: UprightMode, _ lines: [Line], width: Int, height: Int) -> String? {
