@@ -24,15 +24,7 @@ struct UprightCommand: ParsableCommand {
         try PhotoEdit_run {
             let found = try options.open().uprightAdjustment(for: id, mode: UprightMode(rawValue: mode.lowercased()) ?? .auto)
             if json {
-                Output.json(.object([
-                    "mode": .string(found.mode.rawValue), "solvedAs": found.solvedAs.map { .string($0.rawValue) } ?? .null,
-                    "verticalLines": .number(Double(found.verticalLines)), "horizontalLines": .number(Double(found.horizontalLines)),
-                    "usedLines": .number(Double(found.usedLines)),
-                    "perspective": found.isSolved ? .object(["vertical": .number(found.vertical), "horizontal": .number(found.horizontal),
-                                                             "rotate": .number(found.rotate)]) : .null,
-                    "residual": found.residual.map { .number(($0 * 1000).rounded() / 1000) } ?? .null,
-                    "chain": .string(found.chain), "problem": found.problem.map { .string($0) } ?? .null,
-                ]))
+                Output.json(found.json)
                 return
             }
             Output.line("mode      \(found.mode.rawValue)\(found.solvedAs.map { $0 == found.mode ? "" : " (as \($0.rawValue))" } ?? "")")

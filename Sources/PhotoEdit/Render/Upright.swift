@@ -60,6 +60,22 @@ public struct UprightAdjustment: Hashable, Sendable {
         return "upright \(mode.rawValue)\(how): \(lines), \(usedLines) used; \(chain) (residual \(JSONValue.format(((residual ?? 0) * 100).rounded() / 100))°)"
     }
 
+    /// The result as JSON (`photoedit upright --json`, `GET
+    /// /v1/assets/{id}/upright`): `mode`, `solvedAs`, `verticalLines`,
+    /// `horizontalLines`, `usedLines`, `perspective` (`vertical`,
+    /// `horizontal`, `rotate`; null without a solution), `residual` (degrees),
+    /// `chain`, `problem`, `note`.
+    public var json: JSONValue {
+        .object([
+            "mode": .string(mode.rawValue), "solvedAs": solvedAs.map { .string($0.rawValue) } ?? .null,
+            "verticalLines": .number(Double(verticalLines)), "horizontalLines": .number(Double(horizontalLines)),
+            "usedLines": .number(Double(usedLines)),
+            "perspective": isSolved ? .object(["vertical": .number(vertical), "horizontal": .number(horizontal), "rotate": .number(rotate)]) : .null,
+            "residual": residual.map { .number(($0 * 1000).rounded() / 1000) } ?? .null,
+            "chain": .string(chain), "problem": problem.map { .string($0) } ?? .null, "note": .string(note),
+        ])
+    }
+
     /// `recipe` with `perspective`'s vertical, horizontal and rotate set to
     /// the solution (its aspect, scale and offset kept; the node removed when
     /// it then does nothing); `recipe` itself when there is no solution.
