@@ -201,3 +201,30 @@ struct UprightTests {
         #expect(found.isSolved && abs(found.vertical - -30) <= 1.5, "\(found.note)")
     }
 }
+
+/// `photoedit upright ID` and the note `photoedit apply upright` writes.
+@Suite("Upright: CLI")
+struct UprightCLITests {
+    @Test func uprightPrintsWhatItFindsAndApplyNotesWhyNothing() throws {
+        let cli = CLILibrary()
+        let chart = try cli.importSample("chart.png")
+        let level = try cli.succeed(["upright", chart, "--mode", "level"])
+        #expect(level.stdoutLines.first == "mode      level", "\(level)")
+        #expect(level.stdoutLines.contains { $0.hasPrefix("solution  perspective=0:0:") }, "\(level)")
+        let json = try JSONValue.parse(Data(try cli.succeed(["upright", chart, "--mode", "full", "--json"]).stdout.utf8))
+        guard case .object(let members) = json else { Issue.record("not an object: \(json)"); return }
+        #expect(members["mode"] == .string("full") && members["note"] != nil)
+        // Coffee has no building: nothing changes, one line says why, the exit status is 0.
+        let coffee = try cli.importSample("coffee.jpg")
+        let applied = try cli.succeed(["apply", "upright=full,exposure=+0.2", coffee])
+        let notes = applied.stderr.split(separator: "\n").filter { $0.contains("upright full:") }
+        #expect(notes.count == 1 && notes[0].hasSuffix("— perspective unchanged"), "\(applied)")
+        let shown = try cli.succeed(["history", coffee])
+        #expect(shown.stdout.contains("exposure=+0.2") && !shown.stdout.contains("perspective"), "\(shown)")
+        // Bad modes: a clear one-line error, nothing written.
+        let bad = try cli.run(["upright", chart, "--mode", "sideways"])
+        #expect(bad.status != 0 && bad.stderr.contains("--mode"))
+        let badStep = try cli.run(["apply", "upright=sideways", chart])
+        #expect(badStep.status != 0 && badStep.stderr.contains("not an upright mode"), "\(badStep)")
+    }
+}
