@@ -317,11 +317,11 @@ public enum Upright {
                               vertical: v, horizontal: h, rotate: r, residual: residual, problem: problem)
         }
         let attempts: [UprightMode] = mode == .auto ? [.full, .vertical, .level] : [mode]
-        var firstProblem: String?
+        var problems: [String] = []
         for attempt in attempts {
             switch fit(attempt, verticals: verticals, horizontals: horizontals, width: width, height: height) {
             case .failure(let problem):
-                firstProblem = firstProblem ?? problem
+                problems.append(problem)
             case .success(var fitted):
                 if mode == .auto && attempt != .level {
                     // Balanced: perspective damped and limited, rotation fitted again.
@@ -330,7 +330,7 @@ public enum Upright {
                     fitted.values[1] = damp(fitted.values[1])
                     fitted.values = levenberg(fitted.values, free: [2], fitted.lines, width: width, height: height)
                     fitted.residual = rms(fitted.values, fitted.lines, width: width, height: height)
-                    if abs(fitted.values[2]) > 10 { firstProblem = firstProblem ?? "the rotation needed is beyond ±10°"; continue }
+                    if abs(fitted.values[2]) > 10 { problems.append("the rotation needed is beyond ±10°"); continue }
                 }
                 // Rounded to tenths and hundredths (divided, so -29.4 is the double the text -29.4 reads as).
                 let round = { (x: Double, steps: Double) in let r = (x * steps).rounded() / steps; return r == 0 ? 0 : r }
@@ -338,7 +338,10 @@ public enum Upright {
                               round(fitted.values[2], 100), fitted.residual, nil)
             }
         }
-        return result(nil, 0, 0, 0, 0, nil, firstProblem ?? "no solution")
+        // `auto` names each mode's reason: "full: …; vertical: …; level: …".
+        let problem = problems.count == attempts.count && attempts.count > 1
+            ? zip(attempts, problems).map { "\($0.rawValue): \($1)" }.joined(separator: "; ") : problems.first ?? "no solution"
+        return result(nil, 0, 0, 0, 0, nil, problem)
     }
 
     struct Fitted {
@@ -369,7 +372,8 @@ public enum Upright {
             let matrix = transform(values, width: width, height: height)
             lines = lines.filter { abs(deviation($0, matrix)) <= limit }
             if let shortage = shortage(mode, lines, width: width, height: height) {
-                return .failure(shortage.replacingOccurrences(of: " found", with: " agree with a solution"))
+                return .failure(shortage.replacingOccurrences(of: "s found", with: "s agree with a solution")
+                    .replacingOccurrences(of: "line found", with: "line agrees with a solution"))
             }
             values = levenberg(values, free: free, lines, width: width, height: height)
         }
