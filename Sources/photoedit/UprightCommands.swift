@@ -33,6 +33,7 @@ struct UprightCommand: ParsableCommand {
                 Output.line("no correction: \(problem)")
             } else {
                 Output.line("solution  \(found.chain) (residual \(JSONValue.format(((found.residual ?? 0) * 100).rounded() / 100))°)")
+                Output.line("constrain \(Self.constrain(found))")
             }
         }
     }
@@ -42,6 +43,13 @@ struct UprightCommand: ParsableCommand {
         guard let step = steps.last(where: { $0.preset == nil && $0.filter == Chain.uprightStep }) else { return }
         let mode = step.values.first.flatMap { UprightMode(rawValue: $0.lowercased()) } ?? .auto
         guard let found = try? library.uprightAdjustment(for: id, mode: mode) else { return }
-        Output.note("\(id): \(found.note)")
+        let constrained = step.values.count == 2 && found.isSolved ? " (constrain: \(constrain(found)))" : ""
+        Output.note("\(id): \(found.note)\(constrained)")
+    }
+
+    /// What `:constrain` sets: `scale 107.3 %`, or why the scale stays.
+    static func constrain(_ found: UprightAdjustment) -> String {
+        guard let scale = found.constrainedScale else { return "-" }
+        return scale <= 150 ? "scale \(JSONValue.format(scale)) %" : "needs scale \(JSONValue.format(scale)) %, beyond 150 % — scale unchanged"
     }
 }

@@ -109,9 +109,9 @@ func docSnippet3_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:117 (Async code)
+/// docs/library-api.md:120 (Async code)
 func docSnippet4(_ doc: DocSnippetContext) async throws {
-#sourceLocation(file: "docs/library-api.md", line: 118)
+#sourceLocation(file: "docs/library-api.md", line: 121)
     let library = try PhotoLibrary(url: URL(fileURLWithPath: doc.path("/srv/photos")))
 
     // Import on up to `jobs` threads; progress is (completed, total) after each file,
@@ -146,11 +146,11 @@ func docSnippet4(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:184 (Camera RAW and RAW+JPEG pairs)
+/// docs/library-api.md:187 (Camera RAW and RAW+JPEG pairs)
 func docSnippet5(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let rawID = doc.rawID
-#sourceLocation(file: "docs/library-api.md", line: 185)
+#sourceLocation(file: "docs/library-api.md", line: 188)
     // A RAW's development is the `raw` stage of its recipe (docs/raw.md).
     try library.apply(chain: "raw.wb=5200:+10,raw.highlights=blend,exposure=+0.3", to: rawID)
 
@@ -173,11 +173,11 @@ func docSnippet5(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:184 (Camera RAW and RAW+JPEG pairs) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:187 (Camera RAW and RAW+JPEG pairs) — the same, inside async code (compiled, not run)
 func docSnippet5_inAsyncCode(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let rawID = doc.rawID
-#sourceLocation(file: "docs/library-api.md", line: 185)
+#sourceLocation(file: "docs/library-api.md", line: 188)
     // A RAW's development is the `raw` stage of its recipe (docs/raw.md).
     try library.apply(chain: "raw.wb=5200:+10,raw.highlights=blend,exposure=+0.3", to: rawID)
 
@@ -200,13 +200,13 @@ func docSnippet5_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:210 (Editing with your own tool (PhotoKit's content editing))
+/// docs/library-api.md:213 (Editing with your own tool (PhotoKit's content editing))
 func docSnippet6(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
     let myRecipeBytes = doc.myRecipeBytes
     let myRenderer = doc.myRenderer
-#sourceLocation(file: "docs/library-api.md", line: 211)
+#sourceLocation(file: "docs/library-api.md", line: 214)
     let options = ContentEditingInputRequestOptions(canHandleAdjustmentData: { data in
         data.formatIdentifier == "com.example.painter" && data.formatVersion == "3"
     })
@@ -227,13 +227,13 @@ func docSnippet6(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:210 (Editing with your own tool (PhotoKit's content editing)) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:213 (Editing with your own tool (PhotoKit's content editing)) — the same, inside async code (compiled, not run)
 func docSnippet6_inAsyncCode(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
     let myRecipeBytes = doc.myRecipeBytes
     let myRenderer = doc.myRenderer
-#sourceLocation(file: "docs/library-api.md", line: 211)
+#sourceLocation(file: "docs/library-api.md", line: 214)
     let options = ContentEditingInputRequestOptions(canHandleAdjustmentData: { data in
         data.formatIdentifier == "com.example.painter" && data.formatVersion == "3"
     })
@@ -254,11 +254,11 @@ func docSnippet6_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:244 (Change requests)
+/// docs/library-api.md:247 (Change requests)
 func docSnippet7(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 245)
+#sourceLocation(file: "docs/library-api.md", line: 248)
     var album: ObjectPlaceholder!
     var created: ObjectPlaceholder!
     try library.performChanges { changes in
@@ -280,11 +280,11 @@ func docSnippet7(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:244 (Change requests) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:247 (Change requests) — the same, inside async code (compiled, not run)
 func docSnippet7_inAsyncCode(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 245)
+#sourceLocation(file: "docs/library-api.md", line: 248)
     var album: ObjectPlaceholder!
     var created: ObjectPlaceholder!
     try library.performChanges { changes in
@@ -306,11 +306,11 @@ func docSnippet7_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:281 (Ratings, labels, keywords, titles and captions)
+/// docs/library-api.md:284 (Ratings, labels, keywords, titles and captions)
 func docSnippet8(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 282)
+#sourceLocation(file: "docs/library-api.md", line: 285)
     try library.performChanges { changes in
         let request = try changes.changeRequest(for: id)
         try request.setRating(4)                          // Rating.rejected is -1
@@ -329,11 +329,11 @@ func docSnippet8(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:281 (Ratings, labels, keywords, titles and captions) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:284 (Ratings, labels, keywords, titles and captions) — the same, inside async code (compiled, not run)
 func docSnippet8_inAsyncCode(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 282)
+#sourceLocation(file: "docs/library-api.md", line: 285)
     try library.performChanges { changes in
         let request = try changes.changeRequest(for: id)
         try request.setRating(4)                          // Rating.rejected is -1
@@ -352,11 +352,11 @@ func docSnippet8_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:321 (Lightroom develop settings)
+/// docs/library-api.md:324 (Lightroom develop settings)
 func docSnippet9(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 322)
+#sourceLocation(file: "docs/library-api.md", line: 325)
     // The sidecar beside the photo's source file, else its embedded packet
     // (or `sidecar: path`); nil when it has no develop settings. Importing the
     // same packet again returns its revision with isNew == false.
@@ -374,11 +374,11 @@ func docSnippet9(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:321 (Lightroom develop settings) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:324 (Lightroom develop settings) — the same, inside async code (compiled, not run)
 func docSnippet9_inAsyncCode(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 322)
+#sourceLocation(file: "docs/library-api.md", line: 325)
     // The sidecar beside the photo's source file, else its embedded packet
     // (or `sidecar: path`); nil when it has no develop settings. Importing the
     // same packet again returns its revision with isNew == false.
@@ -396,11 +396,11 @@ func docSnippet9_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:362 (Lightroom develop settings)
+/// docs/library-api.md:365 (Lightroom develop settings)
 func docSnippet10(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 363)
+#sourceLocation(file: "docs/library-api.md", line: 366)
     library.darktable = DarktableCLI.located()          // the default; nil keeps histories with the unedited render
     if let dt = try library.importDarktableHistory(id) {  // the photo's sidecar (or sidecar: path); nil: no history
         print(dt.revision, dt.isNew, dt.renderedByDarktable, dt.history.activeModules)   // 1 true true ["rawprepare", …, "flip"]
@@ -410,11 +410,11 @@ func docSnippet10(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:362 (Lightroom develop settings) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:365 (Lightroom develop settings) — the same, inside async code (compiled, not run)
 func docSnippet10_inAsyncCode(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 363)
+#sourceLocation(file: "docs/library-api.md", line: 366)
     library.darktable = DarktableCLI.located()          // the default; nil keeps histories with the unedited render
     if let dt = try library.importDarktableHistory(id) {  // the photo's sidecar (or sidecar: path); nil: no history
         print(dt.revision, dt.isNew, dt.renderedByDarktable, dt.history.activeModules)   // 1 true true ["rawprepare", …, "flip"]
@@ -424,11 +424,11 @@ func docSnippet10_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:384 (Photos from bytes (uploads))
+/// docs/library-api.md:387 (Photos from bytes (uploads))
 func docSnippet11(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let jpegData = doc.jpegData
-#sourceLocation(file: "docs/library-api.md", line: 385)
+#sourceLocation(file: "docs/library-api.md", line: 388)
     // Synchronous, or in a change block with other requests.
     let photo = try library.createAsset(from: jpegData, filename: "IMG_0042.JPG")
     let again = try library.performChanges(returning: { changes in
@@ -438,11 +438,11 @@ func docSnippet11(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:384 (Photos from bytes (uploads)) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:387 (Photos from bytes (uploads)) — the same, inside async code (compiled, not run)
 func docSnippet11_inAsyncCode(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let jpegData = doc.jpegData
-#sourceLocation(file: "docs/library-api.md", line: 385)
+#sourceLocation(file: "docs/library-api.md", line: 388)
     // Synchronous, or in a change block with other requests.
     let photo = try library.createAsset(from: jpegData, filename: "IMG_0042.JPG")
     let again = try library.performChanges(returning: { changes in
@@ -452,12 +452,12 @@ func docSnippet11_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:393 (Photos from bytes (uploads))
+/// docs/library-api.md:396 (Photos from bytes (uploads))
 func docSnippet12(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let jpegData = doc.jpegData
     let requestBody = doc.requestBody
-#sourceLocation(file: "docs/library-api.md", line: 394)
+#sourceLocation(file: "docs/library-api.md", line: 397)
     // Async: a stream of bytes or chunks (an HTTP request body).
     let uploaded = try await library.createAsset(fromChunks: requestBody, filename: "IMG_0043.HEIC")
     let bytes = AsyncStream<UInt8> { continuation in
@@ -469,11 +469,11 @@ func docSnippet12(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:432 (Fetching photos and albums (PhotoKit's `PHFetchOptions`))
+/// docs/library-api.md:435 (Fetching photos and albums (PhotoKit's `PHFetchOptions`))
 func docSnippet13(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 433)
+#sourceLocation(file: "docs/library-api.md", line: 436)
     // Typed: operators on AssetField build an AssetPredicate.
     let options = FetchOptions(
         predicate: .has(.favorite) && AssetField.width >= 3000 && AssetField.created >= "2024-01-01"
@@ -500,11 +500,11 @@ func docSnippet13(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:432 (Fetching photos and albums (PhotoKit's `PHFetchOptions`)) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:435 (Fetching photos and albums (PhotoKit's `PHFetchOptions`)) — the same, inside async code (compiled, not run)
 func docSnippet13_inAsyncCode(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 433)
+#sourceLocation(file: "docs/library-api.md", line: 436)
     // Typed: operators on AssetField build an AssetPredicate.
     let options = FetchOptions(
         predicate: .has(.favorite) && AssetField.width >= 3000 && AssetField.created >= "2024-01-01"
@@ -531,10 +531,10 @@ func docSnippet13_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:480 (The change feed (PhotoKit's change observer))
+/// docs/library-api.md:483 (The change feed (PhotoKit's change observer))
 func docSnippet14(_ doc: DocSnippetContext) throws {
     let library = doc.library
-#sourceLocation(file: "docs/library-api.md", line: 481)
+#sourceLocation(file: "docs/library-api.md", line: 484)
     // Past changes: one ChangeSet per commit, oldest first.
     for set in try library.changes(since: 0) {
         for entry in set.entries {                   // seq, date, objectType, identifier, kind, aspects
@@ -546,10 +546,10 @@ func docSnippet14(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:480 (The change feed (PhotoKit's change observer)) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:483 (The change feed (PhotoKit's change observer)) — the same, inside async code (compiled, not run)
 func docSnippet14_inAsyncCode(_ doc: DocSnippetContext) async throws {
     let library = doc.library
-#sourceLocation(file: "docs/library-api.md", line: 481)
+#sourceLocation(file: "docs/library-api.md", line: 484)
     // Past changes: one ChangeSet per commit, oldest first.
     for set in try library.changes(since: 0) {
         for entry in set.entries {                   // seq, date, objectType, identifier, kind, aspects
@@ -561,11 +561,11 @@ func docSnippet14_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:492 (The change feed (PhotoKit's change observer)) — until-cancelled: the live feed never ends by itself; the test runs it in a task, commits a change and cancels the task
+/// docs/library-api.md:495 (The change feed (PhotoKit's change observer)) — until-cancelled: the live feed never ends by itself; the test runs it in a task, commits a change and cancels the task
 func docSnippet15(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 493)
+#sourceLocation(file: "docs/library-api.md", line: 496)
     // Live, from this process and any other; cancelling the task stops the watcher.
     let now = try library.latestChangeSequence()
     var shown = try library.fetchAssets(FetchOptions(predicate: .has(.favorite)))
@@ -585,11 +585,11 @@ func docSnippet15(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:535 (Resources and verification)
+/// docs/library-api.md:538 (Resources and verification)
 func docSnippet16(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 536)
+#sourceLocation(file: "docs/library-api.md", line: 539)
     for resource in try library.resources(for: id) {   // the files behind a photo
         print(resource.type, resource.originalFilename, resource.uniformTypeIdentifier, resource.fileSize)
     }
@@ -601,11 +601,11 @@ func docSnippet16(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:535 (Resources and verification) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:538 (Resources and verification) — the same, inside async code (compiled, not run)
 func docSnippet16_inAsyncCode(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 536)
+#sourceLocation(file: "docs/library-api.md", line: 539)
     for resource in try library.resources(for: id) {   // the files behind a photo
         print(resource.type, resource.originalFilename, resource.uniformTypeIdentifier, resource.fileSize)
     }
@@ -617,11 +617,11 @@ func docSnippet16_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:551 (Resources and verification)
+/// docs/library-api.md:554 (Resources and verification)
 func docSnippet17(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 552)
+#sourceLocation(file: "docs/library-api.md", line: 555)
     let resources = try library.resources(for: id)
     if let original = resources.first(where: { $0.type == .photo }) {
         let data = try library.requestData(for: original)
@@ -632,11 +632,11 @@ func docSnippet17(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:575 (Errors)
+/// docs/library-api.md:578 (Errors)
 func docSnippet18(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 576)
+#sourceLocation(file: "docs/library-api.md", line: 579)
     do {
         try library.performChanges { try $0.changeRequest(for: id).isFavorite = true }
     } catch PhotoEditError.conflict(_, _, let actual) {
@@ -647,11 +647,11 @@ func docSnippet18(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:575 (Errors) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:578 (Errors) — the same, inside async code (compiled, not run)
 func docSnippet18_inAsyncCode(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 576)
+#sourceLocation(file: "docs/library-api.md", line: 579)
     do {
         try library.performChanges { try $0.changeRequest(for: id).isFavorite = true }
     } catch PhotoEditError.conflict(_, _, let actual) {
@@ -662,7 +662,7 @@ func docSnippet18_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:587 (Image requests and the caching image manager (PhotoKit's `PHImageManager`))
+/// docs/library-api.md:590 (Image requests and the caching image manager (PhotoKit's `PHImageManager`))
 func docSnippet19(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
@@ -670,7 +670,7 @@ func docSnippet19(_ doc: DocSnippetContext) async throws {
     let sink = doc.sink
     let visibleIDs = doc.visibleIDs
     let scrolledAwayIDs = doc.scrolledAwayIDs
-#sourceLocation(file: "docs/library-api.md", line: 588)
+#sourceLocation(file: "docs/library-api.md", line: 591)
     let manager = ImageManager(library: library)          // one per process is enough; thread-safe
 
     // Opportunistic (the default): a degraded image first when the final one
@@ -707,11 +707,11 @@ func docSnippet19(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:712 (Local corrections and healing spots)
+/// docs/library-api.md:715 (Local corrections and healing spots)
 func docSnippet20(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 713)
+#sourceLocation(file: "docs/library-api.md", line: 716)
     var recipe = try library.currentRecipe(id)
     let face = RadialGradient(centre: MaskPoint(x: 0.5, y: 0.4), radiusX: 0.2, radiusY: 0.3, feather: 0.6)
     let sky = LinearGradient(zero: MaskPoint(x: 0.5, y: 0.5), full: MaskPoint(x: 0.5, y: 0))
@@ -729,11 +729,11 @@ func docSnippet20(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:712 (Local corrections and healing spots) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:715 (Local corrections and healing spots) — the same, inside async code (compiled, not run)
 func docSnippet20_inAsyncCode(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 713)
+#sourceLocation(file: "docs/library-api.md", line: 716)
     var recipe = try library.currentRecipe(id)
     let face = RadialGradient(centre: MaskPoint(x: 0.5, y: 0.4), radiusX: 0.2, radiusY: 0.3, feather: 0.6)
     let sky = LinearGradient(zero: MaskPoint(x: 0.5, y: 0.5), full: MaskPoint(x: 0.5, y: 0))
@@ -756,23 +756,23 @@ let docSnippets: [DocSnippet] = [
     DocSnippet(number: 1, line: 6, section: "Using photoedit from Swift", run: .none(reason: "two elements of Package.swift's arrays, not statements")),
     DocSnippet(number: 2, line: 23, section: "Using photoedit from Swift", run: .sync(docSnippet2)),
     DocSnippet(number: 3, line: 87, section: "Measured edits: `auto` and `upright`", run: .sync(docSnippet3)),
-    DocSnippet(number: 4, line: 117, section: "Async code", run: .async(docSnippet4)),
-    DocSnippet(number: 5, line: 184, section: "Camera RAW and RAW+JPEG pairs", run: .sync(docSnippet5)),
-    DocSnippet(number: 6, line: 210, section: "Editing with your own tool (PhotoKit's content editing)", run: .sync(docSnippet6)),
-    DocSnippet(number: 7, line: 244, section: "Change requests", run: .sync(docSnippet7)),
-    DocSnippet(number: 8, line: 281, section: "Ratings, labels, keywords, titles and captions", run: .sync(docSnippet8)),
-    DocSnippet(number: 9, line: 321, section: "Lightroom develop settings", run: .sync(docSnippet9)),
-    DocSnippet(number: 10, line: 362, section: "Lightroom develop settings", run: .sync(docSnippet10)),
-    DocSnippet(number: 11, line: 384, section: "Photos from bytes (uploads)", run: .sync(docSnippet11)),
-    DocSnippet(number: 12, line: 393, section: "Photos from bytes (uploads)", run: .async(docSnippet12)),
-    DocSnippet(number: 13, line: 432, section: "Fetching photos and albums (PhotoKit's `PHFetchOptions`)", run: .sync(docSnippet13)),
-    DocSnippet(number: 14, line: 480, section: "The change feed (PhotoKit's change observer)", run: .sync(docSnippet14)),
-    DocSnippet(number: 15, line: 492, section: "The change feed (PhotoKit's change observer)", run: .untilCancelled(docSnippet15)),
-    DocSnippet(number: 16, line: 535, section: "Resources and verification", run: .sync(docSnippet16)),
-    DocSnippet(number: 17, line: 551, section: "Resources and verification", run: .async(docSnippet17)),
-    DocSnippet(number: 18, line: 575, section: "Errors", run: .sync(docSnippet18)),
-    DocSnippet(number: 19, line: 587, section: "Image requests and the caching image manager (PhotoKit's `PHImageManager`)", run: .async(docSnippet19)),
-    DocSnippet(number: 20, line: 712, section: "Local corrections and healing spots", run: .sync(docSnippet20)),
+    DocSnippet(number: 4, line: 120, section: "Async code", run: .async(docSnippet4)),
+    DocSnippet(number: 5, line: 187, section: "Camera RAW and RAW+JPEG pairs", run: .sync(docSnippet5)),
+    DocSnippet(number: 6, line: 213, section: "Editing with your own tool (PhotoKit's content editing)", run: .sync(docSnippet6)),
+    DocSnippet(number: 7, line: 247, section: "Change requests", run: .sync(docSnippet7)),
+    DocSnippet(number: 8, line: 284, section: "Ratings, labels, keywords, titles and captions", run: .sync(docSnippet8)),
+    DocSnippet(number: 9, line: 324, section: "Lightroom develop settings", run: .sync(docSnippet9)),
+    DocSnippet(number: 10, line: 365, section: "Lightroom develop settings", run: .sync(docSnippet10)),
+    DocSnippet(number: 11, line: 387, section: "Photos from bytes (uploads)", run: .sync(docSnippet11)),
+    DocSnippet(number: 12, line: 396, section: "Photos from bytes (uploads)", run: .async(docSnippet12)),
+    DocSnippet(number: 13, line: 435, section: "Fetching photos and albums (PhotoKit's `PHFetchOptions`)", run: .sync(docSnippet13)),
+    DocSnippet(number: 14, line: 483, section: "The change feed (PhotoKit's change observer)", run: .sync(docSnippet14)),
+    DocSnippet(number: 15, line: 495, section: "The change feed (PhotoKit's change observer)", run: .untilCancelled(docSnippet15)),
+    DocSnippet(number: 16, line: 538, section: "Resources and verification", run: .sync(docSnippet16)),
+    DocSnippet(number: 17, line: 554, section: "Resources and verification", run: .async(docSnippet17)),
+    DocSnippet(number: 18, line: 578, section: "Errors", run: .sync(docSnippet18)),
+    DocSnippet(number: 19, line: 590, section: "Image requests and the caching image manager (PhotoKit's `PHImageManager`)", run: .async(docSnippet19)),
+    DocSnippet(number: 20, line: 715, section: "Local corrections and healing spots", run: .sync(docSnippet20)),
 ]
 
 /// The synchronous snippets also compiled inside an `async` function.

@@ -7,6 +7,7 @@ import Testing
 @Suite("Upright")
 struct UprightTests {
     let detail = DetailFilterTests()
+    let registry = FilterRegistry.standard
 
     /// A building-like scene, 1200×800 in the working space: light windows
     /// (70×55 px every 120×100 px) on a dark façade.
@@ -126,10 +127,12 @@ struct UprightTests {
         #expect(throws: PhotoEditError.self) { try Chain.apply(Chain.parse("upright=sideways"), to: .empty, upright: { r, _ in r }) }
         #expect(throws: PhotoEditError.self) { try Chain.apply(Chain.parse("upright=full:level"), to: .empty, upright: { r, _ in r }) }
         #expect(throws: PhotoEditError.self) { try Chain.apply(Chain.parse("upright.mode=full"), to: .empty, upright: { r, _ in r }) }
-        var modes: [UprightMode] = []
-        _ = try Chain.apply(Chain.parse("upright,upright=LEVEL,upright=vertical,upright=full,upright=auto"), to: .empty,
-                            upright: { r, m in modes.append(m); return r })
-        #expect(modes == [.auto, .level, .vertical, .full, .auto])
+        #expect(throws: PhotoEditError.self) { try Chain.apply(Chain.parse("upright=full:crop"), to: .empty, upright: { r, _ in r }) }
+        var requests: [UprightRequest] = []
+        _ = try Chain.apply(Chain.parse("upright,upright=LEVEL,upright=vertical,upright=full,upright=auto,upright=full:constrain"), to: .empty,
+                            upright: { r, m in requests.append(m); return r })
+        #expect(requests.map(\.mode) == [.auto, .level, .vertical, .full, .auto, .full])
+        #expect(requests.map(\.constrain) == [false, false, false, false, false, true])
     }
 
     @Test func applyStoresConcretePerspectiveValues() throws {
@@ -157,6 +160,37 @@ struct UprightTests {
         try library.apply(chain: "upright=vertical", to: id)
         let twice = try Recipe(adjustmentData: #require(try library.asset(id).adjustmentData), registry: .standard)
         #expect(twice.node("perspective")?.parameters.number("vertical") == measured.vertical)
+    }
+
+    @Test func constrainLeavesNoEmptyCorner() throws {
+        let image = try warped("perspective=+30")
+        let found = try Upright.analyse(image, mode: .vertical)
+        let scale = try #require(found.constrainedScale, "\(found.note)")
+        #expect(scale > 100 && scale < 150, "\(scale)")
+        /// The corner pixels of the façade corrected with `values`.
+        func corners(_ values: [String: ParameterValue]) throws -> [Double] {
+            let out = try registry.require("perspective").render(image, Parameters(values: values), RenderContext()).inMemory()
+            return try [(0, 0), (1199, 0), (0, 799), (1199, 799)].map { try out.point(x: $0.0, y: $0.1)[0] }
+        }
+        let plain = try found.applied(to: .empty)
+        #expect(try corners(try #require(plain.node("perspective")).parameters.values).contains { $0 < 1e-4 },
+                "without constrain a corner is empty")
+        let constrained = try #require(try found.applied(to: .empty, constrain: true).node("perspective")).parameters
+        #expect(constrained.number("scale") == scale)
+        let filled = try corners(constrained.values)
+        #expect(filled.allSatisfy { $0 > 0.03 }, "constrained, no corner is black: \(filled) at \(scale) %")
+        // The bound is tight: 0.3 % less leaves a corner partly empty.
+        var below = constrained.values
+        below["scale"] = .number(scale - 0.3)
+        #expect(try corners(below).contains { $0 < 0.05 }, "just below \(scale) % a corner darkens")
+        // No correction, no zoom; an offset needs one.
+        #expect(Upright.constrainedScale(Parameters(values: [:]), width: 1200, height: 800) == 100)
+        // x = +10 % moves the picture 60 px right: its left edge (599.5 px from
+        // the centre) needs a zoom of 659.5 / 599.5 = 110.008 %, in tenths
+        // 110.1, and 0.1 more for the analysed copy's rounding.
+        #expect(Upright.constrainedScale(Parameters(values: ["x": .number(10)]), width: 1200, height: 800) == 110.2)
+        // Without constrain the scale stays as the recipe had it.
+        #expect(try found.applied(to: try recipe("perspective.scale=110")).node("perspective")?.parameters.number("scale") == 110)
     }
 
     @Test func applyWithoutLinesLeavesTheRecipe() throws {
@@ -219,6 +253,10 @@ struct UprightCLITests {
         let applied = try cli.succeed(["apply", "upright=full,exposure=+0.2", coffee])
         let notes = applied.stderr.split(separator: "\n").filter { $0.contains("upright full:") }
         #expect(notes.count == 1 && notes[0].hasSuffix("— perspective unchanged"), "\(applied)")
+        // The level chart (turned -0.01° by its fit) needs next to no zoom.
+        let constrained = try cli.succeed(["apply", "upright=level:constrain", chart])
+        #expect(constrained.stderr.contains("(constrain: scale 100."), "\(constrained)")
+        #expect(try cli.succeed(["history", chart]).stdout.contains("perspective.scale=100."))
         let shown = try cli.succeed(["history", coffee])
         #expect(shown.stdout.contains("exposure=+0.2") && !shown.stdout.contains("perspective"), "\(shown)")
         // Bad modes: a clear one-line error, nothing written.

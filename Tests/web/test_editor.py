@@ -22,7 +22,7 @@ render read back through the API changes in each place and not elsewhere,
 and a correction switched off renders nothing), creates an album with the photo and adds/removes it from another,
 filters the grid by album (thumbnails signed in the listing, no render-url
 call), hides a photo and sees it leave the default grid, levels a chart the
-CLI turned 2.5° with Upright (the rotate control shows the value), searches with
+CLI turned 2.5° with Upright and Constrain (the rotate control shows the value), searches with
 spaces (and sees a bad query's problem+json message), recrops an aspect crop
 made elsewhere (a plain rectangle is saved), and, on a server without tokens
 or keys, works with no console error, no render-url request and no 5xx in
@@ -994,13 +994,17 @@ def main():
         turned_id = listing["assets"][0]["id"]
         driver.find_element(By.CSS_SELECTOR, f'.tile[data-id="{turned_id}"] a').click()
         until(lambda: js("return !document.getElementById('photo').hidden") and js(MEAN, "view") is not None, "the turned chart opens")
+        driver.find_element(By.ID, "upright-constrain").click()
         Select(driver.find_element(By.ID, "upright")).select_by_value("level")
         until(lambda: "revision 1" in driver.find_element(By.ID, "photo-rev").text, "Upright Level saves revision 1")
         status, asset = server.api("GET", f"/v1/assets/{turned_id}")
         chain = asset["chain"] or ""
-        check(chain.startswith("perspective=0:0:-2.") or chain.startswith("perspective=0:0:-2,"),
-              f"Upright Level wrote a concrete rotation of about -2.5° ({chain})")
-        rotate = float(chain.split(":")[2].split(",")[0])
+        written = re.search(r"perspective(?:=0:0:|\.rotate=)(-?[0-9.]+)", chain)
+        check(written is not None and "vertical" not in chain, f"Upright Level wrote a concrete rotation ({chain})")
+        status, found = server.api("GET", f"/v1/assets/{turned_id}/upright?mode=level")
+        check(f"perspective.scale={found['constrainedScale']:g}" in chain and found["constrainedScale"] > 100,
+              f"with Constrain ticked the scale leaving no empty corner is saved ({chain}, {found['constrainedScale']})")
+        rotate = float(written.group(1))
         check(abs(rotate + 2.5) <= 0.15, f"the rotation undoes the 2.5° turn ({rotate})")
         # The slider moves in whole degrees; the number beside it shows the value.
         number = driver.find_element(By.CSS_SELECTOR, "#p-perspective-rotate + input.number")

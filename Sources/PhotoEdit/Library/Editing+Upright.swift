@@ -39,6 +39,8 @@ extension Editing {
                 || (definition.stage == .geometry && definition.order < Filters.perspective.order)
             if before { working = try definition.renderer(for: node.version)(working, node.parameters, context) }
         }
-        return try Upright.analyse(working, mode: mode)
+        var found = try Upright.analyse(working, mode: mode)
+        found.constrainedScale = found.constrained(in: recipe)
+        return found
     }
 }

@@ -75,21 +75,25 @@ public enum Chain {
     /// concrete values for the filters `AutoAdjust` sets.
     public static let autoStep = "auto"
 
-    /// The name of the `upright` step (`upright`, `upright=level|vertical|full|auto`),
-    /// which finds the photo's lines and writes concrete `perspective` values.
+    /// The name of the `upright` step (`upright`, `upright=level|vertical|full|auto`,
+    /// optionally `:constrain`), which finds the photo's lines and writes
+    /// concrete `perspective` values.
     public static let uprightStep = "upright"
 
-    /// The mode an `upright` step asks for (`auto` when it names none).
-    static func uprightMode(_ step: ChainStep) throws -> UprightMode {
+    /// What an `upright` step asks for (mode `auto` when it names none).
+    static func uprightRequest(_ step: ChainStep) throws -> UprightRequest {
         let modes = UprightMode.allCases.map(\.rawValue).joined(separator: ", ")
-        guard step.parameter == nil, step.values.count <= 1 else {
-            throw PhotoEditError.invalidChain(chain: step.description, problem: "upright takes one mode at most (upright=MODE, MODE one of \(modes))")
+        guard step.parameter == nil, step.values.count <= 2 else {
+            throw PhotoEditError.invalidChain(chain: step.description, problem: "upright takes a mode and constrain at most (upright=MODE[:constrain], MODE one of \(modes))")
         }
-        guard let value = step.values.first else { return .auto }
+        guard let value = step.values.first else { return UprightRequest() }
         guard let mode = UprightMode(rawValue: value.lowercased()) else {
             throw PhotoEditError.invalidChain(chain: step.description, problem: "'\(value)' is not an upright mode (one of \(modes))")
         }
-        return mode
+        if step.values.count == 2 && step.values[1].lowercased() != "constrain" {
+            throw PhotoEditError.invalidChain(chain: step.description, problem: "'\(step.values[1])' is not constrain (upright=MODE:constrain also sets the scale)")
+        }
+        return UprightRequest(mode: mode, constrain: step.values.count == 2)
     }
 
     /// Merges steps into a recipe: a filter already present takes the new
@@ -102,12 +106,12 @@ public enum Chain {
     /// An `auto` step calls `auto` with the recipe so far and continues with
     /// what it returns (the library measures the photo, `AutoAdjustment`);
     /// without `auto` such a step is an error. An `upright` step likewise
-    /// calls `upright` with the recipe so far and its mode (the library
+    /// calls `upright` with the recipe so far and what it asks for (the library
     /// solves the perspective, `UprightAdjustment`).
     public static func apply(_ steps: [ChainStep], to recipe: Recipe, registry: FilterRegistry = .standard,
                              presets: PresetLibrary? = nil, depth: Int = 0, developsRaw: Bool = false,
                              auto: ((Recipe) throws -> Recipe)? = nil,
-                             upright: ((Recipe, UprightMode) throws -> Recipe)? = nil) throws -> Recipe {
+                             upright: ((Recipe, UprightRequest) throws -> Recipe)? = nil) throws -> Recipe {
         var result = recipe
         var index = 0
         var structuredSeen: Set<String> = []
@@ -125,11 +129,11 @@ public enum Chain {
                 continue
             }
             if step.preset == nil && step.filter == uprightStep && registry.filter(uprightStep) == nil {
-                let mode = try uprightMode(step)
+                let request = try uprightRequest(step)
                 guard let upright else {
                     throw PhotoEditError.invalidChain(chain: step.description, problem: "upright measures a photo, and there is none here")
                 }
-                result = try upright(result, mode)
+                result = try upright(result, request)
                 index += 1
                 continue
             }

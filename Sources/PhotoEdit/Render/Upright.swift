@@ -14,6 +14,20 @@ public enum UprightMode: String, CaseIterable, Hashable, Sendable {
     case auto
 }
 
+/// What an `upright` chain step asks for: `upright=MODE[:constrain]`.
+public struct UprightRequest: Hashable, Sendable {
+    /// The mode (`auto` when the step names none).
+    public var mode: UprightMode
+    /// Also set `scale` so that no empty corner remains (Lightroom's Constrain Crop).
+    public var constrain: Bool
+
+    /// A request for `mode`, constrained or not.
+    public init(mode: UprightMode = .auto, constrain: Bool = false) {
+        self.mode = mode
+        self.constrain = constrain
+    }
+}
+
 /// What the Upright analysis found in a photo: the `perspective` values that
 /// make its near-vertical lines vertical and its near-horizontal lines
 /// horizontal, or why it found none (then nothing is changed).
@@ -40,6 +54,14 @@ public struct UprightAdjustment: Hashable, Sendable {
     public let residual: Double?
     /// Why there is no solution (nil when there is one).
     public let problem: String?
+    /// The analysed image's size (its aspect ratio is the photo's as `perspective` sees it).
+    let width: Int, height: Int
+    /// The smallest `scale` (percent, in tenths) at which the solution leaves
+    /// no corner of the picture empty, with the measured recipe's
+    /// `perspective` aspect and offsets — what `upright=MODE:constrain`
+    /// sets (Lightroom's Constrain Crop) when it is at most 150; nil without
+    /// a solution.
+    public internal(set) var constrainedScale: Double?
 
     /// Is there a solution?
     public var isSolved: Bool { problem == nil }
@@ -60,11 +82,22 @@ public struct UprightAdjustment: Hashable, Sendable {
         return "upright \(mode.rawValue)\(how): \(lines), \(usedLines) used; \(chain) (residual \(JSONValue.format(((residual ?? 0) * 100).rounded() / 100))°)"
     }
 
+    /// `constrainedScale` with `recipe`'s `perspective` aspect and offsets.
+    func constrained(in recipe: Recipe) -> Double? {
+        guard isSolved else { return nil }
+        let node = recipe.node(Filters.perspective.id).flatMap { $0.version == Filters.perspective.version ? $0 : nil }
+        var values = node?.parameters.values ?? [:]
+        values["vertical"] = .number(vertical)
+        values["horizontal"] = .number(horizontal)
+        values["rotate"] = .number(rotate)
+        return Upright.constrainedScale(Parameters(values: values), width: width, height: height)
+    }
+
     /// The result as JSON (`photoedit upright --json`, `GET
     /// /v1/assets/{id}/upright`): `mode`, `solvedAs`, `verticalLines`,
     /// `horizontalLines`, `usedLines`, `perspective` (`vertical`,
     /// `horizontal`, `rotate`; null without a solution), `residual` (degrees),
-    /// `chain`, `problem`, `note`.
+    /// `constrainedScale`, `chain`, `problem`, `note`.
     public var json: JSONValue {
         .object([
             "mode": .string(mode.rawValue), "solvedAs": solvedAs.map { .string($0.rawValue) } ?? .null,
@@ -72,6 +105,7 @@ public struct UprightAdjustment: Hashable, Sendable {
             "usedLines": .number(Double(usedLines)),
             "perspective": isSolved ? .object(["vertical": .number(vertical), "horizontal": .number(horizontal), "rotate": .number(rotate)]) : .null,
             "residual": residual.map { .number(($0 * 1000).rounded() / 1000) } ?? .null,
+            "constrainedScale": constrainedScale.map { .number($0) } ?? .null,
             "chain": .string(chain), "problem": problem.map { .string($0) } ?? .null, "note": .string(note),
         ])
     }
@@ -79,13 +113,17 @@ public struct UprightAdjustment: Hashable, Sendable {
     /// `recipe` with `perspective`'s vertical, horizontal and rotate set to
     /// the solution (its aspect, scale and offset kept; the node removed when
     /// it then does nothing); `recipe` itself when there is no solution.
-    public func applied(to recipe: Recipe, registry: FilterRegistry = .standard) throws -> Recipe {
+    /// `constrain`: `scale` too, to `constrainedScale(in:)` when that is within the filter's range.
+    public func applied(to recipe: Recipe, registry: FilterRegistry = .standard, constrain: Bool = false) throws -> Recipe {
         guard isSolved else { return recipe }
         let definition = try registry.require(Filters.perspective.id)
         var values = recipe.node(definition.id).map { $0.version == definition.version ? $0.parameters.values : [:] } ?? [:]
         values["vertical"] = .number(vertical)
         values["horizontal"] = .number(horizontal)
         values["rotate"] = .number(rotate)
+        if constrain, let scale = constrained(in: recipe), scale <= Upright.maximumScale {
+            values["scale"] = .number(scale)
+        }
         let parameters = try definition.validated(values)
         var out = recipe
         if Perspective.isIdentity(parameters) {
@@ -314,7 +352,9 @@ public enum Upright {
         let horizontals = segments.filter { 90 - $0.fromVertical <= horizontalTolerance }.map { Line(segment: $0, isVertical: false) }
         func result(_ solved: UprightMode?, _ used: Int, _ v: Double, _ h: Double, _ r: Double, _ residual: Double?, _ problem: String?) -> UprightAdjustment {
             UprightAdjustment(mode: mode, solvedAs: solved, verticalLines: verticals.count, horizontalLines: horizontals.count, usedLines: used,
-                              vertical: v, horizontal: h, rotate: r, residual: residual, problem: problem)
+                              vertical: v, horizontal: h, rotate: r, residual: residual, problem: problem, width: width, height: height,
+                              constrainedScale: problem == nil ? constrainedScale(Parameters(values: ["vertical": .number(v), "horizontal": .number(h), "rotate": .number(r)]),
+                                                                                  width: width, height: height) : nil)
         }
         let attempts: [UprightMode] = mode == .auto ? [.full, .vertical, .level] : [mode]
         var problems: [String] = []
@@ -447,6 +487,41 @@ public enum Upright {
             return "\(horizontals.count) horizontal line\(horizontals.count == 1 ? "" : "s") found, need at least 2 long ones at least \(percent) % of the height apart"
         }
         return nil
+    }
+
+    /// The filter's largest `scale`.
+    static let maximumScale = 150.0
+
+    /// The smallest scale (percent, rounded up to tenths, plus 0.1 for the
+    /// rounding of the analysed copy's size; 100 when nothing is empty at
+    /// 100) at which every output pixel of
+    /// a `width`×`height` image has a source pixel under `p` (its own scale
+    /// ignored). The source maps to a convex quadrilateral holding the
+    /// centre, and zooming moves each output point straight towards the
+    /// centre, so it is enough that the four corner pixels map inside the
+    /// source; bisection from 100 % (or below, if that already fits) up.
+    static func constrainedScale(_ p: Parameters, width: Int, height: Int) -> Double {
+        func fits(_ scale: Double) -> Bool {
+            var values = p.values
+            values["scale"] = .number(scale)
+            let inverse = ColourMath.inverse(Perspective.matrix(Parameters(values: values), width: width, height: height))
+            let (w, h) = (Double(width - 1), Double(height - 1))
+            return [(0.0, 0.0), (w, 0), (0, h), (w, h)].allSatisfy { corner in
+                let q = ColourMath.apply(inverse, [corner.0, corner.1, 1])
+                guard q[2] > 0 else { return false }
+                let (x, y) = (q[0] / q[2], q[1] / q[2])
+                return x >= -1e-9 && x <= w + 1e-9 && y >= -1e-9 && y <= h + 1e-9
+            }
+        }
+        // Nothing empty at 100 % (no correction): no zoom.
+        if fits(100) { return 100 }
+        var (low, high) = (1.0, 1000.0)
+        if !fits(high) { return high }
+        for _ in 0..<60 {
+            let middle = (low + high) / 2
+            if fits(middle) { high = middle } else { low = middle }
+        }
+        return (((high * 10) - 1e-6).rounded(.up) + 1) / 10
     }
 
     /// `Perspective.matrix` for vertical, horizontal, rotate.

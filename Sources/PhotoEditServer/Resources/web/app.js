@@ -702,9 +702,9 @@ async function autoAdjust() {
 
 /**
  * Upright, as Lightroom's: asks the server what `upright=MODE` finds; with a
- * reliable solution saves the unsaved changes followed by that step (the
- * perspective sliders then show its values), without one saves nothing and
- * says why.
+ * reliable solution saves the unsaved changes followed by that step (with
+ * `:constrain` when Constrain is ticked; the perspective sliders then show its
+ * values), without one saves nothing and says why.
  */
 async function upright(mode) {
   if (crop.open) finishCrop(true);
@@ -723,7 +723,8 @@ async function upright(mode) {
     // Upright sets the perspective: a pending removal of it would undo it.
     const kept = remove.filter((id) => id !== "perspective");
     const steps = chain ? chain.split(",").filter((s) => !remove.includes(s.split(/[.=]/)[0])) : [];
-    const body = { chain: [...steps, `upright=${mode}`].join(",") };
+    const step = `upright=${mode}${$("upright-constrain").checked ? ":constrain" : ""}`;
+    const body = { chain: [...steps, step].join(",") };
     if (kept.length) body.remove = kept;
     await write(`Upright ${found.chain}`, `/v1/assets/${state.photo.id}/edits`, body);
   } catch (error) {

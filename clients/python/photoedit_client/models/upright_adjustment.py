@@ -30,6 +30,8 @@ class UprightAdjustment:
         perspective (None | UprightAdjustmentPerspectiveType0): the perspective filter's values it writes; null without
             a solution
         residual (float | None): RMS angle in degrees of the used lines after the correction
+        constrained_scale (float | None): the smallest scale (percent) leaving no empty corner, what
+            upright=MODE:constrain sets when at most 150; null without a solution
         chain (str): the solution as chain text (perspective=V:H:R), empty without one
         problem (None | str): why there is no solution
         note (str): one line saying what was found, or why nothing
@@ -42,6 +44,7 @@ class UprightAdjustment:
     used_lines: int
     perspective: None | UprightAdjustmentPerspectiveType0
     residual: float | None
+    constrained_scale: float | None
     chain: str
     problem: None | str
     note: str
@@ -72,6 +75,9 @@ class UprightAdjustment:
         residual: float | None
         residual = self.residual
 
+        constrained_scale: float | None
+        constrained_scale = self.constrained_scale
+
         chain = self.chain
 
         problem: None | str
@@ -90,6 +96,7 @@ class UprightAdjustment:
                 "usedLines": used_lines,
                 "perspective": perspective,
                 "residual": residual,
+                "constrainedScale": constrained_scale,
                 "chain": chain,
                 "problem": problem,
                 "note": note,
@@ -144,6 +151,13 @@ class UprightAdjustment:
 
         residual = _parse_residual(d.pop("residual"))
 
+        def _parse_constrained_scale(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        constrained_scale = _parse_constrained_scale(d.pop("constrainedScale"))
+
         chain = d.pop("chain")
 
         def _parse_problem(data: object) -> None | str:
@@ -163,6 +177,7 @@ class UprightAdjustment:
             used_lines=used_lines,
             perspective=perspective,
             residual=residual,
+            constrained_scale=constrained_scale,
             chain=chain,
             problem=problem,
             note=note,

@@ -56,6 +56,10 @@ export interface UprightAdjustment {
      */
     residual: number | null;
     /**
+     * the smallest scale (percent) leaving no empty corner, what upright=MODE:constrain sets when at most 150; null without a solution
+     */
+    constrainedScale: number | null;
+    /**
      * the solution as chain text (perspective=V:H:R), empty without one
      */
     chain: string;
@@ -93,6 +97,7 @@ export function instanceOfUprightAdjustment(value: object): value is UprightAdju
     if (!('usedLines' in value) || value['usedLines'] === undefined) return false;
     if (!('perspective' in value) || value['perspective'] === undefined) return false;
     if (!('residual' in value) || value['residual'] === undefined) return false;
+    if (!('constrainedScale' in value) || value['constrainedScale'] === undefined) return false;
     if (!('chain' in value) || value['chain'] === undefined) return false;
     if (!('problem' in value) || value['problem'] === undefined) return false;
     if (!('note' in value) || value['note'] === undefined) return false;
@@ -116,6 +121,7 @@ export function UprightAdjustmentFromJSONTyped(json: any, ignoreDiscriminator: b
         'usedLines': json['usedLines'],
         'perspective': UprightAdjustmentPerspectiveFromJSON(json['perspective']),
         'residual': json['residual'],
+        'constrainedScale': json['constrainedScale'],
         'chain': json['chain'],
         'problem': json['problem'],
         'note': json['note'],
@@ -140,6 +146,7 @@ export function UprightAdjustmentToJSONTyped(value?: UprightAdjustment | null, i
         'usedLines': value['usedLines'],
         'perspective': UprightAdjustmentPerspectiveToJSON(value['perspective']),
         'residual': value['residual'],
+        'constrainedScale': value['constrainedScale'],
         'chain': value['chain'],
         'problem': value['problem'],
         'note': value['note'],
