@@ -221,6 +221,22 @@ struct UprightTests {
         #expect(found.isSolved && abs(found.rotate - -2.5) <= 0.1, "\(found.note)")
     }
 
+    @Test func aRawIsMeasuredOnItsDevelopment() throws {
+        // A RAW turned by its orientation (libraw flip 6), with a raw stage in the recipe.
+        let dir = TemporaryDirectory()
+        let library = try PhotoLibrary(url: dir.url.appendingPathComponent("library"))
+        let raw = Paths.root.appendingPathComponent("Tests/Fixtures/raw/rotated.dng").path
+        let id = try #require(try library.importItems([raw]).first?.id)
+        try library.apply(chain: "raw.wb=auto", to: id)
+        let found = try library.uprightAdjustment(for: id, mode: .auto)
+        #expect(try library.uprightAdjustment(for: id, mode: .auto) == found, "deterministic")
+        #expect(found.verticalLines + found.horizontalLines > 0, "the development is measured: \(found.note)")
+        try library.apply(chain: "upright", to: id)
+        let stored = try Recipe(adjustmentData: #require(try library.asset(id).adjustmentData), registry: .standard)
+        #expect(stored.node("raw") != nil)
+        #expect((stored.node("perspective") != nil) == found.isSolved, "\(found.note)")
+    }
+
     @Test func theAnalysisSeesTheRecipesRotation() throws {
         // A keystone in a picture stored on its side: after rotate=90 the
         // verticals are the file's horizontals, and upright measures them so.
