@@ -37,7 +37,7 @@ public struct UprightAdjustment: Hashable, Sendable {
     /// The mode the solution is (`auto` solves as `full`, `vertical` or
     /// `level`); nil when there is no solution.
     public let solvedAs: UprightMode?
-    /// Long straight lines found within 30° of vertical / 20° of horizontal.
+    /// Long straight lines found within 30° of vertical.
     public let verticalLines: Int
     /// Long straight lines found within 20° of horizontal.
     public let horizontalLines: Int
@@ -151,8 +151,10 @@ public struct UprightAdjustment: Hashable, Sendable {
 ///    horizontal horizontal lines.
 /// 3. The mode's parameters are fitted by Levenberg–Marquardt, minimising the
 ///    length-weighted squared sine of each line's angle from vertical /
-///    horizontal after `Perspective.matrix`; lines more than 5°, then 3°,
-///    then 2° off are dropped and the fit repeated.
+///    horizontal after `Perspective.matrix`, starting from the solution of
+///    single lines (`level`) or pairs of vertical lines (the 30 longest) that
+///    the most line length agrees with; lines more than 5°, then 3°, then 2°
+///    off are dropped, each time followed by a fit.
 /// 4. A solution is kept only when: `level` has at least 2 lines; `vertical`
 ///    at least 2 vertical lines whose midpoints are at least 20 % of the
 ///    width apart; `full` that and at least 2 horizontal lines at least
