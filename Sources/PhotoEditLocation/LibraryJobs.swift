@@ -32,7 +32,7 @@ public struct BatchEdit: Codable, Sendable, Equatable {
         if let step = steps.first(where: { $0.preset != nil }) {
             throw PhotoEditError.invalidChain(chain: step.description, problem: "a batch's chain has its presets expanded (BatchEdit.expanding)")
         }
-        _ = try Chain.apply(steps, to: .empty, registry: registry, auto: { $0 })
+        _ = try Chain.apply(steps, to: .empty, registry: registry, auto: { $0 }, upright: { r, _ in r })
         for name in remove { _ = try registry.require(name) }
         if let base, !["raw", "jpeg"].contains(base) {
             throw PhotoEditError.invalidChange("base: raw or jpeg, not \(base.debugDescription.prefix(40))")

@@ -71,6 +71,26 @@ func addRenderRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
                         body: .init(byteBuffer: ByteBuffer(bytes: image.data)))
     }
 
+    // GET /v1/assets/{id}/upright?mode=auto: what the chain step
+    // `upright=MODE` would write (the perspective solved from the photo's
+    // lines, or why none); nothing is written. Measuring is a render's work.
+    v1.get("assets/:id/upright") { request, context -> Response in
+        let id = try context.parameters.require("id")
+        let query = request.formQuery()
+        if let unknown = query.map({ String($0.key) }).sorted().first(where: { $0 != "mode" }) {
+            throw Problem(.badRequest, code: "invalid-parameter", "unknown parameter '\(unknown)' (mode)")
+        }
+        let modeName = query.get("mode") ?? UprightMode.auto.rawValue
+        guard let mode = UprightMode(rawValue: modeName) else {
+            throw Problem(.badRequest, code: "invalid-parameter",
+                          "mode must be one of \(UprightMode.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let found = try await state.renders.run {
+            try await blocking { try library.uprightAdjustment(for: id, mode: mode) }
+        }
+        return jsonResponse(found.json)
+    }
+
     v1.get("assets/:id/render") { request, context -> Response in
         let id = try context.parameters.require("id")
         let query = request.formQuery()

@@ -223,7 +223,7 @@ struct ApplyCommand: ParsableCommand {
                 }
             } else {
                 steps = try Chain.parse(preset.map { "preset:" + $0 } ?? ids.removeFirst())
-                _ = try Chain.apply(steps, to: .empty, registry: library.registry, presets: presets, auto: { $0 })
+                _ = try Chain.apply(steps, to: .empty, registry: library.registry, presets: presets, auto: { $0 }, upright: { r, _ in r })
             }
             for name in remove { _ = try library.registry.require(name) }
             let resolved = try batch.photos(ids, in: library)
@@ -245,6 +245,7 @@ struct ApplyCommand: ParsableCommand {
                                      fromRAW: base.map { $0.lowercased() == "raw" })
                 bar.finish()
                 LensCommand.noteIfUnidentified(library, id: id, steps: steps, revision: revision)
+                UprightCommand.note(library, id: id, steps: steps)
                 Output.line("\(id)\t\(revision.number)")
                 bar.update(i + 1, of: resolved.count)
             }

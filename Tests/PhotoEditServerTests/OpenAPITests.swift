@@ -279,6 +279,8 @@ struct OpenAPITests {
                                   body: form.body, expect: .ok)
             try await client.call(.post, "/v1/assets/\(id)/editing-input", headers: json, body: ByteBuffer(string: "3"), expect: .badRequest)
             try await client.call(.get, "/v1/assets/\(id)/history", expect: .ok)
+            try await client.call(.get, "/v1/assets/\(id)/upright?mode=level", expect: .ok)
+            try await client.call(.get, "/v1/assets/\(id)/upright?mode=sideways", expect: .badRequest)
             try await client.call(.post, "/v1/assets/\(id)/revert", headers: [.ifMatch: "\"r2\""], expect: .ok)
             try await client.call(.post, "/v1/assets/\(id)/revert", headers: [.ifMatch: "\"r3\"", .contentType: "application/json"],
                                   body: ByteBuffer(string: #"{"revision": 99}"#), expect: .notFound)

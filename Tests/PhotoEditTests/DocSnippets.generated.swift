@@ -69,9 +69,49 @@ func docSnippet2_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:90 (Async code)
-func docSnippet3(_ doc: DocSnippetContext) async throws {
-#sourceLocation(file: "docs/library-api.md", line: 91)
+/// docs/library-api.md:87 (Measured edits: `auto` and `upright`)
+func docSnippet3(_ doc: DocSnippetContext) throws {
+    let library = doc.library
+    let id = doc.id
+#sourceLocation(file: "docs/library-api.md", line: 88)
+    // Lightroom's Auto: white balance, exposure, tone, vibrance.
+    let auto = try library.autoAdjustment(for: id)
+    print(auto.chain)                  // temperature=+12,exposure=+0.85,…
+
+    // Upright: perspective from the photo's straight lines, or why none.
+    let upright = try library.uprightAdjustment(for: id, mode: .vertical)
+    if upright.isSolved {
+        print(upright.chain)           // perspective=+46.8:0:-1.07
+        try library.apply(chain: "upright=vertical,perspective.scale=108", to: id)
+    } else {
+        print(upright.note)            // upright vertical: … — perspective unchanged
+    }
+#sourceLocation()
+}
+
+/// docs/library-api.md:87 (Measured edits: `auto` and `upright`) — the same, inside async code (compiled, not run)
+func docSnippet3_inAsyncCode(_ doc: DocSnippetContext) async throws {
+    let library = doc.library
+    let id = doc.id
+#sourceLocation(file: "docs/library-api.md", line: 88)
+    // Lightroom's Auto: white balance, exposure, tone, vibrance.
+    let auto = try library.autoAdjustment(for: id)
+    print(auto.chain)                  // temperature=+12,exposure=+0.85,…
+
+    // Upright: perspective from the photo's straight lines, or why none.
+    let upright = try library.uprightAdjustment(for: id, mode: .vertical)
+    if upright.isSolved {
+        print(upright.chain)           // perspective=+46.8:0:-1.07
+        try library.apply(chain: "upright=vertical,perspective.scale=108", to: id)
+    } else {
+        print(upright.note)            // upright vertical: … — perspective unchanged
+    }
+#sourceLocation()
+}
+
+/// docs/library-api.md:120 (Async code)
+func docSnippet4(_ doc: DocSnippetContext) async throws {
+#sourceLocation(file: "docs/library-api.md", line: 121)
     let library = try PhotoLibrary(url: URL(fileURLWithPath: doc.path("/srv/photos")))
 
     // Import on up to `jobs` threads; progress is (completed, total) after each file,
@@ -106,145 +146,119 @@ func docSnippet3(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:157 (Camera RAW and RAW+JPEG pairs)
-func docSnippet4(_ doc: DocSnippetContext) throws {
-    let library = doc.library
-    let rawID = doc.rawID
-#sourceLocation(file: "docs/library-api.md", line: 158)
-    // A RAW's development is the `raw` stage of its recipe (docs/raw.md).
-    try library.apply(chain: "raw.wb=5200:+10,raw.highlights=blend,exposure=+0.3", to: rawID)
-
-    // A RAW and a JPEG of one shot (same folder and name) are one photo.
-    let results = try library.importItems([doc.path("/card/DCIM/IMG_0042.JPG"), doc.path("/card/DCIM/IMG_0042.DNG")])
-    print(results[1].joinedPair, results[1].id == results[0].id)   // true true
-    let pair = try library.asset(results[0].id!)
-    print(pair.format, pair.alternate?.filename ?? "-")   // jpeg IMG_0042.DNG (PhotoKit: photo + alternatePhoto)
-
-    // .original renders the RAW; .unadjusted the camera JPEG.
-    try library.render(pair.id, version: .original, to: doc.path("/tmp/raw.tif"))
-
-    // Edit from the RAW (the filters carry over; recorded in the recipe as "base": "alternate").
-    try library.apply(chain: "contrast=+10", to: pair.id, fromRAW: true)
-    // With your own tool: the input's base is then .alternate and
-    // fullSizeImageURL is the RAW (uniformTypeIdentifier says which RAW).
-    let input = try library.requestContentEditingInput(for: pair.id,
-        options: ContentEditingInputRequestOptions().startingFrom(alternate: true))
-    print(input.base, input.uniformTypeIdentifier)   // alternate com.adobe.raw-image
-#sourceLocation()
-}
-
-/// docs/library-api.md:157 (Camera RAW and RAW+JPEG pairs) — the same, inside async code (compiled, not run)
-func docSnippet4_inAsyncCode(_ doc: DocSnippetContext) async throws {
-    let library = doc.library
-    let rawID = doc.rawID
-#sourceLocation(file: "docs/library-api.md", line: 158)
-    // A RAW's development is the `raw` stage of its recipe (docs/raw.md).
-    try library.apply(chain: "raw.wb=5200:+10,raw.highlights=blend,exposure=+0.3", to: rawID)
-
-    // A RAW and a JPEG of one shot (same folder and name) are one photo.
-    let results = try library.importItems([doc.path("/card/DCIM/IMG_0042.JPG"), doc.path("/card/DCIM/IMG_0042.DNG")])
-    print(results[1].joinedPair, results[1].id == results[0].id)   // true true
-    let pair = try library.asset(results[0].id!)
-    print(pair.format, pair.alternate?.filename ?? "-")   // jpeg IMG_0042.DNG (PhotoKit: photo + alternatePhoto)
-
-    // .original renders the RAW; .unadjusted the camera JPEG.
-    try library.render(pair.id, version: .original, to: doc.path("/tmp/raw.tif"))
-
-    // Edit from the RAW (the filters carry over; recorded in the recipe as "base": "alternate").
-    try library.apply(chain: "contrast=+10", to: pair.id, fromRAW: true)
-    // With your own tool: the input's base is then .alternate and
-    // fullSizeImageURL is the RAW (uniformTypeIdentifier says which RAW).
-    let input = try library.requestContentEditingInput(for: pair.id,
-        options: ContentEditingInputRequestOptions().startingFrom(alternate: true))
-    print(input.base, input.uniformTypeIdentifier)   // alternate com.adobe.raw-image
-#sourceLocation()
-}
-
-/// docs/library-api.md:183 (Editing with your own tool (PhotoKit's content editing))
+/// docs/library-api.md:187 (Camera RAW and RAW+JPEG pairs)
 func docSnippet5(_ doc: DocSnippetContext) throws {
     let library = doc.library
-    let id = doc.id
-    let myRecipeBytes = doc.myRecipeBytes
-    let myRenderer = doc.myRenderer
-#sourceLocation(file: "docs/library-api.md", line: 184)
-    let options = ContentEditingInputRequestOptions(canHandleAdjustmentData: { data in
-        data.formatIdentifier == "com.example.painter" && data.formatVersion == "3"
-    })
-    let input = try library.requestContentEditingInput(for: id, options: options)
-    // input.base: .original, .alternate (the RAW of a RAW+JPEG pair), or
-    // .render(revision:) — the version before the last edit when you can handle
-    // its adjustment data, else the current render.
-    // input.fullSizeImageURL (+ fullSizeImageOrientation), input.displaySizeImageURL,
-    // input.adjustmentData, input.revision, uniformTypeIdentifier, creationDate, location…
+    let rawID = doc.rawID
+#sourceLocation(file: "docs/library-api.md", line: 188)
+    // A RAW's development is the `raw` stage of its recipe (docs/raw.md).
+    try library.apply(chain: "raw.wb=5200:+10,raw.highlights=blend,exposure=+0.3", to: rawID)
 
-    var output = ContentEditingOutput(contentEditingInput: input)
-    try myRenderer.render(input.fullSizeImageURL, to: output.renderedContentURL)  // upright JPEG
-    output.adjustmentData = AdjustmentData(formatIdentifier: "com.example.painter",
-                                           formatVersion: "3", data: myRecipeBytes)
-    try library.performChanges { changes in
-        try changes.changeRequest(for: id).contentEditingOutput = output
-    }
+    // A RAW and a JPEG of one shot (same folder and name) are one photo.
+    let results = try library.importItems([doc.path("/card/DCIM/IMG_0042.JPG"), doc.path("/card/DCIM/IMG_0042.DNG")])
+    print(results[1].joinedPair, results[1].id == results[0].id)   // true true
+    let pair = try library.asset(results[0].id!)
+    print(pair.format, pair.alternate?.filename ?? "-")   // jpeg IMG_0042.DNG (PhotoKit: photo + alternatePhoto)
+
+    // .original renders the RAW; .unadjusted the camera JPEG.
+    try library.render(pair.id, version: .original, to: doc.path("/tmp/raw.tif"))
+
+    // Edit from the RAW (the filters carry over; recorded in the recipe as "base": "alternate").
+    try library.apply(chain: "contrast=+10", to: pair.id, fromRAW: true)
+    // With your own tool: the input's base is then .alternate and
+    // fullSizeImageURL is the RAW (uniformTypeIdentifier says which RAW).
+    let input = try library.requestContentEditingInput(for: pair.id,
+        options: ContentEditingInputRequestOptions().startingFrom(alternate: true))
+    print(input.base, input.uniformTypeIdentifier)   // alternate com.adobe.raw-image
 #sourceLocation()
 }
 
-/// docs/library-api.md:183 (Editing with your own tool (PhotoKit's content editing)) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:187 (Camera RAW and RAW+JPEG pairs) — the same, inside async code (compiled, not run)
 func docSnippet5_inAsyncCode(_ doc: DocSnippetContext) async throws {
     let library = doc.library
-    let id = doc.id
-    let myRecipeBytes = doc.myRecipeBytes
-    let myRenderer = doc.myRenderer
-#sourceLocation(file: "docs/library-api.md", line: 184)
-    let options = ContentEditingInputRequestOptions(canHandleAdjustmentData: { data in
-        data.formatIdentifier == "com.example.painter" && data.formatVersion == "3"
-    })
-    let input = try library.requestContentEditingInput(for: id, options: options)
-    // input.base: .original, .alternate (the RAW of a RAW+JPEG pair), or
-    // .render(revision:) — the version before the last edit when you can handle
-    // its adjustment data, else the current render.
-    // input.fullSizeImageURL (+ fullSizeImageOrientation), input.displaySizeImageURL,
-    // input.adjustmentData, input.revision, uniformTypeIdentifier, creationDate, location…
+    let rawID = doc.rawID
+#sourceLocation(file: "docs/library-api.md", line: 188)
+    // A RAW's development is the `raw` stage of its recipe (docs/raw.md).
+    try library.apply(chain: "raw.wb=5200:+10,raw.highlights=blend,exposure=+0.3", to: rawID)
 
-    var output = ContentEditingOutput(contentEditingInput: input)
-    try myRenderer.render(input.fullSizeImageURL, to: output.renderedContentURL)  // upright JPEG
-    output.adjustmentData = AdjustmentData(formatIdentifier: "com.example.painter",
-                                           formatVersion: "3", data: myRecipeBytes)
-    try library.performChanges { changes in
-        try changes.changeRequest(for: id).contentEditingOutput = output
-    }
+    // A RAW and a JPEG of one shot (same folder and name) are one photo.
+    let results = try library.importItems([doc.path("/card/DCIM/IMG_0042.JPG"), doc.path("/card/DCIM/IMG_0042.DNG")])
+    print(results[1].joinedPair, results[1].id == results[0].id)   // true true
+    let pair = try library.asset(results[0].id!)
+    print(pair.format, pair.alternate?.filename ?? "-")   // jpeg IMG_0042.DNG (PhotoKit: photo + alternatePhoto)
+
+    // .original renders the RAW; .unadjusted the camera JPEG.
+    try library.render(pair.id, version: .original, to: doc.path("/tmp/raw.tif"))
+
+    // Edit from the RAW (the filters carry over; recorded in the recipe as "base": "alternate").
+    try library.apply(chain: "contrast=+10", to: pair.id, fromRAW: true)
+    // With your own tool: the input's base is then .alternate and
+    // fullSizeImageURL is the RAW (uniformTypeIdentifier says which RAW).
+    let input = try library.requestContentEditingInput(for: pair.id,
+        options: ContentEditingInputRequestOptions().startingFrom(alternate: true))
+    print(input.base, input.uniformTypeIdentifier)   // alternate com.adobe.raw-image
 #sourceLocation()
 }
 
-/// docs/library-api.md:217 (Change requests)
+/// docs/library-api.md:213 (Editing with your own tool (PhotoKit's content editing))
 func docSnippet6(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 218)
-    var album: ObjectPlaceholder!
-    var created: ObjectPlaceholder!
-    try library.performChanges { changes in
-        created = changes.createAsset(fromFileAt: doc.path("/incoming/IMG_0002.jpg"))
-        album = changes.createAlbum(title: "Trip")
-        let request = try changes.changeRequest(for: id)
-        print(request.isFavorite, request.isHidden)          // the photo's values now
-        request.isFavorite = true
-        request.isHidden = false
-        try request.setCreationDate(Date(), timeZone: TimeZone(identifier: "Europe/Paris")!)
-        try request.setLocation(Location(latitude: 48.8584, longitude: 2.2945))
-        try changes.albumChangeRequest(for: "Trip").addAssets([id])
-    }
-    print(created.localIdentifier, album.localIdentifier)   // valid after the commit
+    let myRecipeBytes = doc.myRecipeBytes
+    let myRenderer = doc.myRenderer
+#sourceLocation(file: "docs/library-api.md", line: 214)
+    let options = ContentEditingInputRequestOptions(canHandleAdjustmentData: { data in
+        data.formatIdentifier == "com.example.painter" && data.formatVersion == "3"
+    })
+    let input = try library.requestContentEditingInput(for: id, options: options)
+    // input.base: .original, .alternate (the RAW of a RAW+JPEG pair), or
+    // .render(revision:) — the version before the last edit when you can handle
+    // its adjustment data, else the current render.
+    // input.fullSizeImageURL (+ fullSizeImageOrientation), input.displaySizeImageURL,
+    // input.adjustmentData, input.revision, uniformTypeIdentifier, creationDate, location…
 
-    // Or hand values out of the block (sync, or async with a @Sendable block).
-    let trip = try library.performChanges(returning: { changes in changes.createAlbum(title: "Trip 2") })
-    print(trip.localIdentifier)
+    var output = ContentEditingOutput(contentEditingInput: input)
+    try myRenderer.render(input.fullSizeImageURL, to: output.renderedContentURL)  // upright JPEG
+    output.adjustmentData = AdjustmentData(formatIdentifier: "com.example.painter",
+                                           formatVersion: "3", data: myRecipeBytes)
+    try library.performChanges { changes in
+        try changes.changeRequest(for: id).contentEditingOutput = output
+    }
 #sourceLocation()
 }
 
-/// docs/library-api.md:217 (Change requests) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:213 (Editing with your own tool (PhotoKit's content editing)) — the same, inside async code (compiled, not run)
 func docSnippet6_inAsyncCode(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 218)
+    let myRecipeBytes = doc.myRecipeBytes
+    let myRenderer = doc.myRenderer
+#sourceLocation(file: "docs/library-api.md", line: 214)
+    let options = ContentEditingInputRequestOptions(canHandleAdjustmentData: { data in
+        data.formatIdentifier == "com.example.painter" && data.formatVersion == "3"
+    })
+    let input = try library.requestContentEditingInput(for: id, options: options)
+    // input.base: .original, .alternate (the RAW of a RAW+JPEG pair), or
+    // .render(revision:) — the version before the last edit when you can handle
+    // its adjustment data, else the current render.
+    // input.fullSizeImageURL (+ fullSizeImageOrientation), input.displaySizeImageURL,
+    // input.adjustmentData, input.revision, uniformTypeIdentifier, creationDate, location…
+
+    var output = ContentEditingOutput(contentEditingInput: input)
+    try myRenderer.render(input.fullSizeImageURL, to: output.renderedContentURL)  // upright JPEG
+    output.adjustmentData = AdjustmentData(formatIdentifier: "com.example.painter",
+                                           formatVersion: "3", data: myRecipeBytes)
+    try library.performChanges { changes in
+        try changes.changeRequest(for: id).contentEditingOutput = output
+    }
+#sourceLocation()
+}
+
+/// docs/library-api.md:247 (Change requests)
+func docSnippet7(_ doc: DocSnippetContext) throws {
+    let library = doc.library
+    let id = doc.id
+#sourceLocation(file: "docs/library-api.md", line: 248)
     var album: ObjectPlaceholder!
     var created: ObjectPlaceholder!
     try library.performChanges { changes in
@@ -266,34 +280,37 @@ func docSnippet6_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:254 (Ratings, labels, keywords, titles and captions)
-func docSnippet7(_ doc: DocSnippetContext) throws {
-    let library = doc.library
-    let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 255)
-    try library.performChanges { changes in
-        let request = try changes.changeRequest(for: id)
-        try request.setRating(4)                          // Rating.rejected is -1
-        try request.setColorLabel(.red)                   // nil removes it
-        try request.addKeywords(["Trips/Iceland", "Birds"])
-        try request.removeKeywords(["Birds"])             // only that keyword, ignoring case
-        try request.setTitle("Gullfoss")
-        try request.setCaption("Spray at noon")           // nil or "" removes it
-    }
-    try library.setRating(5, of: [id])                    // all photos in one commit
-    try library.addKeywords(["Trips/Iceland/Reykjavik"], to: [id])
-    let asset = try library.asset(id)
-    print(asset.rating, asset.colorLabel?.rawValue ?? "-", asset.keywords, asset.title ?? "-")
-    let iceland = try library.fetchAssets(FetchOptions(predicate: try AssetPredicate(parsing: #"rating>=4 and keyword="Trips/Iceland""#)))
-    print(iceland.count, try library.keywordCounts())
-#sourceLocation()
-}
-
-/// docs/library-api.md:254 (Ratings, labels, keywords, titles and captions) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:247 (Change requests) — the same, inside async code (compiled, not run)
 func docSnippet7_inAsyncCode(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 255)
+#sourceLocation(file: "docs/library-api.md", line: 248)
+    var album: ObjectPlaceholder!
+    var created: ObjectPlaceholder!
+    try library.performChanges { changes in
+        created = changes.createAsset(fromFileAt: doc.path("/incoming/IMG_0002.jpg"))
+        album = changes.createAlbum(title: "Trip")
+        let request = try changes.changeRequest(for: id)
+        print(request.isFavorite, request.isHidden)          // the photo's values now
+        request.isFavorite = true
+        request.isHidden = false
+        try request.setCreationDate(Date(), timeZone: TimeZone(identifier: "Europe/Paris")!)
+        try request.setLocation(Location(latitude: 48.8584, longitude: 2.2945))
+        try changes.albumChangeRequest(for: "Trip").addAssets([id])
+    }
+    print(created.localIdentifier, album.localIdentifier)   // valid after the commit
+
+    // Or hand values out of the block (sync, or async with a @Sendable block).
+    let trip = try library.performChanges(returning: { changes in changes.createAlbum(title: "Trip 2") })
+    print(trip.localIdentifier)
+#sourceLocation()
+}
+
+/// docs/library-api.md:284 (Ratings, labels, keywords, titles and captions)
+func docSnippet8(_ doc: DocSnippetContext) throws {
+    let library = doc.library
+    let id = doc.id
+#sourceLocation(file: "docs/library-api.md", line: 285)
     try library.performChanges { changes in
         let request = try changes.changeRequest(for: id)
         try request.setRating(4)                          // Rating.rejected is -1
@@ -312,33 +329,34 @@ func docSnippet7_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:294 (Lightroom develop settings)
-func docSnippet8(_ doc: DocSnippetContext) throws {
-    let library = doc.library
-    let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 295)
-    // The sidecar beside the photo's source file, else its embedded packet
-    // (or `sidecar: path`); nil when it has no develop settings. Importing the
-    // same packet again returns its revision with isNew == false.
-    if let lightroom = try library.importDevelopSettings(id) {
-        print(lightroom.revision, lightroom.isNew, lightroom.source, lightroom.unmapped)   // 1 true sidecar IMG_1.xmp ["Clarity2012 +20"]
-    }
-    for revision in try library.history(id) {
-        if let unmapped = revision.lightroomUnmapped { print("revision \(revision.number): from Lightroom, not mapped:", unmapped) }
-    }
-    // Recipe.canHandle is true for them, and Recipe(adjustmentData:) is the translation:
-    // an edit on top changes the translated filters, as with photoedit's own recipes.
-    if let data = try library.asset(id).adjustmentData, LightroomSettings.canHandle(data) {
-        print(Chain.format(try Recipe(adjustmentData: data, registry: library.registry), registry: library.registry))
-    }
-#sourceLocation()
-}
-
-/// docs/library-api.md:294 (Lightroom develop settings) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:284 (Ratings, labels, keywords, titles and captions) — the same, inside async code (compiled, not run)
 func docSnippet8_inAsyncCode(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 295)
+#sourceLocation(file: "docs/library-api.md", line: 285)
+    try library.performChanges { changes in
+        let request = try changes.changeRequest(for: id)
+        try request.setRating(4)                          // Rating.rejected is -1
+        try request.setColorLabel(.red)                   // nil removes it
+        try request.addKeywords(["Trips/Iceland", "Birds"])
+        try request.removeKeywords(["Birds"])             // only that keyword, ignoring case
+        try request.setTitle("Gullfoss")
+        try request.setCaption("Spray at noon")           // nil or "" removes it
+    }
+    try library.setRating(5, of: [id])                    // all photos in one commit
+    try library.addKeywords(["Trips/Iceland/Reykjavik"], to: [id])
+    let asset = try library.asset(id)
+    print(asset.rating, asset.colorLabel?.rawValue ?? "-", asset.keywords, asset.title ?? "-")
+    let iceland = try library.fetchAssets(FetchOptions(predicate: try AssetPredicate(parsing: #"rating>=4 and keyword="Trips/Iceland""#)))
+    print(iceland.count, try library.keywordCounts())
+#sourceLocation()
+}
+
+/// docs/library-api.md:324 (Lightroom develop settings)
+func docSnippet9(_ doc: DocSnippetContext) throws {
+    let library = doc.library
+    let id = doc.id
+#sourceLocation(file: "docs/library-api.md", line: 325)
     // The sidecar beside the photo's source file, else its embedded packet
     // (or `sidecar: path`); nil when it has no develop settings. Importing the
     // same packet again returns its revision with isNew == false.
@@ -356,25 +374,33 @@ func docSnippet8_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:335 (Lightroom develop settings)
-func docSnippet9(_ doc: DocSnippetContext) throws {
-    let library = doc.library
-    let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 336)
-    library.darktable = DarktableCLI.located()          // the default; nil keeps histories with the unedited render
-    if let dt = try library.importDarktableHistory(id) {  // the photo's sidecar (or sidecar: path); nil: no history
-        print(dt.revision, dt.isNew, dt.renderedByDarktable, dt.history.activeModules)   // 1 true true ["rawprepare", …, "flip"]
-    }
-    let kept = try library.history(id).compactMap(\.darktableHistory)       // the histories in the photo's revisions
-    print(kept.count)
-#sourceLocation()
-}
-
-/// docs/library-api.md:335 (Lightroom develop settings) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:324 (Lightroom develop settings) — the same, inside async code (compiled, not run)
 func docSnippet9_inAsyncCode(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 336)
+#sourceLocation(file: "docs/library-api.md", line: 325)
+    // The sidecar beside the photo's source file, else its embedded packet
+    // (or `sidecar: path`); nil when it has no develop settings. Importing the
+    // same packet again returns its revision with isNew == false.
+    if let lightroom = try library.importDevelopSettings(id) {
+        print(lightroom.revision, lightroom.isNew, lightroom.source, lightroom.unmapped)   // 1 true sidecar IMG_1.xmp ["Clarity2012 +20"]
+    }
+    for revision in try library.history(id) {
+        if let unmapped = revision.lightroomUnmapped { print("revision \(revision.number): from Lightroom, not mapped:", unmapped) }
+    }
+    // Recipe.canHandle is true for them, and Recipe(adjustmentData:) is the translation:
+    // an edit on top changes the translated filters, as with photoedit's own recipes.
+    if let data = try library.asset(id).adjustmentData, LightroomSettings.canHandle(data) {
+        print(Chain.format(try Recipe(adjustmentData: data, registry: library.registry), registry: library.registry))
+    }
+#sourceLocation()
+}
+
+/// docs/library-api.md:365 (Lightroom develop settings)
+func docSnippet10(_ doc: DocSnippetContext) throws {
+    let library = doc.library
+    let id = doc.id
+#sourceLocation(file: "docs/library-api.md", line: 366)
     library.darktable = DarktableCLI.located()          // the default; nil keeps histories with the unedited render
     if let dt = try library.importDarktableHistory(id) {  // the photo's sidecar (or sidecar: path); nil: no history
         print(dt.revision, dt.isNew, dt.renderedByDarktable, dt.history.activeModules)   // 1 true true ["rawprepare", …, "flip"]
@@ -384,25 +410,25 @@ func docSnippet9_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:357 (Photos from bytes (uploads))
-func docSnippet10(_ doc: DocSnippetContext) throws {
-    let library = doc.library
-    let jpegData = doc.jpegData
-#sourceLocation(file: "docs/library-api.md", line: 358)
-    // Synchronous, or in a change block with other requests.
-    let photo = try library.createAsset(from: jpegData, filename: "IMG_0042.JPG")
-    let again = try library.performChanges(returning: { changes in
-        changes.createAsset(from: jpegData, filename: "IMG_0042.JPG")
-    })
-    print(photo.localIdentifier, again.existed)   // again.existed: those bytes were already there
-#sourceLocation()
-}
-
-/// docs/library-api.md:357 (Photos from bytes (uploads)) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:365 (Lightroom develop settings) — the same, inside async code (compiled, not run)
 func docSnippet10_inAsyncCode(_ doc: DocSnippetContext) async throws {
     let library = doc.library
+    let id = doc.id
+#sourceLocation(file: "docs/library-api.md", line: 366)
+    library.darktable = DarktableCLI.located()          // the default; nil keeps histories with the unedited render
+    if let dt = try library.importDarktableHistory(id) {  // the photo's sidecar (or sidecar: path); nil: no history
+        print(dt.revision, dt.isNew, dt.renderedByDarktable, dt.history.activeModules)   // 1 true true ["rawprepare", …, "flip"]
+    }
+    let kept = try library.history(id).compactMap(\.darktableHistory)       // the histories in the photo's revisions
+    print(kept.count)
+#sourceLocation()
+}
+
+/// docs/library-api.md:387 (Photos from bytes (uploads))
+func docSnippet11(_ doc: DocSnippetContext) throws {
+    let library = doc.library
     let jpegData = doc.jpegData
-#sourceLocation(file: "docs/library-api.md", line: 358)
+#sourceLocation(file: "docs/library-api.md", line: 388)
     // Synchronous, or in a change block with other requests.
     let photo = try library.createAsset(from: jpegData, filename: "IMG_0042.JPG")
     let again = try library.performChanges(returning: { changes in
@@ -412,12 +438,26 @@ func docSnippet10_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:366 (Photos from bytes (uploads))
-func docSnippet11(_ doc: DocSnippetContext) async throws {
+/// docs/library-api.md:387 (Photos from bytes (uploads)) — the same, inside async code (compiled, not run)
+func docSnippet11_inAsyncCode(_ doc: DocSnippetContext) async throws {
+    let library = doc.library
+    let jpegData = doc.jpegData
+#sourceLocation(file: "docs/library-api.md", line: 388)
+    // Synchronous, or in a change block with other requests.
+    let photo = try library.createAsset(from: jpegData, filename: "IMG_0042.JPG")
+    let again = try library.performChanges(returning: { changes in
+        changes.createAsset(from: jpegData, filename: "IMG_0042.JPG")
+    })
+    print(photo.localIdentifier, again.existed)   // again.existed: those bytes were already there
+#sourceLocation()
+}
+
+/// docs/library-api.md:396 (Photos from bytes (uploads))
+func docSnippet12(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let jpegData = doc.jpegData
     let requestBody = doc.requestBody
-#sourceLocation(file: "docs/library-api.md", line: 367)
+#sourceLocation(file: "docs/library-api.md", line: 397)
     // Async: a stream of bytes or chunks (an HTTP request body).
     let uploaded = try await library.createAsset(fromChunks: requestBody, filename: "IMG_0043.HEIC")
     let bytes = AsyncStream<UInt8> { continuation in
@@ -429,87 +469,72 @@ func docSnippet11(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:405 (Fetching photos and albums (PhotoKit's `PHFetchOptions`))
-func docSnippet12(_ doc: DocSnippetContext) throws {
-    let library = doc.library
-    let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 406)
-    // Typed: operators on AssetField build an AssetPredicate.
-    let options = FetchOptions(
-        predicate: .has(.favorite) && AssetField.width >= 3000 && AssetField.created >= "2024-01-01"
-            && AssetField.cameraMake == "Canon" && .inAlbum("Holidays"),
-        sortDescriptors: [AssetSortDescriptor(.created, ascending: false), AssetSortDescriptor(.name)],
-        fetchLimit: 20)                       // also includeHiddenAssets, includeRecentlyDeleted
-    let result = try library.fetchAssets(options)
-    for asset in result { print(asset.id) }           // a RandomAccessCollection of Asset
-
-    // The same from the text syntax of `photoedit list --where` (docs/queries.md).
-    let parsed = try AssetPredicate(parsing: #"favorite and width>=3000 and camera.make="Canon""#)
-    let sort = try AssetSortDescriptor.parseList("-created,name")
-    let big = try library.fetchAssets(FetchOptions(predicate: parsed, sortDescriptors: sort))
-
-    let all = try library.fetchAssets()
-    print(big.count, all.count, all.identifiers.first ?? "-")
-    let first: Asset? = try all.firstObject()           // loaded on demand, a page at a time, then kept
-    let page: [Asset] = try all.objects(in: 0..<min(20, all.count))   // throw if a photo was purged since
-    print(first?.id ?? "-", page.count, all.index(of: id) ?? -1, all.contains(id), all.map(\.pixelWidth))
-
-    let holidays = try library.fetchAssets(in: "Holidays")   // album order unless sortDescriptors are given
-    let albums = try library.fetchAlbums(titleContains: "holi")   // FetchResult<Album>, by title
-    print(holidays.count, albums.map(\.title))
-#sourceLocation()
-}
-
-/// docs/library-api.md:405 (Fetching photos and albums (PhotoKit's `PHFetchOptions`)) — the same, inside async code (compiled, not run)
-func docSnippet12_inAsyncCode(_ doc: DocSnippetContext) async throws {
-    let library = doc.library
-    let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 406)
-    // Typed: operators on AssetField build an AssetPredicate.
-    let options = FetchOptions(
-        predicate: .has(.favorite) && AssetField.width >= 3000 && AssetField.created >= "2024-01-01"
-            && AssetField.cameraMake == "Canon" && .inAlbum("Holidays"),
-        sortDescriptors: [AssetSortDescriptor(.created, ascending: false), AssetSortDescriptor(.name)],
-        fetchLimit: 20)                       // also includeHiddenAssets, includeRecentlyDeleted
-    let result = try library.fetchAssets(options)
-    for asset in result { print(asset.id) }           // a RandomAccessCollection of Asset
-
-    // The same from the text syntax of `photoedit list --where` (docs/queries.md).
-    let parsed = try AssetPredicate(parsing: #"favorite and width>=3000 and camera.make="Canon""#)
-    let sort = try AssetSortDescriptor.parseList("-created,name")
-    let big = try library.fetchAssets(FetchOptions(predicate: parsed, sortDescriptors: sort))
-
-    let all = try library.fetchAssets()
-    print(big.count, all.count, all.identifiers.first ?? "-")
-    let first: Asset? = try all.firstObject()           // loaded on demand, a page at a time, then kept
-    let page: [Asset] = try all.objects(in: 0..<min(20, all.count))   // throw if a photo was purged since
-    print(first?.id ?? "-", page.count, all.index(of: id) ?? -1, all.contains(id), all.map(\.pixelWidth))
-
-    let holidays = try library.fetchAssets(in: "Holidays")   // album order unless sortDescriptors are given
-    let albums = try library.fetchAlbums(titleContains: "holi")   // FetchResult<Album>, by title
-    print(holidays.count, albums.map(\.title))
-#sourceLocation()
-}
-
-/// docs/library-api.md:453 (The change feed (PhotoKit's change observer))
+/// docs/library-api.md:435 (Fetching photos and albums (PhotoKit's `PHFetchOptions`))
 func docSnippet13(_ doc: DocSnippetContext) throws {
     let library = doc.library
-#sourceLocation(file: "docs/library-api.md", line: 454)
-    // Past changes: one ChangeSet per commit, oldest first.
-    for set in try library.changes(since: 0) {
-        for entry in set.entries {                   // seq, date, objectType, identifier, kind, aspects
-            print(entry.seq, entry.kind, entry.objectType, entry.identifier, entry.aspects.names)
-        }
-    }
-    let entries = try library.changeEntries(since: 0, limit: 100)   // the entries alone, cheap
-    print(entries.count, try library.latestChangeSequence())
+    let id = doc.id
+#sourceLocation(file: "docs/library-api.md", line: 436)
+    // Typed: operators on AssetField build an AssetPredicate.
+    let options = FetchOptions(
+        predicate: .has(.favorite) && AssetField.width >= 3000 && AssetField.created >= "2024-01-01"
+            && AssetField.cameraMake == "Canon" && .inAlbum("Holidays"),
+        sortDescriptors: [AssetSortDescriptor(.created, ascending: false), AssetSortDescriptor(.name)],
+        fetchLimit: 20)                       // also includeHiddenAssets, includeRecentlyDeleted
+    let result = try library.fetchAssets(options)
+    for asset in result { print(asset.id) }           // a RandomAccessCollection of Asset
+
+    // The same from the text syntax of `photoedit list --where` (docs/queries.md).
+    let parsed = try AssetPredicate(parsing: #"favorite and width>=3000 and camera.make="Canon""#)
+    let sort = try AssetSortDescriptor.parseList("-created,name")
+    let big = try library.fetchAssets(FetchOptions(predicate: parsed, sortDescriptors: sort))
+
+    let all = try library.fetchAssets()
+    print(big.count, all.count, all.identifiers.first ?? "-")
+    let first: Asset? = try all.firstObject()           // loaded on demand, a page at a time, then kept
+    let page: [Asset] = try all.objects(in: 0..<min(20, all.count))   // throw if a photo was purged since
+    print(first?.id ?? "-", page.count, all.index(of: id) ?? -1, all.contains(id), all.map(\.pixelWidth))
+
+    let holidays = try library.fetchAssets(in: "Holidays")   // album order unless sortDescriptors are given
+    let albums = try library.fetchAlbums(titleContains: "holi")   // FetchResult<Album>, by title
+    print(holidays.count, albums.map(\.title))
 #sourceLocation()
 }
 
-/// docs/library-api.md:453 (The change feed (PhotoKit's change observer)) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:435 (Fetching photos and albums (PhotoKit's `PHFetchOptions`)) — the same, inside async code (compiled, not run)
 func docSnippet13_inAsyncCode(_ doc: DocSnippetContext) async throws {
     let library = doc.library
-#sourceLocation(file: "docs/library-api.md", line: 454)
+    let id = doc.id
+#sourceLocation(file: "docs/library-api.md", line: 436)
+    // Typed: operators on AssetField build an AssetPredicate.
+    let options = FetchOptions(
+        predicate: .has(.favorite) && AssetField.width >= 3000 && AssetField.created >= "2024-01-01"
+            && AssetField.cameraMake == "Canon" && .inAlbum("Holidays"),
+        sortDescriptors: [AssetSortDescriptor(.created, ascending: false), AssetSortDescriptor(.name)],
+        fetchLimit: 20)                       // also includeHiddenAssets, includeRecentlyDeleted
+    let result = try library.fetchAssets(options)
+    for asset in result { print(asset.id) }           // a RandomAccessCollection of Asset
+
+    // The same from the text syntax of `photoedit list --where` (docs/queries.md).
+    let parsed = try AssetPredicate(parsing: #"favorite and width>=3000 and camera.make="Canon""#)
+    let sort = try AssetSortDescriptor.parseList("-created,name")
+    let big = try library.fetchAssets(FetchOptions(predicate: parsed, sortDescriptors: sort))
+
+    let all = try library.fetchAssets()
+    print(big.count, all.count, all.identifiers.first ?? "-")
+    let first: Asset? = try all.firstObject()           // loaded on demand, a page at a time, then kept
+    let page: [Asset] = try all.objects(in: 0..<min(20, all.count))   // throw if a photo was purged since
+    print(first?.id ?? "-", page.count, all.index(of: id) ?? -1, all.contains(id), all.map(\.pixelWidth))
+
+    let holidays = try library.fetchAssets(in: "Holidays")   // album order unless sortDescriptors are given
+    let albums = try library.fetchAlbums(titleContains: "holi")   // FetchResult<Album>, by title
+    print(holidays.count, albums.map(\.title))
+#sourceLocation()
+}
+
+/// docs/library-api.md:483 (The change feed (PhotoKit's change observer))
+func docSnippet14(_ doc: DocSnippetContext) throws {
+    let library = doc.library
+#sourceLocation(file: "docs/library-api.md", line: 484)
     // Past changes: one ChangeSet per commit, oldest first.
     for set in try library.changes(since: 0) {
         for entry in set.entries {                   // seq, date, objectType, identifier, kind, aspects
@@ -521,11 +546,26 @@ func docSnippet13_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:465 (The change feed (PhotoKit's change observer)) — until-cancelled: the live feed never ends by itself; the test runs it in a task, commits a change and cancels the task
-func docSnippet14(_ doc: DocSnippetContext) async throws {
+/// docs/library-api.md:483 (The change feed (PhotoKit's change observer)) — the same, inside async code (compiled, not run)
+func docSnippet14_inAsyncCode(_ doc: DocSnippetContext) async throws {
+    let library = doc.library
+#sourceLocation(file: "docs/library-api.md", line: 484)
+    // Past changes: one ChangeSet per commit, oldest first.
+    for set in try library.changes(since: 0) {
+        for entry in set.entries {                   // seq, date, objectType, identifier, kind, aspects
+            print(entry.seq, entry.kind, entry.objectType, entry.identifier, entry.aspects.names)
+        }
+    }
+    let entries = try library.changeEntries(since: 0, limit: 100)   // the entries alone, cheap
+    print(entries.count, try library.latestChangeSequence())
+#sourceLocation()
+}
+
+/// docs/library-api.md:495 (The change feed (PhotoKit's change observer)) — until-cancelled: the live feed never ends by itself; the test runs it in a task, commits a change and cancels the task
+func docSnippet15(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 466)
+#sourceLocation(file: "docs/library-api.md", line: 496)
     // Live, from this process and any other; cancelling the task stops the watcher.
     let now = try library.latestChangeSequence()
     var shown = try library.fetchAssets(FetchOptions(predicate: .has(.favorite)))
@@ -545,11 +585,11 @@ func docSnippet14(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:508 (Resources and verification)
-func docSnippet15(_ doc: DocSnippetContext) throws {
+/// docs/library-api.md:538 (Resources and verification)
+func docSnippet16(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 509)
+#sourceLocation(file: "docs/library-api.md", line: 539)
     for resource in try library.resources(for: id) {   // the files behind a photo
         print(resource.type, resource.originalFilename, resource.uniformTypeIdentifier, resource.fileSize)
     }
@@ -561,11 +601,11 @@ func docSnippet15(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:508 (Resources and verification) — the same, inside async code (compiled, not run)
-func docSnippet15_inAsyncCode(_ doc: DocSnippetContext) async throws {
+/// docs/library-api.md:538 (Resources and verification) — the same, inside async code (compiled, not run)
+func docSnippet16_inAsyncCode(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 509)
+#sourceLocation(file: "docs/library-api.md", line: 539)
     for resource in try library.resources(for: id) {   // the files behind a photo
         print(resource.type, resource.originalFilename, resource.uniformTypeIdentifier, resource.fileSize)
     }
@@ -577,11 +617,11 @@ func docSnippet15_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:524 (Resources and verification)
-func docSnippet16(_ doc: DocSnippetContext) async throws {
+/// docs/library-api.md:554 (Resources and verification)
+func docSnippet17(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 525)
+#sourceLocation(file: "docs/library-api.md", line: 555)
     let resources = try library.resources(for: id)
     if let original = resources.first(where: { $0.type == .photo }) {
         let data = try library.requestData(for: original)
@@ -592,11 +632,11 @@ func docSnippet16(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:548 (Errors)
-func docSnippet17(_ doc: DocSnippetContext) throws {
+/// docs/library-api.md:578 (Errors)
+func docSnippet18(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 549)
+#sourceLocation(file: "docs/library-api.md", line: 579)
     do {
         try library.performChanges { try $0.changeRequest(for: id).isFavorite = true }
     } catch PhotoEditError.conflict(_, _, let actual) {
@@ -607,11 +647,11 @@ func docSnippet17(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:548 (Errors) — the same, inside async code (compiled, not run)
-func docSnippet17_inAsyncCode(_ doc: DocSnippetContext) async throws {
+/// docs/library-api.md:578 (Errors) — the same, inside async code (compiled, not run)
+func docSnippet18_inAsyncCode(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 549)
+#sourceLocation(file: "docs/library-api.md", line: 579)
     do {
         try library.performChanges { try $0.changeRequest(for: id).isFavorite = true }
     } catch PhotoEditError.conflict(_, _, let actual) {
@@ -622,15 +662,15 @@ func docSnippet17_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:560 (Image requests and the caching image manager (PhotoKit's `PHImageManager`))
-func docSnippet18(_ doc: DocSnippetContext) async throws {
+/// docs/library-api.md:590 (Image requests and the caching image manager (PhotoKit's `PHImageManager`))
+func docSnippet19(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
     let cell = doc.cell
     let sink = doc.sink
     let visibleIDs = doc.visibleIDs
     let scrolledAwayIDs = doc.scrolledAwayIDs
-#sourceLocation(file: "docs/library-api.md", line: 561)
+#sourceLocation(file: "docs/library-api.md", line: 591)
     let manager = ImageManager(library: library)          // one per process is enough; thread-safe
 
     // Opportunistic (the default): a degraded image first when the final one
@@ -667,11 +707,11 @@ func docSnippet18(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:685 (Local corrections and healing spots)
-func docSnippet19(_ doc: DocSnippetContext) throws {
+/// docs/library-api.md:715 (Local corrections and healing spots)
+func docSnippet20(_ doc: DocSnippetContext) throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 686)
+#sourceLocation(file: "docs/library-api.md", line: 716)
     var recipe = try library.currentRecipe(id)
     let face = RadialGradient(centre: MaskPoint(x: 0.5, y: 0.4), radiusX: 0.2, radiusY: 0.3, feather: 0.6)
     let sky = LinearGradient(zero: MaskPoint(x: 0.5, y: 0.5), full: MaskPoint(x: 0.5, y: 0))
@@ -689,11 +729,11 @@ func docSnippet19(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:685 (Local corrections and healing spots) — the same, inside async code (compiled, not run)
-func docSnippet19_inAsyncCode(_ doc: DocSnippetContext) async throws {
+/// docs/library-api.md:715 (Local corrections and healing spots) — the same, inside async code (compiled, not run)
+func docSnippet20_inAsyncCode(_ doc: DocSnippetContext) async throws {
     let library = doc.library
     let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 686)
+#sourceLocation(file: "docs/library-api.md", line: 716)
     var recipe = try library.currentRecipe(id)
     let face = RadialGradient(centre: MaskPoint(x: 0.5, y: 0.4), radiusX: 0.2, radiusY: 0.3, feather: 0.6)
     let sky = LinearGradient(zero: MaskPoint(x: 0.5, y: 0.5), full: MaskPoint(x: 0.5, y: 0))
@@ -715,24 +755,25 @@ func docSnippet19_inAsyncCode(_ doc: DocSnippetContext) async throws {
 let docSnippets: [DocSnippet] = [
     DocSnippet(number: 1, line: 6, section: "Using photoedit from Swift", run: .none(reason: "two elements of Package.swift's arrays, not statements")),
     DocSnippet(number: 2, line: 23, section: "Using photoedit from Swift", run: .sync(docSnippet2)),
-    DocSnippet(number: 3, line: 90, section: "Async code", run: .async(docSnippet3)),
-    DocSnippet(number: 4, line: 157, section: "Camera RAW and RAW+JPEG pairs", run: .sync(docSnippet4)),
-    DocSnippet(number: 5, line: 183, section: "Editing with your own tool (PhotoKit's content editing)", run: .sync(docSnippet5)),
-    DocSnippet(number: 6, line: 217, section: "Change requests", run: .sync(docSnippet6)),
-    DocSnippet(number: 7, line: 254, section: "Ratings, labels, keywords, titles and captions", run: .sync(docSnippet7)),
-    DocSnippet(number: 8, line: 294, section: "Lightroom develop settings", run: .sync(docSnippet8)),
-    DocSnippet(number: 9, line: 335, section: "Lightroom develop settings", run: .sync(docSnippet9)),
-    DocSnippet(number: 10, line: 357, section: "Photos from bytes (uploads)", run: .sync(docSnippet10)),
-    DocSnippet(number: 11, line: 366, section: "Photos from bytes (uploads)", run: .async(docSnippet11)),
-    DocSnippet(number: 12, line: 405, section: "Fetching photos and albums (PhotoKit's `PHFetchOptions`)", run: .sync(docSnippet12)),
-    DocSnippet(number: 13, line: 453, section: "The change feed (PhotoKit's change observer)", run: .sync(docSnippet13)),
-    DocSnippet(number: 14, line: 465, section: "The change feed (PhotoKit's change observer)", run: .untilCancelled(docSnippet14)),
-    DocSnippet(number: 15, line: 508, section: "Resources and verification", run: .sync(docSnippet15)),
-    DocSnippet(number: 16, line: 524, section: "Resources and verification", run: .async(docSnippet16)),
-    DocSnippet(number: 17, line: 548, section: "Errors", run: .sync(docSnippet17)),
-    DocSnippet(number: 18, line: 560, section: "Image requests and the caching image manager (PhotoKit's `PHImageManager`)", run: .async(docSnippet18)),
-    DocSnippet(number: 19, line: 685, section: "Local corrections and healing spots", run: .sync(docSnippet19)),
+    DocSnippet(number: 3, line: 87, section: "Measured edits: `auto` and `upright`", run: .sync(docSnippet3)),
+    DocSnippet(number: 4, line: 120, section: "Async code", run: .async(docSnippet4)),
+    DocSnippet(number: 5, line: 187, section: "Camera RAW and RAW+JPEG pairs", run: .sync(docSnippet5)),
+    DocSnippet(number: 6, line: 213, section: "Editing with your own tool (PhotoKit's content editing)", run: .sync(docSnippet6)),
+    DocSnippet(number: 7, line: 247, section: "Change requests", run: .sync(docSnippet7)),
+    DocSnippet(number: 8, line: 284, section: "Ratings, labels, keywords, titles and captions", run: .sync(docSnippet8)),
+    DocSnippet(number: 9, line: 324, section: "Lightroom develop settings", run: .sync(docSnippet9)),
+    DocSnippet(number: 10, line: 365, section: "Lightroom develop settings", run: .sync(docSnippet10)),
+    DocSnippet(number: 11, line: 387, section: "Photos from bytes (uploads)", run: .sync(docSnippet11)),
+    DocSnippet(number: 12, line: 396, section: "Photos from bytes (uploads)", run: .async(docSnippet12)),
+    DocSnippet(number: 13, line: 435, section: "Fetching photos and albums (PhotoKit's `PHFetchOptions`)", run: .sync(docSnippet13)),
+    DocSnippet(number: 14, line: 483, section: "The change feed (PhotoKit's change observer)", run: .sync(docSnippet14)),
+    DocSnippet(number: 15, line: 495, section: "The change feed (PhotoKit's change observer)", run: .untilCancelled(docSnippet15)),
+    DocSnippet(number: 16, line: 538, section: "Resources and verification", run: .sync(docSnippet16)),
+    DocSnippet(number: 17, line: 554, section: "Resources and verification", run: .async(docSnippet17)),
+    DocSnippet(number: 18, line: 578, section: "Errors", run: .sync(docSnippet18)),
+    DocSnippet(number: 19, line: 590, section: "Image requests and the caching image manager (PhotoKit's `PHImageManager`)", run: .async(docSnippet19)),
+    DocSnippet(number: 20, line: 715, section: "Local corrections and healing spots", run: .sync(docSnippet20)),
 ]
 
 /// The synchronous snippets also compiled inside an `async` function.
-let docSnippetsCompiledInAsyncCode: [Int] = [2, 4, 5, 6, 7, 8, 9, 10, 12, 13, 15, 17, 19]
+let docSnippetsCompiledInAsyncCode: [Int] = [2, 3, 5, 6, 7, 8, 9, 10, 11, 13, 14, 16, 18, 20]

@@ -11,7 +11,8 @@ a photo, moves the exposure slider with the keyboard and sees the preview get
 brighter (pixels of the <img>), saves and sees revision 1 in the history,
 reverts, sees another client's edit arrive live (over the change feed),
 gets "changed elsewhere" when saving on a stale revision, presses Auto (a
-new revision; the sliders show the concrete values it wrote), marks a favorite,
+new revision; the sliders show the concrete values it wrote), picks Upright
+on a photo without lines (the one-line reason, nothing saved), marks a favorite,
 raises the curve's middle on its canvas (a brighter preview), crops with the crop tool (a handle dragged with the pointer, the frame moved
 with the keyboard, the 1:1 preset, a straighten angle) and saves a square
 render, draws local corrections (a radial on the cropped photo lands in the
@@ -20,7 +21,8 @@ brush stroke, a clone spot and a heal spot are drawn with the pointer and saved:
 render read back through the API changes in each place and not elsewhere,
 and a correction switched off renders nothing), creates an album with the photo and adds/removes it from another,
 filters the grid by album (thumbnails signed in the listing, no render-url
-call), hides a photo and sees it leave the default grid, searches with
+call), hides a photo and sees it leave the default grid, levels a chart the
+CLI turned 2.5° with Upright and Constrain (the rotate control shows the value), searches with
 spaces (and sees a bad query's problem+json message), recrops an aspect crop
 made elsewhere (a plain rectangle is saved), and, on a server without tokens
 or keys, works with no console error, no render-url request and no 5xx in
@@ -483,6 +485,17 @@ def main():
         check(automatic > darker + 10, f"Auto's render is brighter than the -1 EV one (mean {automatic:.1f} vs {darker:.1f})")
         check(js("return document.getElementById('save').disabled") is True, "nothing is left unsaved after Auto")
         shot("07b-auto")
+
+        # --- Upright without reliable lines: nothing saved, the reason shown -
+        Select(driver.find_element(By.ID, "upright")).select_by_value("full")
+        until(lambda: "perspective unchanged" in driver.find_element(By.ID, "edit-error").text,
+              "Upright on a photo without a building says why it changes nothing")
+        note = driver.find_element(By.ID, "edit-error").text
+        check(note.startswith("upright full: ") and "\n" not in note, f"the reason is one line ({note!r})")
+        check(js("return document.getElementById('upright').value") == "" and
+              js("return !document.getElementById('upright').disabled"), "the Upright menu is ready again")
+        status, asset = server.api("GET", f"/v1/assets/{coffee_id}")
+        check(asset["revision"] == 6 and "perspective" not in (asset["chain"] or ""), "Upright without a solution saved nothing")
 
         # --- Favorite -------------------------------------------------------
         driver.find_element(By.ID, "favorite").click()
@@ -968,6 +981,38 @@ def main():
         check(driver.find_element(By.CSS_SELECTOR, f'.tile[data-id="{chelsea_id}"]').get_attribute("class").find("hidden-photo") >= 0,
               "with 'Hidden' the hidden photo is listed, marked as hidden")
         shot("16-hidden")
+
+        # --- Upright: a chart turned 2.5° (made by the CLI) is levelled ------
+        made = os.path.join(folder, "made")
+        chart_id = server.run("import", "--library", made, os.path.join(ROOT, "samples", "chart.png")).split("\t")[0]
+        server.run("apply", "--library", made, "perspective=0:0:2.5", chart_id)
+        turned = os.path.join(folder, "chart-turned.jpg")
+        server.run("render", "--library", made, chart_id, "-o", turned)
+        driver.find_element(By.ID, "file-picker").send_keys(turned)
+        until(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#grid .tile")) == 3, "the turned chart is uploaded")
+        status, listing = server.api("GET", "/v1/assets?where=" + urllib.request.quote('name="chart-turned.jpg"'))
+        turned_id = listing["assets"][0]["id"]
+        driver.find_element(By.CSS_SELECTOR, f'.tile[data-id="{turned_id}"] a').click()
+        until(lambda: js("return !document.getElementById('photo').hidden") and js(MEAN, "view") is not None, "the turned chart opens")
+        driver.find_element(By.ID, "upright-constrain").click()
+        Select(driver.find_element(By.ID, "upright")).select_by_value("level")
+        until(lambda: "revision 1" in driver.find_element(By.ID, "photo-rev").text, "Upright Level saves revision 1")
+        status, asset = server.api("GET", f"/v1/assets/{turned_id}")
+        chain = asset["chain"] or ""
+        written = re.search(r"perspective(?:=0:0:|\.rotate=)(-?[0-9.]+)", chain)
+        check(written is not None and "vertical" not in chain, f"Upright Level wrote a concrete rotation ({chain})")
+        status, found = server.api("GET", f"/v1/assets/{turned_id}/upright?mode=level")
+        check(f"perspective.scale={found['constrainedScale']:g}" in chain and found["constrainedScale"] > 100,
+              f"with Constrain ticked the scale leaving no empty corner is saved ({chain}, {found['constrainedScale']})")
+        rotate = float(written.group(1))
+        check(abs(rotate + 2.5) <= 0.15, f"the rotation undoes the 2.5° turn ({rotate})")
+        # The slider moves in whole degrees; the number beside it shows the value.
+        number = driver.find_element(By.CSS_SELECTOR, "#p-perspective-rotate + input.number")
+        until(lambda: abs(float(number.get_attribute("value")) - rotate) < 1e-6, f"the rotate control shows Upright's value {rotate}")
+        check(js("return document.getElementById('save').disabled") is True, "nothing is left unsaved after Upright")
+        shot("16b-upright")
+        driver.find_element(By.ID, "back").click()
+        until(lambda: js("return !document.getElementById('library').hidden"), "back to the library")
 
         # --- The default server: no tokens, no signing keys ----------------
         # (photoedit serve as the README starts it): no token asked for,

@@ -2,6 +2,14 @@ import Foundation
 
 extension Editing {
     func autoAdjustment(for idOrPrefix: String) throws -> AutoAdjustment {
+        let (_, base, recipe) = try measuredBase(idOrPrefix)
+        return try autoAdjustment(base: base, recipe: recipe)
+    }
+
+    /// The photo's id, the path of the base its current edit starts from and
+    /// its current recipe (empty when it is not photoedit's): what `auto` and
+    /// `upright` measure.
+    func measuredBase(_ idOrPrefix: String) throws -> (id: String, path: String, recipe: Recipe) {
         let id = try resolve(idOrPrefix)
         let registry = self.registry
         let canHandle: @Sendable (AdjustmentData) -> Bool = { Recipe.canHandle($0) && (try? Recipe(adjustmentData: $0, registry: registry)) != nil }
@@ -11,7 +19,7 @@ extension Editing {
         if let data = input.adjustmentData, input.canHandleAdjustmentData {
             recipe = try Recipe(adjustmentData: data, registry: registry)
         }
-        return try autoAdjustment(base: input.fullSizeImageURL.path, recipe: recipe)
+        return (id, input.fullSizeImageURL.path, recipe)
     }
 
     /// `AutoAdjust.analyse` on the base image at `path`: a JPEG, PNG… is

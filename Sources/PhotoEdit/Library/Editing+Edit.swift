@@ -50,7 +50,9 @@ extension Editing {
             var recipe = recipe
             for name in removing { recipe.remove(name) }
             let applied = try Chain.apply(steps, to: recipe, registry: registry, presets: presets, developsRaw: isRaw || recipe.base == .alternate,
-                                          auto: { try self.autoAdjustment(base: input.fullSizeImageURL.path, recipe: $0).applied(to: $0, registry: registry) })
+                                          auto: { try self.autoAdjustment(base: input.fullSizeImageURL.path, recipe: $0).applied(to: $0, registry: registry) },
+                                          upright: { try self.uprightAdjustment(base: input.fullSizeImageURL.path, recipe: $0, id: input.assetIdentifier, mode: $1.mode)
+                                              .applied(to: $0, registry: registry, constrain: $1.constrain) })
             return try self.identifyingLens(applied, id: input.assetIdentifier)
         }
     }

@@ -360,6 +360,14 @@ extension PhotoLibrary {
     /// The camera and lens a photo's EXIF names, and the lensfun profile
     /// they match, or why none does (what `lens` would store; nothing is written).
     public func lensIdentification(for idOrPrefix: String) throws -> LensIdentification { try editing.lensIdentification(for: idOrPrefix) }
+
+    /// The `perspective` values `upright` writes for a photo in `mode` (what
+    /// `apply(chain: "upright=MODE", …)` would set), or why it finds none:
+    /// measured on the base its current edit starts from, after the recipe's
+    /// `lens` and `rotate` (as the `perspective` filter sees it). Nothing is written.
+    public func uprightAdjustment(for idOrPrefix: String, mode: UprightMode = .auto) throws -> UprightAdjustment {
+        try editing.uprightAdjustment(for: idOrPrefix, mode: mode)
+    }
 }
 
 // MARK: Committing (Committing.swift; the change requests in Changes.swift)

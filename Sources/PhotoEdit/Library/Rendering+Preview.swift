@@ -24,7 +24,9 @@ extension Rendering {
         let base = input.fullSizeImageURL.path
         recipe = try Chain.apply(steps, to: recipe.rebased(input.base.recipeBase, registry: registry), registry: registry, presets: presets,
                                  developsRaw: Renderer.isRaw(base),
-                                 auto: { try self.editing.autoAdjustment(base: base, recipe: $0).applied(to: $0, registry: registry) })
+                                 auto: { try self.editing.autoAdjustment(base: base, recipe: $0).applied(to: $0, registry: registry) },
+                                 upright: { try self.editing.uprightAdjustment(base: base, recipe: $0, id: id, mode: $1.mode)
+                                     .applied(to: $0, registry: registry, constrain: $1.constrain) })
         recipe = try editing.identifyingLens(recipe, id: id)
 
         let path = input.fullSizeImageURL.path

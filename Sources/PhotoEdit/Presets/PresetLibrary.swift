@@ -183,7 +183,7 @@ public struct PresetLibrary: Sendable {
             let chain = body.joined(separator: ",").replacingOccurrences(of: ",,", with: ",")
             // Check it parses and applies (presets it names are checked when used).
             let steps = try Chain.parse(chain)
-            if !steps.contains(where: { $0.preset != nil }) { _ = try Chain.apply(steps, to: .empty, registry: registry, auto: { $0 }) }
+            if !steps.contains(where: { $0.preset != nil }) { _ = try Chain.apply(steps, to: .empty, registry: registry, auto: { $0 }, upright: { r, _ in r }) }
             return Preset(name: name, path: path, summary: comments.first ?? chain, content: .chain(chain))
         } catch let error as PhotoEditError {
             throw PhotoEditError.unreadableFile(path: path, reason: "bad preset: \(error.description)")

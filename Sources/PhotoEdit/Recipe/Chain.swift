@@ -75,6 +75,27 @@ public enum Chain {
     /// concrete values for the filters `AutoAdjust` sets.
     public static let autoStep = "auto"
 
+    /// The name of the `upright` step (`upright`, `upright=level|vertical|full|auto`,
+    /// optionally `:constrain`), which finds the photo's lines and writes
+    /// concrete `perspective` values.
+    public static let uprightStep = "upright"
+
+    /// What an `upright` step asks for (mode `auto` when it names none).
+    static func uprightRequest(_ step: ChainStep) throws -> UprightRequest {
+        let modes = UprightMode.allCases.map(\.rawValue).joined(separator: ", ")
+        guard step.parameter == nil, step.values.count <= 2 else {
+            throw PhotoEditError.invalidChain(chain: step.description, problem: "upright takes a mode and constrain at most (upright=MODE[:constrain], MODE one of \(modes))")
+        }
+        guard let value = step.values.first else { return UprightRequest() }
+        guard let mode = UprightMode(rawValue: value.lowercased()) else {
+            throw PhotoEditError.invalidChain(chain: step.description, problem: "'\(value)' is not an upright mode (one of \(modes))")
+        }
+        if step.values.count == 2 && step.values[1].lowercased() != "constrain" {
+            throw PhotoEditError.invalidChain(chain: step.description, problem: "'\(step.values[1])' is not constrain (upright=MODE:constrain also sets the scale)")
+        }
+        return UprightRequest(mode: mode, constrain: step.values.count == 2)
+    }
+
     /// Merges steps into a recipe: a filter already present takes the new
     /// parameters (it never stacks); a new filter is added; the result is in
     /// canonical pipeline order. Throws on the first invalid step; the input
@@ -84,10 +105,13 @@ public enum Chain {
     /// white balance is then the RAW's development, else a relative shift).
     /// An `auto` step calls `auto` with the recipe so far and continues with
     /// what it returns (the library measures the photo, `AutoAdjustment`);
-    /// without `auto` such a step is an error.
+    /// without `auto` such a step is an error. An `upright` step likewise
+    /// calls `upright` with the recipe so far and what it asks for (the library
+    /// solves the perspective, `UprightAdjustment`).
     public static func apply(_ steps: [ChainStep], to recipe: Recipe, registry: FilterRegistry = .standard,
                              presets: PresetLibrary? = nil, depth: Int = 0, developsRaw: Bool = false,
-                             auto: ((Recipe) throws -> Recipe)? = nil) throws -> Recipe {
+                             auto: ((Recipe) throws -> Recipe)? = nil,
+                             upright: ((Recipe, UprightRequest) throws -> Recipe)? = nil) throws -> Recipe {
         var result = recipe
         var index = 0
         var structuredSeen: Set<String> = []
@@ -104,6 +128,15 @@ public enum Chain {
                 index += 1
                 continue
             }
+            if step.preset == nil && step.filter == uprightStep && registry.filter(uprightStep) == nil {
+                let request = try uprightRequest(step)
+                guard let upright else {
+                    throw PhotoEditError.invalidChain(chain: step.description, problem: "upright measures a photo, and there is none here")
+                }
+                result = try upright(result, request)
+                index += 1
+                continue
+            }
             if let name = step.preset {
                 // A preset's filters merge like the steps of a chain.
                 guard let presets else {
@@ -113,7 +146,7 @@ public enum Chain {
                 let preset = try presets.preset(named: name)
                 if case .chain(let text) = preset.content {
                     result = try apply(parse(text), to: result, registry: registry, presets: presets, depth: depth + 1,
-                                       developsRaw: developsRaw, auto: auto)
+                                       developsRaw: developsRaw, auto: auto, upright: upright)
                 } else if let (recipe, _) = try preset.recipe(developsRaw: developsRaw || result.base == .alternate, registry: registry) {
                     for node in recipe.nodes {
                         let bound = try registry.filter(node.filter).map { try $0.bind(node.parameters) } ?? node.parameters

@@ -700,6 +700,43 @@ async function autoAdjust() {
   }
 }
 
+/**
+ * Upright, as Lightroom's: asks the server what `upright=MODE` finds; with a
+ * reliable solution saves the unsaved changes followed by that step (with
+ * `:constrain` when Constrain is ticked; the perspective sliders then show its
+ * values), without one saves nothing and says why.
+ */
+async function upright(mode) {
+  if (crop.open) finishCrop(true);
+  if (masks?.open) closeMasks();
+  const select = $("upright");
+  select.disabled = true;
+  $("edit-error").hidden = true;
+  try {
+    const found = await api.get(`/v1/assets/${state.photo.id}/upright?mode=${encodeURIComponent(mode)}`);
+    if (!found.perspective) {
+      $("edit-error").textContent = found.note;
+      $("edit-error").hidden = false;
+      return;
+    }
+    const { chain, remove } = pendingEdit();
+    // Upright sets the perspective: a pending removal of it would undo it.
+    const kept = remove.filter((id) => id !== "perspective");
+    const steps = chain ? chain.split(",").filter((s) => !remove.includes(s.split(/[.=]/)[0])) : [];
+    const step = `upright=${mode}${$("upright-constrain").checked ? ":constrain" : ""}`;
+    const body = { chain: [...steps, step].join(",") };
+    if (kept.length) body.remove = kept;
+    await write(`Upright ${found.chain}`, `/v1/assets/${state.photo.id}/edits`, body);
+  } catch (error) {
+    $("edit-error").textContent = describe(error);
+    $("edit-error").hidden = false;
+  } finally {
+    select.value = "";
+    select.disabled = false;
+    updateEditState();
+  }
+}
+
 function revert(revision) {
   const body = revision === undefined ? {} : { revision };
   return write(revision === undefined ? "Reverted to the original" : `Went to revision ${revision}`,
@@ -758,6 +795,7 @@ function showFlags(fresh) {
 
 $("save").addEventListener("click", save);
 $("auto").addEventListener("click", autoAdjust);
+$("upright").addEventListener("change", (event) => { if (event.target.value) upright(event.target.value); });
 $("discard").addEventListener("click", () => setPhoto(state.photo));
 $("revert-original").addEventListener("click", () => revert(undefined));
 $("favorite").addEventListener("click", () => setFlag("favorite", !state.photo.isFavorite));

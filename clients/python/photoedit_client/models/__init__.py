@@ -70,6 +70,10 @@ from .spots_structure_limits import SpotsStructureLimits
 from .update_album_body import UpdateAlbumBody
 from .update_asset_body import UpdateAssetBody
 from .uploaded_asset import UploadedAsset
+from .upright_adjustment import UprightAdjustment
+from .upright_adjustment_mode import UprightAdjustmentMode
+from .upright_adjustment_perspective_type_0 import UprightAdjustmentPerspectiveType0
+from .upright_mode import UprightMode
 
 __all__ = (
     "AdjustmentData",
@@ -142,4 +146,8 @@ __all__ = (
     "UpdateAlbumBody",
     "UpdateAssetBody",
     "UploadedAsset",
+    "UprightAdjustment",
+    "UprightAdjustmentMode",
+    "UprightAdjustmentPerspectiveType0",
+    "UprightMode",
 )

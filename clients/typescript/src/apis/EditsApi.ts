@@ -68,6 +68,11 @@ import {
     RevertAssetRequestFromJSON,
     RevertAssetRequestToJSON,
 } from '../models/RevertAssetRequest';
+import {
+    type UprightAdjustment,
+    UprightAdjustmentFromJSON,
+    UprightAdjustmentToJSON,
+} from '../models/UprightAdjustment';
 
 export interface AssetHistoryRequest {
     /**
@@ -149,6 +154,17 @@ export interface UploadPresetRequest {
      * 
      */
     body: Blob;
+}
+
+export interface UprightRequest {
+    /**
+     * A photo id (32 hexadecimal digits) or an unambiguous prefix.
+     */
+    id: string;
+    /**
+     * 
+     */
+    mode?: UprightModeEnum;
 }
 
 /**
@@ -679,4 +695,72 @@ export class EditsApi extends runtime.BaseAPI {
         return await response.value();
     }
 
+    /**
+     * Creates request options for upright without sending the request
+     */
+    async uprightRequestOpts(requestParameters: UprightRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['id'] == null) {
+            throw new runtime.RequiredError(
+                'id',
+                'Required parameter "id" was null or undefined when calling upright().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        if (requestParameters['mode'] != null) {
+            queryParameters['mode'] = requestParameters['mode'];
+        }
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearer", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/v1/assets/{id}/upright`;
+        urlPath = urlPath.replace('{id}', encodeURIComponent(String(requestParameters['id'])));
+
+        return {
+            path: urlPath,
+            method: 'GET',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * What the chain step upright=MODE would write (the perspective solved from the photo\'s lines, or why none); nothing is written.
+     */
+    async uprightRaw(requestParameters: UprightRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<UprightAdjustment>> {
+        const requestOptions = await this.uprightRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => UprightAdjustmentFromJSON(jsonValue));
+    }
+
+    /**
+     * What the chain step upright=MODE would write (the perspective solved from the photo\'s lines, or why none); nothing is written.
+     */
+    async upright(requestParameters: UprightRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<UprightAdjustment> {
+        const response = await this.uprightRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
 }
+
+/**
+ * @export
+ */
+export const UprightModeEnum = {
+    Auto: 'auto',
+    Level: 'level',
+    Vertical: 'vertical',
+    Full: 'full',
+} as const;
+export type UprightModeEnum = typeof UprightModeEnum[keyof typeof UprightModeEnum];

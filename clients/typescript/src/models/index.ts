@@ -53,3 +53,5 @@ export * from './SpotsStructure';
 export * from './UpdateAlbumRequest';
 export * from './UpdateAssetRequest';
 export * from './UploadedAsset';
+export * from './UprightAdjustment';
+export * from './UprightAdjustmentPerspective';
