@@ -195,21 +195,23 @@ public final class Image: @unchecked Sendable {
     }
 
     /// Converts to another colour space, by libvips' interpretation nick.
+    /// Linear float RGB (3-band scRGB, every render's working space) to
+    /// "srgb" goes through a table built from libvips' own curve
+    /// (photoedit_srgb.c): libvips' bytes (8-bit sRGB), at a fraction of
+    /// the cost of its per-pixel conversion; anything else through libvips.
     package func colourspace(_ space: String) throws -> Image {
-        try call("colourspace", [("space", .string(space))])
-    }
-
-    /// This image as 8-bit sRGB, as `colourspace("srgb").cast("uchar")`
-    /// gives it. Linear float RGB (3-band scRGB, every render's working
-    /// space) goes through a table built from libvips' own curve
-    /// (photoedit_srgb.c): the same bytes, at a fraction of the cost of
-    /// libvips' per-pixel conversion; anything else through libvips.
-    package func sRGB8() throws -> Image {
-        if bands == 3, formatName == "float", interpretationName == "scrgb" {
+        if space == "srgb", bands == 3, formatName == "float", interpretationName == "scrgb" {
             if let out = pe_scrgb_to_srgb8(pointer) { return Image(owning: out) }
             _ = Vips.takeError()
         }
-        return try colourspace("srgb").cast("uchar")
+        return try call("colourspace", [("space", .string(space))])
+    }
+
+    /// This image as 8-bit sRGB: `colourspace("srgb")`, cast to 8 bits
+    /// where it was not already (the working space's table gives 8 bits).
+    package func sRGB8() throws -> Image {
+        let srgb = try colourspace("srgb")
+        return srgb.formatName == "uchar" ? srgb : try srgb.cast("uchar")
     }
 
     /// Casts the band format ("uchar", "ushort", "float").
