@@ -42,7 +42,7 @@ GOAL_VS_IMAGEMAGICK = 3.0  # ImageMagick time >= 3 x photoedit time
 GOAL_PEAK_MB = 300.0
 
 # photoedit's pipeline, step for step (Sources/PhotoEdit/Render/Renderer.swift,
-# Filters/Exposure.swift, Filters/Crop.swift), in one pyvips process. It prints
+# Filters/Tone/Exposure.swift, Filters/Geometry/Crop.swift), in one pyvips process. It prints
 # the time from load to the end of the save, i.e. without the interpreter's
 # start-up and `import pyvips`.
 PYVIPS_PIPELINE = r'''
@@ -96,7 +96,7 @@ def round_half_up(x):
 
 
 def crop_box(width, height):
-    """The pixel rectangle photoedit's crop=X:Y:W:H takes (Filters/Crop.swift)."""
+    """The pixel rectangle photoedit's crop=X:Y:W:H takes (Filters/Geometry/Crop.swift)."""
     x, y, w, h = CROP
     left, top = round_half_up(x * width), round_half_up(y * height)
     cw = min(max(1, round_half_up(w * width)), width - min(left, width - 1))

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The catalog's schema on PostgreSQL: the same tables, columns and meaning
-/// as the SQLite catalog after its migrations v1–v7 (Sources/PhotoEdit/Library/
+/// as the SQLite catalog after its migrations v1–v7 (Sources/PhotoEdit/Catalog/
 /// Catalog.swift), in PostgreSQL's types. Like SQLite's, the migrations are
 /// named and forward-only: never edit one that is registered, append a new one.
 ///

@@ -234,7 +234,7 @@ VipsImage *pe_mask_shape(int width, int height, int kind, const double *params);
 VipsImage *pe_range_lightness(VipsImage *in);
 
 /* photoedit_tone.c: a luminance tone filter on 3-band float linear RGB in
- * one pass, the same bits as its libvips graph (Filters/Contrast.swift,
+ * one pass, the same bits as its libvips graph (Filters/Tone/Contrast.swift,
  * ToneGroup.swift). kind: PE_TONE_CONTRAST (amount: contrast's amount,
  * version 2), or highlights, shadows, whites, blacks (amount: the weight's
  * factor, k·a or 0.25·a). luminance: the Rec. 709 row. fast (previews):

@@ -3,7 +3,7 @@ import Foundation
 /// A property of a photo that queries filter and sort on. The raw value is
 /// its name in the text filter syntax (`photoedit list --where`, see
 /// docs/queries.md); each field is declared once in `AssetField.spec`
-/// (Library/CatalogPredicates.swift: its kind, summary and column).
+/// (Catalog/CatalogPredicates.swift: its kind, summary and column).
 public enum AssetField: String, CaseIterable, Sendable, Hashable, Codable {
     case id, name, format, type, media, raw, pair
     case width, height, megapixels, orientation, size

@@ -73,9 +73,11 @@ struct DocSnippetTests {
     /// the `async` ones and the synchronous ones.
     static func publicCalls() throws -> (async: Set<String>, sync: Set<String>) {
         var asyncCalls = Set<String>(), syncCalls = Set<String>()
-        let folders = ["Library", "Images", "Query"].map { Paths.root.appendingPathComponent("Sources/PhotoEdit/\($0)") }
+        // The façade, its services, the catalog and the library's files (what was one Library/ folder), the image requests and the queries.
+        let folders = ["Library", "Services", "Catalog", "Storage/Files", "Images", "Query"].map { Paths.root.appendingPathComponent("Sources/PhotoEdit/\($0)") }
         for folder in folders {
-            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".swift") {
+            let names = try FileManager.default.subpathsOfDirectory(atPath: folder.path).sorted()
+            for name in names where name.hasSuffix(".swift") {
                 let text = Array(try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8))
                 var i = 0
                 let marker = Array("public ")
