@@ -9,7 +9,7 @@
  * adjusted image is not computed at all and the input is copied (the same
  * value as in + 0 · change, but for the sign of a zero).
  */
-#include "photoedit_shim.h"
+#include "photoedit_masks.h"
 #include <math.h>
 #include <string.h>
 

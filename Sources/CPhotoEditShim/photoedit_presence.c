@@ -16,8 +16,8 @@
  * window, edges repeated) as a minimum over rows then over columns: a
  * minimum is exact, so the result is the same whatever the order.
  */
-#include "photoedit_shim.h"
 #include "photoedit_presence.h"
+#include "photoedit_presence_common.h"
 
 #include <math.h>
 #include <string.h>

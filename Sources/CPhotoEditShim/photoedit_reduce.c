@@ -15,7 +15,7 @@
  * out if every pixel passed through exactly once (the encoder asked for
  * each once): anything else is refused.
  */
-#include "photoedit_shim.h"
+#include "photoedit_reduce.h"
 
 #include <sys/mman.h>
 

@@ -22,7 +22,7 @@
  * conversion). Negative buckets are 0, those from 2.0 up (and +∞) 255; a
  * value costs one load, a compare and an add.
  */
-#include "photoedit_shim.h"
+#include "photoedit_srgb.h"
 
 #include <string.h>
 

@@ -25,7 +25,7 @@
  *   divide(a, b):      b == 0 ? 0 : a / b                           (float)
  *   relational_const:  x < f(c)
  */
-#include "photoedit_shim.h"
+#include "photoedit_tone.h"
 #include <math.h>
 
 #pragma STDC FP_CONTRACT OFF
@@ -39,7 +39,7 @@ typedef struct {
 } pe_tone;
 
 /* math2_const pow on a float: in double, stored as float (not
- * photoedit_presence.h's polynomial pe_pow). `fast`
+ * photoedit_presence_common.h's polynomial pe_pow). `fast`
  * (previews): powf, ~2.5× quicker here, within a float ulp or so (the
  * exponent rounded to float too). */
 static inline float pe_tone_pow(float x, double e, int fast) {

@@ -117,6 +117,7 @@ final class PostgresChangeSubscription: CatalogChangeSignal, Sendable {
 
     private let state = Mutex(State())
     /// Signalled once per wake of a waiting reader.
+    // A semaphore on purpose: `next()` is synchronous (the feed reader's thread blocks with a timeout); a Mutex cannot wait.
     private let signal = DispatchSemaphore(value: 0)
     private let listener: PostgresChangeListener
 

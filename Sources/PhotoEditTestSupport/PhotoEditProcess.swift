@@ -197,7 +197,8 @@ extension String {
 
 /// `photoedit serve` started as a process on a library folder, on a free
 /// port it picks itself (`--port 0`); the first line it prints names it.
-package final class ServeProcess: @unchecked Sendable {   // Process: not Sendable
+// @unchecked: Foundation's Process is not Sendable; all stored properties are `let`s, and waiting is serialised by the Mutexes below.
+package final class ServeProcess: @unchecked Sendable {
     package let process: Process
     /// The port it listens on.
     package let port: Int

@@ -151,5 +151,6 @@ package final class SeaweedFS: Sendable {
     }
 }
 
+// nonisolated(unsafe): read by the `atexit` handler, a C function pointer that can capture nothing and runs after every task has ended.
 nonisolated(unsafe) private var watchdogPID: pid_t = 0
 nonisolated(unsafe) private var serverFolder: UnsafeMutablePointer<CChar>?

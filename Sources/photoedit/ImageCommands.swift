@@ -97,7 +97,7 @@ struct ThumbsCommand: ParsableCommand {
             let bar = ProgressBar("thumbnails")
             let done = ConcurrentTally()
             let slots = DispatchSemaphore(value: jobs)   // a counting semaphore: at most `jobs` worker threads
-            let group = DispatchGroup()
+            let group = DispatchGroup()   // the synchronous command waits for every worker
             for (i, id) in resolved.enumerated() {
                 slots.wait()
                 group.enter()

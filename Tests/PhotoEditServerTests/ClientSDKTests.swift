@@ -4,9 +4,11 @@ import PhotoEditTestSupport
 import Testing
 
 /// The typed clients under clients/ (docs/clients.md): regenerated from the
-/// OpenAPI document they match the committed ones file for file, and each
-/// works against a real `photoedit serve` on loopback (scripts/test-clients
-/// starts one per language, with a token and a signing key, and stops it).
+/// OpenAPI document they match the committed ones file for file, and each,
+/// installed as a package (`pip install`, `npm pack` + `npm install`,
+/// offline), works against a real `photoedit serve` on loopback
+/// (scripts/test-clients starts one per language, with a token and a
+/// signing key, and stops it).
 /// The generators and the clients' dependencies live in the venv
 /// scripts/install-deps fills (`~/.cache/photoedit/clients-venv`); tsc is
 /// Debian's node-typescript.
@@ -23,7 +25,7 @@ struct ClientSDKTests {
         where !files.isExecutableFile(atPath: venv + "/bin/" + tool) {
             return "\(tool) is not in \(venv)"
         }
-        for tool in ["/usr/bin/java", "/usr/bin/tsc", "/usr/bin/node"] where !files.isExecutableFile(atPath: tool) {
+        for tool in ["/usr/bin/java", "/usr/bin/tsc", "/usr/bin/node", "/usr/bin/npm"] where !files.isExecutableFile(atPath: tool) {
             return "no \(tool)"
         }
         return nil
@@ -49,18 +51,22 @@ struct ClientSDKTests {
         #expect(tsStatus == 0, "the TypeScript client differs from a fresh generation (run scripts/generate-clients):\n\(tsDiff.prefix(3000))")
     }
 
-    @Test("each client against a real photoedit serve: upload, where with spaces, If-Match and a typed 412, signed URL, content editing, change feed",
+    @Test("each client, installed as a package, against a real photoedit serve: upload, where with spaces, If-Match and a typed 412, signed URL, content editing, change feed",
           .enabled(if: missing == nil, "\(missing ?? ""): scripts/install-deps installs the clients' tools"),
           .timeLimit(.minutes(2)))
     func clientsAgainstServe() async throws {
         let binary = try PhotoEditBinary.url().path
         let script = Paths.root.appendingPathComponent("scripts/test-clients").path
         let (status, text) = try await blocking { try runToEnd(script, [binary], environment: ["PHOTOEDIT_CLIENTS_VENV": Self.venv]) }
-        let failed = text.split(separator: "\n").filter { $0.hasPrefix("FAIL") }
+        // Python prints `ok …`/`FAIL …`; node's test runner TAP, a subtest a check (`    ok 3 - …`, `not ok …`).
+        let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let failed = lines.filter { $0.hasPrefix("FAIL") || $0.hasPrefix("not ok") }
         #expect(status == 0 && failed.isEmpty, "scripts/test-clients failed:\n\(text.suffix(6000))")
+        #expect(text.contains("installed photoedit-client 1.0.0"), "pip install clients/python: \(text.suffix(3000))")
+        #expect(text.contains("packed photoedit-client-1.0.0.tgz"), "npm pack clients/typescript: \(text.suffix(3000))")
         #expect(text.contains("python client: all checks passed"), "\(text.suffix(3000))")
         #expect(text.contains("typescript client: all checks passed"), "\(text.suffix(3000))")
-        let passed = text.split(separator: "\n").filter { $0.hasPrefix("ok ") }.count
+        let passed = lines.filter { $0.hasPrefix("ok ") }.count
         #expect(passed >= 30, "expected both clients' whole runs, got \(passed) checks:\n\(text.suffix(3000))")
     }
 }

@@ -360,6 +360,26 @@ def main():
         until(lambda: js(MEAN, "view") is not None, "the photo is shown")
         check(len(driver.find_elements(By.CSS_SELECTOR, "#sliders input[type=range]")) >= 20,
               "sliders are generated from /v1/filters")
+        # The panels photographers know, in their order, the tools drawn on
+        # the photo above them; each filter where its declaration puts it.
+        panels = js("return [...document.querySelectorAll('#sliders > .panel-group > summary')].map(s => s.textContent)")
+        check(panels == ["Basic", "Tone Curve", "Colour", "Detail", "Optics", "Effects", "Calibration", "Output"],
+              f"the panels are Basic, Tone Curve, Colour, Detail, Optics, Effects, Calibration (and Output), in order ({panels})")
+        check(js("return document.querySelector('#sliders > :first-child').matches('.tool-group') "
+                 "&& !!document.querySelector('.tool-group [data-filter=\"local\"]') && !!document.querySelector('.tool-group [data-filter=\"retouch\"]')"),
+              "local corrections and spots are tools above the panels")
+        placed = js("""const where = (id) => document.querySelector(`[data-filter="${id}"]`)?.closest('[data-panel]')?.dataset.panel;
+                       return Object.fromEntries(['temperature', 'exposure', 'clarity', 'vibrance', 'curve', 'hsl', 'sharpen', 'noise',
+                                                  'lens', 'perspective', 'vignette', 'calibration'].map((id) => [id, where(id)]));""")
+        check(placed == {"temperature": "basic", "exposure": "basic", "clarity": "basic", "vibrance": "basic", "curve": "toneCurve",
+                         "hsl": "colour", "sharpen": "detail", "noise": "detail", "lens": "optics", "perspective": "optics",
+                         "vignette": "effects", "calibration": "calibration"},
+              f"white balance, tone and presence are in Basic, lens with perspective in Optics, noise in Detail ({placed})")
+        sections = js("return [...document.querySelectorAll('[data-panel=\"basic\"] .panel-section')].map(h => h.textContent)")
+        check(sections == ["White balance", "Tone", "Presence"], f"Basic has White balance, Tone and Presence ({sections})")
+        check(not driver.find_elements(By.ID, "p-lut-sha256") and driver.find_elements(By.ID, "p-lut-strength"),
+              "the LUT's recorded SHA-256 has no control (its strength has one)")
+        check(not driver.find_elements(By.CSS_SELECTOR, '[data-panel="development"]'), "a JPEG shows no RAW development panel")
         exposure = driver.find_element(By.ID, "p-exposure-ev")
         check(exposure.get_attribute("min") == "-5" and exposure.get_attribute("max") == "5",
               "the exposure slider has the declared range -5…5")

@@ -10,6 +10,13 @@
  * Error convention: functions returning int return 0 on success and -1 on
  * failure, with the reason appended to libvips' error buffer; functions
  * returning pointers return NULL on failure.
+ *
+ * This header declares photoedit_shim.c (libvips' generic operation calls,
+ * image fields, libraw, SQLite, file writeback). Every other C file of the
+ * target has its own header beside this one (photoedit_masks.h,
+ * photoedit_presence.h, photoedit_presence_passes.h, photoedit_reduce.h,
+ * photoedit_srgb.h, photoedit_tone.h); Swift sees them all through
+ * `import CPhotoEditShim`.
  */
 #ifndef PHOTOEDIT_SHIM_H
 #define PHOTOEDIT_SHIM_H
@@ -66,44 +73,6 @@ int pe_image_remove(VipsImage *image, const char *name);
 int pe_set_blob(VipsOperation *op, const char *name, const void *data, size_t length);
 /* A byte buffer output (e.g. jpegsave_buffer's "buffer"), copied into *data (g_free). */
 int pe_get_blob(VipsOperation *op, const char *name, void **data, size_t *length);
-
-/* The presence filters' passes (version 2). `in`: 3-band float linear RGB.
- * pe_block_means: a reduced copy in memory, ceil(size / block), each pixel
- * the mean of its block (partial blocks at the right and bottom edges: of
- * their pixels) — of R, G, B, or (`luminance`) of Rec. 709 Y, then signed
- * ^(1/2.2). `coefficients`: 2-band float (a, b) of a guided filter at that
- * reduced size (made into memory here), interpolated bilinearly between the
- * block centres. pe_local_contrast: clarity and texture (L = Y^(1/2.2);
- * L + amount · w · bounded(L − (a·L + b)); RGB follows by the tone filters'
- * ratio); pe_dehaze: t = max(a·L + b, t0), J = max((I − A) / t + A, 0).
- * New references, or NULL with the libvips error set. */
-VipsImage *pe_block_means(VipsImage *in, int block, int luminance);
-VipsImage *pe_local_contrast(VipsImage *in, VipsImage *coefficients, int block, double amount, double limit, int mid_tones);
-VipsImage *pe_dehaze(VipsImage *in, VipsImage *coefficients, int block, const double *airlight, double t0);
-
-/* Texture version 3: the guided filter of a one-band float image by itself
- * (window: a gaussian of `sigma` ≤ 64, edges repeated), its two coefficients
- * (a, b) as a new 2-band float image in memory, in one call; NULL with the
- * libvips error set. */
-VipsImage *pe_self_guided_coefficients(VipsImage *in, double sigma, double eps);
-
-/* Texture version 3 streamed (photoedit_presence.c): the same pixels as
- * pe_block_means(in, block, 1) → pe_self_guided_coefficients(that, sigma,
- * eps) → pe_local_contrast(in, those, block, amount, limit, mid_tones), the
- * reduced copy and its coefficients made row by row as the pass reaches them:
- * `in` is read top to bottom once ahead of the pass (no random access).
- * `block` ≥ 2, `sigma` (reduced pixels) ≤ 64. NULL with the libvips error set. */
-VipsImage *pe_self_guided_local_contrast(VipsImage *in, int block, double sigma, double eps, double amount, double limit,
-                                         int mid_tones);
-
-/* photoedit_presence.c: the same numbers as libvips' `gaussblur` (precision
- * float, `min_ampl`) of a float image of any bands, and as `rank` index 0
- * (the minimum of a `size`×`size` window, at most the image's smaller side)
- * of a one-band float image; computed in memory without regions (faster on
- * the presence filters' reduced copies). New images in memory, or NULL with
- * the libvips error set. */
-VipsImage *pe_gauss_blur(VipsImage *in, double sigma, double min_ampl);
-VipsImage *pe_min_filter(VipsImage *in, int size);
 
 /* NULL-terminated list of field names; free with g_strfreev. */
 char **pe_image_fields(VipsImage *image);
@@ -186,61 +155,9 @@ struct sqlite3;
  * (SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE). Returns SQLite's result code. */
 int pe_sqlite_no_checkpoint_on_close(struct sqlite3 *db);
 
-/* A local correction's blend in one pass (photoedit_masks.c): out = in +
- * mask · (adjusted − in), or with `adjusted` NULL, in + mask · (matrix · in)
- * (`matrix`: 3×3 row-major, M − I), over the box of `mask` placed at
- * (left, top) inside `in`; the rest of `in` unchanged. `in`, `adjusted`:
- * 3-band float; `mask`: 1-band float; `adjusted` the mask's size. A new
- * reference, or NULL with the libvips error set. */
-VipsImage *pe_masked_blend(VipsImage *in, VipsImage *adjusted, VipsImage *mask, int left, int top, const double *matrix);
-
-/*
- * pe_reducing_pass: `in` (8-bit, 1–4 bands) handed on unchanged, each region
- * also added into the pixels of a `width` × `height` area average of it
- * (photoedit_reduce.c; 1 to 60 source pixels per output pixel along each
- * side). pe_reduction_of: once every pixel of the pass was read exactly once
- * (an encoder wrote it), that average, in memory; NULL otherwise.
- */
-VipsImage *pe_reducing_pass(VipsImage *in, int width, int height);
-VipsImage *pe_reduction_of(VipsImage *pass);
-
-/* scRGB (3-band float, linear) to 8-bit sRGB: the same bytes as libvips'
- * scRGB2sRGB, by a table built from libvips' own curve
- * (photoedit_srgb.c). A new reference, or NULL with the libvips error set
- * (then use libvips' conversion). */
-VipsImage *pe_scrgb_to_srgb8(VipsImage *in);
 /* Starts writing a file's data to disk without waiting for it (Linux
  * sync_file_range), so a later fsync finds most of it written. 0, or -1
  * with errno set. */
 int pe_start_writeback(const char *path);
-
-/* The table's 256 thresholds (the smallest float reaching each level; 0
- * for level 0), for tests; -1 if the table was refused. */
-int pe_srgb8_thresholds(float *thresholds);
-
-/* A linear gradient's or a radial's mask, width×height, 1-band float,
- * evaluated per pixel centre (x + ½, y + ½) in one generated pass.
- * kind 0 (linear), params a, b, c: smoothstep(clamp(a·x + b·y + c)).
- * kind 1 (radial), params ua, ub, uc, va, vb, vc, n, feather, inside:
- * u, v the planes (ua·x + ub·y + uc, …), ρ = (|u|ⁿ + |v|ⁿ)^(1/n),
- * m = smoothstep(clamp((1 − ρ) / feather)), 1 − m when inside is 0.
- * A new reference, or NULL with the libvips error set. */
-VipsImage *pe_mask_shape(int width, int height, int kind, const double *params);
-
-/* CIE L* divided by 100 of 3-band float linear RGB with sRGB primaries
- * (scRGB, D65), one band, in one pass: what a luminance range mask
- * measures, for previews. A new reference, or NULL with the libvips error
- * set. */
-VipsImage *pe_range_lightness(VipsImage *in);
-
-/* photoedit_tone.c: a luminance tone filter on 3-band float linear RGB in
- * one pass, the same bits as its libvips graph (Filters/Tone/Contrast.swift,
- * ToneGroup.swift). kind: PE_TONE_CONTRAST (amount: contrast's amount,
- * version 2), or highlights, shadows, whites, blacks (amount: the weight's
- * factor, k·a or 0.25·a). luminance: the Rec. 709 row. fast (previews):
- * powf instead of pow, within a float ulp or so, not the same bits. A new
- * reference, or NULL with the libvips error set. */
-enum { PE_TONE_CONTRAST = 0, PE_TONE_HIGHLIGHTS = 1, PE_TONE_SHADOWS = 2, PE_TONE_WHITES = 3, PE_TONE_BLACKS = 4 };
-VipsImage *pe_tone_luminance(VipsImage *in, int kind, double amount, const double *luminance, int fast);
 
 #endif

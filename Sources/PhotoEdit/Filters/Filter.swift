@@ -350,6 +350,9 @@ public struct FilterDefinition: Sendable {
     /// For a filter that holds lists (masks, spots) rather than numbers: how
     /// its content is read, written and edited (see Masks/StructuredFilter.swift).
     var structure: StructuredFilter? = nil
+    /// Where an editor shows the filter when not in its stage's panel
+    /// (`inPanel`; see `editorPlacement` in EditorPanels.swift).
+    var placement: EditorPlacement? = nil
 
     /// Declares a filter (see docs/adding-a-filter.md).
     public init(id: String, version: Int, stage: PipelineStage, order: Int, summary: String, colourSpace: String,

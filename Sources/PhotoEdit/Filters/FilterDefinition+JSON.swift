@@ -4,14 +4,18 @@ extension FilterDefinition {
     /// The declaration as JSON (what `photoedit filters --json` prints and
     /// the HTTP API's `/v1/filters` serves): id, version, stage, summary,
     /// colour space, chain forms, and every parameter as structured data
-    /// (`ParameterSpec.jsonDescription`); for a filter that holds lists
-    /// (`local`, `retouch`), its `structure` (`structureDescription`).
+    /// (`ParameterSpec.jsonDescription`); where an editor shows it
+    /// (`editor`: `editorDescription`) and the parameters the engine
+    /// records, never the user (`recorded`: an editor hides them); for a
+    /// filter that holds lists (`local`, `retouch`), its `structure`
+    /// (`structureDescription`).
     public var jsonDescription: JSONValue {
         var o: [String: JSONValue] = [
             "id": .string(id), "version": .number(Double(version)), "stage": .string(stage.name),
             "summary": .string(summary), "colourSpace": .string(colourSpace),
             "forms": .array(forms.map { .object(["usage": .string(Chain.usage(self, $0)), "summary": .string($0.summary)]) }),
             "parameters": .array(parameters.map(\.jsonDescription)),
+            "editor": editorDescription, "recorded": .array(recorded.sorted().map(JSONValue.string)),
         ]
         if let structure = structureDescription { o["structure"] = structure }
         return .object(o)

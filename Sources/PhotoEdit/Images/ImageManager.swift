@@ -411,7 +411,7 @@ public final class ImageManager: Sendable {
 /// One computation that several threads wait for: the first to ask does
 /// it, the others wait for its result.
 final class InFlightWork<Value: Sendable>: Sendable {
-    private let group = DispatchGroup()
+    private let group = DispatchGroup()   // on purpose: synchronous waiters block until the first finishes; a Mutex cannot wait
     private let result = Mutex<Result<Value, PhotoEditError>?>(nil)
 
     init() { group.enter() }

@@ -1,5 +1,6 @@
 import CPhotoEditShim
 import Foundation
+import Synchronization
 
 /// A point in normalised photo coordinates: `x` across the width and `y`
 /// down the height of the upright, uncropped photo (0…1 inside it; shapes
@@ -475,11 +476,15 @@ extension MaskShape {
 /// `perPixel` (previews): L* in one C pass (`pe_range_lightness`) instead of
 /// libvips' colourspace chain, the same values to float rounding (LCh stays
 /// libvips': a C pass in double was measured slower than its tables).
-final class RangeSource: @unchecked Sendable {
+final class RangeSource: Sendable {
     private let image: Image
     private let perPixel: Bool
-    private var lightnessImage: Image?
-    private var lchImage: Image?
+    /// The lazily built images (libvips graphs: building them computes no pixel).
+    private struct Made {
+        var lightness: Image?
+        var lch: Image?
+    }
+    private let made = Mutex(Made())
 
     init(_ image: Image, perPixel: Bool = false) {
         self.image = image
@@ -488,24 +493,31 @@ final class RangeSource: @unchecked Sendable {
 
     /// L*/100, one band.
     func lightness() throws -> Image {
-        if let lightnessImage { return lightnessImage }
-        if perPixel, lchImage == nil {
-            let input = image.formatName == "float" ? image : try image.cast("float")
-            guard let out = pe_range_lightness(input.pointer) else { throw Vips.error("range mask") }
-            lightnessImage = Image(owning: out)
-            return lightnessImage!
+        try made.withLock { made in
+            if let lightness = made.lightness { return lightness }
+            let lightness: Image
+            if perPixel, made.lch == nil {
+                let input = image.formatName == "float" ? image : try image.cast("float")
+                guard let out = pe_range_lightness(input.pointer) else { throw Vips.error("range mask") }
+                lightness = Image(owning: out)
+            } else {
+                let l = try made.lch.map { try $0.extractBands(0, count: 1) }
+                    ?? image.call("colourspace", [("space", .string("lab")), ("source_space", .string("scrgb"))]).extractBands(0, count: 1)
+                lightness = try l.linear(multiply: [0.01], add: [0])
+            }
+            made.lightness = lightness
+            return lightness
         }
-        let l = try lchImage.map { try $0.extractBands(0, count: 1) }
-            ?? image.call("colourspace", [("space", .string("lab")), ("source_space", .string("scrgb"))]).extractBands(0, count: 1)
-        lightnessImage = try l.linear(multiply: [0.01], add: [0])
-        return lightnessImage!
     }
 
     /// CIE LCh(ab), three bands.
     func lch() throws -> Image {
-        if let lchImage { return lchImage }
-        lchImage = try image.call("colourspace", [("space", .string("lch")), ("source_space", .string("scrgb"))])
-        return lchImage!
+        try made.withLock { made in
+            if let lch = made.lch { return lch }
+            let lch = try image.call("colourspace", [("space", .string("lch")), ("source_space", .string("scrgb"))])
+            made.lch = lch
+            return lch
+        }
     }
 }
 

@@ -267,7 +267,7 @@ package enum RawDecoder {
         }
         // libvips starts on another core while libraw develops, which uses
         // no libvips.
-        let starting = DispatchGroup()
+        let starting = DispatchGroup()   // on purpose: this synchronous call blocks until libvips has started
         DispatchQueue.global().async(group: starting) {
             if (try? Vips.ensureStarted()) != nil { alongside() }
         }

@@ -65,7 +65,8 @@ struct DocSnippetTests {
         guard case .async(let body) = snippet.run else { Issue.record("image snippet is not async"); return }
         try await body(context)
         #expect(context.cell.shown.withLock { $0 } >= 1)
-        #expect(context.sink.bytes.withLock { $0 } == (try Data(contentsOf: URL(fileURLWithPath: Paths.sample("chelsea.jpg")))))
+        try context.output.synchronize()
+        #expect(try Data(contentsOf: context.outputFile) == (try Data(contentsOf: URL(fileURLWithPath: Paths.sample("chelsea.jpg")))))
     }
 
     /// Every public call of PhotoLibrary, ImageManager and the queries, as
@@ -283,11 +284,16 @@ final class DocSnippetContext: Sendable {
     let rawID: String
     let jpegData: Data
     /// An upload's body: coffee.heic in 64 KiB chunks.
-    let requestBody: CreateFromBytesTests.Pieces
+    let requestBody: AsyncStream<Data>
     let myRecipeBytes = Data(#"{"brush":"charcoal"}"#.utf8)
-    let myRenderer = GreyRenderer()
+    /// Another app's editor: renders its input to an upright grey JPEG.
+    let render: @Sendable (URL, URL) throws -> Void = { try GreyRenderer().render($0, to: $1) }
+    /// A view's update: `cell.show`.
+    let show: @Sendable (RenderedImage, Bool) -> Void
     let cell = Cell()
-    let sink = Sink()
+    /// Where streamed bytes go: `outputFile`.
+    let output: FileHandle
+    let outputFile: URL
     let visibleIDs: [String]
     let scrolledAwayIDs: [String]
 
@@ -315,14 +321,24 @@ final class DocSnippetContext: Sendable {
             try changes.albumChangeRequest(for: "Holidays").addAssets([ids[0]])
         }
         jpegData = try Data(contentsOf: URL(fileURLWithPath: Paths.sample("rotated-exif.jpg")))
-        requestBody = CreateFromBytesTests.Pieces(data: try Data(contentsOf: URL(fileURLWithPath: Paths.sample("coffee.heic"))), size: 64 << 10)
+        let heic = try Data(contentsOf: URL(fileURLWithPath: Paths.sample("coffee.heic")))
+        requestBody = AsyncStream { continuation in
+            for start in stride(from: 0, to: heic.count, by: 64 << 10) {
+                continuation.yield(heic.subdata(in: start..<min(heic.count, start + (64 << 10))))
+            }
+            continuation.finish()
+        }
+        outputFile = temp.url.appendingPathComponent("streamed")
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        output = try FileHandle(forWritingTo: outputFile)
+        show = { [cell] image, degraded in cell.show(image, degraded: degraded) }
     }
 
     /// The file an absolute path of the page stands for.
     func path(_ absolute: String) -> String { temp.url.path + absolute }
 
     /// Another app's editor: renders its input to an upright grey JPEG.
-    struct GreyRenderer: Sendable {
+    private struct GreyRenderer: Sendable {
         func render(_ input: URL, to output: URL) throws {
             var image = try Image.load(path: input.path, sequential: false)
             image = try image.autorotated()
@@ -340,11 +356,5 @@ final class DocSnippetContext: Sendable {
             precondition(image.width > 0 && image.height > 0 && !image.data.isEmpty)
             shown.withLock { $0 += 1 }
         }
-    }
-
-    /// Where streamed bytes go.
-    final class Sink: Sendable {
-        let bytes = Mutex(Data())
-        func write(_ chunk: Data) { bytes.withLock { $0.append(chunk) } }
     }
 }

@@ -5,9 +5,9 @@
 import Foundation
 import PhotoEdit
 
-/// docs/library-api.md:23 (Using photoedit from Swift)
+/// docs/library-api.md:26 (Using photoedit from Swift)
 func docSnippet2(_ doc: DocSnippetContext) throws {
-#sourceLocation(file: "docs/library-api.md", line: 24)
+#sourceLocation(file: "docs/library-api.md", line: 27)
 
 
     let library = try PhotoLibrary(url: URL(fileURLWithPath: doc.path("/srv/photos")))
@@ -37,9 +37,9 @@ func docSnippet2(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:23 (Using photoedit from Swift) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:26 (Using photoedit from Swift) — the same, inside async code (compiled, not run)
 func docSnippet2_inAsyncCode(_ doc: DocSnippetContext) async throws {
-#sourceLocation(file: "docs/library-api.md", line: 24)
+#sourceLocation(file: "docs/library-api.md", line: 27)
 
 
     let library = try PhotoLibrary(url: URL(fileURLWithPath: doc.path("/srv/photos")))
@@ -69,11 +69,11 @@ func docSnippet2_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:87 (Measured edits: `auto` and `upright`)
+/// docs/library-api.md:90 (Measured edits: `auto` and `upright`)
 func docSnippet3(_ doc: DocSnippetContext) throws {
-    let library = doc.library
-    let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 88)
+#sourceLocation(file: "docs/library-api.md", line: 91)
+    let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
+    let id: String = doc.id              // a photo's identifier
     // Lightroom's Auto: white balance, exposure, tone, vibrance.
     let auto = try library.autoAdjustment(for: id)
     print(auto.chain)                  // temperature=+12,exposure=+0.85,…
@@ -89,11 +89,11 @@ func docSnippet3(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:87 (Measured edits: `auto` and `upright`) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:90 (Measured edits: `auto` and `upright`) — the same, inside async code (compiled, not run)
 func docSnippet3_inAsyncCode(_ doc: DocSnippetContext) async throws {
-    let library = doc.library
-    let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 88)
+#sourceLocation(file: "docs/library-api.md", line: 91)
+    let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
+    let id: String = doc.id              // a photo's identifier
     // Lightroom's Auto: white balance, exposure, tone, vibrance.
     let auto = try library.autoAdjustment(for: id)
     print(auto.chain)                  // temperature=+12,exposure=+0.85,…
@@ -109,9 +109,9 @@ func docSnippet3_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:120 (Async code)
+/// docs/library-api.md:125 (Async code)
 func docSnippet4(_ doc: DocSnippetContext) async throws {
-#sourceLocation(file: "docs/library-api.md", line: 121)
+#sourceLocation(file: "docs/library-api.md", line: 126)
     let library = try PhotoLibrary(url: URL(fileURLWithPath: doc.path("/srv/photos")))
 
     // Import on up to `jobs` threads; progress is (completed, total) after each file,
@@ -146,11 +146,11 @@ func docSnippet4(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:187 (Camera RAW and RAW+JPEG pairs)
+/// docs/library-api.md:192 (Camera RAW and RAW+JPEG pairs)
 func docSnippet5(_ doc: DocSnippetContext) throws {
-    let library = doc.library
-    let rawID = doc.rawID
-#sourceLocation(file: "docs/library-api.md", line: 188)
+#sourceLocation(file: "docs/library-api.md", line: 193)
+    let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
+    let rawID: String = doc.rawID           // a RAW photo's identifier
     // A RAW's development is the `raw` stage of its recipe (docs/raw.md).
     try library.apply(chain: "raw.wb=5200:+10,raw.highlights=blend,exposure=+0.3", to: rawID)
 
@@ -173,11 +173,11 @@ func docSnippet5(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:187 (Camera RAW and RAW+JPEG pairs) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:192 (Camera RAW and RAW+JPEG pairs) — the same, inside async code (compiled, not run)
 func docSnippet5_inAsyncCode(_ doc: DocSnippetContext) async throws {
-    let library = doc.library
-    let rawID = doc.rawID
-#sourceLocation(file: "docs/library-api.md", line: 188)
+#sourceLocation(file: "docs/library-api.md", line: 193)
+    let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
+    let rawID: String = doc.rawID           // a RAW photo's identifier
     // A RAW's development is the `raw` stage of its recipe (docs/raw.md).
     try library.apply(chain: "raw.wb=5200:+10,raw.highlights=blend,exposure=+0.3", to: rawID)
 
@@ -200,13 +200,13 @@ func docSnippet5_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:213 (Editing with your own tool (PhotoKit's content editing))
+/// docs/library-api.md:220 (Editing with your own tool (PhotoKit's content editing))
 func docSnippet6(_ doc: DocSnippetContext) throws {
-    let library = doc.library
-    let id = doc.id
-    let myRecipeBytes = doc.myRecipeBytes
-    let myRenderer = doc.myRenderer
-#sourceLocation(file: "docs/library-api.md", line: 214)
+#sourceLocation(file: "docs/library-api.md", line: 221)
+    let library: PhotoLibrary = doc.library               // your library: PhotoLibrary(url:)
+    let id: String = doc.id                          // a photo's identifier
+    let myRecipeBytes: Data = doc.myRecipeBytes                 // your editor's own recipe
+    let render: (URL, URL) throws -> Void = doc.render   // your editor: reads the first file, writes an upright JPEG to the second
     let options = ContentEditingInputRequestOptions(canHandleAdjustmentData: { data in
         data.formatIdentifier == "com.example.painter" && data.formatVersion == "3"
     })
@@ -218,7 +218,7 @@ func docSnippet6(_ doc: DocSnippetContext) throws {
     // input.adjustmentData, input.revision, uniformTypeIdentifier, creationDate, location…
 
     var output = ContentEditingOutput(contentEditingInput: input)
-    try myRenderer.render(input.fullSizeImageURL, to: output.renderedContentURL)  // upright JPEG
+    try render(input.fullSizeImageURL, output.renderedContentURL)  // upright JPEG
     output.adjustmentData = AdjustmentData(formatIdentifier: "com.example.painter",
                                            formatVersion: "3", data: myRecipeBytes)
     try library.performChanges { changes in
@@ -227,13 +227,13 @@ func docSnippet6(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:213 (Editing with your own tool (PhotoKit's content editing)) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:220 (Editing with your own tool (PhotoKit's content editing)) — the same, inside async code (compiled, not run)
 func docSnippet6_inAsyncCode(_ doc: DocSnippetContext) async throws {
-    let library = doc.library
-    let id = doc.id
-    let myRecipeBytes = doc.myRecipeBytes
-    let myRenderer = doc.myRenderer
-#sourceLocation(file: "docs/library-api.md", line: 214)
+#sourceLocation(file: "docs/library-api.md", line: 221)
+    let library: PhotoLibrary = doc.library               // your library: PhotoLibrary(url:)
+    let id: String = doc.id                          // a photo's identifier
+    let myRecipeBytes: Data = doc.myRecipeBytes                 // your editor's own recipe
+    let render: (URL, URL) throws -> Void = doc.render   // your editor: reads the first file, writes an upright JPEG to the second
     let options = ContentEditingInputRequestOptions(canHandleAdjustmentData: { data in
         data.formatIdentifier == "com.example.painter" && data.formatVersion == "3"
     })
@@ -245,7 +245,7 @@ func docSnippet6_inAsyncCode(_ doc: DocSnippetContext) async throws {
     // input.adjustmentData, input.revision, uniformTypeIdentifier, creationDate, location…
 
     var output = ContentEditingOutput(contentEditingInput: input)
-    try myRenderer.render(input.fullSizeImageURL, to: output.renderedContentURL)  // upright JPEG
+    try render(input.fullSizeImageURL, output.renderedContentURL)  // upright JPEG
     output.adjustmentData = AdjustmentData(formatIdentifier: "com.example.painter",
                                            formatVersion: "3", data: myRecipeBytes)
     try library.performChanges { changes in
@@ -254,11 +254,11 @@ func docSnippet6_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:247 (Change requests)
+/// docs/library-api.md:258 (Change requests)
 func docSnippet7(_ doc: DocSnippetContext) throws {
-    let library = doc.library
-    let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 248)
+#sourceLocation(file: "docs/library-api.md", line: 259)
+    let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
+    let id: String = doc.id              // a photo's identifier
     var album: ObjectPlaceholder!
     var created: ObjectPlaceholder!
     try library.performChanges { changes in
@@ -280,11 +280,11 @@ func docSnippet7(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:247 (Change requests) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:258 (Change requests) — the same, inside async code (compiled, not run)
 func docSnippet7_inAsyncCode(_ doc: DocSnippetContext) async throws {
-    let library = doc.library
-    let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 248)
+#sourceLocation(file: "docs/library-api.md", line: 259)
+    let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
+    let id: String = doc.id              // a photo's identifier
     var album: ObjectPlaceholder!
     var created: ObjectPlaceholder!
     try library.performChanges { changes in
@@ -306,11 +306,11 @@ func docSnippet7_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:284 (Ratings, labels, keywords, titles and captions)
+/// docs/library-api.md:297 (Ratings, labels, keywords, titles and captions)
 func docSnippet8(_ doc: DocSnippetContext) throws {
-    let library = doc.library
-    let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 285)
+#sourceLocation(file: "docs/library-api.md", line: 298)
+    let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
+    let id: String = doc.id              // a photo's identifier
     try library.performChanges { changes in
         let request = try changes.changeRequest(for: id)
         try request.setRating(4)                          // Rating.rejected is -1
@@ -329,11 +329,11 @@ func docSnippet8(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:284 (Ratings, labels, keywords, titles and captions) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:297 (Ratings, labels, keywords, titles and captions) — the same, inside async code (compiled, not run)
 func docSnippet8_inAsyncCode(_ doc: DocSnippetContext) async throws {
-    let library = doc.library
-    let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 285)
+#sourceLocation(file: "docs/library-api.md", line: 298)
+    let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
+    let id: String = doc.id              // a photo's identifier
     try library.performChanges { changes in
         let request = try changes.changeRequest(for: id)
         try request.setRating(4)                          // Rating.rejected is -1
@@ -352,11 +352,11 @@ func docSnippet8_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:324 (Lightroom develop settings)
+/// docs/library-api.md:339 (Lightroom develop settings)
 func docSnippet9(_ doc: DocSnippetContext) throws {
-    let library = doc.library
-    let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 325)
+#sourceLocation(file: "docs/library-api.md", line: 340)
+    let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
+    let id: String = doc.id              // a photo's identifier
     // The sidecar beside the photo's source file, else its embedded packet
     // (or `sidecar: path`); nil when it has no develop settings. Importing the
     // same packet again returns its revision with isNew == false.
@@ -374,11 +374,11 @@ func docSnippet9(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:324 (Lightroom develop settings) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:339 (Lightroom develop settings) — the same, inside async code (compiled, not run)
 func docSnippet9_inAsyncCode(_ doc: DocSnippetContext) async throws {
-    let library = doc.library
-    let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 325)
+#sourceLocation(file: "docs/library-api.md", line: 340)
+    let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
+    let id: String = doc.id              // a photo's identifier
     // The sidecar beside the photo's source file, else its embedded packet
     // (or `sidecar: path`); nil when it has no develop settings. Importing the
     // same packet again returns its revision with isNew == false.
@@ -396,11 +396,11 @@ func docSnippet9_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:365 (Lightroom develop settings)
+/// docs/library-api.md:382 (Lightroom develop settings)
 func docSnippet10(_ doc: DocSnippetContext) throws {
-    let library = doc.library
-    let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 366)
+#sourceLocation(file: "docs/library-api.md", line: 383)
+    let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
+    let id: String = doc.id              // a photo's identifier
     library.darktable = DarktableCLI.located()          // the default; nil keeps histories with the unedited render
     if let dt = try library.importDarktableHistory(id) {  // the photo's sidecar (or sidecar: path); nil: no history
         print(dt.revision, dt.isNew, dt.renderedByDarktable, dt.history.activeModules)   // 1 true true ["rawprepare", …, "flip"]
@@ -410,11 +410,11 @@ func docSnippet10(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:365 (Lightroom develop settings) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:382 (Lightroom develop settings) — the same, inside async code (compiled, not run)
 func docSnippet10_inAsyncCode(_ doc: DocSnippetContext) async throws {
-    let library = doc.library
-    let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 366)
+#sourceLocation(file: "docs/library-api.md", line: 383)
+    let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
+    let id: String = doc.id              // a photo's identifier
     library.darktable = DarktableCLI.located()          // the default; nil keeps histories with the unedited render
     if let dt = try library.importDarktableHistory(id) {  // the photo's sidecar (or sidecar: path); nil: no history
         print(dt.revision, dt.isNew, dt.renderedByDarktable, dt.history.activeModules)   // 1 true true ["rawprepare", …, "flip"]
@@ -424,11 +424,11 @@ func docSnippet10_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:387 (Photos from bytes (uploads))
+/// docs/library-api.md:406 (Photos from bytes (uploads))
 func docSnippet11(_ doc: DocSnippetContext) throws {
-    let library = doc.library
-    let jpegData = doc.jpegData
-#sourceLocation(file: "docs/library-api.md", line: 388)
+#sourceLocation(file: "docs/library-api.md", line: 407)
+    let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
+    let jpegData: Data = doc.jpegData          // a JPEG file's bytes
     // Synchronous, or in a change block with other requests.
     let photo = try library.createAsset(from: jpegData, filename: "IMG_0042.JPG")
     let again = try library.performChanges(returning: { changes in
@@ -438,11 +438,11 @@ func docSnippet11(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:387 (Photos from bytes (uploads)) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:406 (Photos from bytes (uploads)) — the same, inside async code (compiled, not run)
 func docSnippet11_inAsyncCode(_ doc: DocSnippetContext) async throws {
-    let library = doc.library
-    let jpegData = doc.jpegData
-#sourceLocation(file: "docs/library-api.md", line: 388)
+#sourceLocation(file: "docs/library-api.md", line: 407)
+    let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
+    let jpegData: Data = doc.jpegData          // a JPEG file's bytes
     // Synchronous, or in a change block with other requests.
     let photo = try library.createAsset(from: jpegData, filename: "IMG_0042.JPG")
     let again = try library.performChanges(returning: { changes in
@@ -452,12 +452,12 @@ func docSnippet11_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:396 (Photos from bytes (uploads))
+/// docs/library-api.md:417 (Photos from bytes (uploads))
 func docSnippet12(_ doc: DocSnippetContext) async throws {
-    let library = doc.library
-    let jpegData = doc.jpegData
-    let requestBody = doc.requestBody
-#sourceLocation(file: "docs/library-api.md", line: 397)
+#sourceLocation(file: "docs/library-api.md", line: 418)
+    let library: PhotoLibrary = doc.library            // your library: PhotoLibrary(url:)
+    let jpegData: Data = doc.jpegData                   // a JPEG file's bytes
+    let requestBody: AsyncStream<Data> = doc.requestBody   // an upload's body, chunk by chunk
     // Async: a stream of bytes or chunks (an HTTP request body).
     let uploaded = try await library.createAsset(fromChunks: requestBody, filename: "IMG_0043.HEIC")
     let bytes = AsyncStream<UInt8> { continuation in
@@ -469,11 +469,11 @@ func docSnippet12(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:435 (Fetching photos and albums (PhotoKit's `PHFetchOptions`))
+/// docs/library-api.md:459 (Fetching photos and albums (PhotoKit's `PHFetchOptions`))
 func docSnippet13(_ doc: DocSnippetContext) throws {
-    let library = doc.library
-    let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 436)
+#sourceLocation(file: "docs/library-api.md", line: 460)
+    let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
+    let id: String = doc.id              // a photo's identifier
     // Typed: operators on AssetField build an AssetPredicate.
     let options = FetchOptions(
         predicate: .has(.favorite) && AssetField.width >= 3000 && AssetField.created >= "2024-01-01"
@@ -500,11 +500,11 @@ func docSnippet13(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:435 (Fetching photos and albums (PhotoKit's `PHFetchOptions`)) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:459 (Fetching photos and albums (PhotoKit's `PHFetchOptions`)) — the same, inside async code (compiled, not run)
 func docSnippet13_inAsyncCode(_ doc: DocSnippetContext) async throws {
-    let library = doc.library
-    let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 436)
+#sourceLocation(file: "docs/library-api.md", line: 460)
+    let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
+    let id: String = doc.id              // a photo's identifier
     // Typed: operators on AssetField build an AssetPredicate.
     let options = FetchOptions(
         predicate: .has(.favorite) && AssetField.width >= 3000 && AssetField.created >= "2024-01-01"
@@ -531,10 +531,10 @@ func docSnippet13_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:483 (The change feed (PhotoKit's change observer))
+/// docs/library-api.md:509 (The change feed (PhotoKit's change observer))
 func docSnippet14(_ doc: DocSnippetContext) throws {
-    let library = doc.library
-#sourceLocation(file: "docs/library-api.md", line: 484)
+#sourceLocation(file: "docs/library-api.md", line: 510)
+    let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
     // Past changes: one ChangeSet per commit, oldest first.
     for set in try library.changes(since: 0) {
         for entry in set.entries {                   // seq, date, objectType, identifier, kind, aspects
@@ -546,10 +546,10 @@ func docSnippet14(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:483 (The change feed (PhotoKit's change observer)) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:509 (The change feed (PhotoKit's change observer)) — the same, inside async code (compiled, not run)
 func docSnippet14_inAsyncCode(_ doc: DocSnippetContext) async throws {
-    let library = doc.library
-#sourceLocation(file: "docs/library-api.md", line: 484)
+#sourceLocation(file: "docs/library-api.md", line: 510)
+    let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
     // Past changes: one ChangeSet per commit, oldest first.
     for set in try library.changes(since: 0) {
         for entry in set.entries {                   // seq, date, objectType, identifier, kind, aspects
@@ -561,11 +561,11 @@ func docSnippet14_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:495 (The change feed (PhotoKit's change observer)) — until-cancelled: the live feed never ends by itself; the test runs it in a task, commits a change and cancels the task
+/// docs/library-api.md:522 (The change feed (PhotoKit's change observer)) — until-cancelled: the live feed never ends by itself; the test runs it in a task, commits a change and cancels the task
 func docSnippet15(_ doc: DocSnippetContext) async throws {
-    let library = doc.library
-    let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 496)
+#sourceLocation(file: "docs/library-api.md", line: 523)
+    let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
+    let id: String = doc.id              // a photo's identifier
     // Live, from this process and any other; cancelling the task stops the watcher.
     let now = try library.latestChangeSequence()
     var shown = try library.fetchAssets(FetchOptions(predicate: .has(.favorite)))
@@ -585,11 +585,11 @@ func docSnippet15(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:538 (Resources and verification)
+/// docs/library-api.md:567 (Resources and verification)
 func docSnippet16(_ doc: DocSnippetContext) throws {
-    let library = doc.library
-    let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 539)
+#sourceLocation(file: "docs/library-api.md", line: 568)
+    let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
+    let id: String = doc.id              // a photo's identifier
     for resource in try library.resources(for: id) {   // the files behind a photo
         print(resource.type, resource.originalFilename, resource.uniformTypeIdentifier, resource.fileSize)
     }
@@ -601,11 +601,11 @@ func docSnippet16(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:538 (Resources and verification) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:567 (Resources and verification) — the same, inside async code (compiled, not run)
 func docSnippet16_inAsyncCode(_ doc: DocSnippetContext) async throws {
-    let library = doc.library
-    let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 539)
+#sourceLocation(file: "docs/library-api.md", line: 568)
+    let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
+    let id: String = doc.id              // a photo's identifier
     for resource in try library.resources(for: id) {   // the files behind a photo
         print(resource.type, resource.originalFilename, resource.uniformTypeIdentifier, resource.fileSize)
     }
@@ -617,11 +617,11 @@ func docSnippet16_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:554 (Resources and verification)
+/// docs/library-api.md:585 (Resources and verification)
 func docSnippet17(_ doc: DocSnippetContext) async throws {
-    let library = doc.library
-    let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 555)
+#sourceLocation(file: "docs/library-api.md", line: 586)
+    let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
+    let id: String = doc.id              // a photo's identifier
     let resources = try library.resources(for: id)
     if let original = resources.first(where: { $0.type == .photo }) {
         let data = try library.requestData(for: original)
@@ -632,11 +632,11 @@ func docSnippet17(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:578 (Errors)
+/// docs/library-api.md:611 (Errors)
 func docSnippet18(_ doc: DocSnippetContext) throws {
-    let library = doc.library
-    let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 579)
+#sourceLocation(file: "docs/library-api.md", line: 612)
+    let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
+    let id: String = doc.id              // a photo's identifier
     do {
         try library.performChanges { try $0.changeRequest(for: id).isFavorite = true }
     } catch PhotoEditError.conflict(_, _, let actual) {
@@ -647,11 +647,11 @@ func docSnippet18(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:578 (Errors) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:611 (Errors) — the same, inside async code (compiled, not run)
 func docSnippet18_inAsyncCode(_ doc: DocSnippetContext) async throws {
-    let library = doc.library
-    let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 579)
+#sourceLocation(file: "docs/library-api.md", line: 612)
+    let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
+    let id: String = doc.id              // a photo's identifier
     do {
         try library.performChanges { try $0.changeRequest(for: id).isFavorite = true }
     } catch PhotoEditError.conflict(_, _, let actual) {
@@ -662,15 +662,15 @@ func docSnippet18_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:590 (Image requests and the caching image manager (PhotoKit's `PHImageManager`))
+/// docs/library-api.md:625 (Image requests and the caching image manager (PhotoKit's `PHImageManager`))
 func docSnippet19(_ doc: DocSnippetContext) async throws {
-    let library = doc.library
-    let id = doc.id
-    let cell = doc.cell
-    let sink = doc.sink
-    let visibleIDs = doc.visibleIDs
-    let scrolledAwayIDs = doc.scrolledAwayIDs
-#sourceLocation(file: "docs/library-api.md", line: 591)
+#sourceLocation(file: "docs/library-api.md", line: 626)
+    let library: PhotoLibrary = doc.library                             // your library: PhotoLibrary(url:)
+    let id: String = doc.id                                        // a photo's identifier
+    let visibleIDs: [String] = doc.visibleIDs                              // the photos a grid shows
+    let scrolledAwayIDs: [String] = doc.scrolledAwayIDs                         // the photos it no longer shows
+    let show: (RenderedImage, _ degraded: Bool) -> Void = doc.show   // your view's update
+    let output: FileHandle = doc.output                                // where the bytes go
     let manager = ImageManager(library: library)          // one per process is enough; thread-safe
 
     // Opportunistic (the default): a degraded image first when the final one
@@ -678,7 +678,7 @@ func docSnippet19(_ doc: DocSnippetContext) async throws {
     let request = try manager.requestImage(for: id, targetSize: ImageSize(side: 256), contentMode: .aspectFill,
                                            options: ImageRequestOptions(resizeMode: .exact))
     for await result in request {
-        if let image = result.image { cell.show(image, degraded: result.info.isDegraded) }   // RenderedImage
+        if let image = result.image { show(image, result.info.isDegraded) }   // RenderedImage
         if let error = result.info.error { print(error) }
     }
     manager.cancelImageRequest(request.id)                 // from anywhere; the request ends with isCancelled
@@ -698,7 +698,7 @@ func docSnippet19(_ doc: DocSnippetContext) async throws {
     // before the call returns: in async code, on the engine's executor).
     let data = try await BlockingExecutor.run { try manager.requestImageData(for: id, options: ImageRequestOptions(version: .original)) }
     print(data.uniformTypeIdentifier, data.byteCount)
-    for try await chunk in data { sink.write(chunk) }
+    for try await chunk in data { try output.write(contentsOf: chunk) }
 
     // Caching ahead for a grid (PHCachingImageManager).
     try manager.startCaching(visibleIDs, targetSize: ImageSize(side: 256), options: ImageRequestOptions(resizeMode: .exact))
@@ -707,11 +707,11 @@ func docSnippet19(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:715 (Local corrections and healing spots)
+/// docs/library-api.md:756 (Local corrections and healing spots)
 func docSnippet20(_ doc: DocSnippetContext) throws {
-    let library = doc.library
-    let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 716)
+#sourceLocation(file: "docs/library-api.md", line: 757)
+    let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
+    let id: String = doc.id              // a photo's identifier
     var recipe = try library.currentRecipe(id)
     let face = RadialGradient(centre: MaskPoint(x: 0.5, y: 0.4), radiusX: 0.2, radiusY: 0.3, feather: 0.6)
     let sky = LinearGradient(zero: MaskPoint(x: 0.5, y: 0.5), full: MaskPoint(x: 0.5, y: 0))
@@ -729,11 +729,11 @@ func docSnippet20(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:715 (Local corrections and healing spots) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:756 (Local corrections and healing spots) — the same, inside async code (compiled, not run)
 func docSnippet20_inAsyncCode(_ doc: DocSnippetContext) async throws {
-    let library = doc.library
-    let id = doc.id
-#sourceLocation(file: "docs/library-api.md", line: 716)
+#sourceLocation(file: "docs/library-api.md", line: 757)
+    let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
+    let id: String = doc.id              // a photo's identifier
     var recipe = try library.currentRecipe(id)
     let face = RadialGradient(centre: MaskPoint(x: 0.5, y: 0.4), radiusX: 0.2, radiusY: 0.3, feather: 0.6)
     let sky = LinearGradient(zero: MaskPoint(x: 0.5, y: 0.5), full: MaskPoint(x: 0.5, y: 0))
@@ -754,25 +754,25 @@ func docSnippet20_inAsyncCode(_ doc: DocSnippetContext) async throws {
 /// The page's snippets, in page order.
 let docSnippets: [DocSnippet] = [
     DocSnippet(number: 1, line: 6, section: "Using photoedit from Swift", run: .none(reason: "two elements of Package.swift's arrays, not statements")),
-    DocSnippet(number: 2, line: 23, section: "Using photoedit from Swift", run: .sync(docSnippet2)),
-    DocSnippet(number: 3, line: 87, section: "Measured edits: `auto` and `upright`", run: .sync(docSnippet3)),
-    DocSnippet(number: 4, line: 120, section: "Async code", run: .async(docSnippet4)),
-    DocSnippet(number: 5, line: 187, section: "Camera RAW and RAW+JPEG pairs", run: .sync(docSnippet5)),
-    DocSnippet(number: 6, line: 213, section: "Editing with your own tool (PhotoKit's content editing)", run: .sync(docSnippet6)),
-    DocSnippet(number: 7, line: 247, section: "Change requests", run: .sync(docSnippet7)),
-    DocSnippet(number: 8, line: 284, section: "Ratings, labels, keywords, titles and captions", run: .sync(docSnippet8)),
-    DocSnippet(number: 9, line: 324, section: "Lightroom develop settings", run: .sync(docSnippet9)),
-    DocSnippet(number: 10, line: 365, section: "Lightroom develop settings", run: .sync(docSnippet10)),
-    DocSnippet(number: 11, line: 387, section: "Photos from bytes (uploads)", run: .sync(docSnippet11)),
-    DocSnippet(number: 12, line: 396, section: "Photos from bytes (uploads)", run: .async(docSnippet12)),
-    DocSnippet(number: 13, line: 435, section: "Fetching photos and albums (PhotoKit's `PHFetchOptions`)", run: .sync(docSnippet13)),
-    DocSnippet(number: 14, line: 483, section: "The change feed (PhotoKit's change observer)", run: .sync(docSnippet14)),
-    DocSnippet(number: 15, line: 495, section: "The change feed (PhotoKit's change observer)", run: .untilCancelled(docSnippet15)),
-    DocSnippet(number: 16, line: 538, section: "Resources and verification", run: .sync(docSnippet16)),
-    DocSnippet(number: 17, line: 554, section: "Resources and verification", run: .async(docSnippet17)),
-    DocSnippet(number: 18, line: 578, section: "Errors", run: .sync(docSnippet18)),
-    DocSnippet(number: 19, line: 590, section: "Image requests and the caching image manager (PhotoKit's `PHImageManager`)", run: .async(docSnippet19)),
-    DocSnippet(number: 20, line: 715, section: "Local corrections and healing spots", run: .sync(docSnippet20)),
+    DocSnippet(number: 2, line: 26, section: "Using photoedit from Swift", run: .sync(docSnippet2)),
+    DocSnippet(number: 3, line: 90, section: "Measured edits: `auto` and `upright`", run: .sync(docSnippet3)),
+    DocSnippet(number: 4, line: 125, section: "Async code", run: .async(docSnippet4)),
+    DocSnippet(number: 5, line: 192, section: "Camera RAW and RAW+JPEG pairs", run: .sync(docSnippet5)),
+    DocSnippet(number: 6, line: 220, section: "Editing with your own tool (PhotoKit's content editing)", run: .sync(docSnippet6)),
+    DocSnippet(number: 7, line: 258, section: "Change requests", run: .sync(docSnippet7)),
+    DocSnippet(number: 8, line: 297, section: "Ratings, labels, keywords, titles and captions", run: .sync(docSnippet8)),
+    DocSnippet(number: 9, line: 339, section: "Lightroom develop settings", run: .sync(docSnippet9)),
+    DocSnippet(number: 10, line: 382, section: "Lightroom develop settings", run: .sync(docSnippet10)),
+    DocSnippet(number: 11, line: 406, section: "Photos from bytes (uploads)", run: .sync(docSnippet11)),
+    DocSnippet(number: 12, line: 417, section: "Photos from bytes (uploads)", run: .async(docSnippet12)),
+    DocSnippet(number: 13, line: 459, section: "Fetching photos and albums (PhotoKit's `PHFetchOptions`)", run: .sync(docSnippet13)),
+    DocSnippet(number: 14, line: 509, section: "The change feed (PhotoKit's change observer)", run: .sync(docSnippet14)),
+    DocSnippet(number: 15, line: 522, section: "The change feed (PhotoKit's change observer)", run: .untilCancelled(docSnippet15)),
+    DocSnippet(number: 16, line: 567, section: "Resources and verification", run: .sync(docSnippet16)),
+    DocSnippet(number: 17, line: 585, section: "Resources and verification", run: .async(docSnippet17)),
+    DocSnippet(number: 18, line: 611, section: "Errors", run: .sync(docSnippet18)),
+    DocSnippet(number: 19, line: 625, section: "Image requests and the caching image manager (PhotoKit's `PHImageManager`)", run: .async(docSnippet19)),
+    DocSnippet(number: 20, line: 756, section: "Local corrections and healing spots", run: .sync(docSnippet20)),
 ]
 
 /// The synchronous snippets also compiled inside an `async` function.

@@ -18,7 +18,13 @@ import io
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+# The installed package (scripts/test-clients pip-installs it and puts it on
+# PYTHONPATH); run from a checkout without installing it, the sources beside
+# this folder.
+try:
+    import photoedit_client  # noqa: F401
+except ImportError:
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 import httpx  # noqa: E402
 from PIL import Image, ImageOps, ImageStat  # noqa: E402
@@ -63,7 +69,13 @@ def main():
     parser.add_argument("--base-url", required=True)
     parser.add_argument("--token", required=True)
     parser.add_argument("--samples", required=True)
+    parser.add_argument("--installed", help="the folder the package was installed into: check it is the one imported")
     args = parser.parse_args()
+    if args.installed:
+        import photoedit_client
+
+        where = os.path.abspath(photoedit_client.__file__)
+        check(where.startswith(os.path.abspath(args.installed) + os.sep), f"the installed package is the one tested ({where})")
     client = AuthenticatedClient(base_url=args.base_url, token=args.token, timeout=httpx.Timeout(60.0))
 
     capabilities = get_capabilities.sync(client=client)

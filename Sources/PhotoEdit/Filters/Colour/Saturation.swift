@@ -23,5 +23,5 @@ extension Filters {
             }
         }
         return try image.recombine(m)
-    }
+    }.inPanel(.basic, section: "Presence")
 }

@@ -30,5 +30,5 @@ extension Filters {
         let l = ColourMath.luminance
         let grey = try image.recombine(l + l + l)
         return try grey.adding(try image.subtracting(grey).multiplied(by: factor))
-    }
+    }.inPanel(.basic, section: "Presence")
 }

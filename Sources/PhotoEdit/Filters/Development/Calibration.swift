@@ -52,7 +52,7 @@ extension Filters {
             out = try calibrationShadowTint(out, tint)
         }
         return out
-    }
+    }.inPanel(.calibration)
 
     /// The linear-RGB matrix of the primaries' moves (hue, saturation on −100…100).
     static func calibrationMatrix(_ primaries: [(hue: Double, sat: Double)]) -> [Double] {

@@ -45,7 +45,7 @@ extension Filters {
         bind: { try LensCorrection.bind($0) }
     ) { image, p, _ in
         try LensCorrection.render(image, p)
-    }
+    }.inPanel(.optics, section: "Lens corrections")
 }
 
 /// The lens filter's work: naming lenses, binding a recipe to the

@@ -59,7 +59,7 @@ extension Filters {
             image = try curveOnBand(image, band, ToneCurve(points))
         }
         return image
-    }
+    }.inPanel(.toneCurve)
 
     /// The channels that have a curve of their own (version 2).
     static let curveChannels = ["red", "green", "blue"]

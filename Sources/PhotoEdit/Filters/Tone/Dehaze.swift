@@ -51,7 +51,7 @@ extension Filters {
         if strength == 0 { return image }
         guard let reduced = context.reducedInput else { return try Haze.remove(from: image, omega: 0.95 * strength, fused: true) }
         return try Haze.remove(from: image, omega: 0.95 * strength, reducedInput: reduced)
-    }
+    }.inPanel(.basic, section: "Presence")
 
     static let dehazeParameters: [ParameterSpec] = [
         .number("strength", -100...100, default: 0, unit: "%", "how much haze is removed (+) or added (−); 100 removes 95 % of the estimated haze"),

@@ -40,5 +40,5 @@ extension Filters {
             let t = try v.linear(multiply: [1 / (iw - ib)], add: [-ib / (iw - ib)]).signedPower(1 / g)
             return try t.linear(multiply: [ow - ob], add: [ob])
         }
-    }
+    }.inPanel(.toneCurve)
 }

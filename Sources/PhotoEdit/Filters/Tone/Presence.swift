@@ -55,7 +55,7 @@ extension Filters {
     ) { image, p, context in
         try Presence.fusedLocalContrast(image, amount: p.number("amount") / 100, sigma: p.number("radius") * context.scale, eps: 0.01,
                                         lowSigma: 4, limit: 0.2, midTones: true, fusedCoefficients: true, reducedInput: context.reducedInput)
-    }
+    }.inPanel(.basic, section: "Presence")
 
     static let clarityParameters: [ParameterSpec] = [
         .number("amount", -100...100, default: 0, unit: "%", "strength: +100 doubles the mid-tone local contrast, −100 removes it"),
@@ -113,7 +113,7 @@ extension Filters {
         }
         return try Presence.streamedLocalContrast(image, amount: p.number("amount") / 100, sigma: sigma,
                                                   eps: 0.004, lowSigma: 1.5, limit: 0.1, midTones: false)
-    }
+    }.inPanel(.basic, section: "Presence")
 
     static let textureParameters: [ParameterSpec] = [
         .number("amount", -100...100, default: 0, unit: "%", "strength: +100 doubles the texture, −100 smooths it away"),

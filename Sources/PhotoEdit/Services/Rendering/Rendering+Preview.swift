@@ -61,7 +61,7 @@ extension Rendering {
 /// size and modification time are part of the key all the same. Bounded:
 /// `capacity` bases of at most 8192² pixels, typically 1440 px (4 MB each).
 final class PreviewBases: Sendable {
-    struct Base: @unchecked Sendable {
+    struct Base: Sendable {
         /// The decoded, upright base in memory (libvips images are immutable).
         let image: Image
         /// Its long edge over the file's.

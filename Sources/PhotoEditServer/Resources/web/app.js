@@ -326,22 +326,38 @@ function pendingEdit() {
   return { chain: steps.join(","), remove, changed };
 }
 
+/**
+ * The controls in the panels photographers know (Basic, Tone Curve, Colour,
+ * Detail, Optics, Effects, Calibration), each filter where its declaration
+ * places it (`editor` in /v1/filters: panel, title, position, section), so a
+ * new filter lands in its stage's panel with no change here. The tools drawn
+ * on the photo (local corrections, spots) come first, above the panels.
+ */
 function buildSliders() {
   const root = $("sliders");
   root.replaceChildren();
-  const stages = new Map();
-  for (const filter of state.filters) {
-    if (!stages.has(filter.stage)) stages.set(filter.stage, []);
-    stages.get(filter.stage).push(filter);
-  }
-  const openStages = new Set(["white balance", "exposure", "tone", "colour"]);
   const raw = state.photo && (state.photo.format === "raw" || state.photo.alternate);
-  for (const [stage, filters] of stages) {
+  const panels = new Map();
+  for (const filter of state.filters) {
+    const place = filter.editor ?? { panel: filter.stage, title: filter.stage, position: Infinity };
     // RAW development applies to camera RAW data only.
-    if (!raw && filters.every((f) => f.id === "raw")) continue;
-    const group = el("details", { class: "stage-group" }, el("summary", { text: stage }));
-    if (openStages.has(stage)) group.open = true;
-    for (const filter of filters) group.append(filterControls(filter));
+    if (place.panel === "development" && !raw) continue;
+    if (!panels.has(place.panel)) panels.set(place.panel, { ...place, sections: new Map() });
+    const sections = panels.get(place.panel).sections;
+    const section = place.section ?? "";
+    if (!sections.has(section)) sections.set(section, []);
+    sections.get(section).push(filter);
+  }
+  const openPanels = new Set(["basic", "toneCurve", "colour"]);
+  for (const panel of [...panels.values()].sort((a, b) => a.position - b.position)) {
+    const tools = panel.panel === "tools";
+    const group = tools ? el("div", { class: "tool-group", "data-panel": panel.panel })
+                        : el("details", { class: "panel-group", "data-panel": panel.panel }, el("summary", { text: panel.title }));
+    if (openPanels.has(panel.panel)) group.open = true;
+    for (const [section, filters] of panel.sections) {
+      if (section && panel.sections.size > 1) group.append(el("h3", { class: "panel-section", text: section }));
+      for (const filter of filters) group.append(filterControls(filter));
+    }
     root.append(group);
   }
 }

@@ -3,11 +3,15 @@
 // (number, choice, text, bool), `default`, `unit`, `description`, and
 // `min`, `max`, `step` for numbers, `choices` for a choice.
 
-/** Each filter with its parameters typed: kind, min, max, declaredStep, choices. */
+/**
+ * Each filter with its parameters typed: kind, min, max, declaredStep,
+ * choices. Parameters the engine records, never the user (`recorded`: the
+ * LUT's SHA-256), get no control.
+ */
 export function paramsFromFilters(filters) {
   return filters.map((filter) => ({
     ...filter,
-    params: filter.parameters.map((p) => ({ ...p, ...kindOf(p) })),
+    params: filter.parameters.filter((p) => !(filter.recorded ?? []).includes(p.name)).map((p) => ({ ...p, ...kindOf(p) })),
   }));
 }
 

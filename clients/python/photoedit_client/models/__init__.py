@@ -28,6 +28,8 @@ from .editing_input_options import EditingInputOptions
 from .editing_output import EditingOutput
 from .editor_formats_item import EditorFormatsItem
 from .filter_ import Filter
+from .filter_editor import FilterEditor
+from .filter_editor_panel import FilterEditorPanel
 from .filter_forms_item import FilterFormsItem
 from .filter_parameter_type_0 import FilterParameterType0
 from .filter_parameter_type_1 import FilterParameterType1
@@ -104,6 +106,8 @@ __all__ = (
     "EditingOutput",
     "EditorFormatsItem",
     "Filter",
+    "FilterEditor",
+    "FilterEditorPanel",
     "FilterFormsItem",
     "FilterParameterType0",
     "FilterParameterType1",

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -10,6 +10,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.corrections_structure import CorrectionsStructure
+    from ..models.filter_editor import FilterEditor
     from ..models.filter_forms_item import FilterFormsItem
     from ..models.filter_parameter_type_0 import FilterParameterType0
     from ..models.filter_parameter_type_1 import FilterParameterType1
@@ -27,7 +28,13 @@ class Filter:
     Attributes:
         id (str):
         version (int):
-        stage (str):
+        stage (str): The pipeline stage it runs in (stages run in a fixed order).
+        editor (FilterEditor): Where an editor shows the filter's controls: the panel photographers know it from
+            (`basic`: white balance, tone and presence; `toneCurve`, `colour`, `detail`, `optics`, `effects`, `calibration`;
+            `tools`: drawn on the photo, shown above the panels; `development`: camera RAW only; `output`), its title, its
+            place in the order of panels, and a heading inside the panel when it has several parts.
+        recorded (list[str]): Parameters the engine records, never the user (the LUT's SHA-256): a chain cannot set
+            them; an editor shows no control for them.
         summary (str):
         colour_space (str):
         forms (list[FilterFormsItem]):
@@ -41,6 +48,8 @@ class Filter:
     id: str
     version: int
     stage: str
+    editor: FilterEditor
+    recorded: list[str]
     summary: str
     colour_space: str
     forms: list[FilterFormsItem]
@@ -64,6 +73,10 @@ class Filter:
         version = self.version
 
         stage = self.stage
+
+        editor = self.editor.to_dict()
+
+        recorded = self.recorded
 
         summary = self.summary
 
@@ -103,6 +116,8 @@ class Filter:
                 "id": id,
                 "version": version,
                 "stage": stage,
+                "editor": editor,
+                "recorded": recorded,
                 "summary": summary,
                 "colourSpace": colour_space,
                 "forms": forms,
@@ -117,6 +132,7 @@ class Filter:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.corrections_structure import CorrectionsStructure
+        from ..models.filter_editor import FilterEditor
         from ..models.filter_forms_item import FilterFormsItem
         from ..models.filter_parameter_type_0 import FilterParameterType0
         from ..models.filter_parameter_type_1 import FilterParameterType1
@@ -130,6 +146,10 @@ class Filter:
         version = d.pop("version")
 
         stage = d.pop("stage")
+
+        editor = FilterEditor.from_dict(d.pop("editor"))
+
+        recorded = cast(list[str], d.pop("recorded"))
 
         summary = d.pop("summary")
 
@@ -221,6 +241,8 @@ class Filter:
             id=id,
             version=version,
             stage=stage,
+            editor=editor,
+            recorded=recorded,
             summary=summary,
             colour_space=colour_space,
             forms=forms,

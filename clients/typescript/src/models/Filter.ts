@@ -20,6 +20,13 @@ import {
     FilterStructureToJSON,
     FilterStructureToJSONTyped,
 } from './FilterStructure';
+import type { FilterEditor } from './FilterEditor';
+import {
+    FilterEditorFromJSON,
+    FilterEditorFromJSONTyped,
+    FilterEditorToJSON,
+    FilterEditorToJSONTyped,
+} from './FilterEditor';
 import type { FilterFormsInner } from './FilterFormsInner';
 import {
     FilterFormsInnerFromJSON,
@@ -50,9 +57,17 @@ export interface Filter {
      */
     version: number;
     /**
-     * 
+     * The pipeline stage it runs in (stages run in a fixed order).
      */
     stage: string;
+    /**
+     * 
+     */
+    editor: FilterEditor;
+    /**
+     * Parameters the engine records, never the user (the LUT's SHA-256): a chain cannot set them; an editor shows no control for them.
+     */
+    recorded: Array<string>;
     /**
      * 
      */
@@ -82,6 +97,8 @@ export function instanceOfFilter(value: object): value is Filter {
     if (!('id' in value) || value['id'] === undefined) return false;
     if (!('version' in value) || value['version'] === undefined) return false;
     if (!('stage' in value) || value['stage'] === undefined) return false;
+    if (!('editor' in value) || value['editor'] === undefined) return false;
+    if (!('recorded' in value) || value['recorded'] === undefined) return false;
     if (!('summary' in value) || value['summary'] === undefined) return false;
     if (!('colourSpace' in value) || value['colourSpace'] === undefined) return false;
     if (!('forms' in value) || value['forms'] === undefined) return false;
@@ -102,6 +119,8 @@ export function FilterFromJSONTyped(json: any, ignoreDiscriminator: boolean): Fi
         'id': json['id'],
         'version': json['version'],
         'stage': json['stage'],
+        'editor': FilterEditorFromJSON(json['editor']),
+        'recorded': json['recorded'],
         'summary': json['summary'],
         'colourSpace': json['colourSpace'],
         'forms': ((json['forms'] as Array<any>).map(FilterFormsInnerFromJSON)),
@@ -124,6 +143,8 @@ export function FilterToJSONTyped(value?: Filter | null, ignoreDiscriminator: bo
         'id': value['id'],
         'version': value['version'],
         'stage': value['stage'],
+        'editor': FilterEditorToJSON(value['editor']),
+        'recorded': value['recorded'],
         'summary': value['summary'],
         'colourSpace': value['colourSpace'],
         'forms': ((value['forms'] as Array<any>).map(FilterFormsInnerToJSON)),

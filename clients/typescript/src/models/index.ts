@@ -22,6 +22,7 @@ export * from './EditingInputOptions';
 export * from './EditingInputRequest';
 export * from './EditorFormatsInner';
 export * from './Filter';
+export * from './FilterEditor';
 export * from './FilterFormsInner';
 export * from './FilterParameter';
 export * from './FilterParameterOneOf';

@@ -1,11 +1,16 @@
 /*
- * photoedit_presence.h — internal to CPhotoEditShim (not exported to Swift):
- * what photoedit_shim.c's presence passes and photoedit_presence.c share.
+ * photoedit_presence_common.h — internal to CPhotoEditShim (not exported to
+ * Swift: it is not under include/): what photoedit_presence_passes.c and
+ * photoedit_presence.c share — inline float helpers, and the two functions
+ * of photoedit_presence_passes.c that photoedit_presence.c's streamed
+ * texture builds on (pe_gauss_kernel, pe_local_contrast_prepared). The
+ * dependency goes one way: photoedit_presence.c uses
+ * photoedit_presence_passes.c, never the reverse.
  * Everything here computes in float with multiplies and adds never fused,
  * so every caller (and every target_clones variant) gets the same bits.
  */
-#ifndef PHOTOEDIT_PRESENCE_H
-#define PHOTOEDIT_PRESENCE_H
+#ifndef PHOTOEDIT_PRESENCE_COMMON_H
+#define PHOTOEDIT_PRESENCE_COMMON_H
 
 #include <vips/vips.h>
 #include <float.h>
@@ -141,7 +146,7 @@ static inline void pe_self_guided_ab(float *restrict m1, float *restrict m2, siz
  * 0, or −1 with the libvips error set. */
 typedef int (*pe_coefficients_prepare)(void *state, VipsRegion *ir, int rows);
 
-/* pe_local_contrast (photoedit_shim.c) whose coefficient image is filled
+/* pe_local_contrast (photoedit_presence_passes.c) whose coefficient image is filled
  * while the pass runs: `prepare` is called with `state` before each region. */
 VipsImage *pe_local_contrast_prepared(VipsImage *in, VipsImage *coefficients, int block, double amount, double limit,
                                       int mid_tones, pe_coefficients_prepare prepare, void *state);
