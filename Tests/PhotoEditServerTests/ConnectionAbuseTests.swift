@@ -159,6 +159,12 @@ struct ConnectionAbuseTests {
             kept.send(Data("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
             let second = (try? await blocking { kept.receive(until: "\"ok\"", limit: 10) }) ?? ""
             #expect(second.hasPrefix("HTTP/1.1 200"), "after an idle pause: \(second.prefix(80))")
+
+            // A connection that sends nothing is closed at the deadline, without an answer.
+            let silent = try #require(Connection(port: port))
+            let opened = ContinuousClock.now
+            let nothing = (try? await blocking { silent.receiveAll(limit: 20) }) ?? "?"
+            #expect(nothing.isEmpty && ContinuousClock.now - opened < .seconds(5), "\(nothing.prefix(80))")
         }
     }
 }

@@ -53,6 +53,10 @@ final class RequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler 
         var phase = Phase.awaitingHead
         /// A response has begun and not ended (a 408 would corrupt it).
         var responding = false
+        /// Bytes of the awaited head have arrived (a connection that sent
+        /// nothing is closed without an answer, as a browser's unused
+        /// preconnection expects).
+        var headBegun = false
         var timer: Scheduled<Void>?
         /// The byte watch's context: writes from it reach the socket as they are.
         var front: ChannelHandlerContext?
@@ -64,6 +68,7 @@ final class RequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler 
         func start(on eventLoop: any EventLoop) {
             timer?.cancel()
             phase = .awaitingHead
+            headBegun = false
             let bound = NIOLoopBound(self, eventLoop: eventLoop)
             timer = eventLoop.scheduleTask(in: limit) { bound.value.expire() }
         }
@@ -76,7 +81,7 @@ final class RequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler 
         private func expire() {
             timer = nil
             guard phase == .awaitingHead, let front else { return }
-            if !responding {
+            if !responding && headBegun {
                 let answer = "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
                 front.writeAndFlush(NIOAny(front.channel.allocator.buffer(string: answer)), promise: nil)
             }
@@ -106,6 +111,7 @@ final class RequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler 
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             if clock.phase == .betweenRequests { clock.start(on: context.eventLoop) }
+            if clock.phase == .awaitingHead { clock.headBegun = true }
             context.fireChannelRead(data)
         }
 
