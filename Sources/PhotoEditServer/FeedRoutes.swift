@@ -37,7 +37,7 @@ func addFeedRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
     // after N, then each one as it is committed, as server-sent events
     // (`id:` the sequence number, `event: change`, `data:` the set as JSON).
     // Without either, only changes from now on.
-    v1.get("changes/stream") { request, _ -> Response in
+    v1.get("changes/stream") { request, context -> Response in
         var since = try integer(request.formQuery(), "since", in: 0...Int(Int64.max >> 1))
         if let last = request.headers[.lastEventID] {
             guard let n = Int(last.trimmingCharacters(in: .whitespaces)), n >= 0 else {
@@ -45,14 +45,16 @@ func addFeedRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
             }
             since = n
         }
-        let limit = state.configuration.maxEventStreams
-        let admitted = state.eventStreams.withLock { open in
-            guard open < limit else { return false }
-            open += 1
-            return true
-        }
-        guard admitted else {
-            throw Problem(.serviceUnavailable, code: "too-many-streams", "\(limit) event streams are open; try again later",
+        let client = streamClient(request, context: context, tokens: state.configuration.tokens)
+        let slots = state.eventStreams
+        do throws(StreamSlots.Refusal) {
+            try slots.admit(client)
+        } catch .full {
+            throw Problem(.serviceUnavailable, code: "too-many-streams", "\(slots.total) event streams are open; try again later",
+                          headers: [.retryAfter: "30"])
+        } catch .clientFull {
+            throw Problem(.tooManyRequests, code: "too-many-client-streams",
+                          "this client has \(slots.perClient) event streams open, its most; close one first",
                           headers: [.retryAfter: "30"])
         }
         let stream: AsyncThrowingStream<ChangeSet, any Error>
@@ -60,51 +62,59 @@ func addFeedRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
             let from = since
             stream = try await blocking { try library.changeSets(since: from) }
         } catch {
-            state.eventStreams.withLock { $0 -= 1 }
+            slots.release(client)
             throw error
         }
         let heartbeat = state.configuration.eventStreamHeartbeat
         let shutdown = state.shutdown
         let body = ResponseBody { writer in
-            defer { state.eventStreams.withLock { $0 -= 1 } }
-            // Tell the client how long to wait before reconnecting.
-            try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                let events = EventQueue()
-                group.addTask {
-                    for try await set in stream { await events.push(.change(set)) }
-                    await events.push(.end)
-                }
-                group.addTask {
-                    while !Task.isCancelled {
-                        try await Task.sleep(for: heartbeat)
-                        await events.push(.heartbeat)
+            // The slot is given back as soon as the stream ends, and it ends
+            // as soon as the client's connection closes (a reset, a close):
+            // the request's inbound side ending is heard at once, not at the
+            // next write to a dead socket.
+            defer { slots.release(client) }
+            let (events, queue) = AsyncStream.makeStream(of: StreamEvent.self)
+            try await request.body.consumeWithInboundCloseHandler { _ in
+                // Tell the client how long to wait before reconnecting.
+                try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for try await set in stream { queue.yield(.change(set)) }
+                        queue.yield(.end)
                     }
-                }
-                group.addTask {
-                    // Either signal ends the stream: the flag (set first under
-                    // `photoedit serve`) or the HTTP server's own graceful
-                    // shutdown, which this connection's task inherits.
-                    await withTaskGroup(of: Void.self) { signals in
-                        signals.addTask { await shutdown.wait() }
-                        signals.addTask { try? await gracefulShutdown() }
-                        await signals.next()
-                        signals.cancelAll()
+                    group.addTask {
+                        while !Task.isCancelled {
+                            try await Task.sleep(for: heartbeat)
+                            queue.yield(.heartbeat)
+                        }
                     }
-                    await events.push(.end)
-                }
-                loop: while true {
-                    switch await events.pop() {
-                    case let .change(set):
-                        let data = changeSetJSON(set).canonicalText
-                        try await writer.write(ByteBuffer(string: "id: \(set.seq)\nevent: change\ndata: \(data)\n\n"))
-                    case .heartbeat:
-                        try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
-                    case .end:
-                        break loop
+                    group.addTask {
+                        // Either signal ends the stream: the flag (set first under
+                        // `photoedit serve`) or the HTTP server's own graceful
+                        // shutdown, which this connection's task inherits.
+                        await withTaskGroup(of: Void.self) { signals in
+                            signals.addTask { await shutdown.wait() }
+                            signals.addTask { try? await gracefulShutdown() }
+                            await signals.next()
+                            signals.cancelAll()
+                        }
+                        queue.yield(.end)
                     }
+                    loop: for await event in events {
+                        switch event {
+                        case let .change(set):
+                            let data = changeSetJSON(set).canonicalText
+                            try await writer.write(ByteBuffer(string: "id: \(set.seq)\nevent: change\ndata: \(data)\n\n"))
+                        case .heartbeat:
+                            try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                        case .end, .closed:
+                            break loop
+                        }
+                    }
+                    group.cancelAll()
                 }
-                group.cancelAll()
+            } onInboundClosed: {
+                queue.yield(.closed)
             }
             try await writer.finish(nil)
         }
@@ -116,27 +126,20 @@ func addFeedRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
 enum StreamEvent: Sendable {
     case change(ChangeSet)
     case heartbeat
+    /// The feed or the server is ending the stream.
     case end
+    /// The client's connection closed.
+    case closed
 }
 
-/// Events from several producers, in arrival order, to one writer.
-actor EventQueue {
-    private var items: [StreamEvent] = []
-    private var waiter: CheckedContinuation<StreamEvent, Never>?
-
-    func push(_ event: StreamEvent) {
-        if let waiter {
-            self.waiter = nil
-            waiter.resume(returning: event)
-        } else {
-            items.append(event)
-        }
+/// Who an event stream counts against: the token's name when the server has
+/// tokens, else the client's IP address.
+func streamClient(_ request: Request, context: ServerContext, tokens: TokenStore) -> String {
+    if !tokens.isEmpty, let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer "),
+       let (_, name) = tokens.lookup(String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)) {
+        return "token:" + name
     }
-
-    func pop() async -> StreamEvent {
-        if !items.isEmpty { return items.removeFirst() }
-        return await withCheckedContinuation { waiter = $0 }
-    }
+    return "address:" + (context.remoteAddress?.ipAddress ?? "unknown")
 }
 
 /// A change-feed entry as JSON.

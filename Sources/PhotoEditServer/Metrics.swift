@@ -85,7 +85,7 @@ func addMetricsRoute(_ router: Router<ServerContext>, state: ServerState) {
         .add(middleware: AuthMiddleware(tokens: state.configuration.tokens, signer: URLSigner(keys: [])))
     operations.get { _, _ -> Response in
         let bytes = state.metrics.exposition(memoryCacheBytes: state.images.statistics.memoryCacheBytes,
-                                             eventStreams: state.eventStreams.withLock { $0 })
+                                             eventStreams: state.eventStreams.open)
         return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                         body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }

@@ -39,10 +39,18 @@ public struct ServerConfiguration: Sendable {
     public var requestTimeout: Duration = .seconds(120)
     /// Change-feed event streams open at once (each watches the library); one more is 503.
     public var maxEventStreams = 64
+    /// Event streams one client may hold open (a token, or an address when
+    /// there are no tokens); one more is 429. Below `maxEventStreams`, so a
+    /// client holding its share leaves room for the others.
+    public var maxEventStreamsPerClient = 16
     /// A comment line is sent on an idle event stream this often (keeps proxies from closing it).
     public var eventStreamHeartbeat: Duration = .seconds(15)
     /// A connection idle this long is closed.
     public var idleTimeout: Duration = .seconds(75)
+    /// A request head (request line and headers) must arrive whole within
+    /// this time of a connection opening or of its first byte; else 408 and
+    /// the connection is closed (nginx's `client_header_timeout`).
+    public var headerTimeout: Duration = .seconds(10)
     /// The library's job table (`GET /v1/jobs/{batch}`), for a library
     /// shared through PostgreSQL; nil: a folder library, whose batch work
     /// runs in the process that asks for it.
@@ -52,14 +60,18 @@ public struct ServerConfiguration: Sendable {
 }
 
 /// The request context of every route: Hummingbird's, plus the request id.
-public struct ServerContext: RequestContext {
+public struct ServerContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The request's id (`X-Request-Id` when the client sent a sane one, else a new one).
     public var requestID: String
 
+    /// The client's address (the change feed's per-client share when there are no tokens).
+    public var remoteAddress: SocketAddress?
+
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         requestID = ""
+        remoteAddress = source.channel.remoteAddress
     }
 
     /// Upload bodies are streamed; other bodies are collected up to 1 MiB.
@@ -78,8 +90,8 @@ final class ServerState: Sendable {
     let revisions: RevisionMemo
     let metrics = ServerMetrics()
     let shutdown = ShutdownFlag()
-    /// Event streams open now (bounded by `maxEventStreams`).
-    let eventStreams = Mutex(0)
+    /// Event streams open now (bounded by `maxEventStreams` and `maxEventStreamsPerClient`).
+    let eventStreams: StreamSlots
 
     init(library: PhotoLibrary, configuration: ServerConfiguration) {
         self.library = library
@@ -88,6 +100,7 @@ final class ServerState: Sendable {
         self.renders = RenderGate(concurrency: configuration.renderConcurrency, queueDepth: configuration.renderQueueDepth, metrics: metrics)
         self.renderAnswers = EncodedRenderCache(limit: configuration.renderAnswerCacheBytes)
         self.revisions = RevisionMemo(library: library)
+        self.eventStreams = StreamSlots(total: configuration.maxEventStreams, perClient: configuration.maxEventStreamsPerClient)
     }
 }
 
@@ -172,7 +185,8 @@ public func makeServer(library: PhotoLibrary, configuration: ServerConfiguration
     let router = makeRouter(state: state)
     let application = Application(
         router: router,
-        server: .http1(configuration: .init(idleTimeout: .init(configuration.idleTimeout))),
+        server: .http1(configuration: .init(additionalChannelHandlers: [RequestHeadDeadline(limit: .init(configuration.headerTimeout))],
+                                            idleTimeout: .init(configuration.idleTimeout))),
         // A burst of connections waits in the kernel's queue (capped by
         // net.core.somaxconn) instead of having its SYNs dropped at 256, so a
         // loaded server answers 503 with Retry-After rather than time-outs.

@@ -12,10 +12,20 @@ import Synchronization
 package final class LoopbackConnection: Sendable {
     private let socket: Mutex<Int32>
 
-    /// Connects to 127.0.0.1:`port`; nil when the connection is refused.
-    package init?(port: Int) {
+    /// Connects to 127.0.0.1:`port` (from `source`, another loopback
+    /// address such as 127.0.0.2, when given); nil when the connection is refused.
+    package init?(port: Int, from source: String? = nil) {
         let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return nil }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            if bound != 0 { Glibc.close(fd); return nil }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -68,6 +78,18 @@ package final class LoopbackConnection: Sendable {
             bytes += buffer[0..<n]
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Drops the connection with a reset (SO_LINGER 0, then close), as a
+    /// client that crashes or loses its network does.
+    package func reset() {
+        socket.withLock { fd in
+            guard fd >= 0 else { return }
+            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+            setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+            Glibc.close(fd)
+            fd = -1
+        }
     }
 
     /// Closes the connection (once; later calls do nothing).

@@ -31,6 +31,12 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Largest render in pixels.", valueName: "PIXELS")) var maxRenderPixels = 64_000_000
     @Option(help: ArgumentHelp("Renders waiting before 429.", valueName: "N")) var renderQueue = 32
     @Option(help: ArgumentHelp("Seconds before a request is answered 503.", valueName: "SECONDS")) var timeout = 120
+    @Option(help: ArgumentHelp("Seconds a request head (request line and headers) may take to arrive; then 408 and the connection closes.",
+                               valueName: "SECONDS"))
+    var headerTimeout = 10
+    @Option(help: ArgumentHelp("Change-feed event streams open at once.", valueName: "N")) var maxStreams = 64
+    @Option(help: ArgumentHelp("Change-feed event streams one token (or one address, without tokens) may hold open.", valueName: "N"))
+    var maxStreamsPerClient = 16
     @Option(help: ArgumentHelp("Print a new token for SCOPE (read, edit, admin) and its token-file entry, then exit.", valueName: "SCOPE"))
     var newToken: String?
     @Option(help: ArgumentHelp("Render URL signing keys file (ID:HEX a line; the first signs).", valueName: "FILE"))
@@ -73,6 +79,17 @@ struct ServeCommand: ParsableCommand {
         configuration.maxRenderPixels = maxRenderPixels
         configuration.renderQueueDepth = renderQueue
         configuration.requestTimeout = .seconds(timeout)
+        guard (1...3600).contains(headerTimeout) else {
+            Output.error("--header-timeout takes 1 to 3600 seconds (got \(headerTimeout))")
+            throw ExitCode(1)
+        }
+        configuration.headerTimeout = .seconds(headerTimeout)
+        guard (1...100_000).contains(maxStreams), (1...maxStreams).contains(maxStreamsPerClient) else {
+            Output.error("--max-streams takes 1 to 100000, and --max-streams-per-client 1 to --max-streams (got \(maxStreams) and \(maxStreamsPerClient))")
+            throw ExitCode(1)
+        }
+        configuration.maxEventStreams = maxStreams
+        configuration.maxEventStreamsPerClient = maxStreamsPerClient
         let library: PhotoLibrary
         var jobs: LibraryJobs?
         do {

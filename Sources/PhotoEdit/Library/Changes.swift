@@ -66,7 +66,9 @@ public final class AssetChangeRequest {
     }
 
     /// A new revision with this output's adjustment data and render. The
-    /// output must have been made from an input of this photo.
+    /// output must have been made from an input of this photo. When the
+    /// block returns, committed or refused, the output's render file is
+    /// gone: to retry, make a new output and render again.
     public var contentEditingOutput: ContentEditingOutput? {
         didSet {
             if let o = contentEditingOutput, recording, !owner.addFromSetter(.contentEdit(assetIdentifier, o)) {

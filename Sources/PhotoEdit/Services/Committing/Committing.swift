@@ -70,14 +70,14 @@ struct Committing: LibraryService {
 
     private func commit(_ changes: [PhotoLibraryChanges.Change], importDate: Date? = nil) throws -> [String: Revision] {
         editing.sweepStagingIfDue()
-        // An output's staged render leaves tmp/ as soon as the output can
-        // never commit: committed (moved into place), or stale (its photo
-        // moved on). One refused for a mistake its caller can fix (another
-        // photo's change request, no adjustment data) is kept for a retry,
-        // and swept once abandoned (Editing+Staging.swift).
-        var committed = false
+        // An output's staged render leaves tmp/ when `performChanges`
+        // returns, whatever the outcome: committed (moved into place), or
+        // refused (stale, another photo's change request, no adjustment
+        // data, a render that does not decode…). A refused output is not
+        // retried as it is: its editor reads a new input and renders again,
+        // so nothing is left for the sweep (Editing+Staging.swift) to find.
         defer {
-            for case let .contentEdit(_, output) in changes where committed || editing.isStale(output) {
+            for case let .contentEdit(_, output) in changes {
                 editing.removeStagedRender(of: output)
             }
         }
@@ -164,7 +164,6 @@ struct Committing: LibraryService {
             // this one in place. They go through `verify --repair` instead,
             // once unreferenced for the grace period.
             for file in purgedFiles where !(files.isShared && file.hasPrefix("originals/")) { rendering.removeFileAndPreview(file) }
-            committed = true
             journal.finish()
             for id in purgedAssets { removeCachedImages(of: id) }
             if parts.afterImport != nil {

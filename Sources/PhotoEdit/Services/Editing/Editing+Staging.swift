@@ -23,21 +23,6 @@ extension Editing {
         unlink(path)
     }
 
-    /// An output that can never commit: its photo is gone or has moved on
-    /// from the revision the output was made from.
-    func isStale(_ output: ContentEditingOutput) -> Bool {
-        let revision: Int?
-        do {
-            revision = try read { db in
-                try db.currentRevisionNumber(of: output.assetIdentifier)
-            }
-        } catch {
-            return false   // unknown: keep it; the sweep has the last word
-        }
-        guard let revision else { return true }
-        return revision != output.baseRevision
-    }
-
     /// Sweeps `tmp/` when the last sweep is older than `stagingSweepInterval`.
     func sweepStagingIfDue(now: Date = Date()) {
         let due = parts.stagingSweep.withLock { last in

@@ -170,7 +170,52 @@ extension Maintenance {
             report.notes.append("\(young) unreferenced blob(s) younger than the \(Self.durationText(gracePeriod)) grace period left alone "
                                 + "(possibly a commit in flight on another node)")
         }
+        verifyStaging(repair: repair, now: now, into: &report)
         return report
+    }
+
+    /// Files left in the staging folder (`tmp/`, intent journals aside).
+    /// A problem (nothing will ever use it; `repair` removes it): one whose
+    /// process is gone (its name starts with its pid) or that names no
+    /// process, once older than `Editing.deadProcessStagingAge` (a younger
+    /// one may be another machine's process on a shared folder), and an
+    /// editing output a running process staged over
+    /// `Editing.abandonedOutputAge` ago. A running process's other files
+    /// are its work in progress: a note.
+    private func verifyStaging(repair: Bool, now: Date, into report: inout VerificationReport) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: layout.tmp) else { return }
+        var inProgress = 0
+        for name in names.sorted() where !name.hasPrefix(IntentJournal.prefix) {
+            let path = layout.tmp + "/" + name
+            var info = stat()
+            guard lstat(path, &info) == 0 else { continue }
+            let age = now.timeIntervalSince1970 - TimeInterval(info.st_mtim.tv_sec)
+            let owner = name.firstIndex(of: "-").flatMap { pid_t(name[..<$0]) }.flatMap { $0 > 0 ? $0 : nil }
+            let running = owner.map { $0 == getpid() || kill($0, 0) == 0 || errno != ESRCH } ?? false
+            let why: String
+            if running {
+                guard name.hasSuffix("-render.jpg"), age >= Editing.abandonedOutputAge else {
+                    inProgress += 1
+                    continue
+                }
+                why = "editing output staged \(Self.durationText((age / 60).rounded(.down) * 60)) ago and never committed"
+            } else {
+                guard age >= Editing.deadProcessStagingAge else {
+                    inProgress += 1
+                    continue
+                }
+                why = owner == nil ? "staging file of no process" : "staging file left by a process that is gone"
+            }
+            let isFile = (info.st_mode & S_IFMT) == S_IFREG
+            if repair, isFile, unlink(path) == 0 {
+                report.repaired.append("tmp/\(name): \(why), removed")
+            } else {
+                report.problems.append("tmp/\(name): \(why)" + (isFile ? " (`verify --repair` removes it)" : ""))
+            }
+        }
+        if inProgress > 0 {
+            report.notes.append("\(inProgress) staging file(s) in tmp/ are recent or belong to running processes (work in progress)")
+        }
     }
 
     static func durationText(_ seconds: TimeInterval) -> String {
