@@ -254,9 +254,9 @@ func docSnippet6_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:258 (Change requests)
+/// docs/library-api.md:262 (Change requests)
 func docSnippet7(_ doc: DocSnippetContext) throws {
-#sourceLocation(file: "docs/library-api.md", line: 259)
+#sourceLocation(file: "docs/library-api.md", line: 263)
     let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
     let id: String = doc.id              // a photo's identifier
     var album: ObjectPlaceholder!
@@ -280,9 +280,9 @@ func docSnippet7(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:258 (Change requests) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:262 (Change requests) — the same, inside async code (compiled, not run)
 func docSnippet7_inAsyncCode(_ doc: DocSnippetContext) async throws {
-#sourceLocation(file: "docs/library-api.md", line: 259)
+#sourceLocation(file: "docs/library-api.md", line: 263)
     let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
     let id: String = doc.id              // a photo's identifier
     var album: ObjectPlaceholder!
@@ -306,9 +306,9 @@ func docSnippet7_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:297 (Ratings, labels, keywords, titles and captions)
+/// docs/library-api.md:301 (Ratings, labels, keywords, titles and captions)
 func docSnippet8(_ doc: DocSnippetContext) throws {
-#sourceLocation(file: "docs/library-api.md", line: 298)
+#sourceLocation(file: "docs/library-api.md", line: 302)
     let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
     let id: String = doc.id              // a photo's identifier
     try library.performChanges { changes in
@@ -329,9 +329,9 @@ func docSnippet8(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:297 (Ratings, labels, keywords, titles and captions) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:301 (Ratings, labels, keywords, titles and captions) — the same, inside async code (compiled, not run)
 func docSnippet8_inAsyncCode(_ doc: DocSnippetContext) async throws {
-#sourceLocation(file: "docs/library-api.md", line: 298)
+#sourceLocation(file: "docs/library-api.md", line: 302)
     let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
     let id: String = doc.id              // a photo's identifier
     try library.performChanges { changes in
@@ -352,9 +352,9 @@ func docSnippet8_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:339 (Lightroom develop settings)
+/// docs/library-api.md:343 (Lightroom develop settings)
 func docSnippet9(_ doc: DocSnippetContext) throws {
-#sourceLocation(file: "docs/library-api.md", line: 340)
+#sourceLocation(file: "docs/library-api.md", line: 344)
     let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
     let id: String = doc.id              // a photo's identifier
     // The sidecar beside the photo's source file, else its embedded packet
@@ -374,9 +374,9 @@ func docSnippet9(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:339 (Lightroom develop settings) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:343 (Lightroom develop settings) — the same, inside async code (compiled, not run)
 func docSnippet9_inAsyncCode(_ doc: DocSnippetContext) async throws {
-#sourceLocation(file: "docs/library-api.md", line: 340)
+#sourceLocation(file: "docs/library-api.md", line: 344)
     let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
     let id: String = doc.id              // a photo's identifier
     // The sidecar beside the photo's source file, else its embedded packet
@@ -396,9 +396,9 @@ func docSnippet9_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:382 (Lightroom develop settings)
+/// docs/library-api.md:386 (Lightroom develop settings)
 func docSnippet10(_ doc: DocSnippetContext) throws {
-#sourceLocation(file: "docs/library-api.md", line: 383)
+#sourceLocation(file: "docs/library-api.md", line: 387)
     let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
     let id: String = doc.id              // a photo's identifier
     library.darktable = DarktableCLI.located()          // the default; nil keeps histories with the unedited render
@@ -410,9 +410,9 @@ func docSnippet10(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:382 (Lightroom develop settings) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:386 (Lightroom develop settings) — the same, inside async code (compiled, not run)
 func docSnippet10_inAsyncCode(_ doc: DocSnippetContext) async throws {
-#sourceLocation(file: "docs/library-api.md", line: 383)
+#sourceLocation(file: "docs/library-api.md", line: 387)
     let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
     let id: String = doc.id              // a photo's identifier
     library.darktable = DarktableCLI.located()          // the default; nil keeps histories with the unedited render
@@ -424,9 +424,9 @@ func docSnippet10_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:406 (Photos from bytes (uploads))
+/// docs/library-api.md:410 (Photos from bytes (uploads))
 func docSnippet11(_ doc: DocSnippetContext) throws {
-#sourceLocation(file: "docs/library-api.md", line: 407)
+#sourceLocation(file: "docs/library-api.md", line: 411)
     let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
     let jpegData: Data = doc.jpegData          // a JPEG file's bytes
     // Synchronous, or in a change block with other requests.
@@ -438,9 +438,9 @@ func docSnippet11(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:406 (Photos from bytes (uploads)) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:410 (Photos from bytes (uploads)) — the same, inside async code (compiled, not run)
 func docSnippet11_inAsyncCode(_ doc: DocSnippetContext) async throws {
-#sourceLocation(file: "docs/library-api.md", line: 407)
+#sourceLocation(file: "docs/library-api.md", line: 411)
     let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
     let jpegData: Data = doc.jpegData          // a JPEG file's bytes
     // Synchronous, or in a change block with other requests.
@@ -452,9 +452,9 @@ func docSnippet11_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:417 (Photos from bytes (uploads))
+/// docs/library-api.md:421 (Photos from bytes (uploads))
 func docSnippet12(_ doc: DocSnippetContext) async throws {
-#sourceLocation(file: "docs/library-api.md", line: 418)
+#sourceLocation(file: "docs/library-api.md", line: 422)
     let library: PhotoLibrary = doc.library            // your library: PhotoLibrary(url:)
     let jpegData: Data = doc.jpegData                   // a JPEG file's bytes
     let requestBody: AsyncStream<Data> = doc.requestBody   // an upload's body, chunk by chunk
@@ -469,9 +469,9 @@ func docSnippet12(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:459 (Fetching photos and albums (PhotoKit's `PHFetchOptions`))
+/// docs/library-api.md:463 (Fetching photos and albums (PhotoKit's `PHFetchOptions`))
 func docSnippet13(_ doc: DocSnippetContext) throws {
-#sourceLocation(file: "docs/library-api.md", line: 460)
+#sourceLocation(file: "docs/library-api.md", line: 464)
     let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
     let id: String = doc.id              // a photo's identifier
     // Typed: operators on AssetField build an AssetPredicate.
@@ -500,9 +500,9 @@ func docSnippet13(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:459 (Fetching photos and albums (PhotoKit's `PHFetchOptions`)) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:463 (Fetching photos and albums (PhotoKit's `PHFetchOptions`)) — the same, inside async code (compiled, not run)
 func docSnippet13_inAsyncCode(_ doc: DocSnippetContext) async throws {
-#sourceLocation(file: "docs/library-api.md", line: 460)
+#sourceLocation(file: "docs/library-api.md", line: 464)
     let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
     let id: String = doc.id              // a photo's identifier
     // Typed: operators on AssetField build an AssetPredicate.
@@ -531,9 +531,9 @@ func docSnippet13_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:509 (The change feed (PhotoKit's change observer))
+/// docs/library-api.md:513 (The change feed (PhotoKit's change observer))
 func docSnippet14(_ doc: DocSnippetContext) throws {
-#sourceLocation(file: "docs/library-api.md", line: 510)
+#sourceLocation(file: "docs/library-api.md", line: 514)
     let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
     // Past changes: one ChangeSet per commit, oldest first.
     for set in try library.changes(since: 0) {
@@ -546,9 +546,9 @@ func docSnippet14(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:509 (The change feed (PhotoKit's change observer)) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:513 (The change feed (PhotoKit's change observer)) — the same, inside async code (compiled, not run)
 func docSnippet14_inAsyncCode(_ doc: DocSnippetContext) async throws {
-#sourceLocation(file: "docs/library-api.md", line: 510)
+#sourceLocation(file: "docs/library-api.md", line: 514)
     let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
     // Past changes: one ChangeSet per commit, oldest first.
     for set in try library.changes(since: 0) {
@@ -561,9 +561,9 @@ func docSnippet14_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:522 (The change feed (PhotoKit's change observer)) — until-cancelled: the live feed never ends by itself; the test runs it in a task, commits a change and cancels the task
+/// docs/library-api.md:526 (The change feed (PhotoKit's change observer)) — until-cancelled: the live feed never ends by itself; the test runs it in a task, commits a change and cancels the task
 func docSnippet15(_ doc: DocSnippetContext) async throws {
-#sourceLocation(file: "docs/library-api.md", line: 523)
+#sourceLocation(file: "docs/library-api.md", line: 527)
     let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
     let id: String = doc.id              // a photo's identifier
     // Live, from this process and any other; cancelling the task stops the watcher.
@@ -585,9 +585,9 @@ func docSnippet15(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:567 (Resources and verification)
+/// docs/library-api.md:571 (Resources and verification)
 func docSnippet16(_ doc: DocSnippetContext) throws {
-#sourceLocation(file: "docs/library-api.md", line: 568)
+#sourceLocation(file: "docs/library-api.md", line: 572)
     let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
     let id: String = doc.id              // a photo's identifier
     for resource in try library.resources(for: id) {   // the files behind a photo
@@ -601,9 +601,9 @@ func docSnippet16(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:567 (Resources and verification) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:571 (Resources and verification) — the same, inside async code (compiled, not run)
 func docSnippet16_inAsyncCode(_ doc: DocSnippetContext) async throws {
-#sourceLocation(file: "docs/library-api.md", line: 568)
+#sourceLocation(file: "docs/library-api.md", line: 572)
     let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
     let id: String = doc.id              // a photo's identifier
     for resource in try library.resources(for: id) {   // the files behind a photo
@@ -617,9 +617,9 @@ func docSnippet16_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:585 (Resources and verification)
+/// docs/library-api.md:589 (Resources and verification)
 func docSnippet17(_ doc: DocSnippetContext) async throws {
-#sourceLocation(file: "docs/library-api.md", line: 586)
+#sourceLocation(file: "docs/library-api.md", line: 590)
     let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
     let id: String = doc.id              // a photo's identifier
     let resources = try library.resources(for: id)
@@ -632,9 +632,9 @@ func docSnippet17(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:611 (Errors)
+/// docs/library-api.md:615 (Errors)
 func docSnippet18(_ doc: DocSnippetContext) throws {
-#sourceLocation(file: "docs/library-api.md", line: 612)
+#sourceLocation(file: "docs/library-api.md", line: 616)
     let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
     let id: String = doc.id              // a photo's identifier
     do {
@@ -647,9 +647,9 @@ func docSnippet18(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:611 (Errors) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:615 (Errors) — the same, inside async code (compiled, not run)
 func docSnippet18_inAsyncCode(_ doc: DocSnippetContext) async throws {
-#sourceLocation(file: "docs/library-api.md", line: 612)
+#sourceLocation(file: "docs/library-api.md", line: 616)
     let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
     let id: String = doc.id              // a photo's identifier
     do {
@@ -662,9 +662,9 @@ func docSnippet18_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:625 (Image requests and the caching image manager (PhotoKit's `PHImageManager`))
+/// docs/library-api.md:629 (Image requests and the caching image manager (PhotoKit's `PHImageManager`))
 func docSnippet19(_ doc: DocSnippetContext) async throws {
-#sourceLocation(file: "docs/library-api.md", line: 626)
+#sourceLocation(file: "docs/library-api.md", line: 630)
     let library: PhotoLibrary = doc.library                             // your library: PhotoLibrary(url:)
     let id: String = doc.id                                        // a photo's identifier
     let visibleIDs: [String] = doc.visibleIDs                              // the photos a grid shows
@@ -707,9 +707,9 @@ func docSnippet19(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:756 (Local corrections and healing spots)
+/// docs/library-api.md:760 (Local corrections and healing spots)
 func docSnippet20(_ doc: DocSnippetContext) throws {
-#sourceLocation(file: "docs/library-api.md", line: 757)
+#sourceLocation(file: "docs/library-api.md", line: 761)
     let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
     let id: String = doc.id              // a photo's identifier
     var recipe = try library.currentRecipe(id)
@@ -729,9 +729,9 @@ func docSnippet20(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:756 (Local corrections and healing spots) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:760 (Local corrections and healing spots) — the same, inside async code (compiled, not run)
 func docSnippet20_inAsyncCode(_ doc: DocSnippetContext) async throws {
-#sourceLocation(file: "docs/library-api.md", line: 757)
+#sourceLocation(file: "docs/library-api.md", line: 761)
     let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
     let id: String = doc.id              // a photo's identifier
     var recipe = try library.currentRecipe(id)
@@ -759,20 +759,20 @@ let docSnippets: [DocSnippet] = [
     DocSnippet(number: 4, line: 125, section: "Async code", run: .async(docSnippet4)),
     DocSnippet(number: 5, line: 192, section: "Camera RAW and RAW+JPEG pairs", run: .sync(docSnippet5)),
     DocSnippet(number: 6, line: 220, section: "Editing with your own tool (PhotoKit's content editing)", run: .sync(docSnippet6)),
-    DocSnippet(number: 7, line: 258, section: "Change requests", run: .sync(docSnippet7)),
-    DocSnippet(number: 8, line: 297, section: "Ratings, labels, keywords, titles and captions", run: .sync(docSnippet8)),
-    DocSnippet(number: 9, line: 339, section: "Lightroom develop settings", run: .sync(docSnippet9)),
-    DocSnippet(number: 10, line: 382, section: "Lightroom develop settings", run: .sync(docSnippet10)),
-    DocSnippet(number: 11, line: 406, section: "Photos from bytes (uploads)", run: .sync(docSnippet11)),
-    DocSnippet(number: 12, line: 417, section: "Photos from bytes (uploads)", run: .async(docSnippet12)),
-    DocSnippet(number: 13, line: 459, section: "Fetching photos and albums (PhotoKit's `PHFetchOptions`)", run: .sync(docSnippet13)),
-    DocSnippet(number: 14, line: 509, section: "The change feed (PhotoKit's change observer)", run: .sync(docSnippet14)),
-    DocSnippet(number: 15, line: 522, section: "The change feed (PhotoKit's change observer)", run: .untilCancelled(docSnippet15)),
-    DocSnippet(number: 16, line: 567, section: "Resources and verification", run: .sync(docSnippet16)),
-    DocSnippet(number: 17, line: 585, section: "Resources and verification", run: .async(docSnippet17)),
-    DocSnippet(number: 18, line: 611, section: "Errors", run: .sync(docSnippet18)),
-    DocSnippet(number: 19, line: 625, section: "Image requests and the caching image manager (PhotoKit's `PHImageManager`)", run: .async(docSnippet19)),
-    DocSnippet(number: 20, line: 756, section: "Local corrections and healing spots", run: .sync(docSnippet20)),
+    DocSnippet(number: 7, line: 262, section: "Change requests", run: .sync(docSnippet7)),
+    DocSnippet(number: 8, line: 301, section: "Ratings, labels, keywords, titles and captions", run: .sync(docSnippet8)),
+    DocSnippet(number: 9, line: 343, section: "Lightroom develop settings", run: .sync(docSnippet9)),
+    DocSnippet(number: 10, line: 386, section: "Lightroom develop settings", run: .sync(docSnippet10)),
+    DocSnippet(number: 11, line: 410, section: "Photos from bytes (uploads)", run: .sync(docSnippet11)),
+    DocSnippet(number: 12, line: 421, section: "Photos from bytes (uploads)", run: .async(docSnippet12)),
+    DocSnippet(number: 13, line: 463, section: "Fetching photos and albums (PhotoKit's `PHFetchOptions`)", run: .sync(docSnippet13)),
+    DocSnippet(number: 14, line: 513, section: "The change feed (PhotoKit's change observer)", run: .sync(docSnippet14)),
+    DocSnippet(number: 15, line: 526, section: "The change feed (PhotoKit's change observer)", run: .untilCancelled(docSnippet15)),
+    DocSnippet(number: 16, line: 571, section: "Resources and verification", run: .sync(docSnippet16)),
+    DocSnippet(number: 17, line: 589, section: "Resources and verification", run: .async(docSnippet17)),
+    DocSnippet(number: 18, line: 615, section: "Errors", run: .sync(docSnippet18)),
+    DocSnippet(number: 19, line: 629, section: "Image requests and the caching image manager (PhotoKit's `PHImageManager`)", run: .async(docSnippet19)),
+    DocSnippet(number: 20, line: 760, section: "Local corrections and healing spots", run: .sync(docSnippet20)),
 ]
 
 /// The synchronous snippets also compiled inside an `async` function.
