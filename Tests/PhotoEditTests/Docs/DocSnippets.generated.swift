@@ -762,8 +762,9 @@ func docSnippet21(_ doc: DocSnippetContext) throws {
     try library.performChanges { changes in                 // or in a change request, with other changes
         _ = try changes.changeRequest(for: id).duplicate(name: "Warm", fresh: true)
     }
+    try library.apply(chain: "temperature=+20,exposure=+0.3", to: id)
     try library.addSnapshot("Before client", of: id)
-    try library.apply(chain: "exposure=+0.3", to: id)
+    try library.apply(chain: "contrast=+30", to: id)
     try library.restoreSnapshot("Before client", of: id)     // a new revision, like every revert
     print(try library.snapshots(of: id).map(\.name))
     try library.syncRecipe(from: id, to: [bw.id], groups: [.wb, .tone])
@@ -781,8 +782,9 @@ func docSnippet21_inAsyncCode(_ doc: DocSnippetContext) async throws {
     try library.performChanges { changes in                 // or in a change request, with other changes
         _ = try changes.changeRequest(for: id).duplicate(name: "Warm", fresh: true)
     }
+    try library.apply(chain: "temperature=+20,exposure=+0.3", to: id)
     try library.addSnapshot("Before client", of: id)
-    try library.apply(chain: "exposure=+0.3", to: id)
+    try library.apply(chain: "contrast=+30", to: id)
     try library.restoreSnapshot("Before client", of: id)     // a new revision, like every revert
     print(try library.snapshots(of: id).map(\.name))
     try library.syncRecipe(from: id, to: [bw.id], groups: [.wb, .tone])
