@@ -454,14 +454,21 @@ struct PresetOptions: ParsableArguments {
 struct PresetsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "presets",
+        abstract: "List the presets; save one from a photo's edit, export one (presets save, presets export).",
+        subcommands: [List.self, Save.self, Export.self], defaultSubcommand: List.self)
+
+    struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
         abstract: "List the presets: NAME<TAB>CHAIN<TAB>DESCRIPTION.",
-        discussion: "Search order: --presets DIR, $PHOTOEDIT_PRESETS, ~/.config/photoedit/presets, the shipped filters/presets/. A preset is NAME.chain (a chain; # comment lines, the first describes it), NAME.json (a recipe) or NAME.xmp (a Lightroom develop preset).")
+        discussion: "Search order: --presets DIR, $PHOTOEDIT_PRESETS, ~/.config/photoedit/presets, the shipped filters/presets/; with --library, the library's own presets (saved or uploaded) after the --presets folders. A preset is NAME.chain (a chain; # comment lines, the first describes it), NAME.json (a recipe) or NAME.xmp (a Lightroom develop preset).")
     @OptionGroup var presetOptions: PresetOptions
     @Flag(help: "Print JSON.") var json = false
+    @Option(help: ArgumentHelp("Also list this library's presets.", valueName: "LIBRARY")) var library: String?
 
     func run() throws {
         try PhotoEdit_run {
-            let library = presetOptions.library
+            let library = try self.library.map { presetOptions.library(for: try LibraryLocation.named($0).open()) } ?? presetOptions.library
             let presets = try library.all()
             if json {
                 Output.json(.array(presets.map {
@@ -472,6 +479,7 @@ struct PresetsCommand: ParsableCommand {
             if presets.isEmpty { Output.note("no presets found (looked in: \(library.folders.joined(separator: ", ")))") }
             for p in presets { Output.line("\(Output.field(p.name))\t\(Output.field(p.chain))\t\(Output.field(p.summary))") }
         }
+    }
     }
 }
 

@@ -89,3 +89,59 @@ extension Output {
         }
     }
 }
+
+extension PresetsCommand {
+    struct Save: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "save",
+            abstract: "Save the groups of a photo's edit as the library's preset NAME (Lightroom's New Preset).",
+            discussion: """
+            Groups (--only, comma-separated; default all but geometry and local): \
+            \(RecipeGroup.allCases.map(\.rawValue).joined(separator: ", ")). --amount scales every setting from its neutral \
+            value (0-2, Lightroom's Amount; 1: as it is). The preset is a Lightroom preset in the library's presets/ \
+            (never replaced: an existing name is refused), listed by `photoedit presets --library`, applied with \
+            `apply --preset NAME`, exported with `presets export`. Prints NAME<TAB>CHAIN; filters a Lightroom preset \
+            cannot hold are named on stderr.
+            """)
+        @OptionGroup var options: LibraryOptions
+        @Option(help: ArgumentHelp("Only these groups.", valueName: "GROUPS")) var only: String?
+        @Option(help: ArgumentHelp("Scale the settings (0-2).", valueName: "A")) var amount: Double = 1
+        @Argument(help: "The preset's name.") var name: String
+        @Argument(help: "Photo id or unambiguous prefix.") var id: String
+
+        func run() throws {
+            try PhotoEdit_run {
+                let groups = try only.map(RecipeGroup.parse) ?? RecipeGroup.defaultSync
+                let library = try options.open()
+                let (preset, notExported) = try library.savePreset(named: name, from: id, groups: groups, amount: amount)
+                for what in notExported { Output.note("not in the preset (no Lightroom equivalent): \(what)") }
+                Output.line("\(Output.field(preset.name))\t\(Output.field(preset.chain))")
+            }
+        }
+    }
+
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "export",
+            abstract: "Write a preset of the library as a Lightroom preset file (.xmp) that import-xmp and Lightroom read.")
+        @OptionGroup var options: LibraryOptions
+        @Option(name: .shortAndLong, help: ArgumentHelp("The file to write (FILE.xmp).", valueName: "FILE")) var output: String
+        @Argument(help: "The preset's name.") var name: String
+
+        func run() throws {
+            try PhotoEdit_run {
+                let library = try options.open()
+                let preset = try library.presets().preset(named: name)
+                guard case .lightroom = preset.content, let data = FileManager.default.contents(atPath: preset.path) else {
+                    throw PhotoEditError.invalidChange("preset \(name) is not a Lightroom preset (a chain or recipe file): nothing to export")
+                }
+                do {
+                    try data.write(to: URL(fileURLWithPath: output), options: .withoutOverwriting)
+                } catch {
+                    throw PhotoEditError.library("cannot write \(output): \((error as NSError).localizedDescription) (an existing file is never replaced)")
+                }
+                Output.line(output)
+            }
+        }
+    }
+}

@@ -75,3 +75,16 @@ extension AssetChangeRequest {
     /// Removes one of the photo's snapshots (its revision stays).
     public func removeSnapshot(named name: String) throws { try record(.removeSnapshot(assetIdentifier, name: name)) }
 }
+
+extension PhotoLibrary {
+    /// Saves the `groups` of a photo's current recipe as the library's preset
+    /// `name` (Lightroom's New Preset with its checklist), every setting
+    /// scaled by `amount` (0…2, Lightroom's Amount; 1: as it is). It is a
+    /// Lightroom preset (`presets/NAME.xmp`, never replaced: an existing
+    /// name fails), listed by `presets()` and applied like any other.
+    /// Returns it and the filters a Lightroom preset cannot hold (left out).
+    public func savePreset(named name: String, from idOrPrefix: String, groups: Set<RecipeGroup> = RecipeGroup.defaultSync,
+                           amount: Double = 1) throws -> (preset: Preset, notExported: [String]) {
+        try versions.savePreset(named: name, from: idOrPrefix, groups: groups, amount: amount)
+    }
+}

@@ -94,6 +94,29 @@ struct SnapshotAndSyncTests {
         #expect(try lib.run(["copy-recipe", ids[0], ids[1], "--only", "sparkle"]).stderr.contains("groups: wb, tone, colour"))
     }
 
+    /// `presets save` keeps the chosen groups scaled by the amount, as a
+    /// Lightroom preset the library lists; `presets export` writes it, and
+    /// `import-xmp` reads it back into the same chain. An existing name and
+    /// an unknown group are refused.
+    @Test func presetsSavedFromAnEditRoundTripThroughLightroom() throws {
+        let lib = CLILibrary()
+        let ids = try lib.importFiles([Paths.sample("coffee.jpg"), Paths.sample("chelsea.jpg")])
+        try lib.succeed(["apply", "temperature=+20,exposure=+0.5,contrast=+20,vignette=-30,crop=16:9", ids[0]])
+        // Subcommands take --library after their own name.
+        func presets(_ arguments: [String]) throws -> CLIResult { try CLI.run(["presets"] + arguments + ["--library", lib.path]) }
+        let saved = try presets(["save", "Warm", ids[0], "--only", "wb,tone", "--amount", "0.5"])
+        #expect(saved.stdout == "Warm\ttemperature=+10,exposure=+0.25,contrast=+10\n")
+        #expect(try presets(["list"]).stdout.contains("Warm\ttemperature=+10"))
+        #expect(try presets(["save", "Warm", ids[0]]).status != 0, "an existing name")
+        #expect(try presets(["save", "Other", ids[0], "--only", "sparkle"]).status != 0, "an unknown group")
+        #expect(try presets(["save", "Other", ids[0], "--amount", "3"]).status != 0, "an amount out of range")
+        let file = lib.temp.file("Warm.xmp")
+        #expect(try presets(["export", "Warm", "-o", file]).status == 0)
+        try lib.succeed(["import-xmp", "--sidecar", file, ids[1]])
+        #expect(try lib.show(ids[1])["chain"]?.string == "temperature=+10,exposure=+0.25,contrast=+10")
+        try lib.succeed(["apply", "preset:Warm", ids[1]])
+    }
+
     /// The groups come from the filters' stages: every filter has one.
     @Test func everyFilterHasAGroup() {
         for filter in FilterRegistry.standard.filters {
