@@ -1,7 +1,7 @@
 import Foundation
 
 /// The catalog's schema on PostgreSQL: the same tables, columns and meaning
-/// as the SQLite catalog after its migrations v1–v7 (Sources/PhotoEdit/Catalog/
+/// as the SQLite catalog after its migrations v1–v9 (Sources/PhotoEdit/Catalog/
 /// Catalog.swift), in PostgreSQL's types. Like SQLite's, the migrations are
 /// named and forward-only: never edit one that is registered, append a new one.
 ///
@@ -284,6 +284,25 @@ enum PostgresSchema {
             -- label, keywords, title, caption, favorite, hidden); NULL when
             -- none is set.
             ALTER TABLE asset ADD COLUMN metadataPath text;
+            """),
+        Migration(name: "pg8: virtual copies and snapshots (SQLite v9)", sql: """
+            -- A virtual copy shares its master's original: the bytes' hashes
+            -- stay unique among masters only.
+            ALTER TABLE asset ADD COLUMN masterId text;
+            ALTER TABLE asset ADD COLUMN copyName text;
+            ALTER TABLE asset DROP CONSTRAINT asset_sha256_key;
+            ALTER TABLE asset DROP CONSTRAINT asset_alternatesha256_key;
+            CREATE UNIQUE INDEX asset_sha256 ON asset(sha256) WHERE masterId IS NULL;
+            CREATE UNIQUE INDEX asset_alternateSha256 ON asset(alternateSha256) WHERE masterId IS NULL;
+            CREATE INDEX asset_originalPath ON asset(originalPath);
+            CREATE INDEX asset_master ON asset(masterId) WHERE masterId IS NOT NULL;
+            CREATE TABLE snapshot (
+                assetId text NOT NULL REFERENCES asset(id) ON DELETE CASCADE,
+                name text NOT NULL,
+                revision integer NOT NULL,
+                createdAt timestamp(3) NOT NULL,
+                PRIMARY KEY (assetId, name)
+            );
             """),
     ]
 }

@@ -134,6 +134,7 @@ struct ShowCommand: ParsableCommand {
                 ("keywords", a.keywords.isEmpty ? "-" : a.keywords.map { $0.replacingOccurrences(of: ",", with: "\\,") }.joined(separator: ", ")),
                 ("title", a.title ?? "-"), ("caption", a.caption ?? "-"),
             ]
+            lines += Output.versionLines(try library.versions(of: a.id), current: a.id)
             if let data = a.adjustmentData {
                 lines.append(("adjustments", "\(data.formatIdentifier) \(data.formatVersion)"))
                 lines.append(("chain", chain ?? "(not readable by this engine)"))
@@ -352,6 +353,7 @@ struct HistoryCommand: ParsableCommand {
             let library = try options.open()
             let revisions = try library.history(id)
             let current = revisions.last?.number
+            let named = Dictionary(grouping: try library.snapshots(of: id), by: \.revision).mapValues { $0.map(\.name) }
             if json {
                 Output.json(.array(revisions.map { r in
                     .object([
@@ -360,6 +362,7 @@ struct HistoryCommand: ParsableCommand {
                         "chain": Output.chain(r.adjustmentData, registry: library.registry).map { .string($0) } ?? .null,
                         "pixelWidth": .number(Double(r.pixelWidth)), "pixelHeight": .number(Double(r.pixelHeight)),
                         "current": .bool(r.number == current),
+                        "snapshots": .array((named[r.number] ?? []).map { .string($0) }),
                         "base": .string(r.baseRevision.map { "render of revision \($0)" } ?? (r.isBasedOnAlternate ? "alternate" : "original")),
                         "fromLightroom": .bool(r.lightroomUnmapped != nil),
                         "unmapped": r.lightroomUnmapped.map { .array($0.map { .string($0) }) } ?? .null,
@@ -376,6 +379,7 @@ struct HistoryCommand: ParsableCommand {
                     chain += "  [from Lightroom" + (unmapped.isEmpty ? "]" : "; not mapped: \(unmapped.joined(separator: ", "))]")
                 }
                 if r.darktableHistory != nil, let note = r.editorNote { chain = "(\(note))" }
+                if let names = named[r.number] { chain += "  [snapshot: " + names.joined(separator: ", ") + "]" }
                 Output.line("\(r.number == current ? "*" : " ") \(r.number)\t\(Output.date(r.date))\t\(r.kind.rawValue)\t\(Output.field(format))\t\(Output.field(chain))")
             }
         }
@@ -450,14 +454,21 @@ struct PresetOptions: ParsableArguments {
 struct PresetsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "presets",
+        abstract: "List the presets; save one from a photo's edit, export one (presets save, presets export).",
+        subcommands: [List.self, Save.self, Export.self], defaultSubcommand: List.self)
+
+    struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
         abstract: "List the presets: NAME<TAB>CHAIN<TAB>DESCRIPTION.",
-        discussion: "Search order: --presets DIR, $PHOTOEDIT_PRESETS, ~/.config/photoedit/presets, the shipped filters/presets/. A preset is NAME.chain (a chain; # comment lines, the first describes it), NAME.json (a recipe) or NAME.xmp (a Lightroom develop preset).")
+        discussion: "Search order: --presets DIR, $PHOTOEDIT_PRESETS, ~/.config/photoedit/presets, the shipped filters/presets/; with --library, the library's own presets (saved or uploaded) after the --presets folders. A preset is NAME.chain (a chain; # comment lines, the first describes it), NAME.json (a recipe) or NAME.xmp (a Lightroom develop preset).")
     @OptionGroup var presetOptions: PresetOptions
     @Flag(help: "Print JSON.") var json = false
+    @Option(help: ArgumentHelp("Also list this library's presets.", valueName: "LIBRARY")) var library: String?
 
     func run() throws {
         try PhotoEdit_run {
-            let library = presetOptions.library
+            let library = try self.library.map { presetOptions.library(for: try LibraryLocation.named($0).open()) } ?? presetOptions.library
             let presets = try library.all()
             if json {
                 Output.json(.array(presets.map {
@@ -469,16 +480,28 @@ struct PresetsCommand: ParsableCommand {
             for p in presets { Output.line("\(Output.field(p.name))\t\(Output.field(p.chain))\t\(Output.field(p.summary))") }
         }
     }
+    }
 }
 
 struct CopyRecipeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "copy-recipe",
         abstract: "Copy one photo's edits onto others (copy and paste), each as a new revision.",
-        discussion: "Geometry (rotate, straighten, flip, crop) is not copied unless --geometry; each target keeps its own. The copied filters replace the target's filters of the same kind; --replace drops the target's other filters too.")
+        discussion: """
+        Geometry (rotate, straighten, flip, crop) is not copied unless --geometry; each target keeps its own. The copied \
+        filters replace the target's filters of the same kind; --replace drops the target's other filters too.
+
+        Selective sync (Lightroom's Sync Settings): --only GROUPS copies only those groups, --except GROUPS all but \
+        those (and but geometry and local); in each synced group the target takes the source's settings exactly, and \
+        keeps the rest of its recipe. Groups: \(RecipeGroup.allCases.map(\.rawValue).joined(separator: ", ")). \
+        Crop (geometry) and local corrections are synced only when named.
+        """)
     @OptionGroup var options: LibraryOptions
     @Flag(help: "Also copy rotate, straighten, flip and crop.") var geometry = false
     @Flag(help: "Drop the target's other (non-geometry) filters.") var replace = false
+    @Option(help: ArgumentHelp("Sync only these groups (comma-separated).", valueName: "GROUPS")) var only: String?
+    @Option(name: .customLong("except"), help: ArgumentHelp("Sync every group but these (and but geometry and local).", valueName: "GROUPS"))
+    var except: String?
     @Argument(help: "The photo to copy from.") var from: String
     @Argument(help: "The photos to paste onto.") var to: [String]
 
@@ -488,10 +511,17 @@ struct CopyRecipeCommand: ParsableCommand {
 
     func run() throws {
         try PhotoEdit_run {
+            if only != nil || except != nil {
+                guard only == nil || except == nil, !geometry, !replace else {
+                    throw PhotoEditError.invalidChange("--only and --except go alone (without each other, --geometry or --replace)")
+                }
+            }
+            let groups = try only.map(RecipeGroup.parse) ?? except.map { RecipeGroup.defaultSync.subtracting(try RecipeGroup.parse($0)) }
             let library = try options.open()
             let targets = try to.map { try library.resolve($0) }
             let bar = ProgressBar("copying")
-            let revisions = try library.copyRecipe(from: from, to: targets, includeGeometry: geometry, replace: replace, progress: bar.handler)
+            let revisions = try groups.map { try library.syncRecipe(from: from, to: targets, groups: $0, progress: bar.handler) }
+                ?? library.copyRecipe(from: from, to: targets, includeGeometry: geometry, replace: replace, progress: bar.handler)
             bar.finish()
             for (id, revision) in zip(targets, revisions) { Output.line("\(id)\t\(revision.number)") }
         }

@@ -133,6 +133,8 @@ enum Output {
             "albums": .array(a.albums.map { .string($0) }),
             "rating": .number(Double(a.rating)),
             "colorLabel": a.colorLabel.map { .string($0.rawValue) } ?? .null,
+            "masterIdentifier": a.masterIdentifier.map { .string($0) } ?? .null,
+            "copyName": a.copyName.map { .string($0) } ?? .null,
             "keywords": .array(a.keywords.map { .string($0) }),
             "title": a.title.map { .string($0) } ?? .null,
             "caption": a.caption.map { .string($0) } ?? .null,

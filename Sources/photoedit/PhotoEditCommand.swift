@@ -30,6 +30,7 @@ struct PhotoEditCommand: ParsableCommand {
             KeywordsCommand.self, ImportXMPCommand.self,
             AlbumCommand.self, ExportCommand.self, VerifyCommand.self, UpgradeCommand.self,
             PresetsCommand.self, CopyRecipeCommand.self, ThumbsCommand.self, ChangesCommand.self, WatchCommand.self,
+            DuplicateCommand.self, SnapshotCommand.self,
             BenchRequestsCommand.self, CompareCommand.self, TestCommand.self, ServeCommand.self, JobsCommand.self, LibraryCommand.self,
         ]
     )

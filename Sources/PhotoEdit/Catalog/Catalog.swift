@@ -151,20 +151,7 @@ enum Catalog {
                 t.add(column: "pixelHeight", .integer).notNull().defaults(to: 0)
                 t.add(column: "adjusted", .boolean).notNull().defaults(to: false)
             }
-            let current = """
-                pixelWidth = (SELECT pixelWidth FROM revision WHERE assetId = asset.id AND number = asset.revision),
-                pixelHeight = (SELECT pixelHeight FROM revision WHERE assetId = asset.id AND number = asset.revision),
-                adjusted = (SELECT formatIdentifier IS NOT NULL FROM revision WHERE assetId = asset.id AND number = asset.revision)
-                """
-            try db.execute(sql: """
-                UPDATE asset SET \(current);
-                CREATE TRIGGER asset_current_on_revision AFTER INSERT ON revision BEGIN
-                    UPDATE asset SET \(current) WHERE id = NEW.assetId AND revision = NEW.number;
-                END;
-                CREATE TRIGGER asset_current_on_asset AFTER UPDATE OF revision ON asset BEGIN
-                    UPDATE asset SET \(current) WHERE id = NEW.id;
-                END;
-                """)
+            try db.execute(sql: "UPDATE asset SET \(currentVersionColumns);" + currentVersionTriggers)
             // Sort keys and frequent filters.
             try db.create(index: "asset_importDate", on: "asset", columns: ["importDate"])
             try db.create(index: "asset_creationDate", on: "asset", columns: ["creationDate"])
@@ -232,8 +219,80 @@ enum Catalog {
                 t.add(column: "metadataPath", .text)
             }
         }
+        m.registerMigration("v9: virtual copies and snapshots") { db in
+            // A virtual copy is a photo of its own sharing its master's
+            // original (content addressed: the same file, never copied).
+            // `sha256` (and a pair's `alternateSha256`) stay unique among
+            // masters only, which SQLite can change only by rebuilding the
+            // table (its 12-step recipe: new table, copy, drop, rename);
+            // foreign keys are off while a migration runs, and the triggers
+            // that name `asset` are made again after it.
+            try db.execute(sql: """
+                DROP TRIGGER asset_current_on_revision;
+                DROP TRIGGER asset_current_on_asset;
+                CREATE TABLE asset_v9 (
+                    "id" TEXT PRIMARY KEY NOT NULL, "originalFilename" TEXT NOT NULL, "sha256" TEXT NOT NULL,
+                    "originalPath" TEXT NOT NULL, "fileSize" INTEGER NOT NULL, "format" TEXT NOT NULL,
+                    "uniformTypeIdentifier" TEXT NOT NULL, "mediaType" TEXT NOT NULL, "originalPixelWidth" INTEGER NOT NULL,
+                    "originalPixelHeight" INTEGER NOT NULL, "orientation" INTEGER NOT NULL, "creationDate" TEXT,
+                    "latitude" DOUBLE, "longitude" DOUBLE, "importDate" DATETIME NOT NULL,
+                    "revision" INTEGER NOT NULL DEFAULT 0, "favorite" BOOLEAN NOT NULL DEFAULT 0,
+                    "hidden" BOOLEAN NOT NULL DEFAULT 0, "trashedDate" DATETIME, "camera" TEXT,
+                    "pixelWidth" INTEGER NOT NULL DEFAULT 0, "pixelHeight" INTEGER NOT NULL DEFAULT 0,
+                    "adjusted" BOOLEAN NOT NULL DEFAULT 0, "sourceFolder" TEXT, "sourceStem" TEXT, "alternatePath" TEXT,
+                    "alternateSha256" TEXT, "alternateFilename" TEXT, "alternateFileSize" INTEGER, "alternateFormat" TEXT,
+                    "alternateUniformTypeIdentifier" TEXT, "rating" INTEGER NOT NULL DEFAULT 0, "colorLabel" TEXT,
+                    "title" TEXT, "caption" TEXT, "metadataPath" TEXT,
+                    "masterId" TEXT,
+                    "copyName" TEXT
+                );
+                INSERT INTO asset_v9 SELECT *, NULL, NULL FROM asset;
+                DROP TABLE asset;
+                ALTER TABLE asset_v9 RENAME TO asset;
+                CREATE INDEX asset_importDate ON asset(importDate);
+                CREATE INDEX asset_creationDate ON asset(creationDate);
+                CREATE INDEX asset_originalFilename ON asset(originalFilename);
+                CREATE INDEX asset_pixelWidth ON asset(pixelWidth);
+                CREATE INDEX asset_cameraMake ON asset(json_extract(camera, '$.make') COLLATE NOCASE);
+                CREATE INDEX asset_favorite ON asset(importDate) WHERE favorite;
+                CREATE INDEX asset_source ON asset(sourceFolder, sourceStem);
+                CREATE INDEX asset_rating ON asset(rating);
+                CREATE UNIQUE INDEX asset_sha256 ON asset(sha256) WHERE masterId IS NULL;
+                CREATE UNIQUE INDEX asset_alternateSha256 ON asset(alternateSha256) WHERE masterId IS NULL;
+                CREATE INDEX asset_originalPath ON asset(originalPath);
+                CREATE INDEX asset_master ON asset(masterId) WHERE masterId IS NOT NULL;
+                """ + currentVersionTriggers + """
+                CREATE TABLE snapshot (
+                    assetId TEXT NOT NULL REFERENCES asset(id) ON DELETE CASCADE,
+                    name TEXT NOT NULL,
+                    revision INTEGER NOT NULL,
+                    createdAt DATETIME NOT NULL,
+                    PRIMARY KEY (assetId, name)
+                );
+                """)
+        }
         return m
     }
+
+    /// The current version's columns of `asset` as its current revision has
+    /// them (v4's triggers keep them; v9 makes the triggers again).
+    static let currentVersionColumns = """
+        pixelWidth = (SELECT pixelWidth FROM revision WHERE assetId = asset.id AND number = asset.revision),
+        pixelHeight = (SELECT pixelHeight FROM revision WHERE assetId = asset.id AND number = asset.revision),
+        adjusted = (SELECT formatIdentifier IS NOT NULL FROM revision WHERE assetId = asset.id AND number = asset.revision)
+        """
+
+    /// The triggers that keep `currentVersionColumns`, whoever writes a revision.
+    static let currentVersionTriggers = """
+
+        CREATE TRIGGER asset_current_on_revision AFTER INSERT ON revision BEGIN
+            UPDATE asset SET \(currentVersionColumns) WHERE id = NEW.assetId AND revision = NEW.number;
+        END;
+        CREATE TRIGGER asset_current_on_asset AFTER UPDATE OF revision ON asset BEGIN
+            UPDATE asset SET \(currentVersionColumns) WHERE id = NEW.id;
+        END;
+
+        """
 }
 
 extension PhotoEditError {

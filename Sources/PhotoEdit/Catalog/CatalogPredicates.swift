@@ -328,6 +328,9 @@ extension AssetField {
                                    summary: "a keyword of the photo; Trips/Iceland also matches the keywords below it, Trips/Iceland/Reykjavik (not a sort key)")
         case .title: return Spec(kind: .text, sql: "asset.title", nullable: true, summary: "the photo's title")
         case .caption: return Spec(kind: .text, sql: "asset.caption", nullable: true, summary: "the photo's caption")
+        case .copy: return Spec(kind: .bool, sql: "(asset.masterId IS NOT NULL)", nullable: false, summary: "a virtual copy (photoedit duplicate)")
+        case .master: return Spec(kind: .text, sql: "COALESCE(asset.masterId, asset.id)", nullable: false,
+                                  summary: "the id of the photo's master (its own for a master): master=ID lists a master and its virtual copies")
         }
     }
 }

@@ -133,9 +133,13 @@ extension CatalogConnection {
         try value(String.self, "SELECT alternatePath FROM asset WHERE id = ?", id)
     }
 
-    /// The photo whose original or alternate file has these bytes.
+    /// The photo whose original or alternate file has these bytes (the
+    /// master, never one of its virtual copies).
     func assetID(holding sha256: String) throws -> String? {
-        try value(String.self, "SELECT id FROM asset WHERE sha256 = ? UNION SELECT id FROM asset WHERE alternateSha256 = ?", sha256, sha256)
+        try value(String.self, """
+            SELECT id FROM asset WHERE sha256 = ? AND masterId IS NULL
+            UNION SELECT id FROM asset WHERE alternateSha256 = ? AND masterId IS NULL
+            """, sha256, sha256)
     }
 
     /// Whether a photo's original or alternate file is `path`.
@@ -143,11 +147,13 @@ extension CatalogConnection {
         try int("SELECT 1 FROM asset WHERE originalPath = ? OR alternatePath = ?", path, path) != nil
     }
 
-    /// The single photos (no alternate, not deleted) imported from this
-    /// folder under this name, oldest import first: a new file's pair candidates.
+    /// The single photos (no alternate, not deleted, without virtual
+    /// copies: they share the file) imported from this folder under this
+    /// name, oldest import first: a new file's pair candidates.
     func pairCandidates(folder: String, stem: String) throws -> [AssetRecord] {
         try rows("""
             SELECT * FROM asset WHERE sourceFolder = ? AND sourceStem = ? AND alternatePath IS NULL AND trashedDate IS NULL
+                AND masterId IS NULL AND NOT EXISTS (SELECT 1 FROM asset AS copy WHERE copy.masterId = asset.id)
             ORDER BY importDate
             """, folder, stem).map(AssetRecord.init(row:))
     }
@@ -263,7 +269,7 @@ extension CatalogConnection {
 
 /// The asset columns `CatalogConnection.set(_:_:of:)` writes.
 enum AssetColumn: String {
-    case favorite, hidden, creationDate, rating, colorLabel, title, caption, trashedDate, metadataPath
+    case favorite, hidden, creationDate, rating, colorLabel, title, caption, trashedDate, metadataPath, masterId
 }
 
 // MARK: Revisions

@@ -44,6 +44,11 @@ struct AssetRecord: Codable, Sendable {
     /// rating, label, keywords, title, caption, favorite and hidden, for a
     /// rebuilt catalog; nil when it has none of them set (v8).
     var metadataPath: String? = nil
+    /// For a virtual copy, the photo whose original it shares (its master);
+    /// nil for a master (v9).
+    var masterId: String? = nil
+    /// A virtual copy's name ("B&W", "Copy 1"); nil for a master (v9).
+    var copyName: String? = nil
 }
 
 struct RevisionRecord: Codable, Sendable {
@@ -119,7 +124,7 @@ extension AssetRecord: CatalogTableRecord {
         .init("alternateFilename", \.alternateFilename), .init("alternateFileSize", \.alternateFileSize),
         .init("alternateFormat", \.alternateFormat), .init("alternateUniformTypeIdentifier", \.alternateUniformTypeIdentifier),
         .init("rating", \.rating), .init("colorLabel", \.colorLabel), .init("title", \.title), .init("caption", \.caption),
-        .init("metadataPath", \.metadataPath),
+        .init("metadataPath", \.metadataPath), .init("masterId", \.masterId), .init("copyName", \.copyName),
     ]
 
     /// The columns the schema keeps itself (triggers: the current version's

@@ -188,8 +188,13 @@ public final class AssetChangeRequest {
     /// Brings a recently deleted photo back.
     public func restore() throws { try owner.add(.restore(assetIdentifier)) }
 
-    /// Removes a recently deleted photo for good, with its files.
+    /// Removes a recently deleted photo for good, with its files (an
+    /// original another photo still uses, a virtual copy's, stays).
     public func purge() throws { try owner.add(.purge(assetIdentifier)) }
+
+    /// Records a change of this photo made by another file's request
+    /// (PhotoLibrary+Versions.swift); throws when the block is over.
+    func record(_ change: PhotoLibraryChanges.Change) throws { try owner.add(change) }
 }
 
 /// Changes to one album, as PhotoKit's `PHAssetCollectionChangeRequest`.
@@ -251,6 +256,9 @@ public final class PhotoLibraryChanges {
         case delete(String)
         case restore(String)
         case purge(String)
+        case duplicate(ObjectPlaceholder, source: String, name: String?, fresh: Bool)
+        case snapshot(String, name: String)
+        case removeSnapshot(String, name: String)
         case albumCreate(ObjectPlaceholder, String)
         case albumAdd(String, [String])
         case albumRemove(String, [String])

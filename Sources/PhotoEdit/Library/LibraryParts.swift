@@ -208,7 +208,7 @@ extension LibraryService {
                   uniformTypeIdentifier: r.alternateUniformTypeIdentifier ?? "public.camera-raw-image",
                   fileSize: r.alternateFileSize ?? 0, sha256: r.alternateSha256 ?? ""),
               rating: r.rating, colorLabel: r.colorLabel.flatMap(ColorLabel.init(rawValue:)), keywords: keywords,
-              title: r.title, caption: r.caption)
+              title: r.title, caption: r.caption, masterIdentifier: r.masterId, copyName: r.copyName)
     }
 
     static func revision(_ r: RevisionRecord) -> Revision {

@@ -91,6 +91,14 @@ public struct Asset: Hashable, Sendable, Codable {
     public let title: String?
     /// The caption (XMP's `dc:description`), nil for none.
     public let caption: String?
+    /// For a virtual copy (Lightroom's), the id of its master: the photo
+    /// whose original it shares. Nil for a master or a single photo.
+    public let masterIdentifier: String?
+    /// A virtual copy's name ("B&W", "Copy 1"); nil for a master.
+    public let copyName: String?
+
+    /// Whether the photo is a virtual copy of another (`masterIdentifier`).
+    public var isVirtualCopy: Bool { masterIdentifier != nil }
 
     /// Is this photo a RAW+JPEG pair?
     public var isRawPlusJPEG: Bool { alternate != nil }
@@ -104,6 +112,7 @@ extension Asset {
         case id, originalFilename, sha256, fileSize, format, uniformTypeIdentifier, mediaType, pixelWidth, pixelHeight
         case originalPixelWidth, originalPixelHeight, orientation, creationDate, location, importDate, revision, adjustmentData
         case isFavorite, isHidden, deletedDate, albums, camera, alternate, rating, colorLabel, keywords, title, caption
+        case masterIdentifier, copyName
     }
 
     /// Decodes a photo's JSON; a snapshot written before ratings, labels,
@@ -139,6 +148,8 @@ extension Asset {
         keywords = try c.decodeIfPresent([String].self, forKey: .keywords) ?? []
         title = try c.decodeIfPresent(String.self, forKey: .title)
         caption = try c.decodeIfPresent(String.self, forKey: .caption)
+        masterIdentifier = try c.decodeIfPresent(String.self, forKey: .masterIdentifier)
+        copyName = try c.decodeIfPresent(String.self, forKey: .copyName)
     }
 }
 

@@ -14,6 +14,7 @@ public enum AssetField: String, CaseIterable, Sendable, Hashable, Codable {
     case iso, exposure, aperture, focal
     case album
     case rating, label, keyword, title, caption
+    case copy, master
 
     /// What kind of value a field holds.
     public enum Kind: String, Sendable {

@@ -751,6 +751,42 @@ func docSnippet20_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
+/// docs/library-api.md:789 (Versions: virtual copies, snapshots, selective sync)
+func docSnippet21(_ _: DocSnippetContext) throws {
+#sourceLocation(file: "docs/library-api.md", line: 790)
+    let bw = try library.duplicate(id, name: "B&W")          // shares the original
+    try library.apply(chain: "saturation=-100", to: bw.id)
+    print(try library.versions(of: id).map { $0.copyName ?? "master" })   // ["master", "B&W"]
+    try library.performChanges { changes in                 // or in a change request, with other changes
+        _ = try changes.changeRequest(for: id).duplicate(name: "Warm", fresh: true)
+    }
+    try library.apply(chain: "temperature=+20,exposure=+0.3", to: id)
+    try library.addSnapshot("Before client", of: id)
+    try library.apply(chain: "contrast=+30", to: id)
+    try library.restoreSnapshot("Before client", of: id)     // a new revision, like every revert
+    print(try library.snapshots(of: id).map(\.name))
+    try library.syncRecipe(from: id, to: [bw.id], groups: [.wb, .tone])
+#sourceLocation()
+}
+
+/// docs/library-api.md:789 (Versions: virtual copies, snapshots, selective sync) — the same, inside async code (compiled, not run)
+func docSnippet21_inAsyncCode(_ _: DocSnippetContext) async throws {
+#sourceLocation(file: "docs/library-api.md", line: 790)
+    let bw = try library.duplicate(id, name: "B&W")          // shares the original
+    try library.apply(chain: "saturation=-100", to: bw.id)
+    print(try library.versions(of: id).map { $0.copyName ?? "master" })   // ["master", "B&W"]
+    try library.performChanges { changes in                 // or in a change request, with other changes
+        _ = try changes.changeRequest(for: id).duplicate(name: "Warm", fresh: true)
+    }
+    try library.apply(chain: "temperature=+20,exposure=+0.3", to: id)
+    try library.addSnapshot("Before client", of: id)
+    try library.apply(chain: "contrast=+30", to: id)
+    try library.restoreSnapshot("Before client", of: id)     // a new revision, like every revert
+    print(try library.snapshots(of: id).map(\.name))
+    try library.syncRecipe(from: id, to: [bw.id], groups: [.wb, .tone])
+#sourceLocation()
+}
+
 /// The page's snippets, in page order.
 let docSnippets: [DocSnippet] = [
     DocSnippet(number: 1, line: 6, section: "Using photoedit from Swift", run: .none(reason: "two elements of Package.swift's arrays, not statements")),
@@ -773,7 +809,8 @@ let docSnippets: [DocSnippet] = [
     DocSnippet(number: 18, line: 615, section: "Errors", run: .sync(docSnippet18)),
     DocSnippet(number: 19, line: 629, section: "Image requests and the caching image manager (PhotoKit's `PHImageManager`)", run: .async(docSnippet19)),
     DocSnippet(number: 20, line: 760, section: "Local corrections and healing spots", run: .sync(docSnippet20)),
+    DocSnippet(number: 21, line: 789, section: "Versions: virtual copies, snapshots, selective sync", run: .sync(docSnippet21)),
 ]
 
 /// The synchronous snippets also compiled inside an `async` function.
-let docSnippetsCompiledInAsyncCode: [Int] = [2, 3, 5, 6, 7, 8, 9, 10, 11, 13, 14, 16, 18, 20]
+let docSnippetsCompiledInAsyncCode: [Int] = [2, 3, 5, 6, 7, 8, 9, 10, 11, 13, 14, 16, 18, 20, 21]

@@ -86,6 +86,7 @@ struct Committing: LibraryService {
         var placedOriginals: [String] = [] // originals moved into place by this commit
         var edits: [Int: PreparedEdit] = [:]
         var creations: [Int: Creation?] = [:]
+        var duplicates: [Int: PreparedDuplicate] = [:]
         do {
             // 1. Stage and check files, outside the transaction.
             for (i, change) in changes.enumerated() {
@@ -124,6 +125,9 @@ struct Committing: LibraryService {
                     if case .render(let k) = output.base { baseRevision = k }
                     edits[i] = PreparedEdit(assetID: id, expectedRevision: output.baseRevision, data: data, renderPath: relative,
                                             baseRevision: baseRevision, basePath: output.baseRelativePath, width: w, height: h, kind: output.kind)
+                case let .duplicate(placeholder, source, _, fresh):
+                    duplicates[i] = try stageDuplicate(of: source, as: placeholder.localIdentifier, fresh: fresh,
+                                                       journal: journal, placed: &placedRenders)
                 default:
                     break
                 }
@@ -136,7 +140,8 @@ struct Committing: LibraryService {
                 let recorder = ChangeRecorder()
                 var described = Set<String>()   // photos whose metadata record is written again
                 for (i, change) in changes.enumerated() {
-                    try apply(change, index: i, db: db, edits: edits, creations: creations, purgedFiles: &purgedFiles, written: &written,
+                    try apply(change, index: i, db: db, edits: edits, creations: creations, duplicates: duplicates,
+                              purgedFiles: &purgedFiles, written: &written,
                               recorder: recorder, journal: journal, placed: &placedRenders, described: &described)
                 }
                 // Their metadata records as the rows are now; the ones they
@@ -195,7 +200,8 @@ struct Committing: LibraryService {
     }
 
     private func apply(_ change: PhotoLibraryChanges.Change, index i: Int, db: any CatalogConnection, edits: [Int: PreparedEdit],
-                       creations: [Int: Creation?], purgedFiles: inout [String], written: inout [String: Revision],
+                       creations: [Int: Creation?], duplicates: [Int: PreparedDuplicate],
+                       purgedFiles: inout [String], written: inout [String: Revision],
                        recorder: ChangeRecorder, journal: IntentJournal, placed: inout [String],
                        described: inout Set<String>) throws {
         // Every object is handed to the recorder before it changes. Its row
@@ -319,11 +325,32 @@ struct Committing: LibraryService {
                 throw PhotoEditError.invalidChange("photo \(id) is not deleted; delete it first, then purge")
             }
             try recorder.albums(ofAsset: id, db)
-            purgedFiles.append(a.originalPath)
-            if let alternate = a.alternatePath { purgedFiles.append(alternate) }
+            // An original (or RAW) a virtual copy shares stays with it.
+            let (unshared, copies) = try releaseShared(a, db, recorder: recorder)
+            purgedFiles += unshared
             if let record = a.metadataPath { purgedFiles.append(record) }
             purgedFiles += try db.revisionFiles(of: id)
             try db.deleteAsset(id)
+            if let heir = copies.first {
+                try db.promoteCopy(heir, replacing: id)
+                described.formUnion(copies)
+            }
+        case let .duplicate(placeholder, _, name, _):
+            let prepared = duplicates[i]!
+            let source = try asset(prepared.source)
+            try applyDuplicate(placeholder, name: name, prepared: prepared, source: source, db, recorder: recorder, journal: journal,
+                               placed: &placed, written: &written)
+            described.insert(placeholder.localIdentifier)
+        case let .snapshot(id, name):
+            let a = try asset(id)
+            try addSnapshot(named: name, of: a, db)
+            described.insert(id)
+        case let .removeSnapshot(id, name):
+            _ = try asset(id)
+            guard try db.deleteSnapshot(named: try Versions.checkedName(name, "a snapshot name"), of: id) else {
+                throw PhotoEditError.invalidChange("photo \(id) has no snapshot called '\(name)'")
+            }
+            described.insert(id)
         case let .albumCreate(placeholder, title):
             try recorder.album(placeholder.localIdentifier, db)
             let title = try Self.checkedAlbumTitle(title)

@@ -60,6 +60,17 @@ extension Editing {
     @discardableResult
     func copyRecipe(from source: String, to targets: [String], includeGeometry: Bool = false,
                            replace: Bool = false, progress: ProgressHandler? = nil) throws -> [Revision] {
+        let registry = self.registry
+        return try copyRecipe(from: source, to: targets, replace: replace, progress: progress) { filter in
+            includeGeometry || registry.filter(filter)?.stage != .geometry
+        }
+    }
+
+    /// Copies the source's filters that `copies` selects onto each target,
+    /// each as its own commit (merged again on a conflict: no update is
+    /// lost); `replace` first drops the target's filters `copies` selects.
+    func copyRecipe(from source: String, to targets: [String], replace: Bool, progress: ProgressHandler?,
+                    copies: (String) -> Bool) throws -> [Revision] {
         let from = try resolve(source)
         let data = try queries.asset(from).adjustmentData
         guard let data else { throw PhotoEditError.invalidChange("photo \(from) has no adjustments to copy") }
@@ -67,16 +78,14 @@ extension Editing {
             throw PhotoEditError.invalidChange("photo \(from) was edited in format '\(data.formatIdentifier)', which photoedit cannot copy")
         }
         let registry = self.registry
-        let copied = try Recipe(adjustmentData: data, registry: registry).nodes.filter {
-            includeGeometry || registry.filter($0.filter)?.stage != .geometry
-        }
+        let copied = try Recipe(adjustmentData: data, registry: registry).nodes.filter { copies($0.filter) }
         let ids = try targets.map { try resolve($0) }
         return try ids.enumerated().map { n, id in
             defer { progress?(n + 1, ids.count) }
             return try edit(id, reset: false) { current, _ in
                 var recipe = current
                 if replace {
-                    for node in recipe.nodes where includeGeometry || registry.filter(node.filter)?.stage != .geometry {
+                    for node in recipe.nodes where copies(node.filter) {
                         recipe.remove(node.filter)
                     }
                 }

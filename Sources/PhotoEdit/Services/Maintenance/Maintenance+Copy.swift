@@ -76,7 +76,7 @@ extension Maintenance {
                     report.bytesWritten += bytes
                 }
             }
-            let keywords = try read { db in try Self.keywords(of: [id], db)[id] ?? [] }
+            let (keywords, snapshots) = try read { db in (try Self.keywords(of: [id], db)[id] ?? [], try db.snapshots(of: id)) }
             // Tests kill the copy here, before the commit of photo N (its files put).
             CrashPoint.reach("copy-before-commit-\(n + 1)")
             try target.write { db in
@@ -88,6 +88,7 @@ extension Maintenance {
                 try db.insert(asset)
                 try Committing.changeKeywords(of: id, add: keywords, remove: [], replace: false, db)
                 for revision in revisions { try db.insert(revision) }
+                for snapshot in snapshots { try db.insertSnapshot(snapshot, of: id) }
                 try db.refreshCurrentVersionColumns(of: id)
                 try recorder.record(db)
             }

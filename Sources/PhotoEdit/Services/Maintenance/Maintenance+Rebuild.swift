@@ -44,13 +44,14 @@ extension Maintenance {
                 throw PhotoEditError.library("\(layout.root.path) is open in another process: close it before rebuilding its catalog")
             }
             defer { withExtendedLifetime(lock) {} }
-            let (assets, revisions, keywords) = try recoverRows(layout, &report)
+            let (assets, revisions, keywords, snapshots) = try recoverRows(layout, &report)
             let built = layout.temporary(".rebuilt-catalog")
             defer { unlink(built); unlink(built + "-journal") }
             try Catalog.build(at: built) { connection in
                 for a in assets { try connection.insert(a) }
                 for (id, list) in keywords { try Committing.changeKeywords(of: id, add: list, remove: [], replace: false, connection) }
                 for r in revisions { try connection.insert(r) }
+                for (id, list) in snapshots { for snapshot in list { try connection.insertSnapshot(snapshot, of: id) } }
                 try connection.refreshCurrentVersionColumns()
             }
             try FileIO.flush(built)
@@ -93,7 +94,7 @@ extension Maintenance {
     /// The rows of the new catalog, from the originals, revision and
     /// metadata records on disk; the recovered photos' keywords by id.
     private static func recoverRows(_ layout: LibraryLayout, _ report: inout CatalogRebuildReport) throws
-        -> ([AssetRecord], [RevisionRecord], [String: [String]]) {
+        -> ([AssetRecord], [RevisionRecord], [String: [String]], [String: [SnapshotRecord]]) {
         // Files named by a pending intent journal belong to a commit that may
         // never have happened: left out (recovery removes them).
         let (_, pending) = IntentJournal.pendingPaths(in: layout.tmp)
@@ -115,6 +116,7 @@ extension Maintenance {
         let recordFiles = relativeFiles("revisions")
         let described = PhotoLibrary.recoverMetadataRecords(layout, files: recordFiles, &report)
         var keywords: [String: [String]] = [:]
+        var snapshots: [String: [SnapshotRecord]] = [:]
         var records: [String: [Int: (path: String, sidecar: RevisionSidecar)]] = [:]
         for relative in recordFiles where relative.hasSuffix(".json") && !LibraryLayout.isMetadataRecord(relative) {
             switch RevisionSidecar.read(layout.absolute(relative)) {
@@ -140,11 +142,15 @@ extension Maintenance {
         var assets: [AssetRecord] = []
         var revisions: [RevisionRecord] = []
         var claimed = Set<String>()   // originals used by a photo
+        var claimedByMaster = Set<String>()   // … by a photo that is not a virtual copy
         for id in records.keys.sorted() {
             let byNumber = records[id]!
             let latest = byNumber[byNumber.keys.max()!]!.sidecar
             let label = "photo \(id)"
-            guard originals[latest.original.path] == latest.original.sha256, !claimed.contains(latest.original.path) else {
+            // A virtual copy shares its master's original (and RAW): its
+            // metadata record says whose copy it is.
+            let isCopy = described[id]?.record.master != nil
+            guard originals[latest.original.path] == latest.original.sha256, isCopy || !claimedByMaster.contains(latest.original.path) else {
                 report.problems.append("\(label): its original \(latest.original.path) is missing or damaged: not recovered (\(byNumber.count) revision records kept)")
                 continue
             }
@@ -156,13 +162,15 @@ extension Maintenance {
                 continue
             }
             claimed.insert(latest.original.path)
+            if !isCopy { claimedByMaster.insert(latest.original.path) }
             var a = Self.record(id: id, relative: latest.original.path, sha256: latest.original.sha256, probe: probe,
                                 filename: latest.original.filename, importDate: latest.importDate, layout: layout)
             a.sourceFolder = latest.sourceFolder
             a.sourceStem = latest.sourceStem
             if let alt = latest.alternate {
-                if originals[alt.path] == alt.sha256, !claimed.contains(alt.path) {
+                if originals[alt.path] == alt.sha256, isCopy || !claimedByMaster.contains(alt.path) {
                     claimed.insert(alt.path)
+                    if !isCopy { claimedByMaster.insert(alt.path) }
                     let rawProbe = try? Importer.probe(path: layout.absolute(alt.path), displayPath: alt.path, decodeAll: false)
                     a.alternatePath = alt.path
                     a.alternateSha256 = alt.sha256
@@ -179,6 +187,8 @@ extension Maintenance {
                 metadata.apply(to: &a)
                 a.metadataPath = path
                 if !metadata.keywords.isEmpty { keywords[id] = metadata.keywords }
+                // A snapshot names a revision the photo has.
+                if let list = metadata.snapshots?.filter({ $0.revision <= byNumber.keys.max()! }), !list.isEmpty { snapshots[id] = list }
                 report.photosWithMetadata += 1
             }
             let last = byNumber.keys.max()!
@@ -206,6 +216,7 @@ extension Maintenance {
             assets.append(a)
             report.photosFromRecords += 1
         }
+        Self.reattachCopies(&assets, &report)
         // Originals no record names: photos of their own.
         for relative in originals.keys.sorted() where !claimed.contains(relative) {
             let path = layout.absolute(relative)
@@ -226,7 +237,27 @@ extension Maintenance {
         report.photos = assets.count
         report.revisions = revisions.count
         report.notes.append("not recovered (kept only in the catalog): recently deleted, albums, edited dates and locations, change history")
-        return (assets, revisions, keywords)
+        return (assets, revisions, keywords, snapshots)
+    }
+
+    /// Virtual copies whose master was not recovered: the oldest becomes
+    /// the master of the others (as when a master is purged); a copy whose
+    /// master uses another original is a photo of its own.
+    private static func reattachCopies(_ assets: inout [AssetRecord], _ report: inout CatalogRebuildReport) {
+        let byID = Dictionary(assets.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var heirs: [String: String] = [:]   // lost master → the copy that replaces it
+        for i in assets.indices.sorted(by: { (assets[$0].importDate, assets[$0].id) < (assets[$1].importDate, assets[$1].id) }) {
+            guard let master = assets[i].masterId else { continue }
+            if let m = byID[master], m.masterId == nil, m.originalPath == assets[i].originalPath { continue }
+            if let heir = heirs[master] {
+                assets[i].masterId = heir
+            } else {
+                heirs[master] = assets[i].id
+                report.problems.append("photo \(assets[i].id): virtual copy of \(master), which was not recovered: it is the master now")
+                assets[i].masterId = nil
+                assets[i].copyName = nil
+            }
+        }
     }
 
     private static func record(id: String, relative: String, sha256: String, probe: ProbedImage, filename: String,

@@ -95,6 +95,8 @@ extension Maintenance {
                 }
             }
         }
+        // Shared originals (virtual copies) and snapshots.
+        verifyVersions(assets, &report, snapshots: try read { db in try db.allSnapshots() })
         // Each photo's metadata record against its row.
         try verifyMetadataRecords(assets, repair: repair, &report, referenced: &referenced)
         // Previews: rebuildable, so a missing one is a note (made on first

@@ -32,9 +32,15 @@ struct MetadataRecord: LibraryRecord, Equatable, Sendable {
     var caption: String?
     var favorite: Bool
     var hidden: Bool
+    /// For a virtual copy: its master's id and its name (absent for a master).
+    var master: String?
+    var copyName: String?
+    /// The photo's named snapshots, by name (absent when it has none).
+    var snapshots: [SnapshotRecord]?
 
-    /// The record of photo `a` with these keywords (sorted as the catalog lists them).
-    init(_ a: AssetRecord, keywords: [String], date: Date = Date()) {
+    /// The record of photo `a` with these keywords (sorted as the catalog
+    /// lists them) and snapshots.
+    init(_ a: AssetRecord, keywords: [String], snapshots: [SnapshotRecord] = [], date: Date = Date()) {
         asset = a.id
         self.date = date
         rating = a.rating
@@ -44,16 +50,20 @@ struct MetadataRecord: LibraryRecord, Equatable, Sendable {
         caption = a.caption
         favorite = a.favorite
         hidden = a.hidden
+        master = a.masterId
+        copyName = a.copyName
+        self.snapshots = snapshots.isEmpty ? nil : snapshots.sorted { $0.name < $1.name }
     }
 
     /// Holds nothing a photo would not have without a record.
     var isEmpty: Bool {
         rating == 0 && colorLabel == nil && keywords.isEmpty && title == nil && caption == nil && !favorite && !hidden
+            && master == nil && snapshots == nil
     }
 
     /// Whether it says what the catalog says of photo `a` (its date aside).
-    func matches(_ a: AssetRecord, keywords: [String]) -> Bool {
-        var expected = MetadataRecord(a, keywords: keywords)
+    func matches(_ a: AssetRecord, keywords: [String], snapshots: [SnapshotRecord]) -> Bool {
+        var expected = MetadataRecord(a, keywords: keywords, snapshots: snapshots)
         expected.date = date
         return expected == self
     }
@@ -66,6 +76,8 @@ struct MetadataRecord: LibraryRecord, Equatable, Sendable {
         a.caption = caption
         a.favorite = favorite
         a.hidden = hidden
+        a.masterId = master
+        a.copyName = copyName
     }
 
     /// Reads a record, every member checked as a change to the catalog
@@ -79,17 +91,29 @@ struct MetadataRecord: LibraryRecord, Equatable, Sendable {
         }
         do {
             guard record.asset.count == 32, record.asset.allSatisfy({ $0.isHexDigit && !$0.isUppercase }), record.date.timeIntervalSince1970.isFinite,
-                  record.colorLabel.map({ ColorLabel(rawValue: $0) != nil }) ?? true, record.keywords.count <= Keyword.maxPerPhoto else {
+                  record.colorLabel.map({ ColorLabel(rawValue: $0) != nil }) ?? true, record.keywords.count <= Keyword.maxPerPhoto,
+                  record.master.map(Self.isIdentifier) ?? true, (record.snapshots?.count ?? 0) <= SnapshotRecord.maxPerPhoto,
+                  record.snapshots?.allSatisfy({ $0.revision >= 0 && $0.revision < 1_000_000 && $0.date.timeIntervalSince1970.isFinite }) ?? true
+            else {
                 throw PhotoEditError.invalidChange("out of range")
             }
             record.rating = try Rating.checked(record.rating)
             record.keywords = Keyword.unique(try record.keywords.map(Keyword.normalized))
             record.title = try DescriptiveMetadata.checkedText(record.title, "a title")
             record.caption = try DescriptiveMetadata.checkedText(record.caption, "a caption")
+            record.copyName = try record.copyName.map { try Versions.checkedName($0, "a copy name") }
+            if let list = record.snapshots {
+                record.snapshots = try list.map { var s = $0; s.name = try Versions.checkedName(s.name, "a snapshot name"); return s }
+            }
         } catch {
             return .failure(.unreadableFile(path: path, reason: "a metadata record with out-of-range fields"))
         }
         return .success(record)
+    }
+
+    /// 32 lower-case hex digits.
+    static func isIdentifier(_ id: String) -> Bool {
+        id.count == 32 && id.allSatisfy { $0.isHexDigit && !$0.isUppercase }
     }
 }
 
@@ -124,7 +148,7 @@ extension LibraryService {
         var rows: [(id: String, path: String?, old: String?)] = []
         for id in ids.sorted() {
             guard let a = try db.asset(id) else { continue }   // purged in this commit
-            let record = MetadataRecord(a, keywords: try Self.keywords(of: [id], db)[id] ?? [])
+            let record = MetadataRecord(a, keywords: try Self.keywords(of: [id], db)[id] ?? [], snapshots: try db.snapshots(of: id))
             if record.isEmpty && a.metadataPath == nil { continue }
             var path: String?
             if !record.isEmpty {
@@ -157,17 +181,19 @@ extension LibraryService {
             let ids = assets[start..<min(start + 500, assets.count)].map(\.id)
             keywords.merge(try read { db in try Self.keywords(of: ids, db) }) { first, _ in first }
         }
+        let snapshots = try read { db in try db.allSnapshots() }
         var without = 0
         for listed in assets {
             if let path = listed.metadataPath { referenced.insert(path) }
-            guard var problem = metadataRecordProblem(listed, keywords: keywords[listed.id] ?? []) else { continue }
+            guard var problem = metadataRecordProblem(listed, keywords: keywords[listed.id] ?? [], snapshots: snapshots[listed.id] ?? [])
+            else { continue }
             // Changed since it was listed (another process's commit)? Its row now, read with its keywords.
             let now = try read { db in
-                try db.asset(listed.id).map { ($0, try Self.keywords(of: [listed.id], db)[listed.id] ?? []) }
+                try db.asset(listed.id).map { ($0, try Self.keywords(of: [listed.id], db)[listed.id] ?? [], try db.snapshots(of: listed.id)) }
             }
-            guard let (a, words) = now else { continue }   // purged meanwhile
+            guard let (a, words, named) = now else { continue }   // purged meanwhile
             if let path = a.metadataPath { referenced.insert(path) }
-            guard let current = metadataRecordProblem(a, keywords: words) else { continue }
+            guard let current = metadataRecordProblem(a, keywords: words, snapshots: named) else { continue }
             problem = current
             if repair {
                 do {
@@ -191,11 +217,11 @@ extension LibraryService {
 
     /// What is wrong with photo `a`'s metadata record, nil when it says what
     /// the row says (or the photo has nothing to record and no record).
-    private func metadataRecordProblem(_ a: AssetRecord, keywords: [String]) -> String? {
+    private func metadataRecordProblem(_ a: AssetRecord, keywords: [String], snapshots: [SnapshotRecord]) -> String? {
         guard let path = a.metadataPath else {
-            return MetadataRecord(a, keywords: keywords).isEmpty ? nil : "no metadata record"
+            return MetadataRecord(a, keywords: keywords, snapshots: snapshots).isEmpty ? nil : "no metadata record"
         }
-        return MetadataRecord.problem(path, at: readablePath(path)) { $0.matches(a, keywords: keywords) }
+        return MetadataRecord.problem(path, at: readablePath(path)) { $0.matches(a, keywords: keywords, snapshots: snapshots) }
     }
 
     /// Writes photo `id`'s metadata record again from its row, in a commit
