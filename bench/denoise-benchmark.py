@@ -12,10 +12,8 @@ the clean DNG, the noisy DNG as it is, and the noisy DNG with `denoise`
 (`photoedit apply denoise`: the camera's profile, recorded). PSNR (dB) and
 SSIM (Gaussian window, sigma 1.5, on the Rec. 709 luma of sRGB values) of each
 against the clean development are printed.
-With --darktable XMP_TEMPLATE, darktable-cli develops the noisy DNG with that
-sidecar (a darktable history with `denoiseprofile` at its defaults, which the
-user exports from darktable 4.x: its params blob is version-specific) and
-the clean one with the same history minus that module.
+Not yet here: darktable-cli's denoise (profiled) at its defaults (its
+sidecar needs darktable 4.2's denoiseprofile params blob, version-specific).
 
 Speed. A ~24 MP DNG (--speed-scale 10): `photoedit render` (JPEG) of the
 development without and with `denoise`, and a 1440 px preview (`photoedit
@@ -96,7 +94,6 @@ def main():
     ap.add_argument("--speed-scale", type=float, default=10)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--skip-speed", action="store_true")
-    ap.add_argument("--darktable", default=None, help="darktable sidecar template with denoiseprofile (see above)")
     a = ap.parse_args()
     pe = a.photoedit or next((p for p in [os.path.join(ROOT, ".build-release", "release", "photoedit"),
                                            os.path.join(ROOT, ".build", "release", "photoedit"),
