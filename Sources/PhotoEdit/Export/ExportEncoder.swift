@@ -56,9 +56,10 @@ public enum ExportEncoder {
         let scale = Double(longEdge) / 2048
         let sigma: Double
         switch s.medium {
-        case .screen: sigma = 0.5 * min(max(scale, 0.8), 1.2)
-        case .matte: sigma = 1.0 * min(max(scale, 0.75), 2.5)
-        case .glossy: sigma = 0.7 * min(max(scale, 0.75), 2.5)
+        // libvips' sharpen does nothing below sigma ~0.5 (its mask is one pixel).
+        case .screen: sigma = 0.5 * min(max(scale, 1), 1.5)
+        case .matte: sigma = 1.0 * min(max(scale, 1), 2.5)
+        case .glossy: sigma = 0.7 * min(max(scale, 1), 2.5)
         }
         let amount: Double
         switch s.amount {

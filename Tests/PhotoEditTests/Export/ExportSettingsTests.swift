@@ -127,7 +127,7 @@ struct ExportSettingsTests {
         // Sharpening steepens edges: the mean distance from a 3×3 box blur grows.
         func edges(_ data: Data) throws -> Double {
             let grey = try Image.load(data: data).colourspace("b-w").cast("float")
-            let box = try Vips.image("black", [("width", .number(3)), ("height", .number(3))]).linear(multiply: [1], add: [1])
+            let box = try Vips.image("black", [("width", .number(3)), ("height", .number(3))]).linear(multiply: [0], add: [1.0 / 9])
             let blurred = try grey.call("conv", [("mask", .image(box))])
             return try Vips.image("subtract", [("left", .image(grey)), ("right", .image(blurred))]).call("abs").average()
         }
