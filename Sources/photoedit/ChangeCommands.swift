@@ -196,18 +196,36 @@ struct AlbumCommand: ParsableCommand {
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Write the files behind a photo: one resource with --resource TYPE -o PATH, or all into --all DIR.",
-        discussion: "Types: photo (the original), alternatePhoto, fullSizePhoto (current render), adjustmentData, adjustmentBasePhoto. Without -o or --all, lists the resources.")
+        abstract: "Export photos into a folder (-o DIR, with a --preset or settings), or write the files behind one photo (--resource, --all).",
+        discussion: """
+        Batch export: photoedit export [--preset NAME] [settings] IDS… [--where QUERY] [--album NAME] -o DIR renders each \
+        photo's current version with the export settings (docs/export.md), several at a time, with a progress bar; prints \
+        ID<TAB>FILE<TAB>written|current per photo, and a failed photo on stderr while the others are still written. A file \
+        already holding the same photo, revision and settings is skipped unless --force; a file the exporter did not write \
+        for that photo is never replaced (NAME-2.jpg…). Resources: --resource TYPE -o PATH writes one file behind a photo, \
+        --all DIR every one, and with neither -o nor --all the resources are listed. Types: photo (the original), \
+        alternatePhoto, fullSizePhoto (current render), adjustmentData, adjustmentBasePhoto.
+        """)
     @OptionGroup var options: LibraryOptions
-    @Argument(help: "Photo id or prefix.") var id: String
+    @Argument(help: "Photo ids or prefixes (one with --resource, --all or to list resources).") var ids: [String] = []
     @Option(help: "Resource type.") var resource: String?
-    @Option(name: .shortAndLong, help: ArgumentHelp("Output file for --resource.", valueName: "PATH")) var output: String?
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output folder of a batch export, or the file of --resource.", valueName: "DIR|PATH")) var output: String?
     @Option(name: .customLong("all"), help: ArgumentHelp("Write every resource into this folder.", valueName: "DIR")) var all: String?
     @Flag(help: "List as JSON.") var json = false
     @Flag(help: "Also write an XMP sidecar beside the exported files (NAME.xmp: metadata, Lightroom crs: equivalents, the recipe).")
     var xmp = false
 
+    @OptionGroup(title: "Batch export") var batchExport: ExportBatchArguments
+
+    /// The resources form (--resource, --all, --xmp, --json, or one id without -o).
+    var isResourceForm: Bool { resource != nil || all != nil || xmp || json || output == nil }
+    /// The photo of the resources form.
+    var id: String { ids.first ?? "" }
+
     func validate() throws {
+        if !isResourceForm { return try batchExport.validate(ids: ids) }
+        if batchExport.isUsed { throw ValidationError("batch export options need -o DIR (and no --resource, --all, --xmp or --json)") }
+        if ids.count != 1 { throw ValidationError("give one photo id (a batch export needs -o DIR)") }
         if all != nil && (resource != nil || output != nil) { throw ValidationError("use either --all DIR or --resource TYPE -o PATH") }
         if (resource == nil) != (output == nil) { throw ValidationError("--resource and -o go together") }
         if xmp && all == nil && output == nil { throw ValidationError("--xmp writes beside exported files: use it with --all DIR or --resource TYPE -o PATH") }
@@ -232,6 +250,7 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         try PhotoEdit_run {
+            if !isResourceForm, let output { return try batchExport.run(ids: ids, into: output, options: options) }
             let library = try options.open()
             let resources = try library.resources(for: id)
             if let all {

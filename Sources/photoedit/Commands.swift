@@ -257,7 +257,12 @@ struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
         abstract: "Write a version of a photo to a file.",
-        discussion: "The format follows the file's extension (.jpg .png .tif .webp) unless --format says otherwise."
+        discussion: """
+        The format follows the file's extension (.jpg .png .tif .webp .avif .jxl .heic) unless --format says otherwise. \
+        The export options (--long-edge, --metadata, --sharpen, --watermark, --max-bytes…, and the avif, jxl and heic formats) \
+        render the current version through the exporter (docs/export.md). Without them a render keeps every EXIF field of \
+        the original (--metadata all); --metadata no-location leaves out GPS, people and serial numbers.
+        """
     )
     @OptionGroup var options: LibraryOptions
     @Argument(help: "Photo id or unambiguous prefix.") var id: String
@@ -269,20 +274,22 @@ struct RenderCommand: ParsableCommand {
     var resize: String?
     @Option(help: ArgumentHelp("Only this part, normalized 0-1 from the top left, e.g. 0.25:0.25:0.5:0.5 (needs --resize exact).", valueName: "X:Y:W:H"))
     var crop: String?
-    @Option(help: "jpeg, png, tiff or webp.") var format: String?
-    @Option(help: "JPEG/WebP quality, 1-100.") var quality: Int = 92
+    @Option(help: "jpeg, png, tiff, webp, avif, jxl or heic.") var format: String?
+    @Option(help: "Quality, 1-100 (default 92 for JPEG and WebP; export options: the format's default).") var quality: Int?
     @Option(help: ArgumentHelp("Output colour space: srgb, display-p3, adobe-rgb or a PATH.icc (embedded).", valueName: "PROFILE"))
     var profile: String = "srgb"
     @Option(help: "Rendering intent: perceptual, relative, saturation or absolute.") var intent: String = "relative"
     @Option(help: "Bits per channel: 8, or 16 for PNG and TIFF.") var depth: Int = 8
     @Option(help: "TIFF compression: none, lzw or deflate.") var compression: String = "lzw"
+    @OptionGroup(title: "Export options") var shape: ExportShapeArguments
 
     func run() throws {
         try PhotoEdit_run {
+            if usesExport { return try runExport() }
             guard let v = ImageVersion(rawValue: version) else {
                 throw PhotoEditError.invalidOutput("unknown version '\(version)' (current, unadjusted or original)")
             }
-            var opts = RenderOptions(quality: quality)
+            var opts = RenderOptions(quality: quality ?? Renderer.renderQuality)
             guard let p = OutputProfile(name: profile) else {
                 throw PhotoEditError.invalidOutput("unknown profile '\(profile)' (srgb, display-p3, adobe-rgb or a .icc file)")
             }

@@ -28,7 +28,7 @@ struct PhotoEditCommand: ParsableCommand {
             DeleteCommand.self, RestoreCommand.self, PurgeCommand.self,
             RateCommand.self, LabelCommand.self, TagCommand.self, UntagCommand.self, TitleCommand.self, CaptionCommand.self,
             KeywordsCommand.self, ImportXMPCommand.self,
-            AlbumCommand.self, ExportCommand.self, VerifyCommand.self, UpgradeCommand.self,
+            AlbumCommand.self, ExportCommand.self, ExportPresetsCommand.self, VerifyCommand.self, UpgradeCommand.self,
             PresetsCommand.self, CopyRecipeCommand.self, ThumbsCommand.self, ChangesCommand.self, WatchCommand.self,
             BenchRequestsCommand.self, CompareCommand.self, TestCommand.self, ServeCommand.self, JobsCommand.self, LibraryCommand.self,
         ]

@@ -17,13 +17,8 @@ public enum OutputFormat: String, Sendable, CaseIterable {
 
     /// The format a file name's extension names, if any.
     public init?(pathExtension ext: String) {
-        switch ext.lowercased() {
-        case "jpg", "jpeg", "jpe": self = .jpeg
-        case "png": self = .png
-        case "tif", "tiff": self = .tiff
-        case "webp": self = .webp
-        default: return nil
-        }
+        guard let format = ExportFormat(pathExtension: ext).flatMap({ OutputFormat(rawValue: $0.rawValue) }) else { return nil }
+        self = format
     }
 
     var fileExtension: String { self == .jpeg ? "jpg" : rawValue == "tiff" ? "tif" : rawValue }

@@ -38,7 +38,12 @@ extension Rendering {
         let staged = path + ".photoedit-\(UUID().uuidString.prefix(8)).\(format.fileExtension)"
         defer { unlink(staged) }
 
-        if options.usesRequestGeometry && options.isDefaultColour && version != .original {
+        // Full size in a lossless format (`--resize none` to PNG or TIFF) of
+        // the current version renders from the recipe below: the request
+        // path would decode the stored Q92 JPEG render.
+        let losslessFullSize = options.resizeMode == ImageResizeMode.none && (format == .png || format == .tiff) && version == .current
+            && options.normalizedCropRect == nil
+        if options.usesRequestGeometry && options.isDefaultColour && version != .original && !losslessFullSize {
             // As an image request does it: from the stored render or the
             // original file with shrink-on-load, or from a full development.
             let subject = try imageSubject(id, version: version)
