@@ -124,7 +124,7 @@ struct ExportRouteTests {
                                   (#"{"ids": ["\#(a)"], "color": 1}"#, .badRequest),
                                   (#"{"ids": ["\#(a)"], "settings": {"format": "bmp"}}"#, .badRequest),
                                   (#"{"ids": ["\#(a)"], "settings": {"watermark": "@/etc/passwd"}}"#, .badRequest),
-                                  (#"{"ids": ["nope"]}"#, .notFound)] {
+                                  (#"{"ids": ["0123456789abcdef0123456789abcdef"]}"#, .notFound)] {
                 try await client.execute(uri: "/v1/exports", method: .post, headers: [.contentType: "application/json"],
                                          body: ByteBuffer(string: bad)) { response in
                     #expect(response.status == status, "\(bad.prefix(80)): \(response.status)")
