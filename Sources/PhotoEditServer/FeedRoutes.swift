@@ -67,6 +67,7 @@ func addFeedRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
         }
         let heartbeat = state.configuration.eventStreamHeartbeat
         let shutdown = state.shutdown
+        let exportProgress = state.exports.progress.listen()
         let body = ResponseBody { writer in
             // The slot is given back as soon as the stream ends, and it ends
             // as soon as the client's connection closes (a reset, a close):
@@ -81,6 +82,10 @@ func addFeedRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
                     group.addTask {
                         for try await set in stream { queue.yield(.change(set)) }
                         queue.yield(.end)
+                    }
+                    group.addTask {
+                        // Export jobs' progress (`event: export`, no id: not a change set).
+                        for await job in exportProgress { queue.yield(.export(job)) }
                     }
                     group.addTask {
                         while !Task.isCancelled {
@@ -105,6 +110,9 @@ func addFeedRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
                         case let .change(set):
                             let data = changeSetJSON(set).canonicalText
                             try await writer.write(ByteBuffer(string: "id: \(set.seq)\nevent: change\ndata: \(data)\n\n"))
+                        case let .export(job):
+                            let data = exportProgressJSON(job).canonicalText
+                            try await writer.write(ByteBuffer(string: "event: export\ndata: \(data)\n\n"))
                         case .heartbeat:
                             try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
                         case .end, .closed:
@@ -125,6 +133,8 @@ func addFeedRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
 /// What an event stream sends next.
 enum StreamEvent: Sendable {
     case change(ChangeSet)
+    /// An export job's progress.
+    case export(ExportJobs.Job)
     case heartbeat
     /// The feed or the server is ending the stream.
     case end
@@ -163,3 +173,9 @@ extension HTTPField.Name {
     static let lastEventID = HTTPField.Name("Last-Event-ID")!
 }
 
+
+/// An export job's progress as a stream event: id, state, total, completed, failed.
+func exportProgressJSON(_ job: ExportJobs.Job) -> JSONValue {
+    .object(["id": .string(job.id), "state": .string(job.state.rawValue), "total": .number(Double(job.total)),
+             "completed": .number(Double(job.completed)), "failed": .number(Double(job.failures.count))])
+}

@@ -21,13 +21,13 @@ func addRenderRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
         let id = try context.parameters.require("id")
         let query = request.formQuery()
         let ttl = try integer(query, "ttl", in: 1...31_536_000) ?? 3600
-        let renderKeys: Set = ["w", "h", "fit", "format", "q", "version", "rev"]
+        let renderKeys = Set(["w", "h", "fit", "format", "q", "version", "rev"]).union(ExportRender.parameters)
         var kept: [String] = []
         for pair in (request.uri.query ?? "").split(separator: "&") where !pair.isEmpty {
             let key = FormQuery.decode(pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0])
             if key == "ttl" { continue }
             guard renderKeys.contains(key) else {
-                throw Problem(.badRequest, code: "invalid-parameter", "unknown parameter '\(key)' (w, h, fit, format, q, version, rev, ttl)")
+                throw Problem(.badRequest, code: "invalid-parameter", "unknown parameter '\(key.prefix(64))' (w, h, fit, format, q, version, rev, ttl, preset and the export settings)")
             }
             kept.append(String(pair))
         }
@@ -94,6 +94,11 @@ func addRenderRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
     v1.get("assets/:id/render") { request, context -> Response in
         let id = try context.parameters.require("id")
         let query = request.formQuery()
+        // Export settings (preset, metadata, jxl, long-edge, sharpen…): the export path (Export/ExportRender.swift).
+        let pairs = query.map { (key: String($0.key), value: String($0.value)) }
+        if ExportRender.wanted(pairs) {
+            return try await ExportRender.respond(id: id, query: pairs, request: request, state: state)
+        }
         let known: Set = ["w", "h", "fit", "format", "q", "version", "rev", "exp", "kid", "sig"]
         if let unknown = query.map({ String($0.key) }).sorted().first(where: { !known.contains($0) }) {
             throw Problem(.badRequest, code: "invalid-parameter", "unknown parameter '\(unknown)' (w, h, fit, format, q, version, rev)")

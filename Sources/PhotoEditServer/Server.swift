@@ -45,6 +45,10 @@ public struct ServerConfiguration: Sendable {
     public var maxEventStreamsPerClient = 16
     /// A comment line is sent on an idle event stream this often (keeps proxies from closing it).
     public var eventStreamHeartbeat: Duration = .seconds(15)
+    /// Export jobs (`POST /v1/exports`) running at once; one more is 429.
+    public var maxRunningExports = 2
+    /// Where export jobs write their files (nil: a folder of this process in the system's temporary directory).
+    public var exportFolder: String?
     /// A connection idle this long is closed.
     public var idleTimeout: Duration = .seconds(75)
     /// A request head (request line and headers) must arrive whole within
@@ -90,6 +94,8 @@ final class ServerState: Sendable {
     let revisions: RevisionMemo
     let metrics = ServerMetrics()
     let shutdown = ShutdownFlag()
+    /// Export jobs and their files.
+    let exports: ExportJobs
     /// Event streams open now (bounded by `maxEventStreams` and `maxEventStreamsPerClient`).
     let eventStreams: StreamSlots
 
@@ -100,6 +106,9 @@ final class ServerState: Sendable {
         self.renders = RenderGate(concurrency: configuration.renderConcurrency, queueDepth: configuration.renderQueueDepth, metrics: metrics)
         self.renderAnswers = EncodedRenderCache(limit: configuration.renderAnswerCacheBytes)
         self.revisions = RevisionMemo(library: library)
+        self.exports = ExportJobs(folder: configuration.exportFolder
+                                    ?? NSTemporaryDirectory() + "/photoedit-exports-\(getpid())-\(UUID().uuidString.prefix(8).lowercased())",
+                                  maxRunning: configuration.maxRunningExports)
         self.eventStreams = StreamSlots(total: configuration.maxEventStreams, perClient: configuration.maxEventStreamsPerClient)
     }
 }
@@ -233,6 +242,7 @@ func makeRouter(state: ServerState) -> Router<ServerContext> {
     addPresetRoutes(v1, state: state)
     addCapabilitiesRoute(v1, state: state)
     addJobRoutes(v1, state: state)
+    addExportRoutes(v1, state: state)
     return router
 }
 

@@ -330,6 +330,25 @@ struct OpenAPITests {
             try await client.call(.delete, "/v1/jobs/b-1", expect: .notFound)
             try await client.call(.get, "/v1/jobs/b%20c", expect: .badRequest)
 
+            // Renders with export settings, and export jobs.
+            try await client.call(.get, "/v1/assets/\(id)/render?format=jxl&long-edge=64&metadata=none", expect: .ok)
+            try await client.call(.get, "/v1/assets/\(id)/render?metadata=gps", expect: .badRequest)
+            try await client.call(.get, "/v1/export-presets", expect: .ok)
+            try await client.call(.post, "/v1/exports", headers: json, body: ByteBuffer(string: #"{"ids": []}"#), expect: .badRequest)
+            let started = try await client.call(.post, "/v1/exports", headers: json,
+                                                body: ByteBuffer(string: #"{"ids": ["\#(id)"], "settings": {"long-edge": 64}}"#), expect: .accepted)
+            let exportID = try #require(started.string("id"))
+            for _ in 0..<300 {
+                let status = try await client.call(.get, "/v1/exports/\(exportID)", expect: .ok)
+                if status.string("state") != "running" { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            try await client.call(.get, "/v1/exports/\(exportID)/files/coffee.jpg", expect: .ok)
+            try await client.call(.get, "/v1/exports/\(exportID)/files/nothing.jpg", expect: .notFound)
+            try await client.call(.get, "/v1/exports/\(exportID)/zip", expect: .ok)
+            try await client.call(.delete, "/v1/exports/\(exportID)", expect: .noContent)
+            try await client.call(.delete, "/v1/exports/none", expect: .notFound)
+
             // Delete, restore, purge.
             try await client.call(.post, "/v1/assets/\(id)/purge", expect: .conflict)
             try await client.call(.delete, "/v1/assets/\(id)", expect: .noContent)

@@ -27,6 +27,13 @@ from .editing_input_base_image import EditingInputBaseImage
 from .editing_input_options import EditingInputOptions
 from .editing_output import EditingOutput
 from .editor_formats_item import EditorFormatsItem
+from .export_job import ExportJob
+from .export_job_failures_item import ExportJobFailuresItem
+from .export_job_files_item import ExportJobFilesItem
+from .export_job_settings import ExportJobSettings
+from .export_job_state import ExportJobState
+from .export_request import ExportRequest
+from .export_request_settings import ExportRequestSettings
 from .filter_ import Filter
 from .filter_editor import FilterEditor
 from .filter_editor_panel import FilterEditorPanel
@@ -43,6 +50,13 @@ from .list_assets_response_200_assets_item import ListAssetsResponse200AssetsIte
 from .list_assets_thumbnail_fit import ListAssetsThumbnailFit
 from .list_assets_thumbnail_format import ListAssetsThumbnailFormat
 from .list_changes_response_200 import ListChangesResponse200
+from .list_export_presets_response_200 import ListExportPresetsResponse200
+from .list_export_presets_response_200_presets_item import (
+    ListExportPresetsResponse200PresetsItem,
+)
+from .list_export_presets_response_200_presets_item_settings import (
+    ListExportPresetsResponse200PresetsItemSettings,
+)
 from .list_filters_response_200 import ListFiltersResponse200
 from .list_presets_response_200 import ListPresetsResponse200
 from .list_resources_response_200 import ListResourcesResponse200
@@ -56,10 +70,16 @@ from .problem import Problem
 from .ready_response_200 import ReadyResponse200
 from .recipe_edit import RecipeEdit
 from .recipe_edit_recipe import RecipeEditRecipe
+from .render_depth import RenderDepth
 from .render_fit import RenderFit
 from .render_format import RenderFormat
+from .render_metadata import RenderMetadata
+from .render_profile import RenderProfile
+from .render_url_depth import RenderUrlDepth
 from .render_url_fit import RenderUrlFit
 from .render_url_format import RenderUrlFormat
+from .render_url_metadata import RenderUrlMetadata
+from .render_url_profile import RenderUrlProfile
 from .render_url_response_200 import RenderUrlResponse200
 from .render_url_version import RenderUrlVersion
 from .render_version import RenderVersion
@@ -105,6 +125,13 @@ __all__ = (
     "EditingInputOptions",
     "EditingOutput",
     "EditorFormatsItem",
+    "ExportJob",
+    "ExportJobFailuresItem",
+    "ExportJobFilesItem",
+    "ExportJobSettings",
+    "ExportJobState",
+    "ExportRequest",
+    "ExportRequestSettings",
     "Filter",
     "FilterEditor",
     "FilterEditorPanel",
@@ -121,6 +148,9 @@ __all__ = (
     "ListAssetsThumbnailFit",
     "ListAssetsThumbnailFormat",
     "ListChangesResponse200",
+    "ListExportPresetsResponse200",
+    "ListExportPresetsResponse200PresetsItem",
+    "ListExportPresetsResponse200PresetsItemSettings",
     "ListFiltersResponse200",
     "ListPresetsResponse200",
     "ListResourcesResponse200",
@@ -134,10 +164,16 @@ __all__ = (
     "ReadyResponse200",
     "RecipeEdit",
     "RecipeEditRecipe",
+    "RenderDepth",
     "RenderFit",
     "RenderFormat",
+    "RenderMetadata",
+    "RenderProfile",
+    "RenderUrlDepth",
     "RenderUrlFit",
     "RenderUrlFormat",
+    "RenderUrlMetadata",
+    "RenderUrlProfile",
     "RenderUrlResponse200",
     "RenderUrlVersion",
     "RenderVersion",

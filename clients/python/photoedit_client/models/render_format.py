@@ -3,8 +3,11 @@ from enum import StrEnum
 
 class RenderFormat(StrEnum):
     AVIF = "avif"
+    HEIC = "heic"
     JPEG = "jpeg"
+    JXL = "jxl"
     PNG = "png"
+    TIFF = "tiff"
     WEBP = "webp"
 
     def __str__(self) -> str:

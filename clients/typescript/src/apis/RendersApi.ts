@@ -65,7 +65,7 @@ export interface RenderRequest {
      */
     fit?: RenderFitEnum;
     /**
-     * 
+     * jxl, heic and tiff are exports (below); heic only where libheif encodes HEVC.
      */
     format?: RenderFormatEnum;
     /**
@@ -73,13 +73,97 @@ export interface RenderRequest {
      */
     q?: number;
     /**
-     * 
+     * Not taken with export settings.
      */
     version?: RenderVersionEnum;
     /**
      * The current revision: makes the URL immutable.
      */
     rev?: number;
+    /**
+     * An export preset (built in: web-avif, print-tiff, share-jpeg; or the library's). Its settings, then the request's.
+     */
+    preset?: string;
+    /**
+     * Metadata kept. Over HTTP the default is copyright (copyright and contact kept; location, people and serial numbers never).
+     */
+    metadata?: RenderMetadataEnum;
+    /**
+     * 
+     */
+    longEdge?: number;
+    /**
+     * 
+     */
+    shortEdge?: number;
+    /**
+     * 
+     */
+    megapixels?: number;
+    /**
+     * 
+     */
+    percent?: number;
+    /**
+     * Allow a size larger than the photo's own.
+     */
+    enlarge?: boolean;
+    /**
+     * Output sharpening: none or screen|matte|glossy[:low|standard|high].
+     */
+    sharpen?: string;
+    /**
+     * A watermark text (an image watermark comes from a preset).
+     */
+    watermark?: string;
+    /**
+     * 
+     */
+    watermarkSize?: number;
+    /**
+     * 
+     */
+    watermarkOpacity?: number;
+    /**
+     * 
+     */
+    watermarkPosition?: string;
+    /**
+     * 
+     */
+    watermarkInset?: number;
+    /**
+     * At most this size (N, NKB, NMB): the quality is searched until it fits; 422 when nothing does.
+     */
+    maxBytes?: string;
+    /**
+     * 
+     */
+    quality?: number;
+    /**
+     * 
+     */
+    lossless?: boolean;
+    /**
+     * 
+     */
+    effort?: number;
+    /**
+     * 
+     */
+    depth?: RenderDepthEnum;
+    /**
+     * 
+     */
+    profile?: RenderProfileEnum;
+    /**
+     * 
+     */
+    intent?: string;
+    /**
+     * TIFF compression.
+     */
+    compression?: string;
     /**
      * Signed URLs: expiry (Unix seconds).
      */
@@ -135,6 +219,90 @@ export interface RenderURLRequest {
      * 
      */
     ttl?: number;
+    /**
+     * An export preset (built in: web-avif, print-tiff, share-jpeg; or the library's). Its settings, then the request's.
+     */
+    preset?: string;
+    /**
+     * Metadata kept. Over HTTP the default is copyright (copyright and contact kept; location, people and serial numbers never).
+     */
+    metadata?: RenderURLMetadataEnum;
+    /**
+     * 
+     */
+    longEdge?: number;
+    /**
+     * 
+     */
+    shortEdge?: number;
+    /**
+     * 
+     */
+    megapixels?: number;
+    /**
+     * 
+     */
+    percent?: number;
+    /**
+     * Allow a size larger than the photo's own.
+     */
+    enlarge?: boolean;
+    /**
+     * Output sharpening: none or screen|matte|glossy[:low|standard|high].
+     */
+    sharpen?: string;
+    /**
+     * A watermark text (an image watermark comes from a preset).
+     */
+    watermark?: string;
+    /**
+     * 
+     */
+    watermarkSize?: number;
+    /**
+     * 
+     */
+    watermarkOpacity?: number;
+    /**
+     * 
+     */
+    watermarkPosition?: string;
+    /**
+     * 
+     */
+    watermarkInset?: number;
+    /**
+     * At most this size (N, NKB, NMB): the quality is searched until it fits; 422 when nothing does.
+     */
+    maxBytes?: string;
+    /**
+     * 
+     */
+    quality?: number;
+    /**
+     * 
+     */
+    lossless?: boolean;
+    /**
+     * 
+     */
+    effort?: number;
+    /**
+     * 
+     */
+    depth?: RenderURLDepthEnum;
+    /**
+     * 
+     */
+    profile?: RenderURLProfileEnum;
+    /**
+     * 
+     */
+    intent?: string;
+    /**
+     * TIFF compression.
+     */
+    compression?: string;
 }
 
 /**
@@ -252,6 +420,90 @@ export class RendersApi extends runtime.BaseAPI {
             queryParameters['rev'] = requestParameters['rev'];
         }
 
+        if (requestParameters['preset'] != null) {
+            queryParameters['preset'] = requestParameters['preset'];
+        }
+
+        if (requestParameters['metadata'] != null) {
+            queryParameters['metadata'] = requestParameters['metadata'];
+        }
+
+        if (requestParameters['longEdge'] != null) {
+            queryParameters['long-edge'] = requestParameters['longEdge'];
+        }
+
+        if (requestParameters['shortEdge'] != null) {
+            queryParameters['short-edge'] = requestParameters['shortEdge'];
+        }
+
+        if (requestParameters['megapixels'] != null) {
+            queryParameters['megapixels'] = requestParameters['megapixels'];
+        }
+
+        if (requestParameters['percent'] != null) {
+            queryParameters['percent'] = requestParameters['percent'];
+        }
+
+        if (requestParameters['enlarge'] != null) {
+            queryParameters['enlarge'] = requestParameters['enlarge'];
+        }
+
+        if (requestParameters['sharpen'] != null) {
+            queryParameters['sharpen'] = requestParameters['sharpen'];
+        }
+
+        if (requestParameters['watermark'] != null) {
+            queryParameters['watermark'] = requestParameters['watermark'];
+        }
+
+        if (requestParameters['watermarkSize'] != null) {
+            queryParameters['watermark-size'] = requestParameters['watermarkSize'];
+        }
+
+        if (requestParameters['watermarkOpacity'] != null) {
+            queryParameters['watermark-opacity'] = requestParameters['watermarkOpacity'];
+        }
+
+        if (requestParameters['watermarkPosition'] != null) {
+            queryParameters['watermark-position'] = requestParameters['watermarkPosition'];
+        }
+
+        if (requestParameters['watermarkInset'] != null) {
+            queryParameters['watermark-inset'] = requestParameters['watermarkInset'];
+        }
+
+        if (requestParameters['maxBytes'] != null) {
+            queryParameters['max-bytes'] = requestParameters['maxBytes'];
+        }
+
+        if (requestParameters['quality'] != null) {
+            queryParameters['quality'] = requestParameters['quality'];
+        }
+
+        if (requestParameters['lossless'] != null) {
+            queryParameters['lossless'] = requestParameters['lossless'];
+        }
+
+        if (requestParameters['effort'] != null) {
+            queryParameters['effort'] = requestParameters['effort'];
+        }
+
+        if (requestParameters['depth'] != null) {
+            queryParameters['depth'] = requestParameters['depth'];
+        }
+
+        if (requestParameters['profile'] != null) {
+            queryParameters['profile'] = requestParameters['profile'];
+        }
+
+        if (requestParameters['intent'] != null) {
+            queryParameters['intent'] = requestParameters['intent'];
+        }
+
+        if (requestParameters['compression'] != null) {
+            queryParameters['compression'] = requestParameters['compression'];
+        }
+
         if (requestParameters['exp'] != null) {
             queryParameters['exp'] = requestParameters['exp'];
         }
@@ -353,6 +605,90 @@ export class RendersApi extends runtime.BaseAPI {
             queryParameters['ttl'] = requestParameters['ttl'];
         }
 
+        if (requestParameters['preset'] != null) {
+            queryParameters['preset'] = requestParameters['preset'];
+        }
+
+        if (requestParameters['metadata'] != null) {
+            queryParameters['metadata'] = requestParameters['metadata'];
+        }
+
+        if (requestParameters['longEdge'] != null) {
+            queryParameters['long-edge'] = requestParameters['longEdge'];
+        }
+
+        if (requestParameters['shortEdge'] != null) {
+            queryParameters['short-edge'] = requestParameters['shortEdge'];
+        }
+
+        if (requestParameters['megapixels'] != null) {
+            queryParameters['megapixels'] = requestParameters['megapixels'];
+        }
+
+        if (requestParameters['percent'] != null) {
+            queryParameters['percent'] = requestParameters['percent'];
+        }
+
+        if (requestParameters['enlarge'] != null) {
+            queryParameters['enlarge'] = requestParameters['enlarge'];
+        }
+
+        if (requestParameters['sharpen'] != null) {
+            queryParameters['sharpen'] = requestParameters['sharpen'];
+        }
+
+        if (requestParameters['watermark'] != null) {
+            queryParameters['watermark'] = requestParameters['watermark'];
+        }
+
+        if (requestParameters['watermarkSize'] != null) {
+            queryParameters['watermark-size'] = requestParameters['watermarkSize'];
+        }
+
+        if (requestParameters['watermarkOpacity'] != null) {
+            queryParameters['watermark-opacity'] = requestParameters['watermarkOpacity'];
+        }
+
+        if (requestParameters['watermarkPosition'] != null) {
+            queryParameters['watermark-position'] = requestParameters['watermarkPosition'];
+        }
+
+        if (requestParameters['watermarkInset'] != null) {
+            queryParameters['watermark-inset'] = requestParameters['watermarkInset'];
+        }
+
+        if (requestParameters['maxBytes'] != null) {
+            queryParameters['max-bytes'] = requestParameters['maxBytes'];
+        }
+
+        if (requestParameters['quality'] != null) {
+            queryParameters['quality'] = requestParameters['quality'];
+        }
+
+        if (requestParameters['lossless'] != null) {
+            queryParameters['lossless'] = requestParameters['lossless'];
+        }
+
+        if (requestParameters['effort'] != null) {
+            queryParameters['effort'] = requestParameters['effort'];
+        }
+
+        if (requestParameters['depth'] != null) {
+            queryParameters['depth'] = requestParameters['depth'];
+        }
+
+        if (requestParameters['profile'] != null) {
+            queryParameters['profile'] = requestParameters['profile'];
+        }
+
+        if (requestParameters['intent'] != null) {
+            queryParameters['intent'] = requestParameters['intent'];
+        }
+
+        if (requestParameters['compression'] != null) {
+            queryParameters['compression'] = requestParameters['compression'];
+        }
+
         const headerParameters: runtime.HTTPHeaders = {};
 
         if (this.configuration && this.configuration.accessToken) {
@@ -419,6 +755,9 @@ export const RenderFormatEnum = {
     Png: 'png',
     Webp: 'webp',
     Avif: 'avif',
+    Jxl: 'jxl',
+    Heic: 'heic',
+    Tiff: 'tiff',
 } as const;
 export type RenderFormatEnum = typeof RenderFormatEnum[keyof typeof RenderFormatEnum];
 /**
@@ -429,6 +768,33 @@ export const RenderVersionEnum = {
     Unadjusted: 'unadjusted',
 } as const;
 export type RenderVersionEnum = typeof RenderVersionEnum[keyof typeof RenderVersionEnum];
+/**
+ * @export
+ */
+export const RenderMetadataEnum = {
+    All: 'all',
+    Copyright: 'copyright',
+    NoLocation: 'no-location',
+    None: 'none',
+} as const;
+export type RenderMetadataEnum = typeof RenderMetadataEnum[keyof typeof RenderMetadataEnum];
+/**
+ * @export
+ */
+export const RenderDepthEnum = {
+    _8: '8',
+    _16: '16',
+} as const;
+export type RenderDepthEnum = typeof RenderDepthEnum[keyof typeof RenderDepthEnum];
+/**
+ * @export
+ */
+export const RenderProfileEnum = {
+    Srgb: 'srgb',
+    DisplayP3: 'display-p3',
+    AdobeRgb: 'adobe-rgb',
+} as const;
+export type RenderProfileEnum = typeof RenderProfileEnum[keyof typeof RenderProfileEnum];
 /**
  * @export
  */
@@ -445,6 +811,9 @@ export const RenderURLFormatEnum = {
     Png: 'png',
     Webp: 'webp',
     Avif: 'avif',
+    Jxl: 'jxl',
+    Heic: 'heic',
+    Tiff: 'tiff',
 } as const;
 export type RenderURLFormatEnum = typeof RenderURLFormatEnum[keyof typeof RenderURLFormatEnum];
 /**
@@ -455,3 +824,30 @@ export const RenderURLVersionEnum = {
     Unadjusted: 'unadjusted',
 } as const;
 export type RenderURLVersionEnum = typeof RenderURLVersionEnum[keyof typeof RenderURLVersionEnum];
+/**
+ * @export
+ */
+export const RenderURLMetadataEnum = {
+    All: 'all',
+    Copyright: 'copyright',
+    NoLocation: 'no-location',
+    None: 'none',
+} as const;
+export type RenderURLMetadataEnum = typeof RenderURLMetadataEnum[keyof typeof RenderURLMetadataEnum];
+/**
+ * @export
+ */
+export const RenderURLDepthEnum = {
+    _8: '8',
+    _16: '16',
+} as const;
+export type RenderURLDepthEnum = typeof RenderURLDepthEnum[keyof typeof RenderURLDepthEnum];
+/**
+ * @export
+ */
+export const RenderURLProfileEnum = {
+    Srgb: 'srgb',
+    DisplayP3: 'display-p3',
+    AdobeRgb: 'adobe-rgb',
+} as const;
+export type RenderURLProfileEnum = typeof RenderURLProfileEnum[keyof typeof RenderURLProfileEnum];

@@ -2,6 +2,7 @@
 /* eslint-disable */
 export * from './AlbumsApi';
 export * from './EditsApi';
+export * from './ExportsApi';
 export * from './FeedApi';
 export * from './JobsApi';
 export * from './OperationsApi';

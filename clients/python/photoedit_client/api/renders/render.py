@@ -6,8 +6,11 @@ import httpx
 
 from ...client import AuthenticatedClient, Client
 from ...models.problem import Problem
+from ...models.render_depth import RenderDepth
 from ...models.render_fit import RenderFit
 from ...models.render_format import RenderFormat
+from ...models.render_metadata import RenderMetadata
+from ...models.render_profile import RenderProfile
 from ...models.render_version import RenderVersion
 from ...types import UNSET, Response, Unset
 
@@ -22,6 +25,27 @@ def _get_kwargs(
     q: int | Unset = UNSET,
     version: RenderVersion | Unset = UNSET,
     rev: int | Unset = UNSET,
+    preset: str | Unset = UNSET,
+    metadata: RenderMetadata | Unset = UNSET,
+    long_edge: int | Unset = UNSET,
+    short_edge: int | Unset = UNSET,
+    megapixels: float | Unset = UNSET,
+    percent: float | Unset = UNSET,
+    enlarge: bool | Unset = UNSET,
+    sharpen: str | Unset = UNSET,
+    watermark: str | Unset = UNSET,
+    watermark_size: float | Unset = UNSET,
+    watermark_opacity: float | Unset = UNSET,
+    watermark_position: str | Unset = UNSET,
+    watermark_inset: float | Unset = UNSET,
+    max_bytes: str | Unset = UNSET,
+    quality: int | Unset = UNSET,
+    lossless: bool | Unset = UNSET,
+    effort: int | Unset = UNSET,
+    depth: RenderDepth | Unset = UNSET,
+    profile: RenderProfile | Unset = UNSET,
+    intent: str | Unset = UNSET,
+    compression: str | Unset = UNSET,
     exp: int | Unset = UNSET,
     kid: str | Unset = UNSET,
     sig: str | Unset = UNSET,
@@ -58,6 +82,60 @@ def _get_kwargs(
     params["version"] = json_version
 
     params["rev"] = rev
+
+    params["preset"] = preset
+
+    json_metadata: str | Unset = UNSET
+    if not isinstance(metadata, Unset):
+        json_metadata = metadata.value
+
+    params["metadata"] = json_metadata
+
+    params["long-edge"] = long_edge
+
+    params["short-edge"] = short_edge
+
+    params["megapixels"] = megapixels
+
+    params["percent"] = percent
+
+    params["enlarge"] = enlarge
+
+    params["sharpen"] = sharpen
+
+    params["watermark"] = watermark
+
+    params["watermark-size"] = watermark_size
+
+    params["watermark-opacity"] = watermark_opacity
+
+    params["watermark-position"] = watermark_position
+
+    params["watermark-inset"] = watermark_inset
+
+    params["max-bytes"] = max_bytes
+
+    params["quality"] = quality
+
+    params["lossless"] = lossless
+
+    params["effort"] = effort
+
+    json_depth: str | Unset = UNSET
+    if not isinstance(depth, Unset):
+        json_depth = depth.value
+
+    params["depth"] = json_depth
+
+    json_profile: str | Unset = UNSET
+    if not isinstance(profile, Unset):
+        json_profile = profile.value
+
+    params["profile"] = json_profile
+
+    params["intent"] = intent
+
+    params["compression"] = compression
 
     params["exp"] = exp
 
@@ -138,6 +216,27 @@ def sync_detailed(
     q: int | Unset = UNSET,
     version: RenderVersion | Unset = UNSET,
     rev: int | Unset = UNSET,
+    preset: str | Unset = UNSET,
+    metadata: RenderMetadata | Unset = UNSET,
+    long_edge: int | Unset = UNSET,
+    short_edge: int | Unset = UNSET,
+    megapixels: float | Unset = UNSET,
+    percent: float | Unset = UNSET,
+    enlarge: bool | Unset = UNSET,
+    sharpen: str | Unset = UNSET,
+    watermark: str | Unset = UNSET,
+    watermark_size: float | Unset = UNSET,
+    watermark_opacity: float | Unset = UNSET,
+    watermark_position: str | Unset = UNSET,
+    watermark_inset: float | Unset = UNSET,
+    max_bytes: str | Unset = UNSET,
+    quality: int | Unset = UNSET,
+    lossless: bool | Unset = UNSET,
+    effort: int | Unset = UNSET,
+    depth: RenderDepth | Unset = UNSET,
+    profile: RenderProfile | Unset = UNSET,
+    intent: str | Unset = UNSET,
+    compression: str | Unset = UNSET,
     exp: int | Unset = UNSET,
     kid: str | Unset = UNSET,
     sig: str | Unset = UNSET,
@@ -154,6 +253,27 @@ def sync_detailed(
         q (int | Unset):
         version (RenderVersion | Unset):
         rev (int | Unset):
+        preset (str | Unset):
+        metadata (RenderMetadata | Unset):
+        long_edge (int | Unset):
+        short_edge (int | Unset):
+        megapixels (float | Unset):
+        percent (float | Unset):
+        enlarge (bool | Unset):
+        sharpen (str | Unset):
+        watermark (str | Unset):
+        watermark_size (float | Unset):
+        watermark_opacity (float | Unset):
+        watermark_position (str | Unset):
+        watermark_inset (float | Unset):
+        max_bytes (str | Unset):
+        quality (int | Unset):
+        lossless (bool | Unset):
+        effort (int | Unset):
+        depth (RenderDepth | Unset):
+        profile (RenderProfile | Unset):
+        intent (str | Unset):
+        compression (str | Unset):
         exp (int | Unset):
         kid (str | Unset):
         sig (str | Unset):
@@ -176,6 +296,27 @@ def sync_detailed(
         q=q,
         version=version,
         rev=rev,
+        preset=preset,
+        metadata=metadata,
+        long_edge=long_edge,
+        short_edge=short_edge,
+        megapixels=megapixels,
+        percent=percent,
+        enlarge=enlarge,
+        sharpen=sharpen,
+        watermark=watermark,
+        watermark_size=watermark_size,
+        watermark_opacity=watermark_opacity,
+        watermark_position=watermark_position,
+        watermark_inset=watermark_inset,
+        max_bytes=max_bytes,
+        quality=quality,
+        lossless=lossless,
+        effort=effort,
+        depth=depth,
+        profile=profile,
+        intent=intent,
+        compression=compression,
         exp=exp,
         kid=kid,
         sig=sig,
@@ -200,6 +341,27 @@ def sync(
     q: int | Unset = UNSET,
     version: RenderVersion | Unset = UNSET,
     rev: int | Unset = UNSET,
+    preset: str | Unset = UNSET,
+    metadata: RenderMetadata | Unset = UNSET,
+    long_edge: int | Unset = UNSET,
+    short_edge: int | Unset = UNSET,
+    megapixels: float | Unset = UNSET,
+    percent: float | Unset = UNSET,
+    enlarge: bool | Unset = UNSET,
+    sharpen: str | Unset = UNSET,
+    watermark: str | Unset = UNSET,
+    watermark_size: float | Unset = UNSET,
+    watermark_opacity: float | Unset = UNSET,
+    watermark_position: str | Unset = UNSET,
+    watermark_inset: float | Unset = UNSET,
+    max_bytes: str | Unset = UNSET,
+    quality: int | Unset = UNSET,
+    lossless: bool | Unset = UNSET,
+    effort: int | Unset = UNSET,
+    depth: RenderDepth | Unset = UNSET,
+    profile: RenderProfile | Unset = UNSET,
+    intent: str | Unset = UNSET,
+    compression: str | Unset = UNSET,
     exp: int | Unset = UNSET,
     kid: str | Unset = UNSET,
     sig: str | Unset = UNSET,
@@ -216,6 +378,27 @@ def sync(
         q (int | Unset):
         version (RenderVersion | Unset):
         rev (int | Unset):
+        preset (str | Unset):
+        metadata (RenderMetadata | Unset):
+        long_edge (int | Unset):
+        short_edge (int | Unset):
+        megapixels (float | Unset):
+        percent (float | Unset):
+        enlarge (bool | Unset):
+        sharpen (str | Unset):
+        watermark (str | Unset):
+        watermark_size (float | Unset):
+        watermark_opacity (float | Unset):
+        watermark_position (str | Unset):
+        watermark_inset (float | Unset):
+        max_bytes (str | Unset):
+        quality (int | Unset):
+        lossless (bool | Unset):
+        effort (int | Unset):
+        depth (RenderDepth | Unset):
+        profile (RenderProfile | Unset):
+        intent (str | Unset):
+        compression (str | Unset):
         exp (int | Unset):
         kid (str | Unset):
         sig (str | Unset):
@@ -239,6 +422,27 @@ def sync(
         q=q,
         version=version,
         rev=rev,
+        preset=preset,
+        metadata=metadata,
+        long_edge=long_edge,
+        short_edge=short_edge,
+        megapixels=megapixels,
+        percent=percent,
+        enlarge=enlarge,
+        sharpen=sharpen,
+        watermark=watermark,
+        watermark_size=watermark_size,
+        watermark_opacity=watermark_opacity,
+        watermark_position=watermark_position,
+        watermark_inset=watermark_inset,
+        max_bytes=max_bytes,
+        quality=quality,
+        lossless=lossless,
+        effort=effort,
+        depth=depth,
+        profile=profile,
+        intent=intent,
+        compression=compression,
         exp=exp,
         kid=kid,
         sig=sig,
@@ -257,6 +461,27 @@ async def asyncio_detailed(
     q: int | Unset = UNSET,
     version: RenderVersion | Unset = UNSET,
     rev: int | Unset = UNSET,
+    preset: str | Unset = UNSET,
+    metadata: RenderMetadata | Unset = UNSET,
+    long_edge: int | Unset = UNSET,
+    short_edge: int | Unset = UNSET,
+    megapixels: float | Unset = UNSET,
+    percent: float | Unset = UNSET,
+    enlarge: bool | Unset = UNSET,
+    sharpen: str | Unset = UNSET,
+    watermark: str | Unset = UNSET,
+    watermark_size: float | Unset = UNSET,
+    watermark_opacity: float | Unset = UNSET,
+    watermark_position: str | Unset = UNSET,
+    watermark_inset: float | Unset = UNSET,
+    max_bytes: str | Unset = UNSET,
+    quality: int | Unset = UNSET,
+    lossless: bool | Unset = UNSET,
+    effort: int | Unset = UNSET,
+    depth: RenderDepth | Unset = UNSET,
+    profile: RenderProfile | Unset = UNSET,
+    intent: str | Unset = UNSET,
+    compression: str | Unset = UNSET,
     exp: int | Unset = UNSET,
     kid: str | Unset = UNSET,
     sig: str | Unset = UNSET,
@@ -273,6 +498,27 @@ async def asyncio_detailed(
         q (int | Unset):
         version (RenderVersion | Unset):
         rev (int | Unset):
+        preset (str | Unset):
+        metadata (RenderMetadata | Unset):
+        long_edge (int | Unset):
+        short_edge (int | Unset):
+        megapixels (float | Unset):
+        percent (float | Unset):
+        enlarge (bool | Unset):
+        sharpen (str | Unset):
+        watermark (str | Unset):
+        watermark_size (float | Unset):
+        watermark_opacity (float | Unset):
+        watermark_position (str | Unset):
+        watermark_inset (float | Unset):
+        max_bytes (str | Unset):
+        quality (int | Unset):
+        lossless (bool | Unset):
+        effort (int | Unset):
+        depth (RenderDepth | Unset):
+        profile (RenderProfile | Unset):
+        intent (str | Unset):
+        compression (str | Unset):
         exp (int | Unset):
         kid (str | Unset):
         sig (str | Unset):
@@ -295,6 +541,27 @@ async def asyncio_detailed(
         q=q,
         version=version,
         rev=rev,
+        preset=preset,
+        metadata=metadata,
+        long_edge=long_edge,
+        short_edge=short_edge,
+        megapixels=megapixels,
+        percent=percent,
+        enlarge=enlarge,
+        sharpen=sharpen,
+        watermark=watermark,
+        watermark_size=watermark_size,
+        watermark_opacity=watermark_opacity,
+        watermark_position=watermark_position,
+        watermark_inset=watermark_inset,
+        max_bytes=max_bytes,
+        quality=quality,
+        lossless=lossless,
+        effort=effort,
+        depth=depth,
+        profile=profile,
+        intent=intent,
+        compression=compression,
         exp=exp,
         kid=kid,
         sig=sig,
@@ -317,6 +584,27 @@ async def asyncio(
     q: int | Unset = UNSET,
     version: RenderVersion | Unset = UNSET,
     rev: int | Unset = UNSET,
+    preset: str | Unset = UNSET,
+    metadata: RenderMetadata | Unset = UNSET,
+    long_edge: int | Unset = UNSET,
+    short_edge: int | Unset = UNSET,
+    megapixels: float | Unset = UNSET,
+    percent: float | Unset = UNSET,
+    enlarge: bool | Unset = UNSET,
+    sharpen: str | Unset = UNSET,
+    watermark: str | Unset = UNSET,
+    watermark_size: float | Unset = UNSET,
+    watermark_opacity: float | Unset = UNSET,
+    watermark_position: str | Unset = UNSET,
+    watermark_inset: float | Unset = UNSET,
+    max_bytes: str | Unset = UNSET,
+    quality: int | Unset = UNSET,
+    lossless: bool | Unset = UNSET,
+    effort: int | Unset = UNSET,
+    depth: RenderDepth | Unset = UNSET,
+    profile: RenderProfile | Unset = UNSET,
+    intent: str | Unset = UNSET,
+    compression: str | Unset = UNSET,
     exp: int | Unset = UNSET,
     kid: str | Unset = UNSET,
     sig: str | Unset = UNSET,
@@ -333,6 +621,27 @@ async def asyncio(
         q (int | Unset):
         version (RenderVersion | Unset):
         rev (int | Unset):
+        preset (str | Unset):
+        metadata (RenderMetadata | Unset):
+        long_edge (int | Unset):
+        short_edge (int | Unset):
+        megapixels (float | Unset):
+        percent (float | Unset):
+        enlarge (bool | Unset):
+        sharpen (str | Unset):
+        watermark (str | Unset):
+        watermark_size (float | Unset):
+        watermark_opacity (float | Unset):
+        watermark_position (str | Unset):
+        watermark_inset (float | Unset):
+        max_bytes (str | Unset):
+        quality (int | Unset):
+        lossless (bool | Unset):
+        effort (int | Unset):
+        depth (RenderDepth | Unset):
+        profile (RenderProfile | Unset):
+        intent (str | Unset):
+        compression (str | Unset):
         exp (int | Unset):
         kid (str | Unset):
         sig (str | Unset):
@@ -357,6 +666,27 @@ async def asyncio(
             q=q,
             version=version,
             rev=rev,
+            preset=preset,
+            metadata=metadata,
+            long_edge=long_edge,
+            short_edge=short_edge,
+            megapixels=megapixels,
+            percent=percent,
+            enlarge=enlarge,
+            sharpen=sharpen,
+            watermark=watermark,
+            watermark_size=watermark_size,
+            watermark_opacity=watermark_opacity,
+            watermark_position=watermark_position,
+            watermark_inset=watermark_inset,
+            max_bytes=max_bytes,
+            quality=quality,
+            lossless=lossless,
+            effort=effort,
+            depth=depth,
+            profile=profile,
+            intent=intent,
+            compression=compression,
             exp=exp,
             kid=kid,
             sig=sig,

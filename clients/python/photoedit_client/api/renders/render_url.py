@@ -6,8 +6,11 @@ import httpx
 
 from ...client import AuthenticatedClient, Client
 from ...models.problem import Problem
+from ...models.render_url_depth import RenderUrlDepth
 from ...models.render_url_fit import RenderUrlFit
 from ...models.render_url_format import RenderUrlFormat
+from ...models.render_url_metadata import RenderUrlMetadata
+from ...models.render_url_profile import RenderUrlProfile
 from ...models.render_url_response_200 import RenderUrlResponse200
 from ...models.render_url_version import RenderUrlVersion
 from ...types import UNSET, Response, Unset
@@ -24,6 +27,27 @@ def _get_kwargs(
     version: RenderUrlVersion | Unset = UNSET,
     rev: int | Unset = UNSET,
     ttl: int | Unset = 3600,
+    preset: str | Unset = UNSET,
+    metadata: RenderUrlMetadata | Unset = UNSET,
+    long_edge: int | Unset = UNSET,
+    short_edge: int | Unset = UNSET,
+    megapixels: float | Unset = UNSET,
+    percent: float | Unset = UNSET,
+    enlarge: bool | Unset = UNSET,
+    sharpen: str | Unset = UNSET,
+    watermark: str | Unset = UNSET,
+    watermark_size: float | Unset = UNSET,
+    watermark_opacity: float | Unset = UNSET,
+    watermark_position: str | Unset = UNSET,
+    watermark_inset: float | Unset = UNSET,
+    max_bytes: str | Unset = UNSET,
+    quality: int | Unset = UNSET,
+    lossless: bool | Unset = UNSET,
+    effort: int | Unset = UNSET,
+    depth: RenderUrlDepth | Unset = UNSET,
+    profile: RenderUrlProfile | Unset = UNSET,
+    intent: str | Unset = UNSET,
+    compression: str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -55,6 +79,60 @@ def _get_kwargs(
     params["rev"] = rev
 
     params["ttl"] = ttl
+
+    params["preset"] = preset
+
+    json_metadata: str | Unset = UNSET
+    if not isinstance(metadata, Unset):
+        json_metadata = metadata.value
+
+    params["metadata"] = json_metadata
+
+    params["long-edge"] = long_edge
+
+    params["short-edge"] = short_edge
+
+    params["megapixels"] = megapixels
+
+    params["percent"] = percent
+
+    params["enlarge"] = enlarge
+
+    params["sharpen"] = sharpen
+
+    params["watermark"] = watermark
+
+    params["watermark-size"] = watermark_size
+
+    params["watermark-opacity"] = watermark_opacity
+
+    params["watermark-position"] = watermark_position
+
+    params["watermark-inset"] = watermark_inset
+
+    params["max-bytes"] = max_bytes
+
+    params["quality"] = quality
+
+    params["lossless"] = lossless
+
+    params["effort"] = effort
+
+    json_depth: str | Unset = UNSET
+    if not isinstance(depth, Unset):
+        json_depth = depth.value
+
+    params["depth"] = json_depth
+
+    json_profile: str | Unset = UNSET
+    if not isinstance(profile, Unset):
+        json_profile = profile.value
+
+    params["profile"] = json_profile
+
+    params["intent"] = intent
+
+    params["compression"] = compression
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -120,6 +198,27 @@ def sync_detailed(
     version: RenderUrlVersion | Unset = UNSET,
     rev: int | Unset = UNSET,
     ttl: int | Unset = 3600,
+    preset: str | Unset = UNSET,
+    metadata: RenderUrlMetadata | Unset = UNSET,
+    long_edge: int | Unset = UNSET,
+    short_edge: int | Unset = UNSET,
+    megapixels: float | Unset = UNSET,
+    percent: float | Unset = UNSET,
+    enlarge: bool | Unset = UNSET,
+    sharpen: str | Unset = UNSET,
+    watermark: str | Unset = UNSET,
+    watermark_size: float | Unset = UNSET,
+    watermark_opacity: float | Unset = UNSET,
+    watermark_position: str | Unset = UNSET,
+    watermark_inset: float | Unset = UNSET,
+    max_bytes: str | Unset = UNSET,
+    quality: int | Unset = UNSET,
+    lossless: bool | Unset = UNSET,
+    effort: int | Unset = UNSET,
+    depth: RenderUrlDepth | Unset = UNSET,
+    profile: RenderUrlProfile | Unset = UNSET,
+    intent: str | Unset = UNSET,
+    compression: str | Unset = UNSET,
 ) -> Response[Problem | RenderUrlResponse200]:
     """A render URL signed with the server's first key (fetched without a token until it expires).
 
@@ -133,6 +232,27 @@ def sync_detailed(
         version (RenderUrlVersion | Unset):
         rev (int | Unset):
         ttl (int | Unset):  Default: 3600.
+        preset (str | Unset):
+        metadata (RenderUrlMetadata | Unset):
+        long_edge (int | Unset):
+        short_edge (int | Unset):
+        megapixels (float | Unset):
+        percent (float | Unset):
+        enlarge (bool | Unset):
+        sharpen (str | Unset):
+        watermark (str | Unset):
+        watermark_size (float | Unset):
+        watermark_opacity (float | Unset):
+        watermark_position (str | Unset):
+        watermark_inset (float | Unset):
+        max_bytes (str | Unset):
+        quality (int | Unset):
+        lossless (bool | Unset):
+        effort (int | Unset):
+        depth (RenderUrlDepth | Unset):
+        profile (RenderUrlProfile | Unset):
+        intent (str | Unset):
+        compression (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -152,6 +272,27 @@ def sync_detailed(
         version=version,
         rev=rev,
         ttl=ttl,
+        preset=preset,
+        metadata=metadata,
+        long_edge=long_edge,
+        short_edge=short_edge,
+        megapixels=megapixels,
+        percent=percent,
+        enlarge=enlarge,
+        sharpen=sharpen,
+        watermark=watermark,
+        watermark_size=watermark_size,
+        watermark_opacity=watermark_opacity,
+        watermark_position=watermark_position,
+        watermark_inset=watermark_inset,
+        max_bytes=max_bytes,
+        quality=quality,
+        lossless=lossless,
+        effort=effort,
+        depth=depth,
+        profile=profile,
+        intent=intent,
+        compression=compression,
     )
 
     response = client.get_httpx_client().request(
@@ -173,6 +314,27 @@ def sync(
     version: RenderUrlVersion | Unset = UNSET,
     rev: int | Unset = UNSET,
     ttl: int | Unset = 3600,
+    preset: str | Unset = UNSET,
+    metadata: RenderUrlMetadata | Unset = UNSET,
+    long_edge: int | Unset = UNSET,
+    short_edge: int | Unset = UNSET,
+    megapixels: float | Unset = UNSET,
+    percent: float | Unset = UNSET,
+    enlarge: bool | Unset = UNSET,
+    sharpen: str | Unset = UNSET,
+    watermark: str | Unset = UNSET,
+    watermark_size: float | Unset = UNSET,
+    watermark_opacity: float | Unset = UNSET,
+    watermark_position: str | Unset = UNSET,
+    watermark_inset: float | Unset = UNSET,
+    max_bytes: str | Unset = UNSET,
+    quality: int | Unset = UNSET,
+    lossless: bool | Unset = UNSET,
+    effort: int | Unset = UNSET,
+    depth: RenderUrlDepth | Unset = UNSET,
+    profile: RenderUrlProfile | Unset = UNSET,
+    intent: str | Unset = UNSET,
+    compression: str | Unset = UNSET,
 ) -> Problem | RenderUrlResponse200 | None:
     """A render URL signed with the server's first key (fetched without a token until it expires).
 
@@ -186,6 +348,27 @@ def sync(
         version (RenderUrlVersion | Unset):
         rev (int | Unset):
         ttl (int | Unset):  Default: 3600.
+        preset (str | Unset):
+        metadata (RenderUrlMetadata | Unset):
+        long_edge (int | Unset):
+        short_edge (int | Unset):
+        megapixels (float | Unset):
+        percent (float | Unset):
+        enlarge (bool | Unset):
+        sharpen (str | Unset):
+        watermark (str | Unset):
+        watermark_size (float | Unset):
+        watermark_opacity (float | Unset):
+        watermark_position (str | Unset):
+        watermark_inset (float | Unset):
+        max_bytes (str | Unset):
+        quality (int | Unset):
+        lossless (bool | Unset):
+        effort (int | Unset):
+        depth (RenderUrlDepth | Unset):
+        profile (RenderUrlProfile | Unset):
+        intent (str | Unset):
+        compression (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -206,6 +389,27 @@ def sync(
         version=version,
         rev=rev,
         ttl=ttl,
+        preset=preset,
+        metadata=metadata,
+        long_edge=long_edge,
+        short_edge=short_edge,
+        megapixels=megapixels,
+        percent=percent,
+        enlarge=enlarge,
+        sharpen=sharpen,
+        watermark=watermark,
+        watermark_size=watermark_size,
+        watermark_opacity=watermark_opacity,
+        watermark_position=watermark_position,
+        watermark_inset=watermark_inset,
+        max_bytes=max_bytes,
+        quality=quality,
+        lossless=lossless,
+        effort=effort,
+        depth=depth,
+        profile=profile,
+        intent=intent,
+        compression=compression,
     ).parsed
 
 
@@ -221,6 +425,27 @@ async def asyncio_detailed(
     version: RenderUrlVersion | Unset = UNSET,
     rev: int | Unset = UNSET,
     ttl: int | Unset = 3600,
+    preset: str | Unset = UNSET,
+    metadata: RenderUrlMetadata | Unset = UNSET,
+    long_edge: int | Unset = UNSET,
+    short_edge: int | Unset = UNSET,
+    megapixels: float | Unset = UNSET,
+    percent: float | Unset = UNSET,
+    enlarge: bool | Unset = UNSET,
+    sharpen: str | Unset = UNSET,
+    watermark: str | Unset = UNSET,
+    watermark_size: float | Unset = UNSET,
+    watermark_opacity: float | Unset = UNSET,
+    watermark_position: str | Unset = UNSET,
+    watermark_inset: float | Unset = UNSET,
+    max_bytes: str | Unset = UNSET,
+    quality: int | Unset = UNSET,
+    lossless: bool | Unset = UNSET,
+    effort: int | Unset = UNSET,
+    depth: RenderUrlDepth | Unset = UNSET,
+    profile: RenderUrlProfile | Unset = UNSET,
+    intent: str | Unset = UNSET,
+    compression: str | Unset = UNSET,
 ) -> Response[Problem | RenderUrlResponse200]:
     """A render URL signed with the server's first key (fetched without a token until it expires).
 
@@ -234,6 +459,27 @@ async def asyncio_detailed(
         version (RenderUrlVersion | Unset):
         rev (int | Unset):
         ttl (int | Unset):  Default: 3600.
+        preset (str | Unset):
+        metadata (RenderUrlMetadata | Unset):
+        long_edge (int | Unset):
+        short_edge (int | Unset):
+        megapixels (float | Unset):
+        percent (float | Unset):
+        enlarge (bool | Unset):
+        sharpen (str | Unset):
+        watermark (str | Unset):
+        watermark_size (float | Unset):
+        watermark_opacity (float | Unset):
+        watermark_position (str | Unset):
+        watermark_inset (float | Unset):
+        max_bytes (str | Unset):
+        quality (int | Unset):
+        lossless (bool | Unset):
+        effort (int | Unset):
+        depth (RenderUrlDepth | Unset):
+        profile (RenderUrlProfile | Unset):
+        intent (str | Unset):
+        compression (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -253,6 +499,27 @@ async def asyncio_detailed(
         version=version,
         rev=rev,
         ttl=ttl,
+        preset=preset,
+        metadata=metadata,
+        long_edge=long_edge,
+        short_edge=short_edge,
+        megapixels=megapixels,
+        percent=percent,
+        enlarge=enlarge,
+        sharpen=sharpen,
+        watermark=watermark,
+        watermark_size=watermark_size,
+        watermark_opacity=watermark_opacity,
+        watermark_position=watermark_position,
+        watermark_inset=watermark_inset,
+        max_bytes=max_bytes,
+        quality=quality,
+        lossless=lossless,
+        effort=effort,
+        depth=depth,
+        profile=profile,
+        intent=intent,
+        compression=compression,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -272,6 +539,27 @@ async def asyncio(
     version: RenderUrlVersion | Unset = UNSET,
     rev: int | Unset = UNSET,
     ttl: int | Unset = 3600,
+    preset: str | Unset = UNSET,
+    metadata: RenderUrlMetadata | Unset = UNSET,
+    long_edge: int | Unset = UNSET,
+    short_edge: int | Unset = UNSET,
+    megapixels: float | Unset = UNSET,
+    percent: float | Unset = UNSET,
+    enlarge: bool | Unset = UNSET,
+    sharpen: str | Unset = UNSET,
+    watermark: str | Unset = UNSET,
+    watermark_size: float | Unset = UNSET,
+    watermark_opacity: float | Unset = UNSET,
+    watermark_position: str | Unset = UNSET,
+    watermark_inset: float | Unset = UNSET,
+    max_bytes: str | Unset = UNSET,
+    quality: int | Unset = UNSET,
+    lossless: bool | Unset = UNSET,
+    effort: int | Unset = UNSET,
+    depth: RenderUrlDepth | Unset = UNSET,
+    profile: RenderUrlProfile | Unset = UNSET,
+    intent: str | Unset = UNSET,
+    compression: str | Unset = UNSET,
 ) -> Problem | RenderUrlResponse200 | None:
     """A render URL signed with the server's first key (fetched without a token until it expires).
 
@@ -285,6 +573,27 @@ async def asyncio(
         version (RenderUrlVersion | Unset):
         rev (int | Unset):
         ttl (int | Unset):  Default: 3600.
+        preset (str | Unset):
+        metadata (RenderUrlMetadata | Unset):
+        long_edge (int | Unset):
+        short_edge (int | Unset):
+        megapixels (float | Unset):
+        percent (float | Unset):
+        enlarge (bool | Unset):
+        sharpen (str | Unset):
+        watermark (str | Unset):
+        watermark_size (float | Unset):
+        watermark_opacity (float | Unset):
+        watermark_position (str | Unset):
+        watermark_inset (float | Unset):
+        max_bytes (str | Unset):
+        quality (int | Unset):
+        lossless (bool | Unset):
+        effort (int | Unset):
+        depth (RenderUrlDepth | Unset):
+        profile (RenderUrlProfile | Unset):
+        intent (str | Unset):
+        compression (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -306,5 +615,26 @@ async def asyncio(
             version=version,
             rev=rev,
             ttl=ttl,
+            preset=preset,
+            metadata=metadata,
+            long_edge=long_edge,
+            short_edge=short_edge,
+            megapixels=megapixels,
+            percent=percent,
+            enlarge=enlarge,
+            sharpen=sharpen,
+            watermark=watermark,
+            watermark_size=watermark_size,
+            watermark_opacity=watermark_opacity,
+            watermark_position=watermark_position,
+            watermark_inset=watermark_inset,
+            max_bytes=max_bytes,
+            quality=quality,
+            lossless=lossless,
+            effort=effort,
+            depth=depth,
+            profile=profile,
+            intent=intent,
+            compression=compression,
         )
     ).parsed

@@ -1,0 +1,167 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...models.problem import Problem
+from ...types import Response
+
+
+def _get_kwargs(
+    id: str,
+    name: str,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/exports/{id}/files/{name}".format(
+            id=quote(str(id), safe=""),
+            name=quote(str(name), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Problem:
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    response_default = Problem.from_dict(response.json())
+
+    return response_default
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: str,
+    name: str,
+    *,
+    client: AuthenticatedClient | Client,
+) -> Response[Problem]:
+    """One exported file.
+
+    Args:
+        id (str):
+        name (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        name=name,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    id: str,
+    name: str,
+    *,
+    client: AuthenticatedClient | Client,
+) -> Problem | None:
+    """One exported file.
+
+    Args:
+        id (str):
+        name (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem
+    """
+
+    return sync_detailed(
+        id=id,
+        name=name,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    id: str,
+    name: str,
+    *,
+    client: AuthenticatedClient | Client,
+) -> Response[Problem]:
+    """One exported file.
+
+    Args:
+        id (str):
+        name (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        name=name,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    id: str,
+    name: str,
+    *,
+    client: AuthenticatedClient | Client,
+) -> Problem | None:
+    """One exported file.
+
+    Args:
+        id (str):
+        name (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            id=id,
+            name=name,
+            client=client,
+        )
+    ).parsed

@@ -1,0 +1,11 @@
+from enum import StrEnum
+
+
+class RenderMetadata(StrEnum):
+    ALL = "all"
+    COPYRIGHT = "copyright"
+    NONE = "none"
+    NO_LOCATION = "no-location"
+
+    def __str__(self) -> str:
+        return str(self.value)
