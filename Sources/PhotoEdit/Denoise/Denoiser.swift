@@ -32,8 +32,8 @@ enum Denoiser {
         }
         let used = try model ?? estimate(pixels: pixels, width: width, height: height).model
         var s = pe_denoise_settings()
-        withUnsafeMutableBytes(of: &s.a) { $0.bindMemory(to: Double.self).update(from: used.a) }
-        withUnsafeMutableBytes(of: &s.b) { $0.bindMemory(to: Double.self).update(from: used.b) }
+        _ = withUnsafeMutableBytes(of: &s.a) { $0.bindMemory(to: Double.self).update(from: used.a) }
+        _ = withUnsafeMutableBytes(of: &s.b) { $0.bindMemory(to: Double.self).update(from: used.b) }
         s.luma = settings.luma; s.luma_detail = settings.lumaDetail; s.luma_contrast = settings.lumaContrast
         s.chroma = settings.chroma; s.chroma_detail = settings.chromaDetail; s.chroma_smoothness = settings.chromaSmoothness
         s.threads = Int32(threads)

@@ -101,7 +101,7 @@ struct DenoiseTests {
 
     @Test func flatNoiseFallsThreefoldWhileEdgesStaySharp() throws {
         let model = NoiseModel(a: [2e-4, 2e-4, 2e-4], b: [2e-5, 2e-5, 2e-5])
-        let settings = Denoiser.Settings(luma: 0.5, lumaDetail: 0.5, lumaContrast: 0, chroma: 0.5, chromaDetail: 0.5, chromaSmoothness: 0.5)
+        let settings = Denoiser.Settings(luma: 1.0, lumaDetail: 0.5, lumaContrast: 0, chroma: 1.0, chromaDetail: 0.5, chromaSmoothness: 0.5)
         // Flat patch: σ falls at least 3×.
         let flat = try detail.flat(400, 300, 0.25)
         let noisyFlat = try noisy(flat, a: 2e-4, b: 2e-5)

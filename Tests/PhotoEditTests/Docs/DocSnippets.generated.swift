@@ -752,8 +752,10 @@ func docSnippet20_inAsyncCode(_ doc: DocSnippetContext) async throws {
 }
 
 /// docs/library-api.md:789 (Versions: virtual copies, snapshots, selective sync)
-func docSnippet21(_ _: DocSnippetContext) throws {
+func docSnippet21(_ doc: DocSnippetContext) throws {
 #sourceLocation(file: "docs/library-api.md", line: 790)
+    let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
+    let id: String = doc.id              // a photo's identifier
     let bw = try library.duplicate(id, name: "B&W")          // shares the original
     try library.apply(chain: "saturation=-100", to: bw.id)
     print(try library.versions(of: id).map { $0.copyName ?? "master" })   // ["master", "B&W"]
@@ -770,8 +772,10 @@ func docSnippet21(_ _: DocSnippetContext) throws {
 }
 
 /// docs/library-api.md:789 (Versions: virtual copies, snapshots, selective sync) — the same, inside async code (compiled, not run)
-func docSnippet21_inAsyncCode(_ _: DocSnippetContext) async throws {
+func docSnippet21_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation(file: "docs/library-api.md", line: 790)
+    let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
+    let id: String = doc.id              // a photo's identifier
     let bw = try library.duplicate(id, name: "B&W")          // shares the original
     try library.apply(chain: "saturation=-100", to: bw.id)
     print(try library.versions(of: id).map { $0.copyName ?? "master" })   // ["master", "B&W"]
