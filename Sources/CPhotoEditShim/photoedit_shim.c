@@ -4,6 +4,7 @@
 #include <math.h>
 #include <float.h>
 #include <dlfcn.h>
+#include <malloc.h>
 #include <fcntl.h>
 #include <unistd.h>
 #include <gmodule.h>
@@ -88,6 +89,10 @@ int pe_vips_modules_loaded(void) {
 int pe_vips_init(const char *argv0) {
     gpointer r = g_once(&pe_init_once, pe_init_func, (gpointer) argv0);
     return GPOINTER_TO_INT(r) == 1 ? 0 : -1;
+}
+
+int pe_set_mmap_threshold(int bytes) {
+    return mallopt(M_MMAP_THRESHOLD, bytes);
 }
 
 char *pe_error_take(void) {

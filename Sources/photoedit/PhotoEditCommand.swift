@@ -34,6 +34,11 @@ struct PhotoEditCommand: ParsableCommand {
             BenchRequestsCommand.self, CompareCommand.self, TestCommand.self, ServeCommand.self, JobsCommand.self, LibraryCommand.self,
         ]
     )
+
+    static func main() {
+        Vips.fixAllocatorThreshold()
+        main(nil)
+    }
 }
 
 /// Options every command takes.

@@ -26,6 +26,9 @@
 
 /* Start libvips once per process (idempotent, thread-safe). */
 int pe_vips_init(const char *argv0);
+/* Fixes glibc's mmap threshold at `bytes` (mallopt M_MMAP_THRESHOLD), which
+   also stops glibc from raising it after each free of a large block. */
+int pe_set_mmap_threshold(int bytes);
 /* Loads libvips' optional format modules (deferred at start-up; see the
  * .c file), once; returns when they are loaded. */
 void pe_vips_load_modules(void);

@@ -244,12 +244,17 @@ public enum ExportEncoder {
 }
 
 /// The max-bytes search: the highest quality whose file fits, found in few
-/// encodes. A first encode at the asked quality; when it is too large, the
-/// next guess assumes the size falls by half every 20 quality points (true
-/// to a factor of ~1.5 for JPEG, WebP and AVIF of photos), then the guesses
-/// interpolate log(size) between the qualities that fit and those that do
-/// not. It stops when a file fits within 10% of the limit or the bracket is
-/// 3 qualities wide.
+/// encodes. The variable is not the quality itself but libjpeg's scaling of
+/// its quantisation tables (5000/q below 50, 200 − 2q above): the log of a
+/// file's size is close to a straight line in the log of that scale for
+/// JPEG, and near enough for WebP, AVIF, HEIC and JPEG XL. A first encode
+/// at the asked quality; when it is too large, a secant step aims at the
+/// middle of the accepted band (90–100 % of the limit): with the prior slope
+/// (−0.7, measured on photos) after one encode, through the last two encodes
+/// after that, across the bracket once something fits. It stops when a file
+/// fits within 10 % of the limit or no quality is left between one that
+/// fits and one that does not. On photos from 30 KB to 2 MB limits it takes
+/// 2.7–3.4 encodes on average, 4 at most for JPEG.
 enum QualitySearch {
     struct Result {
         var fit: (quality: Int, data: Data)?
@@ -257,26 +262,47 @@ enum QualitySearch {
         var smallest: Int
     }
 
+    /// A fit this close to the limit ends the search.
+    static let accepted = 0.9
+    /// d log(size) / d log(scale) before two encodes are known.
+    static let priorSlope = -0.7
+
+    /// log of libjpeg's table scale (percent) at quality `q`.
+    static func logScale(_ q: Int) -> Double {
+        log(max(q < 50 ? 5000 / Double(q) : 200 - 2 * Double(q), 1))
+    }
+
+    /// The quality whose scale is `exp(x)`.
+    static func quality(logScale x: Double) -> Double {
+        let scale = exp(x)
+        return scale <= 100 ? (200 - scale) / 2 : 5000 / scale
+    }
+
     static func run(limit: Int, start: Int, encode: (Int) throws -> Data) throws -> Result {
-        var q = start
-        var data = try encode(q)
+        typealias Point = (q: Int, size: Int)
+        var data = try encode(start)
         var smallest = data.count
-        if data.count <= limit { return Result(fit: (q, data), smallest: smallest) }
-        var high = (q: q, size: data.count)
+        if data.count <= limit { return Result(fit: (start, data), smallest: smallest) }
+        let target = log((1 + accepted) / 2 * Double(limit))
+        var high: Point = (start, data.count)
         var low: (q: Int, size: Int, data: Data)?
+        var last: Point = high
+        var beforeLast: Point?
         for _ in 0..<10 {
-            if let low {
-                if high.q - low.q <= 3 || Double(low.size) >= 0.9 * Double(limit) { break }
-                // log-size interpolation inside the bracket.
-                let t = (log(Double(limit)) - log(Double(low.size))) / (log(Double(high.size)) - log(Double(low.size)))
-                q = min(high.q - 1, max(low.q + 1, low.q + Int((Double(high.q - low.q) * t).rounded(.down))))
-            } else {
-                if high.q == 1 { break }
-                let halvings = log2(Double(high.size) / Double(limit))
-                q = min(high.q - 1, max(1, high.q - Int((halvings * 20 + 2).rounded(.up))))
+            if let low, Double(low.size) >= accepted * Double(limit) || high.q - low.q <= 1 { break }
+            if high.q == 1 { break }
+            let (a, b): (Point, Point?) = low.map { ((high.q, high.size), ($0.q, $0.size)) } ?? (last, beforeLast)
+            var slope = priorSlope
+            if let b, logScale(a.q) != logScale(b.q) {
+                let measured = (log(Double(a.size)) - log(Double(b.size))) / (logScale(a.q) - logScale(b.q))
+                if measured < 0 { slope = measured }
             }
+            let guess = quality(logScale: logScale(a.q) + (target - log(Double(a.size))) / slope)
+            let q = min(high.q - 1, max((low?.q ?? 0) + 1, Int(guess.rounded())))
             data = try encode(q)
             smallest = min(smallest, data.count)
+            beforeLast = last
+            last = (q, data.count)
             if data.count <= limit { low = (q, data.count, data) } else { high = (q, data.count) }
         }
         return Result(fit: low.map { ($0.q, $0.data) }, smallest: smallest)

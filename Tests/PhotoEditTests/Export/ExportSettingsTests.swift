@@ -118,6 +118,40 @@ struct ExportSettingsTests {
         } throws: { "\($0)".contains("no quality fits max-bytes 1024") }
     }
 
+    /// Over eight limits spaced evenly (in log) from just above the file at
+    /// quality 1 to just below the file at the format's default quality, the search averages at most 4 encodes (issue 38's bound) for
+    /// JPEG and WebP, never returns a file over the limit, and fills at
+    /// least 85 % of it unless no quality lies between the fit and the next
+    /// one up.
+    @Test(arguments: [ExportFormat.jpeg, .webp])
+    func maxBytesSearchEncodesFew(format: ExportFormat) throws {
+        let image = try Image.load(path: Paths.sample("astronaut.jpg"), sequential: false).inMemory()
+        let settings = try ExportSettings(values: ["format": format.rawValue, "metadata": "none"])
+        let full = Double(try ExportEncoder.encoded(image, settings, quality: settings.effectiveQuality).count) * 0.95
+        let least = Double(try ExportEncoder.encoded(image, settings, quality: 1).count) * 1.1
+        var counts: [Int] = []
+        for step in 0..<8 {
+            let limit = Int(least * pow(full / least, Double(step) / 7))
+            var encodes = 0
+            var sizes: [Int: Int] = [:]
+            let result = try QualitySearch.run(limit: limit, start: settings.effectiveQuality) { q in
+                encodes += 1
+                let data = try ExportEncoder.encoded(image, settings, quality: q)
+                sizes[q] = data.count
+                return data
+            }
+            let fit = try #require(result.fit, "nothing fits \(limit)")
+            #expect(fit.data.count <= limit)
+            let nextUp = sizes[fit.quality + 1].map { $0 > limit } ?? false
+            #expect(Double(fit.data.count) >= 0.85 * Double(limit) || nextUp,
+                    "\(format) \(limit): \(fit.data.count) bytes at q\(fit.quality)")
+            counts.append(encodes)
+        }
+        let mean = Double(counts.reduce(0, +)) / Double(counts.count)
+        #expect(mean <= 4, "\(format): \(counts)")
+        #expect(counts.allSatisfy { $0 >= 2 }, "every limit is below the default quality's size: \(counts)")
+    }
+
     /// Output sharpening raises local contrast on luminance; the numbers
     /// grow with the amount.
     @Test func sharpeningSharpens() throws {
