@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The value of one filter parameter.
 public enum ParameterValue: Hashable, Sendable, CustomStringConvertible {
@@ -232,31 +233,69 @@ public struct RenderContext: Sendable {
 }
 
 /// A complete, validated set of parameter values for one filter.
+///
+/// A validated set holds every parameter its filter (at that version)
+/// declares, so reading any other name is a misspelt name: the accessors
+/// record it in ``undeclaredReads``, and
+/// `TypedParameterTests` renders every filter at every version with each
+/// parameter moved, so a typo fails a test instead of rendering a silent 0.
 public struct Parameters: Hashable, Sendable {
     public internal(set) var values: [String: ParameterValue]
     /// The lists a structured filter holds instead of numbers (`local`'s
     /// corrections, `retouch`'s spots); nil for every other filter.
     public internal(set) var content: NodeContent? = nil
+    /// The filter whose whole declaration `values` holds (a validated set);
+    /// nil for partial sets made inside the engine.
+    var declaredBy: String? = nil
+
+    init(values: [String: ParameterValue], content: NodeContent? = nil) {
+        self.values = values
+        self.content = content
+    }
+
+    /// A validated set: every parameter `filter` declares, and only those.
+    init(declared values: [String: ParameterValue], by filter: String) {
+        self.values = values
+        self.declaredBy = filter
+    }
+
+    public static func == (a: Parameters, b: Parameters) -> Bool { a.values == b.values && a.content == b.content }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(values)
+        hasher.combine(content)
+    }
+
+    /// Names read from a validated set that its filter does not declare
+    /// (`filter.name`), since the process started.
+    package static let undeclaredReads = Mutex<Set<String>>([])
+
+    private func value(_ name: String) -> ParameterValue? {
+        if let value = values[name] { return value }
+        if let filter = declaredBy {
+            Self.undeclaredReads.withLock { _ = $0.insert("\(filter).\(name)") }
+        }
+        return nil
+    }
 
     /// A number parameter (0 if absent or of another type).
     public func number(_ name: String) -> Double {
-        if case .number(let n)? = values[name] { return n }
+        if case .number(let n)? = value(name) { return n }
         return 0
     }
 
     /// A choice parameter ("" if absent).
     public func text(_ name: String) -> String {
-        if case .text(let t)? = values[name] { return t }
+        if case .text(let t)? = value(name) { return t }
         return ""
     }
 
     /// A bool parameter (false if absent).
     public func bool(_ name: String) -> Bool {
-        if case .bool(let b)? = values[name] { return b }
+        if case .bool(let b)? = value(name) { return b }
         return false
     }
 
-    public subscript(name: String) -> ParameterValue? { values[name] }
+    public subscript(name: String) -> ParameterValue? { value(name) }
 }
 
 /// An earlier version of a filter, kept so that recipes written with it keep
@@ -438,7 +477,7 @@ public struct FilterDefinition: Sendable {
             throw PhotoEditError.invalidParameter(filter: filter, parameter: unknown,
                                                   problem: "unknown parameter (known: \(specs.map(\.name).joined(separator: ", ")))")
         }
-        return Parameters(values: out)
+        return Parameters(declared: out, by: filter)
     }
 
     /// The fixed values that setting parameter `name` alone implies: those of
@@ -458,7 +497,7 @@ public struct FilterDefinition: Sendable {
     /// Every parameter at its default: the neutral setting, which renders the
     /// image unchanged.
     public var defaults: Parameters {
-        Parameters(values: Dictionary(uniqueKeysWithValues: parameters.map { ($0.name, $0.defaultValue) }))
+        Parameters(declared: Dictionary(uniqueKeysWithValues: parameters.map { ($0.name, $0.defaultValue) }), by: id)
     }
 
     /// Validates a full parameter set (range of each, relations between them)
@@ -472,7 +511,8 @@ public struct FilterDefinition: Sendable {
             throw PhotoEditError.invalidParameter(filter: id, parameter: unknown,
                                                   problem: "unknown parameter (known: \(parameters.map(\.name).joined(separator: ", ")))")
         }
-        let params = normalize(Parameters(values: out))
+        var params = normalize(Parameters(declared: out, by: id))
+        params.declaredBy = id
         if let problem = check(params) {
             throw PhotoEditError.invalidParameter(filter: id, parameter: "", problem: problem)
         }
