@@ -109,6 +109,9 @@ let package = Package(
                 "PhotoEdit",
                 "PhotoEditGolden",
                 .target(name: "PhotoEditServer", condition: .when(traits: ["Server"])),
+                // `jobs` reads a PostgreSQL library's queue; `serve` configures swift-log.
+                .target(name: "PhotoEditPostgres", condition: .when(traits: ["Server"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
                 "PhotoEditLocation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -144,7 +147,12 @@ let package = Package(
         // and samples, temporary folders, free loopback ports and raw connections, the
         // `photoedit` binary run as a child, and the real servers tests start
         // (PostgreSQL, SeaweedFS, `photoedit serve`). The benchmarks use its servers too.
-        .target(name: "PhotoEditTestSupport", dependencies: ["PhotoEdit", "PhotoEditS3", "PhotoEditPostgres"]),
+        // Its PostgreSQL and SeaweedFS servers exist only with the Server trait.
+        .target(name: "PhotoEditTestSupport", dependencies: [
+            "PhotoEdit",
+            .target(name: "PhotoEditS3", condition: .when(traits: ["Server"])),
+            .target(name: "PhotoEditPostgres", condition: .when(traits: ["Server"])),
+        ]),
         // One blob-store suite run against every BlobStore (folder, S3 on a real SeaweedFS).
         .testTarget(
             name: "PhotoEditStorageTests",

@@ -142,7 +142,7 @@ func addEditRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
     // A multipart/form-data body is an editor's output instead (commitEditingOutput).
     v1.post("assets/:id/edits") { request, context -> Response in
         let id = try context.parameters.require("id")
-        guard let expected = try ifMatch(request, required: true) else { preconditionFailure() }
+        let expected = try requiredIfMatch(request)
         if isMultipart(request.headers[.contentType]) {
             // An editor's output: adjustment data + rendered JPEG (ContentEditingRoutes.swift).
             return try await commitEditingOutput(request, id: id, expected: expected, state: state)
@@ -203,7 +203,7 @@ func addEditRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
     // too; its own operation so generated clients have one body per call.
     v1.post("assets/:id/editing-output") { request, context -> Response in
         let id = try context.parameters.require("id")
-        guard let expected = try ifMatch(request, required: true) else { preconditionFailure() }
+        let expected = try requiredIfMatch(request)
         guard isMultipart(request.headers[.contentType]) else {
             throw Problem(.unsupportedMediaType, code: "unsupported-media-type",
                           "an editor's output is multipart/form-data (adjustmentData, base, render)")
@@ -214,7 +214,7 @@ func addEditRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
     // POST /v1/assets/{id}/revert with If-Match, body {} (to the original) or {"revision": N}.
     v1.post("assets/:id/revert") { request, context -> Response in
         let id = try context.parameters.require("id")
-        guard let expected = try ifMatch(request, required: true) else { preconditionFailure() }
+        let expected = try requiredIfMatch(request)
         let body = try await jsonBody(request, state: state, allowEmpty: true)
         var target: Int?
         if case let .object(members) = body, let value = members["revision"] {
@@ -258,7 +258,8 @@ func addAlbumRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
         let album = try await blocking { () -> Album in
             var placeholder: ObjectPlaceholder?
             try library.performChanges { placeholder = $0.createAlbum(title: title) }
-            return try library.album(placeholder!.localIdentifier)
+            guard let placeholder else { throw Problem(.internalServerError, code: "internal", "internal error") }
+            return try library.album(placeholder.localIdentifier)
         }
         return jsonResponse(albumJSON(album), status: .created, headers: [.location: "/v1/albums/\(album.id)"])
     }
@@ -442,12 +443,16 @@ func jsonBody(_ request: Request, state: ServerState, allowEmpty: Bool = false) 
 /// What `If-Match` asks (a revision, or a photo's whole tag); a write that
 /// needs one and has none gets 428.
 func ifMatch(_ request: Request, required: Bool) throws -> Precondition? {
+    guard request.headers[.ifMatch] != nil || required else { return nil }
+    return try requiredIfMatch(request)
+}
+
+/// The request's `If-Match`, which this write needs: 428 without one, 400
+/// when it names no revision.
+func requiredIfMatch(_ request: Request) throws -> Precondition {
     guard let header = request.headers[.ifMatch] else {
-        if required {
-            throw Problem(.preconditionRequired, code: "if-match-required",
-                          "this write needs If-Match with the revision it was made from (the photo's ETag)")
-        }
-        return nil
+        throw Problem(.preconditionRequired, code: "if-match-required",
+                      "this write needs If-Match with the revision it was made from (the photo's ETag)")
     }
     guard let precondition = ETag.parsePrecondition(header) else {
         throw Problem(.badRequest, code: "invalid-if-match",

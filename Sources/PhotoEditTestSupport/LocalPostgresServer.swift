@@ -1,3 +1,5 @@
+// Only with the Server trait (Package.swift): PostgreSQL and S3 are its parts.
+#if Server
 import Foundation
 import PhotoEditPostgres
 
@@ -95,3 +97,4 @@ package final class LocalPostgresServer: Sendable {
         return status
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Only with the Server trait (Package.swift): PostgreSQL and S3 are its parts.
+#if Server
 import Foundation
 import PhotoEdit
 import PhotoEditS3
@@ -154,3 +156,4 @@ package final class SeaweedFS: Sendable {
 // nonisolated(unsafe): read by the `atexit` handler, a C function pointer that can capture nothing and runs after every task has ended.
 nonisolated(unsafe) private var watchdogPID: pid_t = 0
 nonisolated(unsafe) private var serverFolder: UnsafeMutablePointer<CChar>?
+#endif

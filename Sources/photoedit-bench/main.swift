@@ -18,6 +18,7 @@
 //       (the other process of the feed figure) toggles a favorite and prints the
 //       wall-clock times, in ns, just before and just after the commit.
 import Foundation
+#if Server
 import PhotoEdit
 import PhotoEditPostgres
 import PhotoEditSampleCatalog
@@ -242,3 +243,8 @@ do {
 } catch {
     fail("\(error)")
 }
+#else
+// Its servers (PostgreSQL) come from PhotoEditTestSupport with the Server trait.
+FileHandle.standardError.write(Data("photoedit-bench: build it with the Server trait (the default build)\n".utf8))
+exit(2)
+#endif

@@ -89,7 +89,8 @@ struct AlbumCommand: ParsableCommand {
                 let library = try options.open()
                 var placeholder: ObjectPlaceholder?
                 try library.performChanges { placeholder = $0.createAlbum(title: name) }
-                Output.line("\(placeholder!.localIdentifier)\t\(Output.field(name))")
+                guard let placeholder else { throw PhotoEditError.library("the album change made no album") }
+                Output.line("\(placeholder.localIdentifier)\t\(Output.field(name))")
             }
         }
     }

@@ -107,8 +107,10 @@ public enum StructuredDeclarations {
 
     /// The range validation checks a shape's (or, with `spot`, a spot's)
     /// number against: the one declared above.
-    static func range(_ shape: String, _ parameter: String) -> ClosedRange<Double> {
-        guard let range = ranges[shape]?[parameter] else { preconditionFailure("\(shape) declares no number '\(parameter)'") }
+    static func range(_ shape: String, _ parameter: String) throws -> ClosedRange<Double> {
+        guard let range = ranges[shape]?[parameter] else {
+            throw PhotoEditError.library("mask validation asks for '\(shape).\(parameter)', which no declaration has")
+        }
         return range
     }
 }

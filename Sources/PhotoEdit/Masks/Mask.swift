@@ -265,8 +265,8 @@ extension MaskPoint {
 }
 
 /// The range of a shape's number: its declaration's (`StructuredDeclarations`).
-func declared(_ shape: String, _ parameter: String) -> ClosedRange<Double> {
-    StructuredDeclarations.range(shape, parameter)
+func declared(_ shape: String, _ parameter: String) throws -> ClosedRange<Double> {
+    try StructuredDeclarations.range(shape, parameter)
 }
 
 extension MaskShape {

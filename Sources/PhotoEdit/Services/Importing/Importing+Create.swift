@@ -76,7 +76,8 @@ extension Importing {
                     changes.importDate = importDate
                     placeholder = changes.createAsset(source)
                 }
-                return placeholder!
+                guard let placeholder else { throw PhotoEditError.library("the import's change made no photo") }
+                return placeholder
             } catch PhotoEditError.library(let message) where message.contains("failed concurrent import") && attempt < 3 {
                 attempt += 1
             }
