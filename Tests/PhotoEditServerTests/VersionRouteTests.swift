@@ -62,6 +62,17 @@ struct VersionRouteTests {
             #expect(counts[id] == .number(3) && counts[copy] == .number(0), "\(counts)")
             let copiesOnly = try await client.call(.get, "/v1/assets?where=copy", expect: .ok)
             if case let .array(only)? = copiesOnly.member("assets") { #expect(only.count == 3) }
+            // A copy in the recently deleted is not counted; the versions still list it, with its deletedDate.
+            try await client.call(.delete, "/v1/assets/\(second)", expect: .noContent)
+            let after = try await client.call(.get, "/v1/assets?where=master%3D\(id)", expect: .ok)
+            if case let .array(items)? = after.member("assets") {
+                #expect(items.first { $0["id"]?.stringValue == id }?["copyCount"] == .number(2))
+            }
+            let withDeleted = try await client.call(.get, "/v1/assets/\(id)/versions", expect: .ok)
+            if case let .array(items)? = withDeleted.member("assets") {
+                #expect(items.count == 4 && items.first { $0["id"]?.stringValue == second }?["deletedDate"] != nil)
+            }
+            try await client.call(.post, "/v1/assets/\(second)/restore", expect: .ok)
 
             // The change feed announces each copy as an insert.
             let changes = try library.changeEntries(since: sequence, limit: 100)

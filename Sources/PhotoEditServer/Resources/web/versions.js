@@ -340,8 +340,15 @@ async function sync() {
   status.textContent = "Syncing…";
   $("sync-go").disabled = true;
   try {
-    const { body } = await api.json("POST", `/v1/assets/${source}/sync`, { body: { targets, only } });
-    status.textContent = `Synced ${body.groups.join(", ")} onto ${body.synced.length} photo${body.synced.length === 1 ? "" : "s"}.`;
+    // The API takes at most 200 targets a request: a larger selection goes in several.
+    let synced = 0, groups = [];
+    for (let start = 0; start < targets.length; start += 200) {
+      const { body } = await api.json("POST", `/v1/assets/${source}/sync`, { body: { targets: targets.slice(start, start + 200), only } });
+      synced += body.synced.length;
+      groups = body.groups;
+      if (targets.length > 200) status.textContent = `Syncing… ${synced} of ${targets.length}`;
+    }
+    status.textContent = `Synced ${groups.join(", ")} onto ${synced} photo${synced === 1 ? "" : "s"}.`;
     app.toast(status.textContent);
   } catch (error) {
     status.textContent = describe(error);
