@@ -23,22 +23,25 @@ func addAssetRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
         let album = query.get("album")
         let cursor = try query.get("cursor").map(ListCursor.init(text:))
         let thumbnails = try ThumbnailRequest(query)
-        let page = try await blocking { () -> (assets: [Asset], next: ListCursor?) in
+        let page = try await blocking { () -> (assets: [Asset], next: ListCursor?, copies: [String: Int]) in
             let result = try album.map { try library.fetchAssets(in: $0, options: options) } ?? library.fetchAssets(options)
             // The page starts after the last photo of the previous one: by its id
             // while it is still listed (photos added or removed before it move
             // nothing), else at the same position.
             let start = cursor.map { c in result.index(of: c.lastID).map { $0 + 1 } ?? c.offset } ?? 0
             let end = min(result.count, start + limit)
-            guard start < end else { return ([], nil) }
+            guard start < end else { return ([], nil, [:]) }
             let assets = try result.objects(in: start..<end)
-            return (assets, end < result.count ? ListCursor(offset: end, lastID: assets[assets.count - 1].id) : nil)
+            return (assets, end < result.count ? ListCursor(offset: end, lastID: assets[assets.count - 1].id) : nil,
+                    try library.copyCounts(of: assets.filter { !$0.isVirtualCopy }.map(\.id)))
         }
         let now = Date()
         var body: [String: JSONValue] = ["assets": .array(try page.assets.map { asset in
-            let json = try assetJSON(asset, library: library)
-            guard let thumbnails, case var .object(members) = json else { return json }
-            members.merge(thumbnails.members(for: asset, signer: state.configuration.signer, now: now)) { $1 }
+            // The listing adds (outside the photo's ETag) how many virtual
+            // copies a master has, so a grid can stack them under it.
+            guard case var .object(members) = try assetJSON(asset, library: library) else { return .null }
+            members["copyCount"] = .number(Double(page.copies[asset.id] ?? 0))
+            if let thumbnails { members.merge(thumbnails.members(for: asset, signer: state.configuration.signer, now: now)) { $1 } }
             return .object(members)
         })]
         body["nextCursor"] = page.next.map { .string($0.text) } ?? .null
@@ -232,8 +235,10 @@ func addEditRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
 
     v1.get("assets/:id/history") { _, context -> Response in
         let id = try context.parameters.require("id")
-        let history = try await blocking { try library.history(id) }
-        return jsonResponse(.object(["revisions": .array(history.map { revisionJSON($0, library: library) })]))
+        let (history, snapshots) = try await blocking { (try library.history(id), try library.snapshots(of: id)) }
+        // Each revision with the names of its snapshots (Versions).
+        let names = Dictionary(grouping: snapshots, by: \.revision).mapValues { $0.map { JSONValue.string($0.name) } }
+        return jsonResponse(.object(["revisions": .array(history.map { revisionJSON($0, snapshots: names[$0.number] ?? [], library: library) })]))
     }
 }
 
@@ -327,7 +332,8 @@ func assetResponse(_ json: JSONValue) -> Response {
     jsonResponse(json, headers: [.eTag: json.etag])
 }
 
-func revisionJSON(_ revision: Revision, library: PhotoLibrary) -> JSONValue {
+/// A revision as the history lists it, with the names of its snapshots.
+func revisionJSON(_ revision: Revision, snapshots: [JSONValue], library: PhotoLibrary) -> JSONValue {
     let chain = revision.adjustmentData.flatMap { try? Recipe(adjustmentData: $0, registry: library.registry) }
         .map { Chain.format($0, registry: library.registry) }
     return .object([
@@ -341,6 +347,7 @@ func revisionJSON(_ revision: Revision, library: PhotoLibrary) -> JSONValue {
         "isBasedOnAlternate": .bool(revision.isBasedOnAlternate),
         "formatIdentifier": revision.adjustmentData.map { .string($0.formatIdentifier) } ?? .null,
         "editorNote": revision.editorNote.map(JSONValue.string) ?? .null,
+        "snapshots": .array(snapshots),
     ])
 }
 

@@ -33,18 +33,23 @@ func addPresetRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
             let preset = try await blocking { try library.addPreset(named: name, lightroom: data) }
             return jsonResponse(presetJSON(preset), status: .created)
         } catch let error as PresetUploadError {
-            switch error {
-            case .invalidName: throw Problem(.badRequest, code: "invalid-preset-name", error.description)
-            case .notAPreset: throw Problem(.badRequest, code: "invalid-preset", error.description)
-            case .exists: throw Problem(.conflict, code: "preset-exists", error.description)
-            case .tooLarge: throw Problem(.contentTooLarge, code: "preset-too-large", error.description)
-            }
+            throw presetProblem(error)
         }
     }
 }
 
+/// The problem of a preset that cannot be added (uploaded or saved from an edit).
+func presetProblem(_ error: PresetUploadError) -> Problem {
+    switch error {
+    case .invalidName: return Problem(.badRequest, code: "invalid-preset-name", error.description)
+    case .notAPreset: return Problem(.badRequest, code: "invalid-preset", error.description)
+    case .exists: return Problem(.conflict, code: "preset-exists", error.description)
+    case .tooLarge: return Problem(.contentTooLarge, code: "preset-too-large", error.description)
+    }
+}
+
 /// A preset as `GET /v1/presets` lists it.
-private func presetJSON(_ preset: Preset) -> JSONValue {
+func presetJSON(_ preset: Preset) -> JSONValue {
     .object(["name": .string(preset.name), "summary": .string(preset.summary), "chain": .string(preset.chain)])
 }
 

@@ -240,6 +240,7 @@ func makeRouter(state: ServerState) -> Router<ServerContext> {
     addAlbumRoutes(v1, state: state)
     addFeedRoutes(v1, state: state)
     addPresetRoutes(v1, state: state)
+    addVersionRoutes(v1, state: state)
     addCapabilitiesRoute(v1, state: state)
     addJobRoutes(v1, state: state)
     addExportRoutes(v1, state: state)

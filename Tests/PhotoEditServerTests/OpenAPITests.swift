@@ -313,6 +313,32 @@ struct OpenAPITests {
             try await client.call(.delete, "/v1/albums/\(albumID)", expect: .noContent)
             try await client.call(.get, "/v1/albums/\(albumID)", expect: .notFound)
 
+            // Versions (issue 40): copies, snapshots, presets from an edit, sync.
+            try await client.call(.post, "/v1/assets/\(id)/edits", headers: [.ifMatch: "\"r3\"", .contentType: "application/json"],
+                                  body: ByteBuffer(string: #"{"chain": "exposure=+0.2"}"#), expect: .ok)
+            let copy = try await client.call(.post, "/v1/assets/\(id)/duplicates", headers: json, body: ByteBuffer(string: #"{"name": "B&W"}"#), expect: .created)
+            let copyID = try #require(copy.string("id"))
+            try await client.call(.post, "/v1/assets/\(id)/duplicates", headers: json, body: ByteBuffer(string: #"{"name": ""}"#), expect: .badRequest)
+            try await client.call(.get, "/v1/assets/\(id)/versions", expect: .ok)
+            try await client.call(.post, "/v1/assets/\(id)/snapshots", headers: json, body: ByteBuffer(string: #"{"name": "Before"}"#), expect: .created)
+            try await client.call(.post, "/v1/assets/\(id)/snapshots", headers: json, body: ByteBuffer(string: #"{"name": "Before"}"#), expect: .conflict)
+            try await client.call(.get, "/v1/assets/\(id)/snapshots", expect: .ok)
+            try await client.call(.post, "/v1/assets/\(id)/sync", headers: json,
+                                  body: ByteBuffer(string: #"{"targets": ["\#(copyID)"], "only": ["tone"]}"#), expect: .ok)
+            try await client.call(.post, "/v1/assets/\(id)/sync", headers: json,
+                                  body: ByteBuffer(string: #"{"targets": ["\#(id)"]}"#), expect: .badRequest)
+            try await client.call(.post, "/v1/assets/\(id)/snapshots/Before/restore", expect: .preconditionRequired)
+            try await client.call(.post, "/v1/assets/\(id)/snapshots/Before/restore", headers: [.ifMatch: "\"r4\""], expect: .ok)
+            try await client.call(.delete, "/v1/assets/\(id)/snapshots/Before", expect: .noContent)
+            try await client.call(.delete, "/v1/assets/\(id)/snapshots/Before", expect: .notFound)
+            try await client.call(.get, "/v1/recipe-groups", expect: .ok)
+            try await client.call(.post, "/v1/presets", headers: json,
+                                  body: ByteBuffer(string: #"{"name": "Mine", "from": "\#(id)", "groups": ["tone"]}"#), expect: .created)
+            try await client.call(.post, "/v1/presets", headers: json,
+                                  body: ByteBuffer(string: #"{"name": "Mine2", "from": "\#(id)", "groups": ["sky"]}"#), expect: .badRequest)
+            try await client.call(.get, "/v1/presets/Mine/xmp", expect: .ok)
+            try await client.call(.get, "/v1/presets/Nope/xmp", expect: .notFound)
+
             // Filters and the feed.
             try await client.call(.get, "/v1/filters", expect: .ok)
             try await client.call(.get, "/v1/presets", expect: .ok)

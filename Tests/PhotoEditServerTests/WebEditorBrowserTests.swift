@@ -46,34 +46,9 @@ struct WebEditorBrowserTests {
           .timeLimit(.minutes(4)))
     func editorInChromium() throws {
         let screenshots = Paths.root.appendingPathComponent(".build/web-screenshots")
-        let process = Process()
-        // --process-group: the script leads a process group of its own (the
-        // browser, chromedriver and the servers in it), so a run past its
-        // time can be ended whole.
-        process.executableURL = URL(fileURLWithPath: Self.python)
-        process.arguments = [Paths.root.appendingPathComponent("Tests/web/test_editor.py").path,
-                             "--binary", try PhotoEditBinary.url().path, "--screenshots", screenshots.path,
-                             "--deadline", "150", "--process-group"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let collected = Collected()
-        let reader = Thread { collected.append(output.fileHandleForReading.readDataToEndOfFile()) }
-        reader.start()
-        // The script stops itself at its deadline (150 s); past 180 s it gets
-        // SIGTERM (it quits the browser and the server), past 190 s the group
-        // gets SIGKILL.
-        let started = Date()
-        while process.isRunning && Date().timeIntervalSince(started) < 180 { Thread.sleep(forTimeInterval: 0.2) }
-        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-        while process.isRunning && Date().timeIntervalSince(started) < 190 { Thread.sleep(forTimeInterval: 0.2) }
-        if process.isRunning { kill(-process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        while !collected.done { Thread.sleep(forTimeInterval: 0.05) }
-        let text = collected.text
+        let (status, text) = try Self.runScript("test_editor.py", screenshots: screenshots, deadline: 150)
         let failures = text.split(separator: "\n").filter { $0.hasPrefix("FAIL") }
-        #expect(process.terminationStatus == 0 && failures.isEmpty,
+        #expect(status == 0 && failures.isEmpty,
                 "the browser test failed (screenshots in \(screenshots.path)):\n\(text.suffix(6000))")
         let passed = text.split(separator: "\n").last { $0.hasSuffix(" s") && $0.contains("checks passed") }
             .flatMap { Int($0.prefix { $0.isNumber }) } ?? 0
@@ -81,6 +56,35 @@ struct WebEditorBrowserTests {
         for name in ["02-library", "03-editor-preview", "05-saved", "06-live-update", "08-phone-photo"] {
             #expect(FileManager.default.fileExists(atPath: screenshots.appendingPathComponent(name + ".png").path), "no screenshot \(name)")
         }
+    }
+
+    /// Runs a script of Tests/web against the `photoedit` binary beside the
+    /// tests; returns its exit status and output. The script stops itself at
+    /// `deadline` seconds; 30 s later it gets SIGTERM (it quits the browser
+    /// and the servers), 10 s after that its process group gets SIGKILL
+    /// (`--process-group`: the browser, chromedriver and the servers are in it).
+    static func runScript(_ name: String, screenshots: URL, deadline: Int) throws -> (status: Int32, text: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [Paths.root.appendingPathComponent("Tests/web/" + name).path,
+                             "--binary", try PhotoEditBinary.url().path, "--screenshots", screenshots.path,
+                             "--deadline", String(deadline), "--process-group"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let collected = Collected()
+        let reader = Thread { collected.append(output.fileHandleForReading.readDataToEndOfFile()) }
+        reader.start()
+        let started = Date()
+        let term = TimeInterval(deadline + 30), kill9 = TimeInterval(deadline + 40)
+        while process.isRunning && Date().timeIntervalSince(started) < term { Thread.sleep(forTimeInterval: 0.2) }
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        while process.isRunning && Date().timeIntervalSince(started) < kill9 { Thread.sleep(forTimeInterval: 0.2) }
+        if process.isRunning { kill(-process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        while !collected.done { Thread.sleep(forTimeInterval: 0.05) }
+        return (process.terminationStatus, collected.text)
     }
 
     /// The script's output, filled by a reader thread.

@@ -29,6 +29,16 @@ extension CatalogConnection {
         try texts("SELECT id FROM asset WHERE masterId = ? ORDER BY importDate, \(dialect.bytewise("id"))", id)
     }
 
+    /// How many virtual copies (not in the recently deleted) each of the
+    /// masters `ids` has; a photo without one is left out.
+    func copyCounts(of ids: [String]) throws -> [String: Int] {
+        guard !ids.isEmpty else { return [:] }
+        var out: [String: Int] = [:]
+        let sql = "SELECT masterId, COUNT(*) AS n FROM asset WHERE trashedDate IS NULL AND masterId IN (\(placeholders(ids.count))) GROUP BY masterId"
+        for row in try rows(sql, ids.map(\.sqlValue)) { out[try row.text("masterId")] = try row.int("n") }
+        return out
+    }
+
     /// How many photos (masters and copies) use the file at `path` as their
     /// original or alternate.
     func photosUsing(_ path: String) throws -> Int {

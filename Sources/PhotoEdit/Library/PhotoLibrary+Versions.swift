@@ -32,6 +32,21 @@ extension PhotoLibrary {
         }
     }
 
+    /// How many virtual copies (not in the recently deleted) each of the
+    /// photos `ids` has, for a grid that stacks copies under their master:
+    /// a photo without copies (or a copy) is left out. At most 1000 ids.
+    public func copyCounts(of ids: [String]) throws -> [String: Int] {
+        guard ids.count <= 1000 else { throw PhotoEditError.invalidChange("at most 1000 photos at a time (\(ids.count) given)") }
+        return try read { db in try db.copyCounts(of: ids) }
+    }
+
+    /// A copy's or snapshot's name as the library takes it: trimmed, 1–200
+    /// characters on one line without control characters; else
+    /// `invalidChange` naming `what` ("a snapshot name").
+    public static func checkedVersionName(_ name: String, _ what: String) throws -> String {
+        try Versions.checkedName(name, what)
+    }
+
     /// A photo's named snapshots, by name.
     public func snapshots(of idOrPrefix: String) throws -> [PhotoSnapshot] { try versions.snapshots(of: idOrPrefix) }
 

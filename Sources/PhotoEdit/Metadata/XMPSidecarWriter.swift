@@ -224,11 +224,39 @@ public struct XMPSidecar: Sendable {
         return out
     }
 
+    /// A named snapshot as the sidecar carries it: its name, when it was
+    /// taken, the revision it names and that revision's recipe (nil: the
+    /// original, or an edit photoedit cannot read).
+    struct Snapshot {
+        var name: String
+        var date: Date
+        var revision: Int
+        var recipe: Recipe?
+    }
+
+    /// The snapshots of a sidecar photoedit wrote (`photoedit:snapshots`),
+    /// in order: each one's name, date text, revision and recipe (nil when
+    /// it names the original or an edit photoedit could not read).
+    static func snapshots(in packet: XMPPacket, registry: FilterRegistry = .standard) -> [(name: String, date: String, revision: Int?, recipe: Recipe?)] {
+        guard let element = packet.elements[XMPPacket.Name(namespace: namespace, local: "snapshots")],
+              let seq = element.children.first(where: { $0.namespace == XMPPacket.rdf && $0.name == "Seq" }) else { return [] }
+        return seq.children.filter { $0.namespace == XMPPacket.rdf && $0.name == "li" }.compactMap { li in
+            func field(_ name: String) -> String? { li.children.first { $0.namespace == namespace && $0.name == name }?.text }
+            guard let name = field("name") else { return nil }
+            let recipe = field("recipe").flatMap { try? JSONValue.parse(Data($0.utf8)) }.flatMap { try? Recipe(json: $0, registry: registry) }
+            return (name, field("date") ?? "", field("revision").flatMap { Int($0) }, recipe)
+        }
+    }
+
     /// The sidecar of a photo with this metadata and (current) recipe;
     /// `unreadFormat` names the format of a current edit photoedit cannot read.
     /// `applied`: the sidecar goes beside the render, whose pixels already
     /// have the edit (see `PhotoLibrary.xmpSidecar(for:applied:)`).
-    init(asset: Asset, recipe: Recipe?, unreadFormat: String? = nil, applied: Bool = false) {
+    /// `snapshots` go in `photoedit:snapshots` (docs/xmp.md): Lightroom keeps
+    /// its snapshots in its catalog only and darktable none, so they are in
+    /// photoedit's namespace, each with its recipe (revision numbers mean
+    /// nothing outside the library).
+    init(asset: Asset, recipe: Recipe?, unreadFormat: String? = nil, applied: Bool = false, snapshots: [Snapshot] = []) {
         var attributes = ["xmp:Rating=\"\(asset.rating)\""]
         if let label = asset.colorLabel { attributes.append("xmp:Label=\"\(label.xmpLabel)\"") }
         var elements: [String] = []
@@ -265,6 +293,15 @@ public struct XMPSidecar: Sendable {
                 (elements, notExported) = (elements + local.elements, notExported + local.notExported)
             }
             elements.append("<photoedit:recipe>\(Self.escaped(String(decoding: recipe.json.canonicalData, as: UTF8.self)))</photoedit:recipe>")
+        }
+        if !snapshots.isEmpty {
+            let date = ISO8601DateFormatter()
+            elements.append("<photoedit:snapshots><rdf:Seq>" + snapshots.map { s in
+                "<rdf:li rdf:parseType=\"Resource\"><photoedit:name>\(Self.escaped(s.name))</photoedit:name>"
+                    + "<photoedit:date>\(date.string(from: s.date))</photoedit:date><photoedit:revision>\(s.revision)</photoedit:revision>"
+                    + (s.recipe.map { "<photoedit:recipe>\(Self.escaped(String(decoding: $0.json.canonicalData, as: UTF8.self)))</photoedit:recipe>" } ?? "")
+                    + "</rdf:li>"
+            }.joined() + "</rdf:Seq></photoedit:snapshots>")
         }
         let text = """
             <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>

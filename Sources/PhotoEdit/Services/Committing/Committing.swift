@@ -343,10 +343,12 @@ struct Committing: LibraryService {
             described.insert(placeholder.localIdentifier)
         case let .snapshot(id, name):
             let a = try asset(id)
+            try recorder.asset(id, db, aspects: .snapshots)
             try addSnapshot(named: name, of: a, db)
             described.insert(id)
         case let .removeSnapshot(id, name):
             _ = try asset(id)
+            try recorder.asset(id, db, aspects: .snapshots)
             guard try db.deleteSnapshot(named: try Versions.checkedName(name, "a snapshot name"), of: id) else {
                 throw PhotoEditError.invalidChange("photo \(id) has no snapshot called '\(name)'")
             }

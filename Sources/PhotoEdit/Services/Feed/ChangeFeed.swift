@@ -30,11 +30,14 @@ public struct ChangedAspects: OptionSet, Sendable, Hashable {
     public static let keywords = ChangedAspects(rawValue: 1 << 10)
     /// A photo's title or caption.
     public static let caption = ChangedAspects(rawValue: 1 << 11)
+    /// A photo's named snapshots (one taken or removed; the revisions stay).
+    public static let snapshots = ChangedAspects(rawValue: 1 << 12)
 
     static let names: [(ChangedAspects, String)] = [
         (.content, "content"), (.favorite, "favorite"), (.hidden, "hidden"), (.deleted, "deleted"),
         (.metadata, "metadata"), (.albums, "albums"), (.title, "title"), (.assets, "assets"),
         (.rating, "rating"), (.label, "label"), (.keywords, "keywords"), (.caption, "caption"),
+        (.snapshots, "snapshots"),
     ]
 
     /// The names of the aspects (`content`, `favorite`, …), in a fixed order.

@@ -149,10 +149,23 @@ extension Queries {
     /// The façade's `xmpSidecar(for:applied:)`: a photo's XMP sidecar.
     func xmpSidecar(for idOrPrefix: String, applied: Bool = false) throws -> XMPSidecar {
         let asset = try asset(idOrPrefix)
-        guard let data = asset.adjustmentData else { return XMPSidecar(asset: asset, recipe: nil) }
+        let snapshots = try sidecarSnapshots(of: asset.id)
+        guard let data = asset.adjustmentData else { return XMPSidecar(asset: asset, recipe: nil, snapshots: snapshots) }
         guard Recipe.canHandle(data), let recipe = try? Recipe(adjustmentData: data, registry: registry) else {
-            return XMPSidecar(asset: asset, recipe: nil, unreadFormat: "\(data.formatIdentifier) \(data.formatVersion)")
+            return XMPSidecar(asset: asset, recipe: nil, unreadFormat: "\(data.formatIdentifier) \(data.formatVersion)", snapshots: snapshots)
         }
-        return XMPSidecar(asset: asset, recipe: recipe, applied: applied)
+        return XMPSidecar(asset: asset, recipe: recipe, applied: applied, snapshots: snapshots)
+    }
+
+    /// A photo's snapshots with the recipes of the revisions they name, for its sidecar.
+    private func sidecarSnapshots(of id: String) throws -> [XMPSidecar.Snapshot] {
+        let registry = self.registry
+        return try read { db in
+            try db.snapshots(of: id).map { s in
+                let data = try db.revision(s.revision, of: id).map(Self.revision)?.adjustmentData
+                let recipe = data.flatMap { Recipe.canHandle($0) ? try? Recipe(adjustmentData: $0, registry: registry) : nil }
+                return XMPSidecar.Snapshot(name: s.name, date: s.date, revision: s.revision, recipe: recipe)
+            }
+        }
     }
 }

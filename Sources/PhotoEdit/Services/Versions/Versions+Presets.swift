@@ -30,11 +30,15 @@ extension Versions {
 
     /// A Lightroom develop preset (`crs:PresetType="Normal"`) of `recipe`:
     /// the `crs:` equivalents `import-xmp` and preset application read back,
-    /// and the filters that have none.
-    static func lightroomPreset(named name: String, recipe: Recipe) -> (data: Data, notExported: [String]) {
+    /// and the filters that have none. `supportsAmount`: the values are the
+    /// edit's own (saved at 100 %), so Lightroom may offer its Amount slider
+    /// (`crs:SupportsAmount` True); a preset saved at another amount has it
+    /// baked in its values and says False.
+    static func lightroomPreset(named name: String, recipe: Recipe, supportsAmount: Bool = false) -> (data: Data, notExported: [String]) {
         let crs = LightroomEquivalents(recipe: recipe, orientation: 1)
         let attributes = ["crs:PresetType=\"Normal\"", "crs:UUID=\"\(UUID().uuidString.replacingOccurrences(of: "-", with: ""))\"",
-                          "crs:SupportsAmount=\"False\"", "crs:Version=\"15.0\"", "crs:ProcessVersion=\"11.0\"", "crs:HasSettings=\"True\""]
+                          "crs:SupportsAmount=\"\(supportsAmount ? "True" : "False")\"", "crs:Version=\"15.0\"", "crs:ProcessVersion=\"11.0\"",
+                          "crs:HasSettings=\"True\""]
             + crs.values.map { "crs:\($0.name)=\"\(XMPSidecar.escaped($0.value))\"" }
         var elements = ["<crs:Name><rdf:Alt><rdf:li xml:lang=\"x-default\">\(XMPSidecar.escaped(name))</rdf:li></rdf:Alt></crs:Name>"]
         elements += crs.curves.map { curve in
@@ -59,7 +63,7 @@ extension Versions {
     /// preset in `presets/NAME.xmp`, listed with the others, never replaced.
     func savePreset(named name: String, from idOrPrefix: String, groups: Set<RecipeGroup>, amount: Double) throws -> (Preset, notExported: [String]) {
         let recipe = try presetRecipe(of: idOrPrefix, groups: groups, amount: amount)
-        let (data, notExported) = Self.lightroomPreset(named: name, recipe: recipe)
+        let (data, notExported) = Self.lightroomPreset(named: name, recipe: recipe, supportsAmount: amount == 1)
         return (try uploadedPresets.addPreset(named: name, lightroom: data), notExported)
     }
 }

@@ -25,6 +25,28 @@ public enum RecipeGroup: String, CaseIterable, Sendable, Codable {
     /// Output size (resize).
     case output
 
+    /// The group's name as Lightroom's New Preset and Sync Settings
+    /// checklists show it ("White balance").
+    public var title: String {
+        switch self {
+        case .wb: return "White balance"
+        case .tone: return "Tone"
+        case .colour: return "Colour"
+        case .detail: return "Detail"
+        case .effects: return "Effects"
+        case .optics: return "Lens corrections and transform"
+        case .geometry: return "Crop and rotate"
+        case .local: return "Local corrections and spots"
+        case .raw: return "RAW development"
+        case .output: return "Output size"
+        }
+    }
+
+    /// The filters of `registry` in the group, in pipeline order.
+    public static func filters(of group: RecipeGroup, registry: FilterRegistry) -> [String] {
+        registry.ids.filter { of($0, registry: registry) == group }
+    }
+
     /// The groups a sync copies when none is named: all but geometry and
     /// local corrections (as Lightroom leaves out crop and local adjustments).
     public static let defaultSync: Set<RecipeGroup> = Set(allCases).subtracting([.geometry, .local])

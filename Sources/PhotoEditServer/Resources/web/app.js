@@ -8,6 +8,7 @@ import { paramsFromFilters, chainValue, stepOf } from "./filters.js";
 import { CropTool, ASPECTS, rounded, fitted } from "./crop.js";
 import { CurveEditor } from "./curve.js";
 import { MaskEditor } from "./masks.js";
+import { setUpVersions, decorateTile, photoShown, decorateRevision, historyShown, openSavePreset } from "./versions.js";
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, props = {}, ...children) => {
@@ -143,6 +144,7 @@ function tile(asset) {
   if (asset.isHidden) node.classList.add("hidden-photo");
   link.setAttribute("aria-label", `${asset.originalFilename || "photo"}${asset.isFavorite ? ", favorite" : ""}${asset.isHidden ? ", hidden" : ""}`);
   setThumb(img, asset);
+  decorateTile(node, asset);
   return node;
 }
 
@@ -614,6 +616,7 @@ function setPhoto(photo) {
   $("photo-title").textContent = photo.originalFilename || photo.id;
   $("photo-rev").textContent = `revision ${photo.revision}${photo.chain ? ` · ${photo.chain}` : ""}`;
   showFlags(photo);
+  photoShown(photo);
   $("view").alt = `${photo.originalFilename}, revision ${photo.revision}`;
   $("edit-error").hidden = true;
   if (!samePhoto) buildSliders();
@@ -643,8 +646,10 @@ async function loadHistory() {
       if (current) item.append(el("span", { class: "rev-current", text: "current" }));
       else item.append(el("button", { type: "button", text: "Go to", "aria-label": `Go to revision ${r.number}`,
                                        onclick: () => revert(r.number) }));
+      decorateRevision(item, r);
       list.append(item);
     }
+    historyShown(photo, revisions);
   } catch (error) { showError(error); }
 }
 
@@ -836,6 +841,12 @@ $("preset").addEventListener("change", () => {
     $("preset-file").click();
     return;
   }
+  if ($("preset").value === "__save__") {
+    // "Save as preset…" (versions.js) opens its dialog; the menu keeps its choice.
+    $("preset").value = state.pendingPreset;
+    openSavePreset();
+    return;
+  }
   state.pendingPreset = $("preset").value; updateEditState(); schedulePreview();
 });
 $("preset-file").addEventListener("change", () => { const file = $("preset-file").files[0]; if (file) uploadPreset(file); });
@@ -846,13 +857,18 @@ function presetName(fileName) {
   return name || "preset";
 }
 
+/** A preset new to the library, in the menu (before its upload and save entries). */
+function addPresetOption(preset) {
+  state.presets.push(preset);
+  $("preset").insertBefore(el("option", { value: preset.name, text: `${preset.name} — ${preset.summary}` }), $("preset-upload"));
+}
+
 /** Uploads a Lightroom preset, adds it to the menu and chooses it (applied like any preset). */
 async function uploadPreset(file) {
   $("preset-file").value = "";
   try {
     const preset = await api.uploadPreset(presetName(file.name), file);
-    state.presets.push(preset);
-    $("preset").insertBefore(el("option", { value: preset.name, text: `${preset.name} — ${preset.summary}` }), $("preset-upload"));
+    addPresetOption(preset);
     $("preset").value = preset.name;
     state.pendingPreset = preset.name;
     updateEditState();
@@ -1344,7 +1360,11 @@ async function applyChange(set) {
       try {
         const fresh = await api.get(`/v1/assets/${entry.id}`);
         if (state.writing || !state.photo || state.photo.id !== fresh.id) continue;
-        if (fresh.revision === state.photo.revision) { showFlags(fresh); continue; }
+        if (fresh.revision === state.photo.revision) {
+          showFlags(fresh);
+          if ((entry.changes || []).includes("snapshots")) await loadHistory();
+          continue;
+        }
         api.forget(entry.id);
         if (pendingEdit().changed) {
           showError(`This photo was changed elsewhere (now revision ${fresh.revision}); saving your changes will be refused. Discard them to see it.`);
@@ -1396,6 +1416,7 @@ async function start() {
     for (const p of presets) $("preset").insertBefore(el("option", { value: p.name, text: `${p.name} — ${p.summary}` }), $("preset-upload"));
     setUpCrop();
     setUpMasks();
+    setUpVersions({ photo: () => state.photo, write, reloadHistory: loadHistory, tile, addPresetOption, toast, showError });
     // Once: whether the server signs render URLs (renders load accordingly).
     await api.serverCapabilities();
     await loadAlbums();

@@ -7,6 +7,7 @@ from .adjustment_data_in_data_encoding import AdjustmentDataInDataEncoding
 from .album import Album
 from .asset import Asset
 from .asset_history_response_200 import AssetHistoryResponse200
+from .asset_versions_response_200 import AssetVersionsResponse200
 from .batch_status import BatchStatus
 from .batch_status_jobs import BatchStatusJobs
 from .batch_status_photos import BatchStatusPhotos
@@ -22,6 +23,7 @@ from .corrections_structure_limits import CorrectionsStructureLimits
 from .corrections_structure_shapes_item import CorrectionsStructureShapesItem
 from .corrections_structure_shapes_item_type import CorrectionsStructureShapesItemType
 from .create_album_body import CreateAlbumBody
+from .duplicate_request import DuplicateRequest
 from .editing_input import EditingInput
 from .editing_input_base_image import EditingInputBaseImage
 from .editing_input_options import EditingInputOptions
@@ -59,7 +61,9 @@ from .list_export_presets_response_200_presets_item_settings import (
 )
 from .list_filters_response_200 import ListFiltersResponse200
 from .list_presets_response_200 import ListPresetsResponse200
+from .list_recipe_groups_response_200 import ListRecipeGroupsResponse200
 from .list_resources_response_200 import ListResourcesResponse200
+from .list_snapshots_response_200 import ListSnapshotsResponse200
 from .location import Location
 from .nullable_color_label_type_1 import NullableColorLabelType1
 from .nullable_color_label_type_2_type_1 import NullableColorLabelType2Type1
@@ -70,6 +74,8 @@ from .problem import Problem
 from .ready_response_200 import ReadyResponse200
 from .recipe_edit import RecipeEdit
 from .recipe_edit_recipe import RecipeEditRecipe
+from .recipe_group import RecipeGroup
+from .recipe_group_name import RecipeGroupName
 from .render_depth import RenderDepth
 from .render_fit import RenderFit
 from .render_format import RenderFormat
@@ -87,8 +93,15 @@ from .resource import Resource
 from .resource_type import ResourceType
 from .revert_asset_body import RevertAssetBody
 from .revision import Revision
+from .save_preset_request import SavePresetRequest
+from .saved_preset import SavedPreset
+from .snapshot import Snapshot
+from .snapshot_request import SnapshotRequest
 from .spots_structure import SpotsStructure
 from .spots_structure_limits import SpotsStructureLimits
+from .sync_request import SyncRequest
+from .sync_result import SyncResult
+from .sync_result_synced_item import SyncResultSyncedItem
 from .update_album_body import UpdateAlbumBody
 from .update_asset_body import UpdateAssetBody
 from .uploaded_asset import UploadedAsset
@@ -105,6 +118,7 @@ __all__ = (
     "Album",
     "Asset",
     "AssetHistoryResponse200",
+    "AssetVersionsResponse200",
     "BatchStatus",
     "BatchStatusJobs",
     "BatchStatusPhotos",
@@ -120,6 +134,7 @@ __all__ = (
     "CorrectionsStructureShapesItem",
     "CorrectionsStructureShapesItemType",
     "CreateAlbumBody",
+    "DuplicateRequest",
     "EditingInput",
     "EditingInputBaseImage",
     "EditingInputOptions",
@@ -153,7 +168,9 @@ __all__ = (
     "ListExportPresetsResponse200PresetsItemSettings",
     "ListFiltersResponse200",
     "ListPresetsResponse200",
+    "ListRecipeGroupsResponse200",
     "ListResourcesResponse200",
+    "ListSnapshotsResponse200",
     "Location",
     "NullableColorLabelType1",
     "NullableColorLabelType2Type1",
@@ -164,6 +181,8 @@ __all__ = (
     "ReadyResponse200",
     "RecipeEdit",
     "RecipeEditRecipe",
+    "RecipeGroup",
+    "RecipeGroupName",
     "RenderDepth",
     "RenderFit",
     "RenderFormat",
@@ -181,8 +200,15 @@ __all__ = (
     "ResourceType",
     "RevertAssetBody",
     "Revision",
+    "SavePresetRequest",
+    "SavedPreset",
+    "Snapshot",
+    "SnapshotRequest",
     "SpotsStructure",
     "SpotsStructureLimits",
+    "SyncRequest",
+    "SyncResult",
+    "SyncResultSyncedItem",
     "UpdateAlbumBody",
     "UpdateAssetBody",
     "UploadedAsset",

@@ -50,6 +50,9 @@ class Asset:
         color_label (ColorLabel | Unset):
         title (str | Unset):
         caption (str | Unset):
+        master_identifier (str | Unset): A virtual copy's master (the photo whose original it shares); absent for a
+            master.
+        copy_name (str | Unset): A virtual copy's name ("Copy 1", "B&W"); absent for a master.
     """
 
     id: str
@@ -80,6 +83,8 @@ class Asset:
     color_label: ColorLabel | Unset = UNSET
     title: str | Unset = UNSET
     caption: str | Unset = UNSET
+    master_identifier: str | Unset = UNSET
+    copy_name: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -148,6 +153,10 @@ class Asset:
 
         caption = self.caption
 
+        master_identifier = self.master_identifier
+
+        copy_name = self.copy_name
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -189,6 +198,10 @@ class Asset:
             field_dict["title"] = title
         if caption is not UNSET:
             field_dict["caption"] = caption
+        if master_identifier is not UNSET:
+            field_dict["masterIdentifier"] = master_identifier
+        if copy_name is not UNSET:
+            field_dict["copyName"] = copy_name
 
         return field_dict
 
@@ -279,6 +292,10 @@ class Asset:
 
         caption = d.pop("caption", UNSET)
 
+        master_identifier = d.pop("masterIdentifier", UNSET)
+
+        copy_name = d.pop("copyName", UNSET)
+
         asset = cls(
             id=id,
             original_filename=original_filename,
@@ -308,6 +325,8 @@ class Asset:
             color_label=color_label,
             title=title,
             caption=caption,
+            master_identifier=master_identifier,
+            copy_name=copy_name,
         )
 
         asset.additional_properties = d

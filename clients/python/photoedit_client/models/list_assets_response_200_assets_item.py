@@ -43,6 +43,8 @@ class ListAssetsResponse200AssetsItem:
         keywords (list[str]): Sorted ignoring case.
         chain (None | str): The current recipe as a chain (null when unadjusted or a foreign format).
         etag (str): The photo's ETag: revision and metadata.
+        copy_count (int): How many virtual copies (not deleted) a master has; 0 for a copy or a photo without copies.
+            Listings only, outside the ETag.
         creation_date (str | Unset):
         location (Location | Unset):
         adjustment_data (AdjustmentData | Unset):
@@ -50,6 +52,9 @@ class ListAssetsResponse200AssetsItem:
         color_label (ColorLabel | Unset):
         title (str | Unset):
         caption (str | Unset):
+        master_identifier (str | Unset): A virtual copy's master (the photo whose original it shares); absent for a
+            master.
+        copy_name (str | Unset): A virtual copy's name ("Copy 1", "B&W"); absent for a master.
         thumbnail_url (str | Unset): With thumbnail=SIZE: the thumbnail's URL (signed: no token needed).
         thumbnail_url_expires (datetime.datetime | None | Unset): When the signed URL expires; null when it is not
             signed.
@@ -76,6 +81,7 @@ class ListAssetsResponse200AssetsItem:
     keywords: list[str]
     chain: None | str
     etag: str
+    copy_count: int
     creation_date: str | Unset = UNSET
     location: Location | Unset = UNSET
     adjustment_data: AdjustmentData | Unset = UNSET
@@ -83,6 +89,8 @@ class ListAssetsResponse200AssetsItem:
     color_label: ColorLabel | Unset = UNSET
     title: str | Unset = UNSET
     caption: str | Unset = UNSET
+    master_identifier: str | Unset = UNSET
+    copy_name: str | Unset = UNSET
     thumbnail_url: str | Unset = UNSET
     thumbnail_url_expires: datetime.datetime | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -131,6 +139,8 @@ class ListAssetsResponse200AssetsItem:
 
         etag = self.etag
 
+        copy_count = self.copy_count
+
         creation_date = self.creation_date
 
         location: dict[str, Any] | Unset = UNSET
@@ -152,6 +162,10 @@ class ListAssetsResponse200AssetsItem:
         title = self.title
 
         caption = self.caption
+
+        master_identifier = self.master_identifier
+
+        copy_name = self.copy_name
 
         thumbnail_url = self.thumbnail_url
 
@@ -188,6 +202,7 @@ class ListAssetsResponse200AssetsItem:
                 "keywords": keywords,
                 "chain": chain,
                 "etag": etag,
+                "copyCount": copy_count,
             }
         )
         if creation_date is not UNSET:
@@ -204,6 +219,10 @@ class ListAssetsResponse200AssetsItem:
             field_dict["title"] = title
         if caption is not UNSET:
             field_dict["caption"] = caption
+        if master_identifier is not UNSET:
+            field_dict["masterIdentifier"] = master_identifier
+        if copy_name is not UNSET:
+            field_dict["copyName"] = copy_name
         if thumbnail_url is not UNSET:
             field_dict["thumbnailURL"] = thumbnail_url
         if thumbnail_url_expires is not UNSET:
@@ -264,6 +283,8 @@ class ListAssetsResponse200AssetsItem:
 
         etag = d.pop("etag")
 
+        copy_count = d.pop("copyCount")
+
         creation_date = d.pop("creationDate", UNSET)
 
         _location = d.pop("location", UNSET)
@@ -297,6 +318,10 @@ class ListAssetsResponse200AssetsItem:
         title = d.pop("title", UNSET)
 
         caption = d.pop("caption", UNSET)
+
+        master_identifier = d.pop("masterIdentifier", UNSET)
+
+        copy_name = d.pop("copyName", UNSET)
 
         thumbnail_url = d.pop("thumbnailURL", UNSET)
 
@@ -343,6 +368,7 @@ class ListAssetsResponse200AssetsItem:
             keywords=keywords,
             chain=chain,
             etag=etag,
+            copy_count=copy_count,
             creation_date=creation_date,
             location=location,
             adjustment_data=adjustment_data,
@@ -350,6 +376,8 @@ class ListAssetsResponse200AssetsItem:
             color_label=color_label,
             title=title,
             caption=caption,
+            master_identifier=master_identifier,
+            copy_name=copy_name,
             thumbnail_url=thumbnail_url,
             thumbnail_url_expires=thumbnail_url_expires,
         )

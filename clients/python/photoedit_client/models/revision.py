@@ -25,6 +25,7 @@ class Revision:
         format_identifier (None | str): who wrote the adjustment data (null for the original)
         editor_note (None | str): where an edit not written as a photoedit recipe came from ("from Lightroom; not
             mapped: …", "darktable history: 10 steps (…)", "another editor's edit (FORMAT VERSION)"); null otherwise
+        snapshots (list[str]): The names of the snapshots that name this revision, by name.
     """
 
     number: int
@@ -37,6 +38,7 @@ class Revision:
     is_based_on_alternate: bool
     format_identifier: None | str
     editor_note: None | str
+    snapshots: list[str]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -64,6 +66,8 @@ class Revision:
         editor_note: None | str
         editor_note = self.editor_note
 
+        snapshots = self.snapshots
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -78,6 +82,7 @@ class Revision:
                 "isBasedOnAlternate": is_based_on_alternate,
                 "formatIdentifier": format_identifier,
                 "editorNote": editor_note,
+                "snapshots": snapshots,
             }
         )
 
@@ -126,6 +131,8 @@ class Revision:
 
         editor_note = _parse_editor_note(d.pop("editorNote"))
 
+        snapshots = cast(list[str], d.pop("snapshots"))
+
         revision = cls(
             number=number,
             date=date,
@@ -137,6 +144,7 @@ class Revision:
             is_based_on_alternate=is_based_on_alternate,
             format_identifier=format_identifier,
             editor_note=editor_note,
+            snapshots=snapshots,
         )
 
         revision.additional_properties = d

@@ -51,6 +51,9 @@ class UploadedAsset:
         color_label (ColorLabel | Unset):
         title (str | Unset):
         caption (str | Unset):
+        master_identifier (str | Unset): A virtual copy's master (the photo whose original it shares); absent for a
+            master.
+        copy_name (str | Unset): A virtual copy's name ("Copy 1", "B&W"); absent for a master.
     """
 
     id: str
@@ -82,6 +85,8 @@ class UploadedAsset:
     color_label: ColorLabel | Unset = UNSET
     title: str | Unset = UNSET
     caption: str | Unset = UNSET
+    master_identifier: str | Unset = UNSET
+    copy_name: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -152,6 +157,10 @@ class UploadedAsset:
 
         caption = self.caption
 
+        master_identifier = self.master_identifier
+
+        copy_name = self.copy_name
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -194,6 +203,10 @@ class UploadedAsset:
             field_dict["title"] = title
         if caption is not UNSET:
             field_dict["caption"] = caption
+        if master_identifier is not UNSET:
+            field_dict["masterIdentifier"] = master_identifier
+        if copy_name is not UNSET:
+            field_dict["copyName"] = copy_name
 
         return field_dict
 
@@ -286,6 +299,10 @@ class UploadedAsset:
 
         caption = d.pop("caption", UNSET)
 
+        master_identifier = d.pop("masterIdentifier", UNSET)
+
+        copy_name = d.pop("copyName", UNSET)
+
         uploaded_asset = cls(
             id=id,
             original_filename=original_filename,
@@ -316,6 +333,8 @@ class UploadedAsset:
             color_label=color_label,
             title=title,
             caption=caption,
+            master_identifier=master_identifier,
+            copy_name=copy_name,
         )
 
         uploaded_asset.additional_properties = d

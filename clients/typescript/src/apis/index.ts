@@ -9,3 +9,4 @@ export * from './OperationsApi';
 export * from './PhotosApi';
 export * from './RendersApi';
 export * from './ResourcesApi';
+export * from './VersionsApi';

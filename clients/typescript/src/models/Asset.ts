@@ -153,6 +153,14 @@ export interface Asset {
      * The photo's ETag: revision and metadata.
      */
     etag: string;
+    /**
+     * A virtual copy's master (the photo whose original it shares); absent for a master.
+     */
+    masterIdentifier?: string;
+    /**
+     * A virtual copy's name ("Copy 1", "B&W"); absent for a master.
+     */
+    copyName?: string;
 }
 
 
@@ -223,6 +231,8 @@ export function AssetFromJSONTyped(json: any, ignoreDiscriminator: boolean): Ass
         'caption': json['caption'] == null ? undefined : json['caption'],
         'chain': json['chain'],
         'etag': json['etag'],
+        'masterIdentifier': json['masterIdentifier'] == null ? undefined : json['masterIdentifier'],
+        'copyName': json['copyName'] == null ? undefined : json['copyName'],
     };
 }
 
@@ -265,6 +275,8 @@ export function AssetToJSONTyped(value?: Asset | null, ignoreDiscriminator: bool
         'caption': value['caption'],
         'chain': value['chain'],
         'etag': value['etag'],
+        'masterIdentifier': value['masterIdentifier'],
+        'copyName': value['copyName'],
     };
 }
 

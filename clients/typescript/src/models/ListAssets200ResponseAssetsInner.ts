@@ -154,6 +154,14 @@ export interface ListAssets200ResponseAssetsInner {
      */
     etag: string;
     /**
+     * A virtual copy's master (the photo whose original it shares); absent for a master.
+     */
+    masterIdentifier?: string;
+    /**
+     * A virtual copy's name ("Copy 1", "B&W"); absent for a master.
+     */
+    copyName?: string;
+    /**
      * With thumbnail=SIZE: the thumbnail's URL (signed: no token needed).
      */
     thumbnailURL?: string;
@@ -161,6 +169,10 @@ export interface ListAssets200ResponseAssetsInner {
      * When the signed URL expires; null when it is not signed.
      */
     thumbnailURLExpires?: Date | null;
+    /**
+     * How many virtual copies (not deleted) a master has; 0 for a copy or a photo without copies. Listings only, outside the ETag.
+     */
+    copyCount: number;
 }
 
 
@@ -190,6 +202,7 @@ export function instanceOfListAssets200ResponseAssetsInner(value: object): value
     if (!('keywords' in value) || value['keywords'] === undefined) return false;
     if (!('chain' in value) || value['chain'] === undefined) return false;
     if (!('etag' in value) || value['etag'] === undefined) return false;
+    if (!('copyCount' in value) || value['copyCount'] === undefined) return false;
     return true;
 }
 
@@ -231,8 +244,11 @@ export function ListAssets200ResponseAssetsInnerFromJSONTyped(json: any, ignoreD
         'caption': json['caption'] == null ? undefined : json['caption'],
         'chain': json['chain'],
         'etag': json['etag'],
+        'masterIdentifier': json['masterIdentifier'] == null ? undefined : json['masterIdentifier'],
+        'copyName': json['copyName'] == null ? undefined : json['copyName'],
         'thumbnailURL': json['thumbnailURL'] == null ? undefined : json['thumbnailURL'],
         'thumbnailURLExpires': json['thumbnailURLExpires'] === undefined ? undefined : json['thumbnailURLExpires'] === null ? null : (parseDateTime(json['thumbnailURLExpires'])),
+        'copyCount': json['copyCount'],
     };
 }
 
@@ -275,8 +291,11 @@ export function ListAssets200ResponseAssetsInnerToJSONTyped(value?: ListAssets20
         'caption': value['caption'],
         'chain': value['chain'],
         'etag': value['etag'],
+        'masterIdentifier': value['masterIdentifier'],
+        'copyName': value['copyName'],
         'thumbnailURL': value['thumbnailURL'],
         'thumbnailURLExpires': value['thumbnailURLExpires'] == null ? value['thumbnailURLExpires'] : serializeDateTime(value['thumbnailURLExpires']),
+        'copyCount': value['copyCount'],
     };
 }
 

@@ -59,6 +59,10 @@ export interface Revision {
      * where an edit not written as a photoedit recipe came from ("from Lightroom; not mapped: …", "darktable history: 10 steps (…)", "another editor's edit (FORMAT VERSION)"); null otherwise
      */
     editorNote: string | null;
+    /**
+     * The names of the snapshots that name this revision, by name.
+     */
+    snapshots: Array<string>;
 }
 
 /**
@@ -75,6 +79,7 @@ export function instanceOfRevision(value: object): value is Revision {
     if (!('isBasedOnAlternate' in value) || value['isBasedOnAlternate'] === undefined) return false;
     if (!('formatIdentifier' in value) || value['formatIdentifier'] === undefined) return false;
     if (!('editorNote' in value) || value['editorNote'] === undefined) return false;
+    if (!('snapshots' in value) || value['snapshots'] === undefined) return false;
     return true;
 }
 
@@ -98,6 +103,7 @@ export function RevisionFromJSONTyped(json: any, ignoreDiscriminator: boolean): 
         'isBasedOnAlternate': json['isBasedOnAlternate'],
         'formatIdentifier': json['formatIdentifier'],
         'editorNote': json['editorNote'],
+        'snapshots': json['snapshots'],
     };
 }
 
@@ -122,6 +128,7 @@ export function RevisionToJSONTyped(value?: Revision | null, ignoreDiscriminator
         'isBasedOnAlternate': value['isBasedOnAlternate'],
         'formatIdentifier': value['formatIdentifier'],
         'editorNote': value['editorNote'],
+        'snapshots': value['snapshots'],
     };
 }
 

@@ -154,6 +154,14 @@ export interface UploadedAsset {
      */
     etag: string;
     /**
+     * A virtual copy's master (the photo whose original it shares); absent for a master.
+     */
+    masterIdentifier?: string;
+    /**
+     * A virtual copy's name ("Copy 1", "B&W"); absent for a master.
+     */
+    copyName?: string;
+    /**
      * 
      */
     existed: boolean;
@@ -228,6 +236,8 @@ export function UploadedAssetFromJSONTyped(json: any, ignoreDiscriminator: boole
         'caption': json['caption'] == null ? undefined : json['caption'],
         'chain': json['chain'],
         'etag': json['etag'],
+        'masterIdentifier': json['masterIdentifier'] == null ? undefined : json['masterIdentifier'],
+        'copyName': json['copyName'] == null ? undefined : json['copyName'],
         'existed': json['existed'],
     };
 }
@@ -271,6 +281,8 @@ export function UploadedAssetToJSONTyped(value?: UploadedAsset | null, ignoreDis
         'caption': value['caption'],
         'chain': value['chain'],
         'etag': value['etag'],
+        'masterIdentifier': value['masterIdentifier'],
+        'copyName': value['copyName'],
         'existed': value['existed'],
     };
 }
