@@ -5,7 +5,11 @@ import PhotoEdit
 
 /// Renders through the caching image manager.
 ///
-/// `GET /v1/assets/{id}/render?w=W&h=H&fit=fit|fill&format=jpeg|png|webp|avif&q=Q&version=current|unadjusted&rev=N`
+/// `GET /v1/assets/{id}/render?w=W&h=H&fit=fit|fill&format=jpeg|png|webp|avif&q=Q&version=current|unadjusted&rev=N&metadata=POLICY`
+///
+/// Every render carries the HTTP metadata policy (`httpMetadataPolicy`):
+/// `copyright` by default, `no-location` or `none` when asked; never `all`
+/// (location, people and serial numbers are never served over HTTP).
 ///
 /// With `rev` (the photo's current revision) the URL names one image for
 /// ever: `Cache-Control: immutable`, a year. Without it the answer is the
@@ -99,10 +103,11 @@ func addRenderRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
         if ExportRender.wanted(pairs) {
             return try await ExportRender.respond(id: id, query: pairs, request: request, state: state)
         }
-        let known: Set = ["w", "h", "fit", "format", "q", "version", "rev", "exp", "kid", "sig"]
+        let known: Set = ["w", "h", "fit", "format", "q", "version", "rev", "metadata", "exp", "kid", "sig"]
         if let unknown = query.map({ String($0.key) }).sorted().first(where: { !known.contains($0) }) {
-            throw Problem(.badRequest, code: "invalid-parameter", "unknown parameter '\(unknown)' (w, h, fit, format, q, version, rev)")
+            throw Problem(.badRequest, code: "invalid-parameter", "unknown parameter '\(unknown)' (w, h, fit, format, q, version, rev, metadata)")
         }
+        let metadata = try httpMetadataPolicy(query.get("metadata"))
         let width = try integer(query, "w", in: 1...65_535)
         let height = try integer(query, "h", in: 1...65_535)
         let fit = try query.get("fit").map { text -> ImageContentMode in
@@ -125,23 +130,27 @@ func addRenderRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
         let asked = try integer(query, "rev", in: 0...Int(Int32.max))
 
         let asking = RenderRequest(width: width, height: height, fit: fit, version: version, encoding: encoding,
-                                   quality: quality, revision: asked, ifNoneMatch: request.headers[.ifNoneMatch])
+                                   quality: quality, metadata: metadata, revision: asked, ifNoneMatch: request.headers[.ifNoneMatch])
         // A revision-addressed URL names one image for ever: its warm hit is
         // answered from memory, without reading the catalog (RevisionMemo).
-        if let asked, let known = state.revisions.subject(id), known.revision == asked,
-           let response = try asking.answer(known, state: state).cached(state: state) {
+        // (Not for `no-location`: it writes the library's title, caption…,
+        // which change without a revision; its ETag holds their digest.)
+        if let asked, metadata != .noLocation, let known = state.revisions.subject(id), known.revision == asked,
+           let response = try asking.answer(known, descriptive: nil, state: state).cached(state: state) {
             state.revisions.countAnswer()
             return response
         }
         let generation = state.revisions.generation
-        let asset = RevisionMemo.Subject(try await blocking { try library.asset(id) })
+        let found = try await blocking { try library.asset(id) }
+        let asset = RevisionMemo.Subject(found)
+        let descriptive = ExportMetadata.usesLibraryMetadata(metadata) ? ExportMetadata.digest(of: found) : nil
         if let asked, asked != asset.revision {
             throw Problem(.notFound, code: "not-current-revision",
                           "revision \(asked) is not the photo's current revision (\(asset.revision))",
                           extra: ["currentRevision": .number(Double(asset.revision))], headers: [.eTag: ETag.revision(asset.revision)])
         }
         if asked != nil { state.revisions.remember(id, asset, readAt: generation) }
-        let answer = try asking.answer(asset, state: state)
+        let answer = try asking.answer(asset, descriptive: descriptive, state: state)
         if let response = answer.cached(state: state) { return response }
         let target = answer.target, headers = answer.headers
         let data = try await state.renders.run {
@@ -150,7 +159,7 @@ func addRenderRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
             let options = ImageRequestOptions(version: version, deliveryMode: .highQuality, resizeMode: .exact)
             let (data, fromCache) = try await blocking {
                 try state.images.requestEncodedImage(for: asset.id, targetSize: target, contentMode: fit, options: options,
-                                                     encoding: encoding, quality: quality)
+                                                     encoding: encoding, quality: quality, metadata: metadata)
             }
             state.metrics.render(fromCache: fromCache)
             return data
@@ -168,12 +177,16 @@ private struct RenderRequest {
     let version: ImageVersion
     let encoding: ImageEncoding
     let quality: Int
+    /// The metadata the answer carries (`httpMetadataPolicy`).
+    let metadata: ExportMetadataPolicy
     /// The `rev` the URL names (nil: the current version, revalidated).
     let revision: Int?
     let ifNoneMatch: String?
 
-    /// The answer for `asset`: its size (bounded by the pixel limit), ETag and headers.
-    func answer(_ asset: RevisionMemo.Subject, state: ServerState) throws -> RenderAnswer {
+    /// The answer for `asset`: its size (bounded by the pixel limit), ETag
+    /// and headers; `descriptive` is the digest of the library metadata
+    /// the policy writes (`ExportMetadata.digest(of:)`), if it writes any.
+    func answer(_ asset: RevisionMemo.Subject, descriptive: String?, state: ServerState) throws -> RenderAnswer {
         // The size asked for (the full size when none).
         let target = ImageSize(width: width ?? height ?? asset.pixelWidth, height: height ?? width ?? asset.pixelHeight)
         let pixels = min(target.width, asset.pixelWidth) * min(target.height, asset.pixelHeight)
@@ -181,7 +194,7 @@ private struct RenderRequest {
             throw Problem(.unprocessableContent, code: "render-too-large",
                           "a render of \(pixels) pixels is more than the limit of \(state.configuration.maxRenderPixels)")
         }
-        let etag = "\"r\(asset.revision)-\(version.rawValue)-\(target)-\(fit.rawValue)-\(encoding.rawValue)-q\(quality)\""
+        let etag = "\"r\(asset.revision)-\(version.rawValue)-\(target)-\(fit.rawValue)-\(encoding.rawValue)-q\(quality)-m\(metadata.rawValue)\(descriptive.map { "." + $0 } ?? "")\""
         var headers: HTTPFields = [.eTag: etag, .vary: "Accept"]
         headers[.cacheControl] = revision != nil ? "public, max-age=31536000, immutable" : "private, no-cache"
         let notModified = ifNoneMatch.map { ETag.matches($0, etag) } ?? false
@@ -193,7 +206,7 @@ private struct RenderRequest {
 /// A render answer before its bytes: found in memory, or rendered.
 private struct RenderAnswer {
     let target: ImageSize
-    /// The answer cache's key: the photo and the ETag (revision, size, format, quality).
+    /// The answer cache's key: the photo and the ETag (revision, size, format, quality, metadata policy).
     let key: String
     let headers: HTTPFields
     /// The client holds it already (`If-None-Match`).

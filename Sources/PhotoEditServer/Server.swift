@@ -47,8 +47,12 @@ public struct ServerConfiguration: Sendable {
     public var eventStreamHeartbeat: Duration = .seconds(15)
     /// Export jobs (`POST /v1/exports`) running at once; one more is 429.
     public var maxRunningExports = 2
-    /// Where export jobs write their files (nil: a folder of this process in the system's temporary directory).
+    /// Where export jobs write their files (nil: a folder of this process in
+    /// the system's temporary directory, removed at shutdown; the folders
+    /// of ended processes there are removed at start).
     public var exportFolder: String?
+    /// A finished export job and its files are kept this long.
+    public var exportRetention: Duration = .seconds(3600)
     /// A connection idle this long is closed.
     public var idleTimeout: Duration = .seconds(75)
     /// A request head (request line and headers) must arrive whole within
@@ -106,9 +110,8 @@ final class ServerState: Sendable {
         self.renders = RenderGate(concurrency: configuration.renderConcurrency, queueDepth: configuration.renderQueueDepth, metrics: metrics)
         self.renderAnswers = EncodedRenderCache(limit: configuration.renderAnswerCacheBytes)
         self.revisions = RevisionMemo(library: library)
-        self.exports = ExportJobs(folder: configuration.exportFolder
-                                    ?? NSTemporaryDirectory() + "/photoedit-exports-\(getpid())-\(UUID().uuidString.prefix(8).lowercased())",
-                                  maxRunning: configuration.maxRunningExports)
+        self.exports = ExportJobs(folder: configuration.exportFolder, maxRunning: configuration.maxRunningExports,
+                                  retention: Double(configuration.exportRetention.components.seconds))
         self.eventStreams = StreamSlots(total: configuration.maxEventStreams, perClient: configuration.maxEventStreamsPerClient)
     }
 }
@@ -167,6 +170,8 @@ struct GracefulApplication<Inner: ApplicationProtocol>: ApplicationProtocol {
     typealias Responder = Inner.Responder
     let inner: Inner
     let flag: ShutdownFlag
+    /// Runs once the server has stopped (export files are removed).
+    let stopped: @Sendable () -> Void
 
     var responder: Responder { get async throws { try await inner.responder } }
     var server: HTTPServerBuilder { inner.server }
@@ -178,6 +183,7 @@ struct GracefulApplication<Inner: ApplicationProtocol>: ApplicationProtocol {
     @Sendable func onServerRunning(_ channel: any Channel) async { await inner.onServerRunning(channel) }
 
     func run() async throws {
+        defer { stopped() }
         try await withGracefulShutdownHandler {
             try await inner.run()
         } onGracefulShutdown: {
@@ -203,7 +209,7 @@ public func makeServer(library: PhotoLibrary, configuration: ServerConfiguration
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger
     )
-    return GracefulApplication(inner: application, flag: state.shutdown)
+    return GracefulApplication(inner: application, flag: state.shutdown, stopped: { state.exports.shutdown() })
 }
 
 /// The routes of API v1 (and the health checks, the web editor's files).

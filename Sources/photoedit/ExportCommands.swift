@@ -153,15 +153,23 @@ struct ExportBatchArguments: ParsableArguments {
         let bar = ProgressBar("exporting")
         let items = try library.exportBatch(photos, settings: settings, to: folder, force: force, progress: bar.handler)
         bar.finish()
-        var failed = 0
+        var failed = 0, written = 0, encodes = 0
         for item in items {
             switch item.outcome {
-            case .written: Output.line("\(item.id)\t\(Output.field(item.path))\twritten")
+            case .written(_, _, let made):
+                written += 1
+                encodes += made
+                Output.line("\(item.id)\t\(Output.field(item.path))\twritten")
             case .skipped: Output.line("\(item.id)\t\(Output.field(item.path))\tcurrent")
             case .failed(let error):
                 failed += 1
                 Output.error("\(item.id): \(error.description)")
             }
+        }
+        // The quality search's cost, as `render --max-bytes` notes it per file.
+        if let limit = settings.maxBytes, written > 0 {
+            let mean = String(format: "%.2f", Double(encodes) / Double(written))
+            Output.note("max-bytes \(limit): \(written) written with \(encodes) encodes (\(mean) per photo)")
         }
         if failed > 0 { throw ExitCode(1) }
     }

@@ -46,6 +46,111 @@ struct ExportRouteTests {
         }
     }
 
+    /// Issue 38: "the default policy for HTTP renders is documented:
+    /// copyright kept, location and people never". exiftool reads the bytes
+    /// the server sends, in every format of the quick path and the export path.
+    @Test("every HTTP render carries the HTTP policy: copyright by default, no-location or none when asked, never GPS; all is 400; previews none")
+    func httpMetadataPolicy() async throws {
+        let temp = try TemporaryLibrary()
+        let photos = TemporaryDirectory("photoedit-export-tagged")
+        let tagged = try ExportTestPhoto.make(in: photos)
+        let id = try #require(try temp.library.importItems([tagged]).first?.id)
+        try temp.library.setTitle("Morning coffee", of: [id])
+        @Sendable func tags(_ response: TestResponse, _ ext: String) throws -> [String: String] {
+            try ExportTestPhoto.tags(of: Data(response.body.readableBytesView), ext: ext)
+        }
+        let identifying = ["GPS", "Serial", "Owner", "Person", "Region"]
+        try await server(temp.library).test(.router) { client in
+            var etags: [String: String] = [:]
+            for (query, ext) in [("", "jpg"), ("w=200&format=jpeg", "jpg"), ("w=200&format=png", "png"), ("w=200&format=webp", "webp"),
+                                 ("w=200&format=avif", "avif"), ("w=200&format=jpeg&sharpen=screen", "jpg"), ("w=200&format=tiff", "tif")] {
+                try await client.execute(uri: "/v1/assets/\(id)/render?\(query)", method: .get) { response in
+                    #expect(response.status == .ok, "\(query)")
+                    let t = try tags(response, ext)
+                    // TIFF: libvips writes no EXIF there; the copyright and creator are XMP.
+                    let (rights, creator) = ext == "tif" ? (t["XMP:Rights"], t["XMP:Creator"]) : (t["EXIF:Copyright"], t["EXIF:Artist"])
+                    #expect(rights == ExportTestPhoto.copyright && creator == "Jane Doe", "\(query): copyright kept")
+                    #expect(t["EXIF:Model"] == nil && t["XMP:Title"] == nil, "\(query): copyright and creator only")
+                    #expect(!t.keys.contains { key in identifying.contains { key.contains($0) } }, "\(query): \(t.keys.sorted())")
+                    #expect(t["ICC_Profile:ProfileDescription"] != nil, "\(query): the ICC profile is embedded")
+                    etags[query] = response.headers[.eTag]
+                }
+            }
+            #expect(etags["w=200&format=jpeg"]?.contains("-mcopyright") == true, "\(etags)")
+            for (policy, ext) in [("no-location", "jpg"), ("no-location", "webp"), ("none", "jpg"), ("none", "webp"), ("none", "png"), ("none", "avif")] {
+                let format = ["jpg": "jpeg"][ext] ?? ext
+                try await client.execute(uri: "/v1/assets/\(id)/render?w=200&format=\(format)&metadata=\(policy)", method: .get) { response in
+                    #expect(response.status == .ok)
+                    let t = try tags(response, ext)
+                    #expect(!t.keys.contains { key in identifying.contains { key.contains($0) } }, "\(policy) \(ext): \(t.keys.sorted())")
+                    #expect(t["ICC_Profile:ProfileDescription"] != nil, "\(policy) \(ext): the ICC profile is embedded")
+                    if policy == "none" {
+                        #expect(ExportTestPhoto.groups(t, ["EXIF", "IPTC", "XMP"]).isEmpty, "\(ext): \(ExportTestPhoto.groups(t, ["EXIF", "IPTC", "XMP"]))")
+                    } else {
+                        #expect(t["EXIF:Model"] == "EOS R5" && t["EXIF:Copyright"] == ExportTestPhoto.copyright && t["XMP:Title"] == "Morning coffee",
+                                "\(ext): \(t.keys.sorted())")
+                    }
+                    #expect(response.headers[.eTag] != etags["w=200&format=\(format)"], "the policy is part of the ETag")
+                }
+            }
+            for query in ["metadata=all", "w=200&metadata=all", "format=jxl&metadata=all", "preset=print-tiff&metadata=all", "metadata=gps"] {
+                try await client.execute(uri: "/v1/assets/\(id)/render?\(query)", method: .get) { response in
+                    #expect(response.status == .badRequest, "\(query)")
+                    let detail = Self.json(response)["detail"]?.stringValue ?? ""
+                    #expect(detail.contains("copyright, no-location, none"), "\(query): \(detail)")
+                }
+            }
+            // A preset whose policy is all (print-tiff) gets the HTTP default.
+            try await client.execute(uri: "/v1/assets/\(id)/render?preset=print-tiff&long-edge=120", method: .get) { response in
+                #expect(response.status == .ok)
+                let t = try tags(response, "tif")
+                #expect(t["XMP:Rights"] == ExportTestPhoto.copyright && t["EXIF:Model"] == nil && !t.keys.contains { $0.contains("GPS") },
+                        "\(t.keys.sorted())")
+            }
+            // An editor's preview is a working image: no metadata at all.
+            try await client.execute(uri: "/v1/assets/\(id)/preview?w=200&chain=exposure%3D0.3", method: .get) { response in
+                #expect(response.status == .ok)
+                let t = try tags(response, "jpg")
+                #expect(ExportTestPhoto.groups(t, ["EXIF", "IPTC", "XMP"]).isEmpty, "\(ExportTestPhoto.groups(t, ["EXIF", "IPTC", "XMP"]))")
+                #expect(t["ICC_Profile:ProfileDescription"] != nil)
+            }
+        }
+    }
+
+    @Test("export files: a job's files go when it expires, the folder at shutdown, the folders of ended processes at start")
+    func exportFilesAreRemoved() async throws {
+        let temp = try TemporaryLibrary()
+        let a = try temp.importSample("coffee.jpg")
+        let tmp = TemporaryDirectory("photoedit-export-tmp")
+        func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+        // A folder of an ended process, one of a live process (this one's parent), and a name of another pattern.
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        _ = waitForTermination(ended)
+        let stale = tmp.file("photoedit-exports-\(ended.processIdentifier)-deadbeef")
+        let live = tmp.file("photoedit-exports-\(getppid())-cafebabe")
+        let other = tmp.file("photoedit-exported-\(ended.processIdentifier)")
+        for folder in [stale, live, other] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        let jobs = ExportJobs(folder: nil, retention: 0, temporaryDirectory: tmp.path)
+        #expect(!exists(stale) && exists(live) && exists(other))
+        #expect(jobs.folder.hasPrefix(tmp.file("photoedit-exports-\(getpid())-")))
+        let settings = try ExportSettings(values: ["long-edge": "64"])
+        func finished(_ job: ExportJobs.Job) async throws -> ExportJobs.Job? {
+            for _ in 0..<600 where jobs.job(job.id)?.state == .running { try await Task.sleep(for: .milliseconds(50)) }
+            return jobs.job(job.id)
+        }
+        let first = try #require(try jobs.start(ids: [a], settings: settings, library: temp.library))
+        #expect(try await finished(first)?.files.count == 1)
+        #expect(exists(jobs.folder(of: first.id) + "/coffee.jpg"))
+        jobs.expire()
+        #expect(jobs.job(first.id) == nil && !exists(jobs.folder(of: first.id)), "an expired job's files are gone")
+        let second = try #require(try jobs.start(ids: [a], settings: settings, library: temp.library))
+        #expect(try await finished(second)?.state == .done)
+        jobs.shutdown()
+        #expect(!exists(jobs.folder), "the process's folder is gone at shutdown")
+    }
+
     @Test("signed render URLs cover export parameters: the signed one renders without a token, a changed policy is 403")
     func signedExportURL() async throws {
         let temp = try TemporaryLibrary()

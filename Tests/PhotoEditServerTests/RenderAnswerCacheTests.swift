@@ -144,9 +144,11 @@ struct RenderAnswerCacheTests {
                 viaJPEG = result.image
             }
             #expect(try Self.largestDifference(answered, try #require(viaJPEG).image()) > 0)
-            // Kept by format and quality: asked again, it comes from the caches.
+            // Kept by format, quality and metadata policy (the server's default,
+            // copyright): asked again, it comes from the caches.
             let again = try state.images.requestEncodedImage(for: id, targetSize: ImageSize(side: 256),
-                                                             options: ImageRequestOptions(resizeMode: .exact), encoding: .png, quality: 100)
+                                                             options: ImageRequestOptions(resizeMode: .exact), encoding: .png, quality: 100,
+                                                             metadata: .copyright)
             #expect(again.isFromCache && again.data == png)
             let webp = try state.images.requestEncodedImage(for: id, targetSize: ImageSize(side: 256),
                                                             options: ImageRequestOptions(resizeMode: .exact), encoding: .webp, quality: 80)

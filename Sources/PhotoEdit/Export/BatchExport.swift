@@ -29,11 +29,11 @@ extension Exporting {
                      progress: ProgressHandler?) throws -> [ExportBatchItem] {
         try settings.validate()
         let template = try ExportNameTemplate(settings.nameTemplate)
-        guard FileIO.isDirectory(folder) else { throw PhotoEditError.invalidOutput("cannot export into \(folder): no such folder") }
-        guard access(folder, W_OK) == 0 else { throw PhotoEditError.invalidOutput("cannot export into \(folder): not writable") }
-        // Every id is checked before anything is written.
+        // Every id is checked before anything is written (or a folder made).
         let resolved = try ids.map { try resolve($0) }
         let assets = try resolved.map { try queries.asset($0) }
+        try Self.makeFolder(folder)
+        guard access(folder, W_OK) == 0 else { throw PhotoEditError.invalidOutput("cannot export into \(folder): not writable") }
         Self.removeStaleStaging(in: folder)
         let hash = Self.settingsHash(settings)
         // Names first, in order: {seq} follows the order given, and two
@@ -44,7 +44,9 @@ extension Exporting {
             let base = template.fileName(.init(name: (asset.originalFilename as NSString).deletingPathExtension,
                                                date: Self.date(asset.creationDate) ?? asset.importDate, sequence: i + 1,
                                                title: asset.title, rating: asset.rating, id: asset.id))
-            let record = "\(asset.id) \(asset.revision) \(hash)"
+            // The library's title, caption… are written by some policies and change without a revision.
+            let descriptive = ExportMetadata.usesLibraryMetadata(settings.metadata) ? "." + ExportMetadata.digest(of: asset) : ""
+            let record = "\(asset.id) \(asset.revision) \(hash)\(descriptive)"
             var n = 1
             while true {
                 let name = (n == 1 ? base : "\(base)-\(n)") + "." + settings.format.fileExtension
@@ -91,6 +93,32 @@ extension Exporting {
         return results.withLock { $0.compactMap { $0 } }
     }
 
+    /// The most folders an export makes for its output folder (`mkdir -p`).
+    static let maxNewFolders = 16
+
+    /// Makes the output folder and its missing parents, as `mkdir -p`: only
+    /// the folders the path names, at most `maxNewFolders`; a part that is a
+    /// file is refused.
+    static func makeFolder(_ folder: String) throws {
+        if FileIO.isDirectory(folder) { return }
+        var missing: [String] = []
+        var path = (folder as NSString).standardizingPath
+        while !path.isEmpty && path != "/" && !FileIO.exists(path) {
+            missing.append(path)
+            path = (path as NSString).deletingLastPathComponent
+        }
+        if let existing = path.isEmpty ? nil : path, !FileIO.isDirectory(existing) {
+            throw PhotoEditError.invalidOutput("cannot export into \(folder): \(existing) is not a folder")
+        }
+        guard missing.count <= maxNewFolders else {
+            throw PhotoEditError.invalidOutput("cannot export into \(folder): it would make \(missing.count) folders (at most \(maxNewFolders))")
+        }
+        for part in missing.reversed() where mkdir(part, 0o777) != 0 && errno != EEXIST {
+            throw PhotoEditError.invalidOutput("cannot make \(part): \(String(cString: strerror(errno)))")
+        }
+        guard FileIO.isDirectory(folder) else { throw PhotoEditError.invalidOutput("cannot export into \(folder): not a folder") }
+    }
+
     /// `data` staged in `path`'s folder (with the export record, if any),
     /// flushed, renamed: never half-written.
     static func write(_ data: Data, to path: String, attribute: String?) throws {
@@ -134,11 +162,14 @@ extension Exporting {
         }
     }
 
-    /// FNV-1a 64 of the settings' canonical text (and the watermark file's size and date).
+    /// FNV-1a 64 of the settings' canonical text and the watermark file's
+    /// content (SHA-256: a file replaced by another of the same size and
+    /// date still makes the exports stale).
     static func settingsHash(_ settings: ExportSettings) -> String {
         var text = settings.canonicalText
-        if let path = settings.watermark?.imagePath, let a = try? FileManager.default.attributesOfItem(atPath: path) {
-            text += "\n\(a[.size] ?? 0) \((a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
+        if let path = settings.watermark?.imagePath {
+            let content = (try? FileIO.sha256(of: path)) ?? UUID().uuidString   // unreadable: never current
+            text += "\n" + content
         }
         var h: UInt64 = 0xcbf29ce484222325
         for byte in text.utf8 { h = (h ^ UInt64(byte)) &* 0x100000001b3 }

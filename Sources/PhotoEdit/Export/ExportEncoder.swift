@@ -217,11 +217,10 @@ public enum ExportEncoder {
             image = try image.cast("uchar")
         }
         let Q = ("Q", Vips.Argument.number(Double(q)))
-        let none = s.metadata == .none
         switch s.format {
         case .jpeg:
             let data = try image.encoded(format: "jpeg", options: [Q, ("optimize_coding", .bool(true))])
-            return none ? ExportContainers.jpegWithoutExif(data) : data
+            return ExportContainers.withoutGeneratedExif(data, format: .jpeg, policy: s.metadata)
         case .png:
             return try image.encoded(format: "png", options: [("compression", .number(Double(s.effort ?? 6)))])
         case .tiff:
@@ -229,14 +228,16 @@ public enum ExportEncoder {
         case .webp:
             let data = try image.encoded(format: "webp", options: [Q, ("lossless", .bool(s.lossless)),
                                                                    ("effort", .number(Double((s.effort ?? 4) * 6 / 9)))])
-            return none ? ExportContainers.webpWithoutExif(data) : data
+            return ExportContainers.withoutGeneratedExif(data, format: .webp, policy: s.metadata)
         case .avif, .heic:
-            // HEIF keeps its EXIF in an item of the meta box: under `none`
-            // libvips' strip leaves it (and the ICC profile: sRGB is then
-            // said by the nclx colour box) out.
-            return try image.encoded(format: "heif", options: [Q, ("lossless", .bool(s.lossless)),
-                                                               ("compression", .string(s.format == .avif ? "av1" : "hevc")),
-                                                               ("effort", .number(Double(s.effort ?? 4))), ("strip", .bool(none))])
+            // HEIF keeps its EXIF and XMP in items of the meta box. libvips
+            // 8.14's heifsave always adds an Exif item (unless `strip`, which
+            // drops the ICC profile too): under `none` it is taken out of
+            // the container after encoding, the profile stays.
+            let data = try image.encoded(format: "heif", options: [Q, ("lossless", .bool(s.lossless)),
+                                                                   ("compression", .string(s.format == .avif ? "av1" : "hevc")),
+                                                                   ("effort", .number(Double(s.effort ?? 4)))])
+            return ExportContainers.withoutGeneratedExif(data, format: s.format, policy: s.metadata)
         case .jxl:
             return try image.encoded(format: "jxl", options: [Q, ("lossless", .bool(s.lossless)), ("effort", .number(Double(max(1, s.effort ?? 7))))])
         }

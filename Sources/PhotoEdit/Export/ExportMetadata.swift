@@ -17,6 +17,19 @@ public struct ExportMetadata: Sendable {
         self.descriptive = descriptive
     }
 
+    /// Whether a policy writes the library's title, caption, keywords and
+    /// rating (which change without a new revision): caches of exported
+    /// bytes key those policies by `digest(of:)` too.
+    package static func usesLibraryMetadata(_ policy: ExportMetadataPolicy) -> Bool {
+        policy == .all || policy == .noLocation
+    }
+
+    /// A short digest of a photo's title, caption, keywords and rating.
+    package static func digest(of asset: Asset) -> String {
+        let text = "\(asset.rating)\u{1}\(asset.keywords.joined(separator: "\u{2}"))\u{1}\(asset.title ?? "")\u{1}\(asset.caption ?? "")"
+        return String(SHA256Digest.hex(of: Array(text.utf8)).prefix(12))
+    }
+
     /// The EXIF block written under `policy` (nil: none).
     func exifBlock(_ policy: ExportMetadataPolicy) -> Data? {
         guard policy != .none, let exif else { return nil }

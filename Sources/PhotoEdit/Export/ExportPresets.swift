@@ -39,9 +39,12 @@ public struct ExportPreset: Sendable, Hashable {
         (1...64).contains(name.count) && name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") }
     }
 
+    /// The largest preset file read.
+    static let maxFileBytes = 65_536
+
     /// Reads a preset file's bytes (at most 64 KB): settings checked as the CLI's.
     static func decode(name: String, data: Data) throws -> ExportPreset {
-        guard data.count <= 65_536 else { throw PhotoEditError.invalidOutput("export preset '\(name)' is larger than 64 KB") }
+        guard data.count <= maxFileBytes else { throw PhotoEditError.invalidOutput("export preset '\(name)' is larger than 64 KB") }
         guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: data),
               case .object(let settings)? = object["settings"] else {
             throw PhotoEditError.invalidOutput("export preset '\(name)' is not a JSON object with \"settings\"")
@@ -74,7 +77,7 @@ extension Exporting {
             guard file.hasSuffix(".json") else { continue }
             let name = String(file.dropLast(5))
             guard ExportPreset.isValidName(name), !out.contains(where: { $0.name == name }),
-                  let path = files.existingLocalPath(info.relative), let data = FileManager.default.contents(atPath: path) else { continue }
+                  let data = try? files.currentContents(info.relative, limit: 1 << 20) else { continue }
             // A damaged file is skipped here; asking for it by name says why.
             if let preset = try? ExportPreset.decode(name: name, data: data) { out.append(preset) }
         }
@@ -88,7 +91,9 @@ extension Exporting {
             throw PhotoEditError.invalidOutput("unknown export preset '\(name.prefix(64))' (a name is 1-64 letters, digits, - or _)")
         }
         let relative = Self.presetsFolder + "/" + name + ".json"
-        guard let path = files.existingLocalPath(relative), let data = FileManager.default.contents(atPath: path) else {
+        // From the store itself, never a node's cache: a preset removed and
+        // made again on another node has new bytes under the same name.
+        guard let data = try files.currentContents(relative, limit: 1 << 20) else {
             let known = ((try? exportPresets()) ?? ExportPreset.builtIn).map(\.name)
             throw PhotoEditError.invalidOutput("unknown export preset '\(name)' (\(known.joined(separator: ", ")))")
         }

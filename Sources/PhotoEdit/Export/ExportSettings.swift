@@ -219,8 +219,10 @@ extension ExportSettings {
     public static let sizeOptionNames = ["size", "long-edge", "short-edge", "megapixels", "percent"]
     /// The longest side a size option may ask for.
     public static let maxSide = 65_535
-    /// The largest max-bytes (1 GB).
-    public static let maxByteLimit = 1 << 30
+    /// The smallest max-bytes (1 KB, as the units count: 1000 bytes).
+    public static let minByteLimit = 1_000
+    /// The largest max-bytes (1 GB: 10⁹ bytes).
+    public static let maxByteLimit = 1_000_000_000
 
     /// Every export option, in the order `--help` lists them.
     public static let options: [ExportOption] = [
@@ -352,10 +354,11 @@ extension ExportSettings {
         }
     }
 
-    /// "500000", "500KB", "1.5MB" (KB = 1000 bytes, KiB = 1024).
+    /// "500000", "500KB", "1.5MB", "1GB" (KB = 1000 bytes, KiB = 1024), 1 KB to 1 GB.
     public static func parseBytes(_ text: String) throws -> Int {
         let upper = text.uppercased().replacingOccurrences(of: " ", with: "")
-        let units: [(String, Double)] = [("KIB", 1024), ("MIB", 1_048_576), ("KB", 1000), ("MB", 1_000_000), ("K", 1000), ("M", 1_000_000), ("B", 1)]
+        let units: [(String, Double)] = [("KIB", 1024), ("MIB", 1_048_576), ("GIB", 1_073_741_824), ("KB", 1000), ("MB", 1_000_000),
+                                         ("GB", 1_000_000_000), ("K", 1000), ("M", 1_000_000), ("G", 1_000_000_000), ("B", 1)]
         var multiplier = 1.0
         var digits = Substring(upper)
         for (suffix, m) in units where upper.hasSuffix(suffix) {
@@ -367,8 +370,8 @@ extension ExportSettings {
             throw PhotoEditError.invalidOutput("max-bytes '\(text.prefix(100))' is not a positive size like 500000, 500KB or 2MB")
         }
         let bytes = Int((n * multiplier).rounded())
-        guard (1024...maxByteLimit).contains(bytes) else {
-            throw PhotoEditError.invalidOutput("max-bytes '\(text.prefix(100))' is outside 1KB…1GB")
+        guard (minByteLimit...maxByteLimit).contains(bytes) else {
+            throw PhotoEditError.invalidOutput("max-bytes '\(text.prefix(100))' is \(bytes) bytes, outside 1KB…1GB (\(minByteLimit) to \(maxByteLimit) bytes)")
         }
         return bytes
     }
@@ -439,9 +442,6 @@ extension ExportSettings {
         }
         if let mark = watermark, let path = mark.imagePath, !FileManager.default.fileExists(atPath: path) {
             throw PhotoEditError.invalidOutput("watermark file \(path) does not exist")
-        }
-        if metadata == .none && (format == .avif || format == .heic) && profile != .sRGB {
-            throw PhotoEditError.invalidOutput("\(format.rawValue) with --metadata none holds sRGB only (its ICC profile goes with the metadata in libvips 8.14); use sRGB or keep some metadata")
         }
         if format == .heic && !ExportEncoder.canEncodeHEIC {
             throw PhotoEditError.invalidOutput("heic cannot be written here: libheif has no HEVC encoder (use avif)")

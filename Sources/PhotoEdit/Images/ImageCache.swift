@@ -23,6 +23,11 @@ struct ImageCacheKey: Hashable, Sendable {
     struct EncodedFormat: Hashable, Sendable {
         let encoding: ImageEncoding
         let quality: Int
+        /// The photo's metadata embedded under this policy; nil: none written
+        /// on purpose (what libvips carries over, as `requestImage`'s images).
+        var metadata: ExportMetadataPolicy? = nil
+        /// `ExportMetadata.digest(of:)` when the policy writes the library's metadata.
+        var descriptive: String? = nil
     }
 
     /// The same image encoded as `format`.
@@ -60,13 +65,14 @@ struct ImageCacheKey: Hashable, Sendable {
     }
 
     /// The file's path under `cache/images/`:
-    /// `ab/<id>/r<revision>-<version>-<W>x<H>-<mode>-<resize>[-c<x>_<y>_<w>_<h>][-degraded][-<format>-q<Q>].<ext>`.
+    /// `ab/<id>/r<revision>-<version>-<W>x<H>-<mode>-<resize>[-c<x>_<y>_<w>_<h>][-degraded][-<format>-q<Q>[-m<policy>[.<digest>]]].<ext>`.
     var relativePath: String {
         var name = "r\(revision)-\(version.rawValue)-\(width)x\(height)-\(contentMode.rawValue)-\(resizeMode.rawValue)"
         if let c = crop { name += "-c" + [c.x, c.y, c.width, c.height].map { String(format: "%.6f", $0) }.joined(separator: "_") }
         if degraded { name += "-degraded" }
         guard let format else { return "\(id.prefix(2))/\(id)/\(name).jpg" }
         name += "-\(format.encoding.rawValue)-q\(format.quality)"
+        if let policy = format.metadata { name += "-m\(policy.rawValue)" + (format.descriptive.map { "." + $0 } ?? "") }
         return "\(id.prefix(2))/\(id)/\(name).\(format.encoding == .jpeg ? "jpg" : format.encoding.rawValue)"
     }
 }

@@ -128,15 +128,24 @@ public final class ImageManager: Sendable {
     /// for the same answer. Blocking: call it off the cooperative pool.
     /// Bad options and unknown ids throw, as rendering errors do. The flag
     /// says the answer came from a cache.
+    ///
+    /// - Parameter metadata: the photo's metadata the answer carries, as an
+    ///   export's policy (docs/export.md, "Metadata"): the EXIF rebuilt from
+    ///   the original's, the library's title, caption, keywords and rating as
+    ///   XMP; `.none` writes no EXIF, IPTC or XMP at all. The ICC profile is
+    ///   always embedded. nil (the default): nothing is written on purpose.
     public func requestEncodedImage(for idOrPrefix: String, targetSize: ImageSize = .maximum,
                                     contentMode: ImageContentMode = .aspectFit, options: ImageRequestOptions = ImageRequestOptions(),
-                                    encoding: ImageEncoding, quality: Int) throws -> (data: Data, isFromCache: Bool) {
+                                    encoding: ImageEncoding, quality: Int,
+                                    metadata: ExportMetadataPolicy? = nil) throws -> (data: Data, isFromCache: Bool) {
         try options.validate(targetSize: targetSize)
         try ImageEncoding.check(quality: quality)
         let subject = try library.rendering.imageSubject(idOrPrefix, version: options.version)
         // A JPEG at the manager's own quality is `requestImage`'s image.
-        let format = encoding == .jpeg && quality == configuration.quality ? nil
-            : ImageCacheKey.EncodedFormat(encoding: encoding, quality: encoding.hasQuality ? quality : 0)
+        // The library's title, caption… change without a new revision: their digest is in the key.
+        let descriptive = try metadata.flatMap { ExportMetadata.usesLibraryMetadata($0) ? ExportMetadata.digest(of: try library.asset(subject.id)) : nil }
+        let format = encoding == .jpeg && quality == configuration.quality && metadata == nil ? nil
+            : ImageCacheKey.EncodedFormat(encoding: encoding, quality: encoding.hasQuality ? quality : 0, metadata: metadata, descriptive: descriptive)
         let key = ImageCacheKey(subject, target: targetSize, contentMode: contentMode, resizeMode: options.resizeMode,
                                 crop: options.normalizedCropRect, degraded: false).encoded(as: format)
         let (image, fromCache) = try obtain(key, subject).get()
@@ -263,9 +272,16 @@ public final class ImageManager: Sendable {
             // The stored render is the full-size current version: its own bytes.
             return (CachedImage(width: size.width, height: size.height, data: data), false)
         }
-        let image = try ImagePipeline.image(from: source, geometry: geometry, resizeMode: resizeMode)
+        var image = try ImagePipeline.image(from: source, geometry: geometry, resizeMode: resizeMode)
         let format = key.format ?? ImageCacheKey.EncodedFormat(encoding: .jpeg, quality: configuration.quality)
-        let data = try format.encoding.encode(image, quality: format.quality)
+        var data: Data
+        if let policy = format.metadata {
+            image = try ExportEncoder.withMetadata(image, try library.exporting.metadata(s), policy: policy)
+            data = try format.encoding.encode(image, quality: format.quality)
+            data = ExportContainers.withoutGeneratedExif(data, format: ExportFormat(rawValue: format.encoding.rawValue) ?? .jpeg, policy: policy)
+        } else {
+            data = try format.encoding.encode(image, quality: format.quality)
+        }
         let cached = CachedImage(width: image.width, height: image.height, data: data)
         disk.put(key, cached)
         return (cached, false)

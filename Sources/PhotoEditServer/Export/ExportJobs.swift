@@ -40,27 +40,93 @@ final class ExportJobs: Sendable {
     /// The longest `where` a job takes.
     static let maxQueryBytes = 4096
 
+    /// The start of the folders a server makes in the temporary directory:
+    /// `photoedit-exports-PID-RANDOM`.
+    static let temporaryPrefix = "photoedit-exports-"
+
     let folder: String
+    /// The folder is this process's own (made in the temporary directory):
+    /// removed whole at shutdown.
+    let ownsFolder: Bool
     let maxRunning: Int
     let maxKept: Int
+    /// How long a finished job and its files are kept.
+    let retention: TimeInterval
     private let jobs = Mutex<[String: Job]>([:])
     private let tasks = Mutex<[String: Task<Void, Never>]>([:])
     /// Each progress step, for the change feed's `export` events.
     let progress = ExportProgressBroadcast()
 
-    init(folder: String, maxRunning: Int = 2, maxKept: Int = 32) {
-        self.folder = folder
+    /// Jobs writing into `folder`, or (nil) into a folder of this process in
+    /// the temporary directory, after removing the folders there of
+    /// processes that have ended (a server killed before its shutdown).
+    init(folder: String?, maxRunning: Int = 2, maxKept: Int = 32, retention: TimeInterval = 3600,
+         temporaryDirectory: String = NSTemporaryDirectory()) {
+        if let folder {
+            self.folder = folder
+            ownsFolder = false
+        } else {
+            Self.removeStaleFolders(in: temporaryDirectory)
+            self.folder = (temporaryDirectory as NSString).appendingPathComponent(
+                Self.temporaryPrefix + "\(getpid())-\(UUID().uuidString.prefix(8).lowercased())")
+            ownsFolder = true
+        }
         self.maxRunning = max(1, maxRunning)
         self.maxKept = max(1, maxKept)
+        self.retention = max(0, retention)
     }
 
     func job(_ id: String) -> Job? { jobs.withLock { $0[id] } }
+
+    /// Forgets the jobs finished more than `retention` ago, and their files.
+    func expire(now: Date = Date()) {
+        let expired: [String] = jobs.withLock { jobs in
+            let old = jobs.values.filter { $0.state != .running && ($0.finished.map { now.timeIntervalSince($0) >= retention } ?? false) }.map(\.id)
+            for id in old { jobs[id] = nil }
+            return old
+        }
+        for id in expired { try? FileManager.default.removeItem(atPath: folder(of: id)) }
+    }
+
+    /// Stops every job and removes their files (and the folder, when it is
+    /// this process's own): the server's shutdown.
+    func shutdown() {
+        let running = tasks.withLock { tasks in
+            defer { tasks = [:] }
+            return Array(tasks.values)
+        }
+        for task in running { task.cancel() }
+        let ids = jobs.withLock { jobs in
+            defer { jobs = [:] }
+            return Array(jobs.keys)
+        }
+        if ownsFolder {
+            try? FileManager.default.removeItem(atPath: folder)
+        } else {
+            for id in ids { try? FileManager.default.removeItem(atPath: folder(of: id)) }
+        }
+    }
+
+    /// Removes `photoedit-exports-PID-…` folders (this user's) whose process
+    /// has ended: `kill(PID, 0)` says there is no such process.
+    static func removeStaleFolders(in directory: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix(temporaryPrefix) {
+            guard let pid = Int32(name.dropFirst(temporaryPrefix.count).prefix { $0 != "-" }), pid > 0, pid != getpid() else { continue }
+            guard kill(pid, 0) == -1 && errno == ESRCH else { continue }
+            let path = (directory as NSString).appendingPathComponent(name)
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid() else { continue }
+            try? FileManager.default.removeItem(atPath: path)
+        }
+    }
 
     /// The folder of a job's files.
     func folder(of id: String) -> String { folder + "/" + id }
 
     /// Starts a job over `ids`; nil when `maxRunning` jobs are running.
     func start(ids: [String], settings: ExportSettings, library: PhotoLibrary) throws -> Job? {
+        expire()
         let id = UUID().uuidString.lowercased()
         let job = Job(id: id, created: Date(), total: ids.count, settings: settings)
         let evicted: [String]? = jobs.withLock { jobs in

@@ -8,15 +8,17 @@ import PhotoEdit
 /// `tiff`), or any export option (`long-edge`, `sharpen`, `watermark`,
 /// `max-bytes`…). `w`/`h` are a fit box, `q` the quality. The metadata
 /// policy defaults to `copyright` (copyright and contact kept; location,
-/// people and serial numbers never). Signed URLs cover every parameter.
+/// people and serial numbers never: `all` is refused, `httpMetadataPolicy`).
+/// Signed URLs cover every parameter.
 enum ExportRender {
     /// The parameters that make a render an export (beside the quick path's).
     static let parameters: Set<String> = Set(ExportSettings.options.map(\.name)).subtracting(["format", "name", "size"]).union(["preset"])
 
-    /// Whether a render request is an export.
+    /// Whether a render request is an export (`metadata` alone is not: the
+    /// quick path embeds every policy HTTP serves).
     static func wanted(_ query: [(key: String, value: String)]) -> Bool {
         query.contains { pair in
-            parameters.contains(pair.key)
+            (parameters.contains(pair.key) && pair.key != "metadata")
                 || (pair.key == "format" && ImageEncoding(rawValue: pair.value) == nil && ExportFormat(rawValue: pair.value) != nil)
         }
     }
@@ -68,7 +70,9 @@ enum ExportRender {
             throw Problem(.unprocessableContent, code: "render-too-large",
                           "a render of \(target.width * target.height) pixels is more than the limit of \(state.configuration.maxRenderPixels)")
         }
-        let digest = SHA256Digest.hex(of: Array((settings.canonicalText + "\n" + settings.metadata.rawValue).utf8)).prefix(16)
+        // The policy, and the library's title, caption… when the policy writes them (they change without a revision).
+        let descriptive = ExportMetadata.usesLibraryMetadata(settings.metadata) ? ExportMetadata.digest(of: asset) : ""
+        let digest = SHA256Digest.hex(of: Array((settings.canonicalText + "\n" + settings.metadata.rawValue + "\n" + descriptive).utf8)).prefix(16)
         let etag = "\"r\(asset.revision)-x\(digest)\""
         var headers: HTTPFields = [.eTag: etag]
         headers[.cacheControl] = rev != nil ? "public, max-age=31536000, immutable" : "private, no-cache"

@@ -115,6 +115,7 @@ func addExportRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
 
 /// The job a route's `{id}` names, or 404.
 private func knownJob(_ context: ServerContext, _ jobs: ExportJobs) throws -> ExportJobs.Job {
+    jobs.expire()
     let id = try context.parameters.require("id")
     guard let job = jobs.job(id) else { throw Problem(.notFound, code: "unknown-export", "no export \(id.prefix(64))") }
     return job
@@ -159,18 +160,37 @@ func exportSettings(preset: JSONValue?, settings: JSONValue?, library: PhotoLibr
     return try httpExportSettings(preset: presetName, values: values, library: library)
 }
 
+/// The policies HTTP serves: what a photo carries over HTTP is at most
+/// `no-location` (location, people, regions and serial numbers are never
+/// served, whoever asks).
+let httpMetadataPolicies: [ExportMetadataPolicy] = [.copyright, .noLocation, .none]
+
+/// The metadata policy of an HTTP render or export: `copyright` (the
+/// copyright and the creator kept) when none is given; `all` is refused.
+func httpMetadataPolicy(_ text: String?) throws -> ExportMetadataPolicy {
+    guard let text else { return .copyright }
+    guard let policy = ExportMetadataPolicy(rawValue: text.lowercased()), httpMetadataPolicies.contains(policy) else {
+        let allowed = httpMetadataPolicies.map(\.rawValue).joined(separator: ", ")
+        let why = text.lowercased() == "all" ? ": location, people and serial numbers are never served over HTTP" : ""
+        throw Problem(.badRequest, code: "invalid-export-settings", "metadata '\(text.prefix(64))' is not \(allowed)\(why)")
+    }
+    return policy
+}
+
 /// The settings of an HTTP export or render: the HTTP default metadata
 /// policy (`copyright`: the copyright and the contact kept, location and
-/// people never), then the preset's values, then the request's.
+/// people never), then the preset's values, then the request's. A preset
+/// whose policy is `all` (every preset that names none) gets the default.
 func httpExportSettings(preset: String?, values: [String: String], library: PhotoLibrary) throws -> ExportSettings {
     try refuseServerPaths(values)
+    if let asked = values["metadata"] { _ = try httpMetadataPolicy(asked) }
     var base = ExportSettings()
     base.metadata = .copyright
     do {
         if let preset {
             let stored = try library.exportPreset(preset).settings
-            // A preset that names no policy keeps the HTTP default.
-            let metadata = stored.values["metadata"] == nil ? base.metadata : stored.metadata
+            // A preset that names no policy (`all`, the default) keeps the HTTP default.
+            let metadata = stored.metadata == .all ? base.metadata : stored.metadata
             base = stored
             base.metadata = metadata
         }

@@ -791,6 +791,76 @@ func docSnippet21_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
+/// docs/library-api.md:816 (Export: files for delivery (formats, sizes, metadata, presets))
+func docSnippet22(_ doc: DocSnippetContext) throws {
+#sourceLocation(file: "docs/library-api.md", line: 817)
+    let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
+    let id: String = doc.id              // a photo's identifier
+    // A built-in preset (web-avif, print-tiff, share-jpeg) or one of the library's.
+    let web = try library.exportPreset("web-avif")
+    // Several photos into a folder (made if missing), every core; a photo that fails is
+    // reported in its item and the others are still written.
+    let items = try library.exportBatch([id], settings: web.settings, to: doc.path("/exports/shoot"),
+                                        progress: { done, total in print("\(done)/\(total)") })
+    for item in items {
+        switch item.outcome {
+        case .written(let bytes, _, _): print(item.path, bytes)
+        case .skipped: print(item.path, "current")   // same photo, revision and settings: left alone
+        case .failed(let error): print(item.id, error)
+        }
+    }
+    // Settings by option name, as `photoedit export --format jpeg --long-edge 1200 …` takes them.
+    var settings = try ExportSettings(values: ["format": "jpeg", "long-edge": "1200", "sharpen": "screen",
+                                               "metadata": "no-location", "watermark": "© Jane Doe"])
+    settings.maxBytes = 300_000                     // searched: the best quality that fits
+    let file = try library.export(id, settings: settings, to: doc.path("/exports/shoot/small.jpg"))   // staged, then renamed
+    print(file.width, file.height, file.data.count, file.quality ?? 100, file.encodes)
+    let inMemory = try library.exportImage(id, settings: settings)   // the same bytes, not written
+    print(inMemory.format.mediaType)
+    // Presets are stored in the library (every process and node sees them).
+    var mine = web.settings
+    mine.nameTemplate = "{date:%Y-%m-%d}_{seq:3}"
+    try library.addExportPreset(named: "client-web", summary: "AVIF for the client", settings: mine)
+    print(try library.exportPresets().map(\.name))  // ["web-avif", "print-tiff", "share-jpeg", "client-web"]
+    try library.removeExportPreset(named: "client-web")
+#sourceLocation()
+}
+
+/// docs/library-api.md:816 (Export: files for delivery (formats, sizes, metadata, presets)) — the same, inside async code (compiled, not run)
+func docSnippet22_inAsyncCode(_ doc: DocSnippetContext) async throws {
+#sourceLocation(file: "docs/library-api.md", line: 817)
+    let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
+    let id: String = doc.id              // a photo's identifier
+    // A built-in preset (web-avif, print-tiff, share-jpeg) or one of the library's.
+    let web = try library.exportPreset("web-avif")
+    // Several photos into a folder (made if missing), every core; a photo that fails is
+    // reported in its item and the others are still written.
+    let items = try library.exportBatch([id], settings: web.settings, to: doc.path("/exports/shoot"),
+                                        progress: { done, total in print("\(done)/\(total)") })
+    for item in items {
+        switch item.outcome {
+        case .written(let bytes, _, _): print(item.path, bytes)
+        case .skipped: print(item.path, "current")   // same photo, revision and settings: left alone
+        case .failed(let error): print(item.id, error)
+        }
+    }
+    // Settings by option name, as `photoedit export --format jpeg --long-edge 1200 …` takes them.
+    var settings = try ExportSettings(values: ["format": "jpeg", "long-edge": "1200", "sharpen": "screen",
+                                               "metadata": "no-location", "watermark": "© Jane Doe"])
+    settings.maxBytes = 300_000                     // searched: the best quality that fits
+    let file = try library.export(id, settings: settings, to: doc.path("/exports/shoot/small.jpg"))   // staged, then renamed
+    print(file.width, file.height, file.data.count, file.quality ?? 100, file.encodes)
+    let inMemory = try library.exportImage(id, settings: settings)   // the same bytes, not written
+    print(inMemory.format.mediaType)
+    // Presets are stored in the library (every process and node sees them).
+    var mine = web.settings
+    mine.nameTemplate = "{date:%Y-%m-%d}_{seq:3}"
+    try library.addExportPreset(named: "client-web", summary: "AVIF for the client", settings: mine)
+    print(try library.exportPresets().map(\.name))  // ["web-avif", "print-tiff", "share-jpeg", "client-web"]
+    try library.removeExportPreset(named: "client-web")
+#sourceLocation()
+}
+
 /// The page's snippets, in page order.
 let docSnippets: [DocSnippet] = [
     DocSnippet(number: 1, line: 6, section: "Using photoedit from Swift", run: .none(reason: "two elements of Package.swift's arrays, not statements")),
@@ -814,7 +884,8 @@ let docSnippets: [DocSnippet] = [
     DocSnippet(number: 19, line: 629, section: "Image requests and the caching image manager (PhotoKit's `PHImageManager`)", run: .async(docSnippet19)),
     DocSnippet(number: 20, line: 760, section: "Local corrections and healing spots", run: .sync(docSnippet20)),
     DocSnippet(number: 21, line: 789, section: "Versions: virtual copies, snapshots, selective sync", run: .sync(docSnippet21)),
+    DocSnippet(number: 22, line: 816, section: "Export: files for delivery (formats, sizes, metadata, presets)", run: .sync(docSnippet22)),
 ]
 
 /// The synchronous snippets also compiled inside an `async` function.
-let docSnippetsCompiledInAsyncCode: [Int] = [2, 3, 5, 6, 7, 8, 9, 10, 11, 13, 14, 16, 18, 20, 21]
+let docSnippetsCompiledInAsyncCode: [Int] = [2, 3, 5, 6, 7, 8, 9, 10, 11, 13, 14, 16, 18, 20, 21, 22]

@@ -104,6 +104,47 @@ struct ExportBatchCLITests {
         #expect(try Self.files(out).isEmpty, "nothing left in the output folder")
     }
 
+    /// `-o DIR` makes a missing folder and its parents (as `mkdir -p`), only
+    /// once the settings and ids are good; a part that is a file is refused.
+    @Test func makesTheOutputFolder() throws {
+        let (lib, ids) = try Self.library()
+        let out = lib.temp.file("new/deeper/out")
+        try lib.succeed(["export", "--long-edge", "64", ids[0], "-o", out])
+        #expect(try Self.files(out) == ["coffee.jpg"])
+        let refused = lib.temp.file("never/made")
+        let bad = try lib.run(["export", "--preset", "nope", ids[0], "-o", refused])
+        #expect(bad.status != 0 && !FileManager.default.fileExists(atPath: lib.temp.file("never")), "bad settings make no folder")
+        let unknown = try lib.run(["export", "--long-edge", "64", "0123456789abcdef0123456789abcdef", "-o", refused])
+        #expect(unknown.status != 0 && !FileManager.default.fileExists(atPath: lib.temp.file("never")), "an unknown id makes no folder")
+        try Data("x".utf8).write(to: URL(fileURLWithPath: lib.temp.file("file")))
+        let underFile = try lib.run(["export", "--long-edge", "64", ids[0], "-o", lib.temp.file("file/out")])
+        #expect(underFile.status != 0 && underFile.stderrLines.count == 1 && underFile.stderr.contains("is not a folder"), "\(underFile.stderr)")
+        let deep = lib.temp.file((1...17).map { "d\($0)" }.joined(separator: "/"))
+        let tooDeep = try lib.run(["export", "--long-edge", "64", ids[0], "-o", deep])
+        #expect(tooDeep.status != 0 && tooDeep.stderr.contains("at most 16") && !FileManager.default.fileExists(atPath: lib.temp.file("d1")))
+    }
+
+    /// max-bytes takes 1KB (1000 bytes) up to 1GB; the search's encodes are
+    /// reported by `export` as by `render`.
+    @Test func maxBytesBoundsAndEncodes() throws {
+        let (lib, ids) = try Self.library()
+        let out = try Self.folder(lib)
+        let oneKB = try lib.run(["export", "--max-bytes", "1KB", "--long-edge", "400", ids[0], "-o", out])
+        #expect(oneKB.status != 0 && oneKB.stderr.contains("no quality fits max-bytes 1000") && !oneKB.stderr.contains("outside"), "\(oneKB.stderr)")
+        for (value, bytes) in [("999", "999"), ("2GB", "2000000000")] {
+            let r = try lib.run(["export", "--max-bytes", value, ids[0], "-o", out])
+            #expect(r.status != 0 && r.stderrLines.count == 1 && r.stderr.contains("is \(bytes) bytes, outside 1KB…1GB"), "\(r.stderr)")
+        }
+        let r = try lib.succeed(["export", "--max-bytes", "20KB", "--long-edge", "800"] + ids + ["-o", out])
+        let note = r.stderrLines.first(where: { $0.contains("max-bytes 20000:") }) ?? ""
+        let match = try #require(note.firstMatch(of: /3 written with (\d+) encodes \((\d+\.\d+) per photo\)/), "\(r.stderr)")
+        #expect(Int(match.1)! >= 3 && Double(match.2)! >= 1, "\(note)")
+        for name in try Self.files(out) {
+            let size = try #require(try FileManager.default.attributesOfItem(atPath: out + "/" + name)[.size] as? Int)
+            #expect(size <= 20_000, "\(name): \(size)")
+        }
+    }
+
     /// One photo fails (its original is gone); the others are written.
     @Test func oneFailureTheRestWritten() throws {
         let (lib, ids) = try Self.library()

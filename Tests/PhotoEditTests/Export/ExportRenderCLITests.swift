@@ -16,10 +16,6 @@ struct ExportRenderCLITests {
         return (lib, id)
     }
 
-    static func groups(_ tags: [String: String], _ prefixes: [String]) -> [String] {
-        tags.keys.filter { key in prefixes.contains { key.hasPrefix($0 + ":") } }.sorted()
-    }
-
     @Test func metadataPolicies() throws {
         let (lib, id) = try Self.library()
         func render(_ policy: String) throws -> [String: String] {
@@ -31,10 +27,10 @@ struct ExportRenderCLITests {
             return tags
         }
         let none = try render("none")
-        #expect(Self.groups(none, ["EXIF", "IPTC", "XMP"]).isEmpty, "none: \(Self.groups(none, ["EXIF", "IPTC", "XMP"]))")
+        #expect(ExportTestPhoto.groups(none, ["EXIF", "IPTC", "XMP"]).isEmpty, "none: \(ExportTestPhoto.groups(none, ["EXIF", "IPTC", "XMP"]))")
 
         let noLocation = try render("no-location")
-        #expect(Self.groups(noLocation, ["GPS"]).isEmpty && !noLocation.keys.contains { $0.contains("GPS") }, "no GPS tag")
+        #expect(ExportTestPhoto.groups(noLocation, ["GPS"]).isEmpty && !noLocation.keys.contains { $0.contains("GPS") }, "no GPS tag")
         for tag in ["EXIF:SerialNumber", "EXIF:LensSerialNumber", "EXIF:OwnerName", "XMP:PersonInImage", "XMP:RegionName", "XMP:RegionType"] {
             #expect(noLocation[tag] == nil, "no-location leaves out \(tag)")
         }
@@ -48,6 +44,29 @@ struct ExportRenderCLITests {
 
         let all = try render("all")
         #expect(all["EXIF:GPSLatitude"] != nil && all["EXIF:SerialNumber"] == "SN12345" && all["EXIF:Model"] == "EOS R5")
+    }
+
+    /// `none` in HEIF (AVIF, HEIC) keeps the ICC profile (a Display P3 one
+    /// here, so it cannot be the nclx box's sRGB) and writes no EXIF or XMP
+    /// item: exiftool and `vipsheader -a` read the files.
+    @Test(arguments: ["avif", "heic"])
+    func heifNoneKeepsTheProfile(_ ext: String) throws {
+        let (lib, id) = try Self.library()
+        let out = lib.temp.file("p3.\(ext)")
+        try lib.succeed(["render", id, "-o", out, "--metadata", "none", "--profile", "display-p3", "--long-edge", "200"])
+        let tags = try ExportTestPhoto.tags(out)
+        #expect(tags["ICC_Profile:ProfileDescription"]?.contains("P3") == true, "\(tags.filter { $0.key.hasPrefix("ICC") })")
+        #expect(ExportTestPhoto.groups(tags, ["EXIF", "IPTC", "XMP"]).isEmpty, "\(ExportTestPhoto.groups(tags, ["EXIF", "IPTC", "XMP"]))")
+        let header = try ExportTestPhoto.tool("/usr/bin/vipsheader", ["-a", out]).stdout
+        // The container still decodes whole (its items moved when the Exif item left).
+        let decoded = try Image.load(path: out, sequential: false).inMemory()
+        #expect(max(decoded.width, decoded.height) == 200 && decoded.bands == 3)
+        #expect(header.contains("icc-profile-data") && !header.contains("exif-data") && !header.contains("xmp-data"), "\(header)")
+        // The copyright policy, same format: the EXIF and XMP items are written.
+        let kept = lib.temp.file("kept.\(ext)")
+        try lib.succeed(["render", id, "-o", kept, "--metadata", "copyright", "--profile", "display-p3", "--long-edge", "200"])
+        let keptTags = try ExportTestPhoto.tags(kept)
+        #expect(keptTags["EXIF:Copyright"] == ExportTestPhoto.copyright && keptTags["ICC_Profile:ProfileDescription"]?.contains("P3") == true)
     }
 
     /// The library's title, caption, keywords and rating go out as XMP.

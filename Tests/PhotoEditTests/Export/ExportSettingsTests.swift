@@ -173,34 +173,3 @@ struct ExportSettingsTests {
         #expect(ExportEncoder.sharpeningParameters(.init(medium: .matte), longEdge: 6000).sigma > ExportEncoder.sharpeningParameters(.init(medium: .matte), longEdge: 2048).sigma)
     }
 }
-
-/// A copy of a sample with GPS, serial numbers, an owner, a copyright, a
-/// person and a region, written by exiftool.
-enum ExportTestPhoto {
-    static let copyright = "(c) Jane Doe"
-
-    static func make(in temp: TemporaryDirectory, sample: String = "coffee.jpg") throws -> String {
-        let path = temp.file("tagged-" + sample)
-        try FileManager.default.copyItem(atPath: Paths.sample(sample), toPath: path)
-        try XMPMetadataTests.exiftool(["-overwrite_original", "-GPSLatitude=48.85", "-GPSLatitudeRef=N", "-GPSLongitude=2.35",
-                                       "-GPSLongitudeRef=E", "-SerialNumber=SN12345", "-LensSerialNumber=LS999", "-OwnerName=Jane",
-                                       "-Copyright=\(copyright)", "-Artist=Jane Doe", "-Make=Canon", "-Model=EOS R5",
-                                       "-XMP-iptcExt:PersonInImage=John Smith", "-XMP-mwg-rs:RegionName=John", "-XMP-mwg-rs:RegionType=Face",
-                                       path])
-        return path
-    }
-
-    /// exiftool's tags of a file, `Group:Name` → value.
-    static func tags(_ path: String) throws -> [String: String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
-        process.arguments = ["-a", "-G0", "-s", "-j", "-q", path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard let array = try JSONSerialization.jsonObject(with: data) as? [[String: Any]], let first = array.first else { return [:] }
-        return first.mapValues { "\($0)" }
-    }
-}

@@ -47,8 +47,10 @@ extension Rendering {
         for (definition, node) in zip(definitions, recipe.nodes) {
             working = try definition.renderer(for: node.version)(working, node.parameters, context)
         }
-        let output = try renderer.outputImage(working)
-        let data = try output.encoded(format: "jpeg", options: [("Q", .number(Double(quality)))])
+        // A preview is a working image, not a delivery: no EXIF, IPTC or
+        // XMP of the original (its location above all); the ICC profile stays.
+        let output = try ExportEncoder.withMetadata(try renderer.outputImage(working), nil, policy: .none)
+        let data = ExportContainers.jpegWithoutExif(try output.encoded(format: "jpeg", options: [("Q", .number(Double(quality)))]))
         return RenderedImage(width: output.width, height: output.height, data: data)
     }
 }

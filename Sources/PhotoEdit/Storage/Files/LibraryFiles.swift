@@ -40,6 +40,11 @@ package protocol LibraryFiles: Sendable {
     func remove(_ relative: String)
     /// Every file under `folder` (`originals`, `renders`, `revisions`).
     func list(_ folder: String) throws -> [LibraryFileInfo]
+    /// The bytes of `relative` as the store holds them now, never from a
+    /// node's cache: for small files another node may remove and write
+    /// again under the same name (export presets). nil when it is missing;
+    /// a file larger than `limit` bytes throws.
+    func currentContents(_ relative: String, limit: Int) throws -> Data?
 }
 
 extension LibraryFiles {
@@ -77,6 +82,13 @@ package struct FolderLibraryFiles: LibraryFiles {
     }
 
     package func remove(_ relative: String) { unlink(layout.absolute(relative)) }
+
+    package func currentContents(_ relative: String, limit: Int) throws -> Data? {
+        let path = layout.absolute(relative)
+        guard let size = FileIO.size(path) else { return nil }
+        guard size <= Int64(limit) else { throw PhotoEditError.library("\(relative) is \(size) bytes, more than \(limit)") }
+        return FileManager.default.contents(atPath: path)
+    }
 
     package func list(_ folder: String) -> [LibraryFileInfo] {
         let base = layout.absolute(folder)
@@ -154,6 +166,18 @@ package final class BlobLibraryFiles: LibraryFiles {
         _ = try? run {
             try await store.delete(key)
             await cache.invalidate(key)
+        }
+    }
+
+    package func currentContents(_ relative: String, limit: Int) throws -> Data? {
+        let key = try key(relative)
+        let store = self.store
+        return try run { () -> Data? in
+            do {
+                return try await store.data(for: key, limit: Int64(limit))
+            } catch BlobStoreError.notFound {
+                return nil
+            }
         }
     }
 

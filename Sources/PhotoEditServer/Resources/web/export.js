@@ -1,6 +1,7 @@
 // Export (issue 38): a dialog with the export presets, format, size,
 // output sharpening, metadata and a watermark text, the expected file
-// size from a real encode at those settings (the render's bytes), and the
+// size from a real encode at those settings (the bytes of the render the
+// server makes for the first photo: never an estimate), and the
 // export of the open photo or of a selection of the grid (an export job,
 // downloaded as one ZIP). Kept apart from app.js: it adds its buttons and
 // the grid's check boxes itself.
@@ -22,8 +23,9 @@ function el(tag, attributes = {}, ...children) {
 
 const FORMATS = ["jpeg", "avif", "jxl", "webp", "png", "tiff", "heic"];
 const SHARPEN = ["none", "screen:low", "screen:standard", "screen:high", "matte:standard", "glossy:standard"];
+// What HTTP serves: location, people and serial numbers never leave the server (no "all").
 const METADATA = [["copyright", "Copyright and contact only"], ["no-location", "All but location, people and serial numbers"],
-  ["all", "All"], ["none", "None"]];
+  ["none", "None"]];
 
 /** The photos checked in the grid. */
 const selected = new Set();

@@ -2,7 +2,6 @@ from enum import StrEnum
 
 
 class RenderUrlMetadata(StrEnum):
-    ALL = "all"
     COPYRIGHT = "copyright"
     NONE = "none"
     NO_LOCATION = "no-location"

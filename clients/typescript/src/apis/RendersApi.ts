@@ -85,7 +85,7 @@ export interface RenderRequest {
      */
     preset?: string;
     /**
-     * Metadata kept. Over HTTP the default is copyright (copyright and contact kept; location, people and serial numbers never).
+     * The metadata every render carries: copyright (the default: copyright and creator only), no-location (camera, exposure, title, caption, keywords, rating; no GPS, people or serial numbers) or none. all is refused (400): location, people and serial numbers are never served over HTTP. Part of the ETag.
      */
     metadata?: RenderMetadataEnum;
     /**
@@ -224,7 +224,7 @@ export interface RenderURLRequest {
      */
     preset?: string;
     /**
-     * Metadata kept. Over HTTP the default is copyright (copyright and contact kept; location, people and serial numbers never).
+     * The metadata every render carries: copyright (the default: copyright and creator only), no-location (camera, exposure, title, caption, keywords, rating; no GPS, people or serial numbers) or none. all is refused (400): location, people and serial numbers are never served over HTTP. Part of the ETag.
      */
     metadata?: RenderURLMetadataEnum;
     /**
@@ -772,7 +772,6 @@ export type RenderVersionEnum = typeof RenderVersionEnum[keyof typeof RenderVers
  * @export
  */
 export const RenderMetadataEnum = {
-    All: 'all',
     Copyright: 'copyright',
     NoLocation: 'no-location',
     None: 'none',
@@ -828,7 +827,6 @@ export type RenderURLVersionEnum = typeof RenderURLVersionEnum[keyof typeof Rend
  * @export
  */
 export const RenderURLMetadataEnum = {
-    All: 'all',
     Copyright: 'copyright',
     NoLocation: 'no-location',
     None: 'none',

@@ -26,7 +26,7 @@ def _get_kwargs(
     version: RenderVersion | Unset = UNSET,
     rev: int | Unset = UNSET,
     preset: str | Unset = UNSET,
-    metadata: RenderMetadata | Unset = UNSET,
+    metadata: RenderMetadata | Unset = RenderMetadata.COPYRIGHT,
     long_edge: int | Unset = UNSET,
     short_edge: int | Unset = UNSET,
     megapixels: float | Unset = UNSET,
@@ -217,7 +217,7 @@ def sync_detailed(
     version: RenderVersion | Unset = UNSET,
     rev: int | Unset = UNSET,
     preset: str | Unset = UNSET,
-    metadata: RenderMetadata | Unset = UNSET,
+    metadata: RenderMetadata | Unset = RenderMetadata.COPYRIGHT,
     long_edge: int | Unset = UNSET,
     short_edge: int | Unset = UNSET,
     megapixels: float | Unset = UNSET,
@@ -254,7 +254,7 @@ def sync_detailed(
         version (RenderVersion | Unset):
         rev (int | Unset):
         preset (str | Unset):
-        metadata (RenderMetadata | Unset):
+        metadata (RenderMetadata | Unset):  Default: RenderMetadata.COPYRIGHT.
         long_edge (int | Unset):
         short_edge (int | Unset):
         megapixels (float | Unset):
@@ -342,7 +342,7 @@ def sync(
     version: RenderVersion | Unset = UNSET,
     rev: int | Unset = UNSET,
     preset: str | Unset = UNSET,
-    metadata: RenderMetadata | Unset = UNSET,
+    metadata: RenderMetadata | Unset = RenderMetadata.COPYRIGHT,
     long_edge: int | Unset = UNSET,
     short_edge: int | Unset = UNSET,
     megapixels: float | Unset = UNSET,
@@ -379,7 +379,7 @@ def sync(
         version (RenderVersion | Unset):
         rev (int | Unset):
         preset (str | Unset):
-        metadata (RenderMetadata | Unset):
+        metadata (RenderMetadata | Unset):  Default: RenderMetadata.COPYRIGHT.
         long_edge (int | Unset):
         short_edge (int | Unset):
         megapixels (float | Unset):
@@ -462,7 +462,7 @@ async def asyncio_detailed(
     version: RenderVersion | Unset = UNSET,
     rev: int | Unset = UNSET,
     preset: str | Unset = UNSET,
-    metadata: RenderMetadata | Unset = UNSET,
+    metadata: RenderMetadata | Unset = RenderMetadata.COPYRIGHT,
     long_edge: int | Unset = UNSET,
     short_edge: int | Unset = UNSET,
     megapixels: float | Unset = UNSET,
@@ -499,7 +499,7 @@ async def asyncio_detailed(
         version (RenderVersion | Unset):
         rev (int | Unset):
         preset (str | Unset):
-        metadata (RenderMetadata | Unset):
+        metadata (RenderMetadata | Unset):  Default: RenderMetadata.COPYRIGHT.
         long_edge (int | Unset):
         short_edge (int | Unset):
         megapixels (float | Unset):
@@ -585,7 +585,7 @@ async def asyncio(
     version: RenderVersion | Unset = UNSET,
     rev: int | Unset = UNSET,
     preset: str | Unset = UNSET,
-    metadata: RenderMetadata | Unset = UNSET,
+    metadata: RenderMetadata | Unset = RenderMetadata.COPYRIGHT,
     long_edge: int | Unset = UNSET,
     short_edge: int | Unset = UNSET,
     megapixels: float | Unset = UNSET,
@@ -622,7 +622,7 @@ async def asyncio(
         version (RenderVersion | Unset):
         rev (int | Unset):
         preset (str | Unset):
-        metadata (RenderMetadata | Unset):
+        metadata (RenderMetadata | Unset):  Default: RenderMetadata.COPYRIGHT.
         long_edge (int | Unset):
         short_edge (int | Unset):
         megapixels (float | Unset):

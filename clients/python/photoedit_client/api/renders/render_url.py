@@ -28,7 +28,7 @@ def _get_kwargs(
     rev: int | Unset = UNSET,
     ttl: int | Unset = 3600,
     preset: str | Unset = UNSET,
-    metadata: RenderUrlMetadata | Unset = UNSET,
+    metadata: RenderUrlMetadata | Unset = RenderUrlMetadata.COPYRIGHT,
     long_edge: int | Unset = UNSET,
     short_edge: int | Unset = UNSET,
     megapixels: float | Unset = UNSET,
@@ -199,7 +199,7 @@ def sync_detailed(
     rev: int | Unset = UNSET,
     ttl: int | Unset = 3600,
     preset: str | Unset = UNSET,
-    metadata: RenderUrlMetadata | Unset = UNSET,
+    metadata: RenderUrlMetadata | Unset = RenderUrlMetadata.COPYRIGHT,
     long_edge: int | Unset = UNSET,
     short_edge: int | Unset = UNSET,
     megapixels: float | Unset = UNSET,
@@ -233,7 +233,7 @@ def sync_detailed(
         rev (int | Unset):
         ttl (int | Unset):  Default: 3600.
         preset (str | Unset):
-        metadata (RenderUrlMetadata | Unset):
+        metadata (RenderUrlMetadata | Unset):  Default: RenderUrlMetadata.COPYRIGHT.
         long_edge (int | Unset):
         short_edge (int | Unset):
         megapixels (float | Unset):
@@ -315,7 +315,7 @@ def sync(
     rev: int | Unset = UNSET,
     ttl: int | Unset = 3600,
     preset: str | Unset = UNSET,
-    metadata: RenderUrlMetadata | Unset = UNSET,
+    metadata: RenderUrlMetadata | Unset = RenderUrlMetadata.COPYRIGHT,
     long_edge: int | Unset = UNSET,
     short_edge: int | Unset = UNSET,
     megapixels: float | Unset = UNSET,
@@ -349,7 +349,7 @@ def sync(
         rev (int | Unset):
         ttl (int | Unset):  Default: 3600.
         preset (str | Unset):
-        metadata (RenderUrlMetadata | Unset):
+        metadata (RenderUrlMetadata | Unset):  Default: RenderUrlMetadata.COPYRIGHT.
         long_edge (int | Unset):
         short_edge (int | Unset):
         megapixels (float | Unset):
@@ -426,7 +426,7 @@ async def asyncio_detailed(
     rev: int | Unset = UNSET,
     ttl: int | Unset = 3600,
     preset: str | Unset = UNSET,
-    metadata: RenderUrlMetadata | Unset = UNSET,
+    metadata: RenderUrlMetadata | Unset = RenderUrlMetadata.COPYRIGHT,
     long_edge: int | Unset = UNSET,
     short_edge: int | Unset = UNSET,
     megapixels: float | Unset = UNSET,
@@ -460,7 +460,7 @@ async def asyncio_detailed(
         rev (int | Unset):
         ttl (int | Unset):  Default: 3600.
         preset (str | Unset):
-        metadata (RenderUrlMetadata | Unset):
+        metadata (RenderUrlMetadata | Unset):  Default: RenderUrlMetadata.COPYRIGHT.
         long_edge (int | Unset):
         short_edge (int | Unset):
         megapixels (float | Unset):
@@ -540,7 +540,7 @@ async def asyncio(
     rev: int | Unset = UNSET,
     ttl: int | Unset = 3600,
     preset: str | Unset = UNSET,
-    metadata: RenderUrlMetadata | Unset = UNSET,
+    metadata: RenderUrlMetadata | Unset = RenderUrlMetadata.COPYRIGHT,
     long_edge: int | Unset = UNSET,
     short_edge: int | Unset = UNSET,
     megapixels: float | Unset = UNSET,
@@ -574,7 +574,7 @@ async def asyncio(
         rev (int | Unset):
         ttl (int | Unset):  Default: 3600.
         preset (str | Unset):
-        metadata (RenderUrlMetadata | Unset):
+        metadata (RenderUrlMetadata | Unset):  Default: RenderUrlMetadata.COPYRIGHT.
         long_edge (int | Unset):
         short_edge (int | Unset):
         megapixels (float | Unset):
