@@ -585,9 +585,9 @@ func docSnippet15(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:571 (Resources and verification)
+/// docs/library-api.md:572 (Resources and verification)
 func docSnippet16(_ doc: DocSnippetContext) throws {
-#sourceLocation(file: "docs/library-api.md", line: 572)
+#sourceLocation(file: "docs/library-api.md", line: 573)
     let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
     let id: String = doc.id              // a photo's identifier
     for resource in try library.resources(for: id) {   // the files behind a photo
@@ -601,9 +601,9 @@ func docSnippet16(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:571 (Resources and verification) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:572 (Resources and verification) — the same, inside async code (compiled, not run)
 func docSnippet16_inAsyncCode(_ doc: DocSnippetContext) async throws {
-#sourceLocation(file: "docs/library-api.md", line: 572)
+#sourceLocation(file: "docs/library-api.md", line: 573)
     let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
     let id: String = doc.id              // a photo's identifier
     for resource in try library.resources(for: id) {   // the files behind a photo
@@ -617,9 +617,9 @@ func docSnippet16_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:589 (Resources and verification)
+/// docs/library-api.md:590 (Resources and verification)
 func docSnippet17(_ doc: DocSnippetContext) async throws {
-#sourceLocation(file: "docs/library-api.md", line: 590)
+#sourceLocation(file: "docs/library-api.md", line: 591)
     let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
     let id: String = doc.id              // a photo's identifier
     let resources = try library.resources(for: id)
@@ -632,9 +632,9 @@ func docSnippet17(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:615 (Errors)
+/// docs/library-api.md:616 (Errors)
 func docSnippet18(_ doc: DocSnippetContext) throws {
-#sourceLocation(file: "docs/library-api.md", line: 616)
+#sourceLocation(file: "docs/library-api.md", line: 617)
     let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
     let id: String = doc.id              // a photo's identifier
     do {
@@ -647,9 +647,9 @@ func docSnippet18(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:615 (Errors) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:616 (Errors) — the same, inside async code (compiled, not run)
 func docSnippet18_inAsyncCode(_ doc: DocSnippetContext) async throws {
-#sourceLocation(file: "docs/library-api.md", line: 616)
+#sourceLocation(file: "docs/library-api.md", line: 617)
     let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
     let id: String = doc.id              // a photo's identifier
     do {
@@ -662,9 +662,9 @@ func docSnippet18_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:629 (Image requests and the caching image manager (PhotoKit's `PHImageManager`))
+/// docs/library-api.md:630 (Image requests and the caching image manager (PhotoKit's `PHImageManager`))
 func docSnippet19(_ doc: DocSnippetContext) async throws {
-#sourceLocation(file: "docs/library-api.md", line: 630)
+#sourceLocation(file: "docs/library-api.md", line: 631)
     let library: PhotoLibrary = doc.library                             // your library: PhotoLibrary(url:)
     let id: String = doc.id                                        // a photo's identifier
     let visibleIDs: [String] = doc.visibleIDs                              // the photos a grid shows
@@ -707,9 +707,9 @@ func docSnippet19(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:760 (Local corrections and healing spots)
+/// docs/library-api.md:761 (Local corrections and healing spots)
 func docSnippet20(_ doc: DocSnippetContext) throws {
-#sourceLocation(file: "docs/library-api.md", line: 761)
+#sourceLocation(file: "docs/library-api.md", line: 762)
     let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
     let id: String = doc.id              // a photo's identifier
     var recipe = try library.currentRecipe(id)
@@ -729,9 +729,9 @@ func docSnippet20(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:760 (Local corrections and healing spots) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:761 (Local corrections and healing spots) — the same, inside async code (compiled, not run)
 func docSnippet20_inAsyncCode(_ doc: DocSnippetContext) async throws {
-#sourceLocation(file: "docs/library-api.md", line: 761)
+#sourceLocation(file: "docs/library-api.md", line: 762)
     let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
     let id: String = doc.id              // a photo's identifier
     var recipe = try library.currentRecipe(id)
@@ -751,9 +751,9 @@ func docSnippet20_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:789 (Versions: virtual copies, snapshots, selective sync)
+/// docs/library-api.md:794 (Versions: virtual copies, snapshots, selective sync)
 func docSnippet21(_ doc: DocSnippetContext) throws {
-#sourceLocation(file: "docs/library-api.md", line: 790)
+#sourceLocation(file: "docs/library-api.md", line: 795)
     let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
     let id: String = doc.id              // a photo's identifier
     let bw = try library.duplicate(id, name: "B&W")          // shares the original
@@ -771,9 +771,9 @@ func docSnippet21(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:789 (Versions: virtual copies, snapshots, selective sync) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:794 (Versions: virtual copies, snapshots, selective sync) — the same, inside async code (compiled, not run)
 func docSnippet21_inAsyncCode(_ doc: DocSnippetContext) async throws {
-#sourceLocation(file: "docs/library-api.md", line: 790)
+#sourceLocation(file: "docs/library-api.md", line: 795)
     let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
     let id: String = doc.id              // a photo's identifier
     let bw = try library.duplicate(id, name: "B&W")          // shares the original
@@ -791,9 +791,9 @@ func docSnippet21_inAsyncCode(_ doc: DocSnippetContext) async throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:816 (Export: files for delivery (formats, sizes, metadata, presets))
+/// docs/library-api.md:821 (Export: files for delivery (formats, sizes, metadata, presets))
 func docSnippet22(_ doc: DocSnippetContext) throws {
-#sourceLocation(file: "docs/library-api.md", line: 817)
+#sourceLocation(file: "docs/library-api.md", line: 822)
     let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
     let id: String = doc.id              // a photo's identifier
     // A built-in preset (web-avif, print-tiff, share-jpeg) or one of the library's.
@@ -826,9 +826,9 @@ func docSnippet22(_ doc: DocSnippetContext) throws {
 #sourceLocation()
 }
 
-/// docs/library-api.md:816 (Export: files for delivery (formats, sizes, metadata, presets)) — the same, inside async code (compiled, not run)
+/// docs/library-api.md:821 (Export: files for delivery (formats, sizes, metadata, presets)) — the same, inside async code (compiled, not run)
 func docSnippet22_inAsyncCode(_ doc: DocSnippetContext) async throws {
-#sourceLocation(file: "docs/library-api.md", line: 817)
+#sourceLocation(file: "docs/library-api.md", line: 822)
     let library: PhotoLibrary = doc.library   // your library: PhotoLibrary(url:)
     let id: String = doc.id              // a photo's identifier
     // A built-in preset (web-avif, print-tiff, share-jpeg) or one of the library's.
@@ -878,13 +878,13 @@ let docSnippets: [DocSnippet] = [
     DocSnippet(number: 13, line: 463, section: "Fetching photos and albums (PhotoKit's `PHFetchOptions`)", run: .sync(docSnippet13)),
     DocSnippet(number: 14, line: 513, section: "The change feed (PhotoKit's change observer)", run: .sync(docSnippet14)),
     DocSnippet(number: 15, line: 526, section: "The change feed (PhotoKit's change observer)", run: .untilCancelled(docSnippet15)),
-    DocSnippet(number: 16, line: 571, section: "Resources and verification", run: .sync(docSnippet16)),
-    DocSnippet(number: 17, line: 589, section: "Resources and verification", run: .async(docSnippet17)),
-    DocSnippet(number: 18, line: 615, section: "Errors", run: .sync(docSnippet18)),
-    DocSnippet(number: 19, line: 629, section: "Image requests and the caching image manager (PhotoKit's `PHImageManager`)", run: .async(docSnippet19)),
-    DocSnippet(number: 20, line: 760, section: "Local corrections and healing spots", run: .sync(docSnippet20)),
-    DocSnippet(number: 21, line: 789, section: "Versions: virtual copies, snapshots, selective sync", run: .sync(docSnippet21)),
-    DocSnippet(number: 22, line: 816, section: "Export: files for delivery (formats, sizes, metadata, presets)", run: .sync(docSnippet22)),
+    DocSnippet(number: 16, line: 572, section: "Resources and verification", run: .sync(docSnippet16)),
+    DocSnippet(number: 17, line: 590, section: "Resources and verification", run: .async(docSnippet17)),
+    DocSnippet(number: 18, line: 616, section: "Errors", run: .sync(docSnippet18)),
+    DocSnippet(number: 19, line: 630, section: "Image requests and the caching image manager (PhotoKit's `PHImageManager`)", run: .async(docSnippet19)),
+    DocSnippet(number: 20, line: 761, section: "Local corrections and healing spots", run: .sync(docSnippet20)),
+    DocSnippet(number: 21, line: 794, section: "Versions: virtual copies, snapshots, selective sync", run: .sync(docSnippet21)),
+    DocSnippet(number: 22, line: 821, section: "Export: files for delivery (formats, sizes, metadata, presets)", run: .sync(docSnippet22)),
 ]
 
 /// The synchronous snippets also compiled inside an `async` function.
