@@ -54,10 +54,20 @@ extension Exporting {
 
     /// The original's EXIF and the library's descriptive metadata.
     func metadata(_ subject: ImageSubject) throws -> ExportMetadata {
-        let asset = try queries.asset(subject.id)
-        // libvips has no RAW loader; a RAW's EXIF is read from its TIFF structure when it has one.
+        try metadata(subject, exif: Self.originalExif(subject))
+    }
+
+    /// The original's EXIF block, if it has one. libvips has no RAW loader;
+    /// a RAW's EXIF is read from its TIFF structure when it has one.
+    static func originalExif(_ subject: ImageSubject) -> Data? {
         let exif = (try? Image.load(path: subject.originalPath, sequential: true, failOnTruncated: false))?.blob("exif-data")
         _ = Vips.takeError()
+        return exif
+    }
+
+    /// `exif` (the original's) and the library's descriptive metadata.
+    func metadata(_ subject: ImageSubject, exif: Data?) throws -> ExportMetadata {
+        let asset = try queries.asset(subject.id)
         let descriptive = DescriptiveMetadata(rating: asset.rating == 0 ? nil : asset.rating, keywords: asset.keywords.isEmpty ? nil : asset.keywords,
                                               title: asset.title, caption: asset.caption)
         return ExportMetadata(exif: exif, descriptive: descriptive)

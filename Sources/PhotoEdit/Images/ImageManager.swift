@@ -28,6 +28,12 @@ public final class ImageManager: Sendable {
     /// use it to hold a computation while other requests join it.
     let beforeCompute: (@Sendable (ImageCacheKey) -> Void)?
     private let state = Mutex(State())
+    /// The originals' EXIF blocks for embedded metadata, by original file
+    /// (content-addressed, never changed): read once per process, not at
+    /// every render (on a blob store each read fetches the original).
+    /// Bounded: emptied when it holds `originalExifLimit` entries.
+    private let originalExif = Mutex<[String: Data?]>([:])
+    private static let originalExifLimit = 20_000
 
     private struct State {
         var nextRequest = 1
@@ -276,7 +282,7 @@ public final class ImageManager: Sendable {
         let format = key.format ?? ImageCacheKey.EncodedFormat(encoding: .jpeg, quality: configuration.quality)
         var data: Data
         if let policy = format.metadata {
-            image = try ExportEncoder.withMetadata(image, try library.exporting.metadata(s), policy: policy)
+            image = try ExportEncoder.withMetadata(image, try library.exporting.metadata(s, exif: exif(of: s)), policy: policy)
             data = try format.encoding.encode(image, quality: format.quality)
             data = ExportContainers.withoutGeneratedExif(data, format: ExportFormat(rawValue: format.encoding.rawValue) ?? .jpeg, policy: policy)
         } else {
@@ -285,6 +291,17 @@ public final class ImageManager: Sendable {
         let cached = CachedImage(width: image.width, height: image.height, data: data)
         disk.put(key, cached)
         return (cached, false)
+    }
+
+    /// The original's EXIF block (`originalExif`'s memo).
+    private func exif(of s: ImageSubject) -> Data? {
+        if let known = originalExif.withLock({ $0[s.originalFile] }) { return known }
+        let exif = Exporting.originalExif(s)
+        originalExif.withLock { memo in
+            if memo.count >= Self.originalExifLimit { memo.removeAll() }
+            memo[s.originalFile] = .some(exif)
+        }
+        return exif
     }
 
     /// Where the pixels of `key` come from (the preview, a stored render,
