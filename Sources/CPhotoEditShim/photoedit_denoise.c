@@ -9,10 +9,12 @@
  * 2. An orthonormal luminance / colour-difference basis (Y = Σ/√3,
  *    U = (R − B)/√2, V = (R − 2G + B)/√6) keeps the noise unit and white.
  * 3. Each plane is split into à-trous B3-spline wavelet scales; the detail
- *    coefficients w of scale j are shrunk by the non-negative garrote
- *    w − T²/w (0 when |w| ≤ T), T = k · σ_j · f_j with σ_j the noise of unit
- *    white noise at that scale, k the strength and f_j the detail and
- *    contrast settings.
+ *    coefficients w of scale j are shrunk by a locally adaptive Wiener
+ *    gain: E the mean of w² in a window around the pixel, s² = max(0,
+ *    E − σ_j²) the signal's variance (σ_j the noise of unit white noise at
+ *    that scale), w · s² / (s² + λ_j² σ_j²), λ_j = gain · strength · f_j with
+ *    f_j the detail and contrast settings (λ = 1: least squares). The
+ *    finest scale's σ is corrected by a measure on the image (below).
  * 4. The planes are recombined and the transform inverted (algebraic
  *    inverse x = sqrt(c)·t + a·t²/4).
  */
@@ -26,6 +28,21 @@
 #define PE_DN_MAX_LEVELS 6
 /* Standard deviation of each à-trous B3-spline detail scale for unit white noise (2D). */
 static const double pe_dn_level_sigma[PE_DN_MAX_LEVELS] = { 0.8907, 0.2007, 0.0856, 0.0413, 0.0205, 0.0103 };
+/* Luminance scales shrunk, and λ at strength 1 (luminance, colour). */
+#define PE_DN_LUMA_LEVELS 5
+#define PE_DN_LUMA_GAIN 3.0
+#define PE_DN_CHROMA_GAIN 3.0
+/* The finest scale's noise is measured on the image (a RAW's demosaicing
+ * and colour matrix correlate the noise in space and across channels, so
+ * the white-noise σ_j is off there): sqrt(10th percentile of the local
+ * energy) over its value for white noise of σ_j, kept within 0.5…1.5 of
+ * the model's. */
+#define PE_DN_MEASURED 1
+#define PE_DN_FLOOR 0.5
+#define PE_DN_CAP 1.5
+/* sqrt(10th percentile of the local energy) / σ_j for white noise, per scale
+ * (measured on 900 × 600 pixels of unit gaussian noise). */
+static const double pe_dn_low_white[PE_DN_MAX_LEVELS] = { 0.802, 0.741, 0.670, 0.597, 0.503, 0.43 };
 
 /* ---- row-parallel passes ---- */
 
@@ -147,22 +164,113 @@ static void pe_dn_blur_rows_v(void *p, int y0, int y1) {
     }
 }
 
+/* Local energy of a scale's detail coefficients w = fine − coarse: the
+ * mean of w² over a (2r+1)² window around each pixel (running sums,
+ * reflected at the borders), in two passes: rows (w² and its horizontal
+ * box) into `rows`, then columns, fused with the shrinkage. */
 typedef struct {
     const float *fine, *coarse;
+    float *rows;
+    int width, radius;
+} pe_dn_energy;
+
+static void pe_dn_energy_rows(void *p, int y0, int y1) {
+    pe_dn_energy *k = p;
+    const int w = k->width, r = k->radius;
+    const float scale = 1.0f / (2 * r + 1);
+    float *sq = malloc(sizeof(float) * (size_t)w);
+    for (int y = y0; y < y1; y++) {
+        const float *f = k->fine + (long)y * w, *c = k->coarse + (long)y * w;
+        float *o = k->rows + (long)y * w;
+        if (!sq) {
+            for (int x = 0; x < w; x++) {
+                double s = 0;
+                for (int d = -r; d <= r; d++) {
+                    int i = pe_dn_reflect(x + d, w);
+                    s += (double)(f[i] - c[i]) * (f[i] - c[i]);
+                }
+                o[x] = (float)(s * scale);
+            }
+            continue;
+        }
+        for (int x = 0; x < w; x++) {
+            float v = f[x] - c[x];
+            sq[x] = v * v;
+        }
+        double sum = 0;
+        for (int x = -r; x <= r; x++) sum += sq[pe_dn_reflect(x, w)];
+        for (int x = 0; x < w; x++) {
+            o[x] = (float)(sum * scale);
+            sum += sq[pe_dn_reflect(x + r + 1, w)] - sq[pe_dn_reflect(x - r, w)];
+        }
+    }
+    free(sq);
+}
+
+/* Locally adaptive Wiener shrinkage of one scale: with E the local mean of
+ * w², the signal's variance is s² = max(0, E − σ²) and w is scaled by
+ * s² / (s² + (λσ)²) (λ = 1: the minimum mean-square error estimate). E is
+ * the vertical box of `rows` (see pe_dn_energy_rows), slid down each band. */
+typedef struct {
+    const float *fine, *coarse, *rows;
     float *sum;
-    int width;
-    float threshold;
-    int first;
+    int width, height, radius;
+    float noise2;   /* σ² of this scale */
+    float lambda2;  /* (λσ)² */
+    int first, keep;
 } pe_dn_shrink;
+
+static inline void pe_dn_shrink_row(const pe_dn_shrink *k, int y, const double *column, float scale) {
+    const long at = (long)y * k->width;
+    const float *f = k->fine + at, *c = k->coarse + at;
+    float *out = k->sum + at;
+    for (int x = 0; x < k->width; x++) {
+        float w = f[x] - c[x];
+        float kept = w;
+        if (!k->keep) {
+            float s2 = (float)(column[x] * scale) - k->noise2;
+            kept = s2 <= 0 ? 0 : w * (s2 / (s2 + k->lambda2));
+        }
+        out[x] = k->first ? kept : out[x] + kept;
+    }
+}
 
 static void pe_dn_shrink_rows(void *p, int y0, int y1) {
     pe_dn_shrink *k = p;
-    const float t2 = k->threshold * k->threshold;
-    for (long i = (long)y0 * k->width; i < (long)y1 * k->width; i++) {
-        float w = k->fine[i] - k->coarse[i];
-        float kept = w * w <= t2 ? 0 : w - t2 / w;
-        k->sum[i] = k->first ? kept : k->sum[i] + kept;
+    const int w = k->width, h = k->height, r = k->radius;
+    const float scale = 1.0f / (2 * r + 1);
+    double *column = calloc((size_t)w, sizeof(double));
+    if (!column) {
+        double *one = malloc(sizeof(double) * (size_t)w);
+        for (int y = y0; y < y1; y++) {
+            if (!k->keep && one) {
+                for (int x = 0; x < w; x++) {
+                    double s = 0;
+                    for (int d = -r; d <= r; d++) s += k->rows[(long)pe_dn_reflect(y + d, h) * w + x];
+                    one[x] = s;
+                }
+            }
+            pe_dn_shrink fallback = *k;
+            if (!one) fallback.keep = 1;
+            pe_dn_shrink_row(&fallback, y, one, scale);
+        }
+        free(one);
+        return;
     }
+    if (!k->keep) {
+        for (int d = -r; d <= r; d++) {
+            const float *row = k->rows + (long)pe_dn_reflect(y0 + d, h) * w;
+            for (int x = 0; x < w; x++) column[x] += row[x];
+        }
+    }
+    for (int y = y0; y < y1; y++) {
+        pe_dn_shrink_row(k, y, column, scale);
+        if (k->keep) continue;
+        const float *add = k->rows + (long)pe_dn_reflect(y + r + 1, h) * w;
+        const float *sub = k->rows + (long)pe_dn_reflect(y - r, h) * w;
+        for (int x = 0; x < w; x++) column[x] += add[x] - sub[x];
+    }
+    free(column);
 }
 
 typedef struct {
@@ -176,16 +284,61 @@ static void pe_dn_add_rows(void *p, int y0, int y1) {
     for (long i = (long)y0 * k->width; i < (long)y1 * k->width; i++) k->plane[i] += k->coarse[i];
 }
 
-/* Shrinks `plane` in place with the thresholds of `levels` scales; work: 3 planes. */
+/* The radius of the window the local energy of scale j is measured in:
+ * wider at coarser scales, whose coefficients are correlated over 2^j pixels. */
+static int pe_dn_window(int j) {
+    static const int radius[PE_DN_MAX_LEVELS] = { 2, 3, 5, 8, 12, 16 };
+    return radius[j];
+}
+
+static int pe_dn_by_float(const void *l, const void *r) {
+    float a = *(const float *)l, b = *(const float *)r;
+    return a < b ? -1 : a > b;
+}
+
+/* The 10th percentile of the local energy E over an even sample of at most
+ * 2^16 pixels, E from the horizontal boxes `rows` (radius r). */
+static double pe_dn_low_energy(const float *rows, int width, int height, int r) {
+    size_t n = (size_t)width * height, step = n / 65536 + 1, count = (n + step - 1) / step;
+    float *sample = malloc(sizeof(float) * count);
+    if (!sample) return -1;
+    for (size_t i = 0; i < count; i++) {
+        size_t at = i * step;
+        int y = (int)(at / (size_t)width), x = (int)(at % (size_t)width);
+        double s = 0;
+        for (int d = -r; d <= r; d++) s += rows[(long)pe_dn_reflect(y + d, height) * width + x];
+        sample[i] = (float)(s / (2 * r + 1));
+    }
+    qsort(sample, count, sizeof(float), pe_dn_by_float);
+    double low = sample[count / 10];
+    free(sample);
+    return low;
+}
+
+/* Shrinks `plane` in place: `levels` scales with noise σ_j (unit input
+ * noise) and strengths λ_j. Work: 3 planes (cur, next, tmp). */
 static void pe_dn_wavelet(float *plane, float *cur, float *next, float *tmp, int width, int height,
-                          const double *thresholds, int levels, int threads) {
+                          const double *lambda, int levels, int threads) {
     memcpy(cur, plane, sizeof(float) * (size_t)width * height);
     for (int j = 0; j < levels; j++) {
         pe_dn_blur h = { cur, tmp, width, height, 1 << j };
         pe_dn_parallel(height, threads, pe_dn_blur_rows_h, &h);
         pe_dn_blur v = { tmp, next, width, height, 1 << j };
         pe_dn_parallel(height, threads, pe_dn_blur_rows_v, &v);
-        pe_dn_shrink s = { cur, next, plane, width, (float)thresholds[j], j == 0 };
+        const int radius = pe_dn_window(j);
+        double sigma = pe_dn_level_sigma[j];
+        if (lambda[j] > 0) {
+            pe_dn_energy e = { cur, next, tmp, width, radius };
+            pe_dn_parallel(height, threads, pe_dn_energy_rows, &e);
+            if (j < PE_DN_MEASURED) {
+                double low = pe_dn_low_energy(tmp, width, height, radius);
+                double r = low > 0 ? sqrt(low) / (pe_dn_low_white[j] * sigma) : 1;
+                sigma *= r < PE_DN_FLOOR ? PE_DN_FLOOR : r > PE_DN_CAP ? PE_DN_CAP : r;
+            }
+        }
+        /* Strength 0 at a scale keeps its details whole. */
+        pe_dn_shrink s = { cur, next, tmp, plane, width, height, radius, (float)(sigma * sigma),
+                           (float)(lambda[j] * lambda[j] * sigma * sigma), j == 0, !(lambda[j] > 0) };
         pe_dn_parallel(height, threads, pe_dn_shrink_rows, &s);
         float *swap = cur; cur = next; next = swap;
     }
@@ -214,23 +367,25 @@ int pe_denoise_rgb(float *rgb, int width, int height, const pe_denoise_settings 
     pe_dn_parallel(height, threads, pe_dn_forward_rows, &basis);
     float *cur = memory + 3 * n, *next = memory + 4 * n, *tmp = memory + 5 * n;
 
-    double thresholds[PE_DN_MAX_LEVELS];
+    double lambda[PE_DN_MAX_LEVELS];
     if (luma > 0) {
+        /* Detail 0.5 is neutral; more spares the two finest scales, less
+         * smooths them harder. Contrast spares the coarser scales. */
         double detail = pe_dn_clamp(s->luma_detail, 0, 1), contrast = pe_dn_clamp(s->luma_contrast, 0, 1);
-        for (int j = 0; j < 5; j++) {
-            double f = j == 0 ? 1 - 0.6 * detail : j == 1 ? 1 - 0.3 * detail : 1 - 0.7 * contrast;
-            thresholds[j] = 3 * luma * pe_dn_level_sigma[j] * f;
+        for (int j = 0; j < PE_DN_LUMA_LEVELS; j++) {
+            double f = j == 0 ? 1 + 1.2 * (0.5 - detail) : j == 1 ? 1 + 0.6 * (0.5 - detail) : 1 - 0.8 * contrast;
+            lambda[j] = PE_DN_LUMA_GAIN * luma * f;
         }
-        pe_dn_wavelet(basis.plane[0], cur, next, tmp, width, height, thresholds, 5, threads);
+        pe_dn_wavelet(basis.plane[0], cur, next, tmp, width, height, lambda, PE_DN_LUMA_LEVELS, threads);
     }
     if (chroma > 0) {
         double detail = pe_dn_clamp(s->chroma_detail, 0, 1), smooth = pe_dn_clamp(s->chroma_smoothness, 0, 1);
         int levels = 3 + (int)lround(3 * smooth);
         for (int j = 0; j < levels; j++) {
-            double f = j == 0 ? 1 - 0.6 * detail : j == 1 ? 1 - 0.3 * detail : 1;
-            thresholds[j] = 4 * chroma * pe_dn_level_sigma[j] * f;
+            double f = j == 0 ? 1 + 1.2 * (0.5 - detail) : j == 1 ? 1 + 0.6 * (0.5 - detail) : 1;
+            lambda[j] = PE_DN_CHROMA_GAIN * chroma * f;
         }
-        for (int p = 1; p < 3; p++) pe_dn_wavelet(basis.plane[p], cur, next, tmp, width, height, thresholds, levels, threads);
+        for (int p = 1; p < 3; p++) pe_dn_wavelet(basis.plane[p], cur, next, tmp, width, height, lambda, levels, threads);
     }
     pe_dn_parallel(height, threads, pe_dn_inverse_rows, &basis);
     free(memory);

@@ -6,20 +6,20 @@
  * with x the linear value (1 = white): darktable's noise profiles.
  * pe_denoise_rgb stabilises the variance (generalised Anscombe transform),
  * decorrelates luminance and two colour-difference planes, shrinks their
- * à-trous (B3 spline) wavelet details by thresholds proportional to the
- * noise of each scale (a non-negative garrote), and transforms back.
- * The work is split into overlapping tiles over `threads` threads; the
- * result does not depend on the tiling.
+ * à-trous (B3 spline) wavelet details by a locally adaptive Wiener gain
+ * against the noise of each scale, and transforms back.
+ * Each pass runs in row bands on `threads` threads; the result does not
+ * depend on their number.
  */
 #ifndef PHOTOEDIT_DENOISE_H
 #define PHOTOEDIT_DENOISE_H
 
 typedef struct {
     double a[3], b[3];          /* noise model of the buffer's values, per channel (a, b >= 0) */
-    double luma;                /* 0…1.5: luminance threshold strength */
+    double luma;                /* 0…1.5: luminance strength (0.5: least squares) */
     double luma_detail;         /* 0…1: spares the finest luminance scale */
     double luma_contrast;       /* 0…1: spares the medium and coarse luminance scales */
-    double chroma;              /* 0…1.5: colour threshold strength */
+    double chroma;              /* 0…1.5: colour strength */
     double chroma_detail;       /* 0…1: spares the finest colour scale */
     double chroma_smoothness;   /* 0…1: how coarse the colour noise removed may be (more scales) */
     int threads;                /* 1…16 */

@@ -92,12 +92,19 @@ extension DenoiseIdentification {
         return value.trimmingCharacters(in: .whitespaces)
     }
 
-    /// `recipe` with its `denoise` node's source `auto` resolved: the
-    /// profile's name, ISO and model recorded (source `profile`), or source
-    /// `estimate`. Unchanged when there is no such node.
+    /// Whether a `denoise` node still has to find its noise model when the
+    /// photo is edited: source `auto`, or `profile` with none recorded yet.
+    static func needsResolving(_ recipe: Recipe) -> Bool {
+        guard let node = recipe.node(Filters.denoise.id), node.version == Filters.denoise.version else { return false }
+        let source = node.parameters.text("source")
+        return source == "auto" || (source == "profile" && NoiseModel(node.parameters) == nil)
+    }
+
+    /// `recipe` with its `denoise` node's source resolved (see
+    /// `needsResolving`): the profile's name, ISO and model recorded (source
+    /// `profile`), or source `estimate`. Unchanged when there is no such node.
     func resolving(_ recipe: Recipe, registry: FilterRegistry) throws -> Recipe {
-        guard let node = recipe.node(Filters.denoise.id), node.version == Filters.denoise.version,
-              node.parameters.text("source") == "auto" else { return recipe }
+        guard Self.needsResolving(recipe), let node = recipe.node(Filters.denoise.id) else { return recipe }
         var values = node.parameters.values
         if let profile, let working {
             values["source"] = .text("profile")

@@ -230,13 +230,7 @@ public enum Chain {
                     index += 1
                 }
             } else {
-                // Among forms with as many values, the first whose values all parse
-                // (`denoise=40` is a strength, `denoise=auto` a source); else the first.
-                let candidates = definition.forms.filter { $0.name == nil && $0.parameters.count == step.values.count }
-                let parses = candidates.first { form in
-                    zip(form.parameters, step.values).allSatisfy { (try? definition.parameter($0)?.parse($1, filter: definition.id)) != nil }
-                }
-                guard let form = parses ?? candidates.first else {
+                guard let form = definition.forms.first(where: { $0.name == nil && $0.parameters.count == step.values.count }) else {
                     let forms = definition.forms.filter { $0.name == nil }.map { usage(definition, $0) }.joined(separator: " or ")
                     throw PhotoEditError.invalidParameter(filter: definition.id, parameter: "",
                                                           problem: "\(step.values.count) value(s) given; write \(forms)")

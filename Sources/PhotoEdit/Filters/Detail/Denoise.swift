@@ -11,9 +11,9 @@ extension Filters {
     /// ISO; its name and a, b are stored in the recipe), or estimated from
     /// the photo's flattest regions. A generalised Anscombe transform makes
     /// the noise uniform; luminance and two colour differences are split
-    /// into à-trous wavelet scales whose details are shrunk (non-negative
-    /// garrote) by thresholds proportional to the noise at each scale; the
-    /// transform is inverted. Previews scale the variance by scale², the
+    /// into à-trous wavelet scales whose details are shrunk by a locally
+    /// adaptive Wiener gain (the signal's variance around each pixel against
+    /// the noise of that scale); the transform is inverted. Previews scale the variance by scale², the
     /// noise left after averaging.
     public static let denoise = FilterDefinition(
         id: "denoise", version: 1, stage: .denoise, order: 5,
@@ -21,16 +21,16 @@ extension Filters {
         colourSpace: "linear RGB, variance-stabilised per channel (generalised Anscombe), as luminance and two colour differences",
         parameters: denoiseParameters,
         forms: [
-            ChainForm([], fixed: ["luma": .number(25), "chroma": .number(25), "source": .text("auto")],
-                      "denoise alone: luminance 25, colour 25, with the camera's profile (else an estimate)"),
-            ChainForm(["luma"], "luminance strength, e.g. denoise=40"),
-            ChainForm(["source"], fixed: ["luma": .number(25), "chroma": .number(25)],
-                      "denoise=auto: luminance 25, colour 25, with the camera's profile (else an estimate)"),
-            ChainForm(["luma", "chroma"], "luminance and colour strengths, e.g. denoise=40:25"),
-            ChainForm(named: "luma", ["luma", "luma_detail"], "luminance and its detail, e.g. denoise.luma=40:60"),
-            ChainForm(named: "luma", ["luma", "luma_detail", "luma_contrast"], "luminance, detail and contrast, e.g. denoise.luma=40:60:20"),
-            ChainForm(named: "chroma", ["chroma", "chroma_detail"], "colour and its detail, e.g. denoise.chroma=30:50"),
-            ChainForm(named: "chroma", ["chroma", "chroma_detail", "chroma_smoothness"], "colour, detail and smoothness, e.g. denoise.chroma=30:50:70"),
+            ChainForm([], fixed: defaultStrengths,
+                      "denoise alone: luminance \(JSONValue.format(defaultLuma)), colour \(JSONValue.format(defaultChroma)), with the camera's profile (else an estimate)"),
+            ChainForm(["source"], fixed: defaultStrengths,
+                      "the noise model's source at the default strengths: denoise=auto (the camera's profile, else an estimate), denoise=estimate"),
+            ChainForm(["luma", "chroma"], "luminance and colour strengths, e.g. denoise=60:40"),
+            ChainForm(["luma", "chroma", "source"], "strengths and the source, e.g. denoise=60:40:estimate"),
+            ChainForm(named: "luma", ["luma", "luma_detail"], "luminance and its detail, e.g. denoise.luma=60:70"),
+            ChainForm(named: "luma", ["luma", "luma_detail", "luma_contrast"], "luminance, detail and contrast, e.g. denoise.luma=60:70:20"),
+            ChainForm(named: "chroma", ["chroma", "chroma_detail"], "colour and its detail, e.g. denoise.chroma=40:50"),
+            ChainForm(named: "chroma", ["chroma", "chroma_detail", "chroma_smoothness"], "colour, detail and smoothness, e.g. denoise.chroma=40:50:70"),
         ],
         recorded: ["profile", "iso", "a_r", "a_g", "a_b", "b_r", "b_g", "b_b"]
     ) { image, p, context in
@@ -39,12 +39,18 @@ extension Filters {
         return try Denoiser.apply(image, model: NoiseModel(p)?.reduced(by: context.scale), settings: settings)
     }
 
+    /// The strengths `denoise` and `denoise=SOURCE` set (the parameters'
+    /// defaults are 0, the identity): where the noise of flat areas falls
+    /// at least threefold while edges stay within 10 % of their width.
+    static let defaultLuma = 50.0, defaultChroma = 50.0
+    static let defaultStrengths: [String: ParameterValue] = ["luma": .number(defaultLuma), "chroma": .number(defaultChroma)]
+
     static let denoiseParameters: [ParameterSpec] = [
-        .number("luma", 0...100, default: 0, "luminance noise reduction (Lightroom's Luminance): thresholds up to 3 σ of the noise"),
-        .number("luma_detail", 0...100, default: 50, "keeps the finest luminance detail (Lightroom's Detail): lowers the two finest scales' thresholds"),
-        .number("luma_contrast", 0...100, default: 0, "keeps medium-scale contrast (Lightroom's Contrast): lowers the coarser scales' thresholds"),
-        .number("chroma", 0...100, default: 0, "colour noise reduction (Lightroom's Color): thresholds up to 4 σ of the noise"),
-        .number("chroma_detail", 0...100, default: 50, "keeps fine colour detail (Lightroom's Color Detail)"),
+        .number("luma", 0...100, default: 0, "luminance noise reduction (Lightroom's Luminance): how strongly each wavelet scale's noise is suppressed (about 33: least squares)"),
+        .number("luma_detail", 0...100, default: 50, "keeps the finest luminance detail (Lightroom's Detail): 50 neutral, more spares the two finest scales, less smooths them harder"),
+        .number("luma_contrast", 0...100, default: 0, "keeps medium-scale contrast (Lightroom's Contrast): spares the coarser scales"),
+        .number("chroma", 0...100, default: 0, "colour noise reduction (Lightroom's Color), on the two colour-difference planes"),
+        .number("chroma_detail", 0...100, default: 50, "keeps fine colour detail (Lightroom's Color Detail): 50 neutral"),
         .number("chroma_smoothness", 0...100, default: 50, "how coarse the colour blotches removed may be (Lightroom's Color Smoothness): 3 to 6 wavelet scales"),
         .choice("source", ["auto", "profile", "estimate"], default: "auto",
                 "where the noise model comes from: auto (the camera's profile when editing, else an estimate), profile (the stored one), estimate (measured on the photo)"),
