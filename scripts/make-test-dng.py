@@ -117,6 +117,11 @@ def main():
     ap.add_argument("--preview", type=int, default=0)
     ap.add_argument("--scale", type=float, default=1)
     ap.add_argument("--iso", type=int, default=200)
+    ap.add_argument("--make", default="PhotoEdit")
+    ap.add_argument("--model", default=None)
+    ap.add_argument("--noise", default=None,
+                    help="Poisson-Gaussian noise 'a,b' or 'aR,aG,aB,bR,bG,bB': variance a*x + b of the raw value x (0..1 of white - black)")
+    ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         rgb = linear_rgb(a.src, a.scale, tmp)
@@ -129,6 +134,14 @@ def main():
         h, w = rgb.shape[:2]
         cam = np.clip(rgb, 0, None) * GAINS
         scaled = lambda v: np.clip(BLACK + v * (WHITE - BLACK) * 0.9, 0, WHITE).astype("<u2")
+        if a.noise:
+            # Sensor noise on the raw values x = 0.9 * cam (what darktable's profiles measure).
+            v = [float(t) for t in a.noise.split(",")]
+            na, nb = (np.array(v[:3]), np.array(v[3:])) if len(v) == 6 else (np.full(3, v[0]), np.full(3, v[1]))
+            rng = np.random.default_rng(a.seed)
+            x = cam * 0.9
+            x = x + rng.standard_normal(x.shape).astype(np.float32) * np.sqrt(np.clip(na * x + nb, 0, None))
+            cam = x / 0.9
         if a.linear:
             samples, photometric, data = 3, 34892, scaled(cam).tobytes()
         else:
@@ -151,11 +164,11 @@ def main():
         if not a.linear:
             rawifd.update({33421: (3, [2, 2]), 33422: (1, [0, 1, 1, 2]), 50710: (1, [0, 1, 2]), 50711: (3, [1])})
         main_tags = {
-            271: (2, "PhotoEdit"), 272: (2, "Synthetic " + ("LinearRaw" if a.linear else "CFA")), 274: (3, [a.orientation]),
+            271: (2, a.make), 272: (2, a.model or "Synthetic " + ("LinearRaw" if a.linear else "CFA")), 274: (3, [a.orientation]),
             305: (2, "photoedit make-test-dng.py"), 306: (2, "2024:05:17 10:30:00"),
             33434: (5, [(1, 250)]), 33437: (5, [(56, 10)]), 34855: (3, [a.iso]),
             36867: (2, "2024:05:17 10:30:00"), 37386: (5, [(35, 1)]),
-            50706: (1, [1, 4, 0, 0]), 50707: (1, [1, 2, 0, 0]), 50708: (2, "PhotoEdit Synthetic"),
+            50706: (1, [1, 4, 0, 0]), 50707: (1, [1, 2, 0, 0]), 50708: (2, (a.make + " " + a.model) if a.model else "PhotoEdit Synthetic"),
             50721: (10, [rational(v) for v in cm.flatten()]), 50778: (3, [21]),
             50728: (5, [rational(g / GAINS.max()) for g in GAINS]),
         }
@@ -173,10 +186,15 @@ def main():
             ifd0.update({254: (4, [1]), 256: (4, [pw]), 257: (4, [ph]), 258: (3, [8, 8, 8]), 259: (3, [7]),
                          262: (3, [6]), 273: (4, ("data", blob)), 277: (3, [3]), 278: (4, [ph]), 279: (4, [len(blob)]),
                          330: (4, ("ifd", 1))})
-            Tiff().write(a.out, [ifd0, rawifd])
+            ifds = [ifd0, rawifd]
         else:
             rawifd.update(main_tags)
-            Tiff().write(a.out, [rawifd])
+            ifds = [rawifd]
+        if a.model:
+            # A camera's DNG: the ISO also in an EXIF IFD, where libraw reads it.
+            ifds[0][34665] = (4, ("ifd", len(ifds)))
+            ifds.append({34855: (3, [a.iso])})
+        Tiff().write(a.out, ifds)
 
 
 if __name__ == "__main__":

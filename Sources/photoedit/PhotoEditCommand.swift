@@ -22,7 +22,7 @@ struct PhotoEditCommand: ParsableCommand {
           photoedit revert 3f2a
         """,
         subcommands: [
-            ImportCommand.self, ListCommand.self, ShowCommand.self, FiltersCommand.self, LensCommand.self, LensesCommand.self, UprightCommand.self,
+            ImportCommand.self, ListCommand.self, ShowCommand.self, FiltersCommand.self, LensCommand.self, LensesCommand.self, DenoiseCommand.self, UprightCommand.self,
             ApplyCommand.self, RenderCommand.self, RevertCommand.self, HistoryCommand.self,
             FavoriteCommand.self, UnfavoriteCommand.self, HideCommand.self, UnhideCommand.self,
             DeleteCommand.self, RestoreCommand.self, PurgeCommand.self,

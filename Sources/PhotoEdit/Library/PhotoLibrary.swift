@@ -361,6 +361,12 @@ extension PhotoLibrary {
     /// they match, or why none does (what `lens` would store; nothing is written).
     public func lensIdentification(for idOrPrefix: String) throws -> LensIdentification { try editing.lensIdentification(for: idOrPrefix) }
 
+    /// The camera and ISO of a photo, the darktable noise profile the
+    /// `denoise` filter would record for it (interpolated between ISOs), or
+    /// why none, and the noise measured on the photo's flat regions
+    /// (full size; a RAW developed neutrally). Nothing is written.
+    public func denoiseIdentification(for idOrPrefix: String) throws -> DenoiseIdentification { try editing.denoiseIdentification(for: idOrPrefix) }
+
     /// The `perspective` values `upright` writes for a photo in `mode` (what
     /// `apply(chain: "upright=MODE", …)` would set), or why it finds none:
     /// measured on the base its current edit starts from, after the recipe's

@@ -18,7 +18,11 @@ public struct LightroomSettings: Sendable {
     /// The `formatIdentifier` of Lightroom develop settings kept as adjustment data.
     public static let formatIdentifier = "com.adobe.crs"
     /// The version of photoedit's translation, written as `formatVersion`.
-    public static let translationVersion = 5
+    public static let translationVersion = 6
+    /// The first translation version that maps noise reduction onto the
+    /// profiled `denoise` filter (before: luminance onto `noise`, colour
+    /// beyond Lightroom's default 25 onto `noise.chroma`).
+    static let denoiseSince = 6
     /// The suffix of `formatVersion` for settings applied to a rendered file (not a RAW).
     public static let renderedSuffix = "-rendered"
     /// The `crs:` namespace.
@@ -217,6 +221,8 @@ struct LightroomSlider: Sendable {
     var filterNeutral: Double = 0
     /// The first translation version that reads it.
     var since = 1
+    /// The last translation version that reads it this way.
+    var until = Int.max
     /// The process versions it belongs to (Lightroom reads only its own process's sliders).
     var process: LightroomSettings.Process? = .pv2012
 }
@@ -269,6 +275,10 @@ extension LightroomSettings {
             // Texture version 3 (the same filter, faster).
             versions["texture"] = 3
         }
+        if version >= LightroomSettings.denoiseSince {
+            // Noise reduction on the profiled `denoise` (issue 39).
+            versions["denoise"] = 1
+        }
         if version >= 5 {
             // Clarity and dehaze version 3 (the same filters, faster: their
             // estimates on a reduced decode in full-size renders of JPEGs).
@@ -303,9 +313,12 @@ extension LightroomSettings {
                             scale: -1, since: 2, process: .pv2010),
             LightroomSlider(setting: "Shadows", range: 0...100, filter: "blacks", parameter: "amount", filterRange: -100...100,
                             scale: -2, neutral: 5, since: 2, process: .pv2010),
-            // Noise reduction's luminance slider: photoedit's edge-preserving smoothing (rough).
+            // Noise reduction's luminance slider: photoedit's edge-preserving smoothing (rough);
+            // from version 6 the profiled `denoise` (its detail and contrast in `detailAndEffects`).
             LightroomSlider(setting: "LuminanceSmoothing", range: 0...100, filter: "noise", parameter: "strength", filterRange: 0...100,
-                            since: 2, process: nil),
+                            since: 2, until: 5, process: nil),
+            LightroomSlider(setting: "LuminanceSmoothing", range: 0...100, filter: "denoise", parameter: "luma", filterRange: 0...100,
+                            since: LightroomSettings.denoiseSince, process: nil),
             // Presence (issue 26): one filter each, the same scale (docs/xmp.md).
             LightroomSlider(setting: "Clarity2012", range: -100...100, filter: "clarity", parameter: "amount", filterRange: -100...100, since: 2),
             LightroomSlider(setting: "Clarity", range: -100...100, filter: "clarity", parameter: "amount", filterRange: -100...100,
@@ -359,13 +372,17 @@ extension LightroomSettings {
             "GrayMixerBlue", "SplitToningShadowHue", "SplitToningShadowSaturation", "SplitToningHighlightHue",
             "SplitToningHighlightSaturation", "SplitToningBalance",
         ]
-        names.formUnion(sliders.filter { $0.since <= version }.map(\.setting))
+        names.formUnion(sliders.filter { $0.since <= version && version <= $0.until }.map(\.setting))
         if version >= 2 {
             names.formUnion(["ToneCurvePV2012Red", "ToneCurvePV2012Green", "ToneCurvePV2012Blue", "ToneCurve", "ParametricShadows",
                              "ParametricDarks", "ParametricLights", "ParametricHighlights", "ParametricShadowSplit",
                              "ParametricMidtoneSplit", "ParametricHighlightSplit", "Brightness", "ColorGradeShadowHue",
                              "ColorGradeShadowSat", "ColorGradeHighlightHue", "ColorGradeHighlightSat", "ColorGradeBalance"])
             if version >= 3 { names.formUnion(["GrainFrequency", "ColorNoiseReduction"]) }
+            if version >= denoiseSince {
+                names.formUnion(["LuminanceNoiseReductionDetail", "LuminanceNoiseReductionContrast", "ColorNoiseReductionDetail",
+                                 "ColorNoiseReductionSmoothness"])
+            }
             // Masks and spots: what of them cannot be rebuilt is listed by their reader.
             names.formUnion(LightroomLocalCorrections.properties)
         }
@@ -626,7 +643,7 @@ struct Translator {
         let process = settings.process
         // The sliders of the table (each version reads its own rows; the
         // other process's sliders are left over in the packet, not read).
-        for slider in LightroomSettings.sliders where slider.since <= version {
+        for slider in LightroomSettings.sliders where slider.since <= version && version <= slider.until {
             if version >= 2, let p = slider.process, p != process { continue }
             guard let v = try number(slider.setting, slider.range), v != slider.neutral else { continue }
             set(slider.filter, slider.parameter, (v - slider.neutral) * slider.scale + slider.filterNeutral, slider.filterRange)
@@ -833,9 +850,28 @@ struct Translator {
             }
         }
         if version >= 2 { read.formUnion(["VignetteAmount", "VignetteMidpoint"]) }
-        // Colour noise reduction (version 3, noise version 2): what goes beyond
-        // Lightroom's default 25 (photoedit's development has none of its own).
-        if version >= 3, let colour = try number("ColorNoiseReduction", 0...100), colour != 0, colour != 25 {
+        // Noise reduction (version 6): Lightroom's manual noise reduction on
+        // `denoise` (the same 0…100 scales; the model from the camera's profile
+        // or an estimate). Luminance's own slider is in the table.
+        if version >= LightroomSettings.denoiseSince {
+            let detail = try number("LuminanceNoiseReductionDetail", 0...100), contrast = try number("LuminanceNoiseReductionContrast", 0...100)
+            if let luma = try number("LuminanceSmoothing", 0...100), luma != 0 {
+                if let detail { set("denoise", "luma_detail", detail, 0...100) }
+                if let contrast { set("denoise", "luma_contrast", contrast, 0...100) }
+                applied += refinements([("LuminanceNoiseReductionDetail", detail, 50), ("LuminanceNoiseReductionContrast", contrast, 0)])
+            }
+            let colourDetail = try number("ColorNoiseReductionDetail", 0...100), smoothness = try number("ColorNoiseReductionSmoothness", 0...100)
+            if let colour = try number("ColorNoiseReduction", 0...100), colour != 0 {
+                set("denoise", "chroma", colour, 0...100)
+                if let colourDetail { set("denoise", "chroma_detail", colourDetail, 0...100) }
+                if let smoothness { set("denoise", "chroma_smoothness", smoothness, 0...100) }
+                applied += ["ColorNoiseReduction"]
+                    + refinements([("ColorNoiseReductionDetail", colourDetail, 50), ("ColorNoiseReductionSmoothness", smoothness, 50)])
+            }
+        }
+        // Colour noise reduction (version 3 to 5, noise version 2): what goes beyond
+        // Lightroom's default 25 (photoedit's development had none of its own).
+        if version >= 3, version < LightroomSettings.denoiseSince, let colour = try number("ColorNoiseReduction", 0...100), colour != 0, colour != 25 {
             if colour > 25 {
                 set("noise", "chroma", (colour - 25) / 75 * 100, 0...100)
                 applied.append("ColorNoiseReduction")

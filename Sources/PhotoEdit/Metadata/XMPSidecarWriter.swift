@@ -113,6 +113,17 @@ struct LightroomEquivalents {
                     add(primary + "Saturation", p.number(name + "_sat"))
                 }
                 add("ShadowTint", p.number("shadow_tint"))
+            case "denoise":
+                // Lightroom's manual noise reduction, the same scales (read back by translation 6).
+                add("LuminanceSmoothing", p.number("luma"), signed: false)
+                add("LuminanceNoiseReductionDetail", p.number("luma_detail"), signed: false)
+                add("LuminanceNoiseReductionContrast", p.number("luma_contrast"), signed: false)
+                add("ColorNoiseReduction", p.number("chroma"), signed: false)
+                add("ColorNoiseReductionDetail", p.number("chroma_detail"), signed: false)
+                add("ColorNoiseReductionSmoothness", p.number("chroma_smoothness"), signed: false)
+                if p.text("source") == "estimate" { notExported.append("denoise source estimate (Lightroom reads the camera's noise itself)") }
+            case "noise" where recipe.node("denoise") != nil:
+                notExported.append("noise (with denoise: Lightroom has one noise reduction)")
             case "noise":
                 add("LuminanceSmoothing", p.number("strength"), signed: false)
                 if p.number("chroma") > 0 { add("ColorNoiseReduction", 25 + p.number("chroma") * 0.75, signed: false) }

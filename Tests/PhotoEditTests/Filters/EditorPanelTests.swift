@@ -25,7 +25,7 @@ struct EditorPanelTests {
         #expect(try panel("curve").panel == .toneCurve)
         #expect(try panel("levels").panel == .toneCurve)
         for colour in ["hsl", "mono", "splittone", "lut"] { #expect(try panel(colour).panel == .colour, "\(colour)") }
-        for detail in ["sharpen", "noise", "blur"] { #expect(try panel(detail).panel == .detail, "\(detail)") }
+        for detail in ["sharpen", "denoise", "noise", "blur"] { #expect(try panel(detail).panel == .detail, "\(detail)") }
         // Lens runs in the white balance stage, but belongs with perspective.
         #expect(try panel("lens") == EditorPlacement(.optics, section: "Lens corrections"))
         #expect(try panel("perspective") == EditorPlacement(.optics, section: "Transform"))

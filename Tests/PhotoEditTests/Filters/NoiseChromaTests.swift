@@ -44,10 +44,12 @@ struct NoiseChromaTests {
         #expect(more < after, "more chroma smooths more: \(after) → \(more)")
     }
 
-    /// Lightroom's Color slider: what goes beyond its default 25.
+    /// Lightroom's Color slider, as translations 3 to 5 read it: what goes
+    /// beyond its default 25 (translation 6 reads it onto `denoise`: DenoiseTests).
     @Test func lightroomColorNoiseReduction() throws {
         func translate(_ value: String) throws -> LightroomTranslation {
-            try LightroomSettingsTests.translate(LightroomSettingsTests.packet(#"crs:ProcessVersion="11.0" crs:ColorNoiseReduction="\#(value)""#))
+            let packet = LightroomSettingsTests.packet(#"crs:ProcessVersion="11.0" crs:ColorNoiseReduction="\#(value)""#)
+            return try LightroomSettings(packet: XMPPacket(data: Data(packet.utf8)), version: 5).translation()
         }
         let fifty = try translate("50")
         #expect(abs(try #require(LightroomSettingsTests.number(fifty, "noise", "chroma")) - 100.0 / 3) < 1e-6)

@@ -3,7 +3,7 @@ import Foundation
 extension Filters {
     /// The detail, effects and geometry filters (sharpen, noise, blur, vignette, grain, straighten, resize), registered in `FilterRegistry.standard`.
     static let detailGroup: [FilterDefinition] = [
-        Filters.noise, Filters.straighten, Filters.sharpen, Filters.blur, Filters.vignette, Filters.grain, Filters.resize,
+        Filters.noise, Filters.denoise, Filters.straighten, Filters.sharpen, Filters.blur, Filters.vignette, Filters.grain, Filters.resize,
     ]
 }
 

@@ -53,7 +53,7 @@ extension Editing {
                                           auto: { try self.autoAdjustment(base: input.fullSizeImageURL.path, recipe: $0).applied(to: $0, registry: registry) },
                                           upright: { try self.uprightAdjustment(base: input.fullSizeImageURL.path, recipe: $0, id: input.assetIdentifier, mode: $1.mode)
                                               .applied(to: $0, registry: registry, constrain: $1.constrain) })
-            return try self.identifyingLens(applied, id: input.assetIdentifier)
+            return try self.identifyingNoise(self.identifyingLens(applied, id: input.assetIdentifier), id: input.assetIdentifier)
         }
     }
 
