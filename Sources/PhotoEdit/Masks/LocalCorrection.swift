@@ -185,16 +185,14 @@ extension LocalAdjustment {
         }
         let (definition, version, parameter) = target
         let values: [String: ParameterValue] = [parameter: .number(amount)]
-        let parameters: Parameters
-        if version == definition.version {
-            parameters = try definition.validated(values)
-        } else {
-            guard let legacy = definition.legacy.first(where: { $0.version == version }) else {
-                throw PhotoEditError.invalidParameter(filter: "local", parameter: rawValue, problem: "\(definition.id) version \(version) is unknown")
-            }
-            parameters = try FilterDefinition.validate(values, against: legacy.parameters, filter: definition.id)
+        guard version == definition.version || definition.legacy.contains(where: { $0.version == version }) else {
+            throw PhotoEditError.invalidParameter(filter: "local", parameter: rawValue, problem: "\(definition.id) version \(version) is unknown")
         }
-        return try definition.renderer(for: version)(image, parameters, context)
+        // Brought forward through the migrations that keep the rendering (as
+        // a recipe's node is when loaded): the renderer reached then gets the
+        // whole parameter set it declares (`noise` v1 → v2 adds chroma 0).
+        let (reached, parameters) = try definition.load(version: version, values: values)
+        return try definition.renderer(for: reached)(image, parameters, context)
     }
 
     /// A rotation of linear RGB around the grey axis that keeps Rec. 709
