@@ -35,7 +35,10 @@ struct LibraryAPITests {
         }) { if case .invalidChange(let m) = $0 { m.contains(f.a) && m.contains(f.b) } else { false } }
         #expect(try APISnapshot.take(f.library, includeStaging: false).difference(before).isEmpty)
         #expect(try f.library.asset(f.b).revision == 0)
-        // The same output still commits to A.
+        // A refused output's render leaves staging (issue 41: no staged file outlives its
+        // refusal); the editor writes it again and the same output commits to A.
+        #expect(!FileManager.default.fileExists(atPath: output.renderedContentURL.path))
+        try ForeignEditor.writeGrey(of: input, to: output.renderedContentURL.path)
         try f.library.performChanges { try $0.changeRequest(for: f.a).contentEditingOutput = output }
         #expect(try f.library.asset(f.a).revision == 1)
     }
