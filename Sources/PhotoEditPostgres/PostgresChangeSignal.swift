@@ -19,6 +19,9 @@ final class PostgresChangeListener: Sendable {
     private struct State {
         var task: Task<Void, Never>?
         var listening = false
+        /// How many times LISTEN came into force, and how many times it was lost.
+        var listens = 0
+        var losses = 0
         var readers: [ObjectIdentifier: PostgresChangeSubscription] = [:]
         var closed = false
     }
@@ -52,6 +55,12 @@ final class PostgresChangeListener: Sendable {
     /// Whether the LISTEN is in force.
     var isListening: Bool { state.withLock { $0.listening } }
 
+    /// How many times LISTEN came into force / was lost since the store
+    /// opened (monotonic: tests wait on these, not on the brief moment
+    /// `isListening` is false between a loss and the reconnection).
+    var listenCount: Int { state.withLock { $0.listens } }
+    var lossCount: Int { state.withLock { $0.losses } }
+
     /// Readers currently subscribed (tests check that a stopped stream lets go).
     var readerCount: Int { state.withLock { $0.readers.count } }
 
@@ -84,7 +93,10 @@ final class PostgresChangeListener: Sendable {
     }
 
     private func setListening(_ listening: Bool) {
-        state.withLock { $0.listening = listening }
+        state.withLock { s in
+            if listening { s.listens += 1 } else if s.listening { s.losses += 1 }
+            s.listening = listening
+        }
         wakeAll()
     }
 
