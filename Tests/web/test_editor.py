@@ -265,6 +265,42 @@ def stop(signum, frame):
     raise Stop(f"signal {signum}")
 
 
+def report_failure(error, driver, screenshot):
+    """Prints why a run failed (a Stop, an exception; a failed check has
+    printed itself), saves a screenshot and the browser's last warnings."""
+    if isinstance(error, Stop):
+        print(f"FAIL stopped: {error}", flush=True)
+    elif not isinstance(error, AssertionError):
+        import traceback
+        traceback.print_exc(limit=3)
+        print(f"FAIL {type(error).__name__}: {error}", flush=True)
+    if driver:
+        try:
+            driver.save_screenshot(screenshot)
+            for entry in [e for e in driver.get_log("browser") if e["level"] in ("SEVERE", "WARNING")][-20:]:
+                print("     console:", entry["level"], entry["message"][:300])
+        except Exception:
+            pass
+
+
+def tear_down(driver, servers):
+    """Quits the browser and stops the servers, each step on its own: one
+    failing must not leave the others running."""
+    signal.alarm(0)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if driver:
+        try:
+            driver.quit()
+        except Exception as error:
+            print(f"     quitting the browser: {error}", flush=True)
+    for each in servers:
+        if each:
+            try:
+                each.stop()
+            except Exception as error:
+                print(f"     stopping serve: {error}", flush=True)
+
+
 def main():
     # A SIGTERM (the Swift test's time limit) or the deadline unwinds through
     # `finally`, which quits the browser and stops the server.
@@ -1100,34 +1136,10 @@ def main():
         print(f"{len(CHECKS)} checks passed in {time.monotonic() - started:.1f} s", flush=True)
         return 0
     except (Exception, Stop) as error:
-        if isinstance(error, Stop):
-            print(f"FAIL stopped: {error}", flush=True)
-        elif not isinstance(error, AssertionError):
-            import traceback
-            traceback.print_exc(limit=3)
-        if driver:
-            try:
-                driver.save_screenshot(os.path.join(args.screenshots, "failure.png"))
-                for entry in [e for e in driver.get_log("browser") if e["level"] in ("SEVERE", "WARNING")][-20:]:
-                    print("     console:", entry["level"], entry["message"][:300])
-            except Exception:
-                pass
+        report_failure(error, driver, os.path.join(args.screenshots, "failure.png"))
         return 1
     finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        # Each step on its own: one failing must not leave the others running.
-        if driver:
-            try:
-                driver.quit()
-            except Exception as error:
-                print(f"     quitting the browser: {error}", flush=True)
-        for each in (plain_server, server):
-            if each:
-                try:
-                    each.stop()
-                except Exception as error:
-                    print(f"     stopping serve: {error}", flush=True)
+        tear_down(driver, (plain_server, server))
         if args.keep:
             print(f"kept {folder}")
         else:

@@ -31,7 +31,7 @@ import urllib.request
 import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_editor import CHECKS, ROOT, Server, Stop, browser, check, stop  # noqa: E402
+from test_editor import CHECKS, ROOT, Server, Stop, browser, check, report_failure, stop, tear_down  # noqa: E402
 
 from selenium.common.exceptions import TimeoutException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
@@ -212,33 +212,10 @@ def main():
         print(f"{len(CHECKS)} checks passed in {time.monotonic() - started:.1f} s", flush=True)
         return 0
     except (Exception, Stop) as error:
-        if isinstance(error, Stop):
-            print(f"FAIL stopped: {error}", flush=True)
-        elif not isinstance(error, AssertionError):
-            import traceback
-            traceback.print_exc(limit=3)
-            print(f"FAIL {type(error).__name__}: {error}", flush=True)
-        if driver:
-            try:
-                driver.save_screenshot(os.path.join(args.screenshots, "export-failure.png"))
-                for entry in [e for e in driver.get_log("browser") if e["level"] in ("SEVERE", "WARNING")][-20:]:
-                    print("     console:", entry["level"], entry["message"][:300])
-            except Exception:
-                pass
+        report_failure(error, driver, os.path.join(args.screenshots, "export-failure.png"))
         return 1
     finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        if driver:
-            try:
-                driver.quit()
-            except Exception as error:
-                print(f"     quitting the browser: {error}", flush=True)
-        if server:
-            try:
-                server.stop()
-            except Exception as error:
-                print(f"     stopping serve: {error}", flush=True)
+        tear_down(driver, (server,))
         shutil.rmtree(folder, ignore_errors=True)
 
 
