@@ -4,6 +4,10 @@ import Hummingbird
 import MultipartKit
 import NIOCore
 import PhotoEdit
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// PhotoKit's content-editing model over HTTP, for editors in any language.
 ///
@@ -94,11 +98,28 @@ func commitEditingOutput(_ request: Request, id: String, expected precondition: 
     let staging = fromOriginal.stagingRenderURL
     let upload = try OutputUpload(boundary: boundary, renderPath: staging.path,
                                   maxRenderBytes: state.configuration.maxUploadBytes, maxJSONBytes: state.configuration.maxJSONBytes)
-    defer { upload.discard() }
+    do {
+        try await commitEditingOutput(upload, request: request, snapshot: snapshot, fromOriginal: fromOriginal,
+                                      expected: expected, library: library)
+    } catch {
+        await upload.discard()
+        throw error
+    }
+    let after = try await blocking { try library.asset(assetID) }
+    return assetResponse(try assetJSON(after, library: library))
+}
+
+/// Reads the body into `upload` (the render written on the executor as it
+/// comes) and commits it as the photo's next revision.
+private func commitEditingOutput(_ upload: OutputUpload, request: Request, snapshot: EditingSnapshot,
+                                 fromOriginal: ContentEditingInput, expected: Int, library: PhotoLibrary) async throws {
+    let assetID = fromOriginal.assetIdentifier
     for try await buffer in request.body {
         try upload.feed(buffer)
+        try await upload.writePending()
     }
     let parts = try upload.finish()
+    try await upload.writePending()
     let data = try adjustmentData(parts.adjustmentData)
     let base = try ContentEditingBase(token: parts.base)
     let renderPath = upload.renderPath
@@ -140,8 +161,6 @@ func commitEditingOutput(_ request: Request, id: String, expected precondition: 
             throw error
         }
     }
-    let after = try await blocking { try library.asset(assetID) }
-    return assetResponse(try assetJSON(after, library: library))
 }
 
 /// What an editor asks of `editing-input`.
@@ -292,8 +311,11 @@ func isMultipart(_ contentType: String?) -> Bool {
 }
 
 /// Reads an output upload: the small parts into memory (bounded), the
-/// render straight to its staging file. Every part and header is bounded:
-/// a hostile body ends in one 4xx line, never in memory growth.
+/// render to its staging file. Every part and header is bounded: a hostile
+/// body ends in one 4xx line, never in memory growth. The parser only
+/// gathers the render's bytes; `writePending` writes them on the
+/// ``BlockingExecutor`` (no file call on Swift's cooperative pool), 256 KiB
+/// at a time.
 final class OutputUpload {
     struct Parts {
         var adjustmentData: Data
@@ -311,8 +333,13 @@ final class OutputUpload {
     private var current: String?
     private var small = Data()
     private var completed: [String: Data] = [:]
-    private var render: FileHandle?
+    /// The staging file, once the render part began and it was opened.
+    private var render: RenderFile?
+    /// Whether the render part began and its file is still to be opened.
+    private var renderToOpen = false
     private var renderBuffer: [UInt8] = []
+    /// Pieces of the render gathered, not written yet.
+    private var pieces: [[UInt8]] = []
     private var renderBytes: Int64 = 0
     private var renderDone = false
     private var renderStart: [UInt8] = []
@@ -373,11 +400,47 @@ final class OutputUpload {
         return Parts(adjustmentData: data, base: completed["base"].map { String(decoding: $0, as: UTF8.self) })
     }
 
-    /// Removes the staged render if it was not committed.
-    func discard() {
-        try? render?.close()
-        render = nil
-        unlink(renderPath)
+    /// Opens the staging file when the render part began and writes the
+    /// pieces gathered since, on the executor; a failure is the upload's
+    /// problem (500 when the file cannot be made, 507 when it cannot be written).
+    func writePending() async throws {
+        if let failure { throw failure }
+        if renderToOpen {
+            renderToOpen = false
+            let path = renderPath
+            do {
+                render = try await BlockingExecutor.run { try RenderFile(path: path) }
+            } catch {
+                fail(Problem(.internalServerError, code: "staging-failed", "cannot stage the render: \(error)"))
+                throw failure!
+            }
+        }
+        // The render's part ended: its file is closed once written.
+        let last = renderDone
+        guard let render, !pieces.isEmpty || last else { return }
+        let written = pieces
+        pieces.removeAll()
+        if last { self.render = nil }
+        do {
+            try await BlockingExecutor.run {
+                for piece in written { try render.write(piece) }
+                if last { render.close() }
+            }
+        } catch {
+            fail(Problem(HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), code: "storage-full",
+                         "cannot write the render: \(error)"))
+            throw failure!
+        }
+    }
+
+    /// Removes the staged render if it was not committed (on the executor).
+    func discard() async {
+        let (render, path) = (self.render, renderPath)
+        self.render = nil
+        _ = try? await BlockingExecutor.run {
+            render?.close()
+            unlink(path)
+        }
     }
 
     private func fail(_ problem: Problem) {
@@ -411,12 +474,7 @@ final class OutputUpload {
                              "the render must be a JPEG (image/jpeg), not \(type.prefix(64))"))
                 return
             }
-            let fd = open(renderPath, O_WRONLY | O_CREAT | O_EXCL, 0o644)
-            guard fd >= 0 else {
-                fail(Problem(.internalServerError, code: "staging-failed", "cannot stage the render: \(String(cString: strerror(errno)))"))
-                return
-            }
-            render = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+            renderToOpen = true
         }
     }
 
@@ -441,15 +499,11 @@ final class OutputUpload {
         }
     }
 
+    /// Hands the render's gathered bytes to `writePending`.
     private func flush() {
-        guard let render, !renderBuffer.isEmpty else { return }
-        do {
-            try render.write(contentsOf: renderBuffer)
-            renderBuffer.removeAll(keepingCapacity: true)
-        } catch {
-            fail(Problem(HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), code: "storage-full",
-                         "cannot write the render: \(error.localizedDescription)"))
-        }
+        guard !renderBuffer.isEmpty else { return }
+        pieces.append(renderBuffer)
+        renderBuffer.removeAll(keepingCapacity: true)
     }
 
     private func end() {
@@ -460,8 +514,6 @@ final class OutputUpload {
         guard failure == nil, let current else { return }
         if current == "render" {
             flush()
-            try? render?.close()
-            render = nil
             guard renderStart == [0xFF, 0xD8, 0xFF] else {
                 fail(Problem(.unsupportedMediaType, code: "unsupported-render-type", "the render is not a JPEG file"))
                 return
@@ -482,4 +534,37 @@ func dispositionName(_ header: String) -> String? {
         return name.isEmpty ? nil : name
     }
     return nil
+}
+
+/// The render's staging file, written a piece at a time on the executor
+/// and closed by `close()` or when it goes.
+final class RenderFile: Sendable {
+    let path: String
+    private let fd: Mutex<Int32>
+
+    init(path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw PhotoEditError.library(String(cString: strerror(errno))) }
+        self.path = path
+        self.fd = Mutex(fd)
+    }
+
+    func write(_ bytes: [UInt8]) throws {
+        try fd.withLock { fd in
+            guard fd >= 0 else { throw PhotoEditError.library("the render's file is closed") }
+            try bytes.withUnsafeBytes { buffer in
+                guard let base = buffer.baseAddress else { return }
+                try FileIO.writeAll(fd, UnsafeMutableRawPointer(mutating: base), buffer.count, path: path)
+            }
+        }
+    }
+
+    func close() {
+        fd.withLock { fd in
+            if fd >= 0 { Glibc.close(fd) }
+            fd = -1
+        }
+    }
+
+    deinit { close() }
 }

@@ -67,7 +67,7 @@ struct DistributedLibraryTests {
         /// The keys of the library's files: in the blob store, or the folder's.
         func fileKeys(_ folder: String) async throws -> Set<String> {
             if let store { return Set(try await store.listAll(prefix: folder + "/").map(\.key.rawValue)) }
-            return Set(try await offload { try self.library.files.list(folder).map(\.relative) })
+            return Set(try await BlockingExecutor.run { try self.library.files.list(folder).map(\.relative) })
         }
     }
 
@@ -136,8 +136,8 @@ struct DistributedLibraryTests {
         let f = try await Fixture(kind)
         let ids = try await BlockingExecutor.run { try f.library.importItems([Paths.sample("coffee.jpg"), Paths.sample("chelsea.jpg")]) }.compactMap(\.id)
         _ = try await BlockingExecutor.run { try f.library.apply(chain: "exposure=+0.3", to: ids[1]) }
-        try await offload { try f.library.performChanges { try $0.changeRequest(for: ids[1]).delete() } }
-        try await offload { try f.library.performChanges { try $0.changeRequest(for: ids[1]).purge() } }
+        try await BlockingExecutor.run { try f.library.performChanges { try $0.changeRequest(for: ids[1]).delete() } }
+        try await BlockingExecutor.run { try f.library.performChanges { try $0.changeRequest(for: ids[1]).purge() } }
         #expect(try await BlockingExecutor.run { try f.library.assets(includeDeleted: true) }.map(\.id) == [ids[0]])
         // Renders and records go at once (their names are unique).
         #expect(try await f.fileKeys("renders").isEmpty)
@@ -167,7 +167,7 @@ struct DistributedLibraryTests {
         let stray = "renders/\(id.prefix(2))/\(id)/7-0badf00d.jpg"
         let staged = f.temp.appendingPathComponent("stray.jpg").path
         try FileManager.default.copyItem(atPath: Paths.sample("coffee.jpg"), toPath: staged)
-        try await offload { try f.library.files.publish(staged, as: stray) }
+        try await BlockingExecutor.run { try f.library.files.publish(staged, as: stray) }
         #expect(try await f.fileKeys("renders").contains(stray))
         switch kind {
         case .folder:
@@ -196,7 +196,7 @@ struct DistributedLibraryTests {
         let id = try #require(try await BlockingExecutor.run { try f.library.importItems([Paths.sample("coffee.jpg")]) }.first?.id)
         _ = try await BlockingExecutor.run { try f.library.apply(chain: "exposure=+0.2", to: id) }
         let render = try #require(try await f.fileKeys("renders").first)
-        try await offload { f.library.files.remove(render) }
+        try await BlockingExecutor.run { f.library.files.remove(render) }
         #expect(try await BlockingExecutor.run { try f.library.verify() }.problems.contains { $0.contains("render \(render) is missing") })
         let repaired = try await BlockingExecutor.run { try f.library.verify(repair: true) }
         #expect(repaired.repaired.contains { $0.contains("rebuilt as") })

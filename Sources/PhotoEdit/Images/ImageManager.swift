@@ -120,7 +120,7 @@ public final class ImageManager: Sendable {
         if options.isSynchronous {
             work()
         } else {
-            DispatchQueue.global(qos: .userInitiated).async(execute: work)
+            BlockingExecutor.submit(work)
         }
         return request
     }
@@ -170,7 +170,7 @@ public final class ImageManager: Sendable {
         continuation.finish()
     }
 
-    /// The request's work, on a Dispatch thread (or the caller's, when
+    /// The request's work, on one of the `BlockingExecutor`'s threads (or the caller's, when
     /// synchronous); the caller counted it in `foreground`.
     private func run(_ id: ImageRequestID, subject: ImageSubject, key: ImageCacheKey, target: ImageSize, options: ImageRequestOptions) {
         defer {
@@ -411,7 +411,7 @@ public final class ImageManager: Sendable {
             return out
         }
         for (item, highQuality) in started {
-            DispatchQueue.global(qos: .utility).async {
+            BlockingExecutor.submit {
                 self.prefetch(item, highQuality: highQuality)
                 self.state.withLock { s in
                     s.prefetching -= 1

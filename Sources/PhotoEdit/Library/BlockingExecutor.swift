@@ -32,7 +32,7 @@ public enum BlockingExecutor {
         guard returningOnCancel else {
             return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 gate.enter {
-                    DispatchQueue.global(qos: .userInitiated).async {
+                    queue.async {
                         continuation.resume(with: Result { try work() })
                         gate.leave()
                     }
@@ -44,7 +44,7 @@ public enum BlockingExecutor {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 once.set(continuation)
                 gate.enter {
-                    DispatchQueue.global(qos: .userInitiated).async {
+                    queue.async {
                         // Cancelled while it waited for a thread: nothing to run.
                         if !once.isDone { once.resume(with: Result { try work() }) }
                         gate.leave()
@@ -56,10 +56,32 @@ public enum BlockingExecutor {
         }
     }
 
+    /// Starts `work` on one of the executor's threads, when one is free, and
+    /// returns at once: work nobody awaits (``ImageManager``'s renders and
+    /// prefetches, which deliver their results themselves), counted in the
+    /// same ``width``. `work` must not wait for other work of the executor.
+    package static func submit(_ work: @escaping @Sendable () -> Void) {
+        gate.enter {
+            queue.async {
+                work()
+                gate.leave()
+            }
+        }
+    }
+
     /// How many are running or waiting now (for /metrics and tests).
     public static var load: (running: Int, waiting: Int) { gate.load }
 
     private static let gate = Gate(width: width)
+
+    /// The executor's own threads. Not `DispatchQueue.global(qos:)`: on Linux
+    /// that is the root queue Swift's cooperative pool runs its tasks on (a
+    /// few threads, one per core, grown only when they sleep), so CPU-bound
+    /// engine work there held the threads the server's tasks needed — a
+    /// `/health` waited seconds behind imports (`CooperativePoolTests`). A
+    /// queue of its own targets the overcommitting root queue, which starts
+    /// a thread for each piece of work; the gate bounds them to ``width``.
+    private static let queue = DispatchQueue(label: "photoedit.blocking", qos: .userInitiated, attributes: .concurrent)
 }
 
 /// A counting gate: `enter` runs its start closure now when a slot is free,

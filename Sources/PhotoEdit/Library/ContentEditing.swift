@@ -138,13 +138,3 @@ extension ContentEditingBase {
         }
     }
 }
-
-/// Runs blocking engine work on a Dispatch thread so async callers never
-/// block Swift's cooperative pool.
-func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global(qos: .userInitiated).async {
-            continuation.resume(with: Result { try work() })
-        }
-    }
-}

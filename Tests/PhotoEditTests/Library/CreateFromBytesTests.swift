@@ -120,11 +120,11 @@ struct CreateFromBytesTests {
     @Test func anEndlessStreamStopsAtTheSizeLimit() async throws {
         let (temp, library) = try Self.library()
         await #expect {
-            try await library.importing.createAsset(streaming: "endless.jpg", limit: 3 << 20) { writer in
+            try await library.importing.createAsset(streaming: "endless.jpg", limit: 3 << 20) { upload in
                 var chunk: [UInt8] = []
                 for try await byte in Endless() {
                     chunk.append(byte)
-                    if chunk.count == 1 << 16 { try chunk.withUnsafeBytes { try writer.append($0) }; chunk.removeAll(keepingCapacity: true) }
+                    if chunk.count == 1 << 16 { try await upload.append(chunk); chunk.removeAll(keepingCapacity: true) }
                 }
             }
         } throws: { error in

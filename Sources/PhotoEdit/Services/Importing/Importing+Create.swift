@@ -15,53 +15,65 @@ extension Importing {
     @discardableResult
     func createAsset<Bytes: AsyncSequence>(from bytes: Bytes, filename: String? = nil) async throws -> ObjectPlaceholder
     where Bytes.Element == UInt8 {
-        try await createAsset(streaming: filename) { writer in
+        try await createAsset(streaming: filename) { upload in
             var chunk: [UInt8] = []
-            chunk.reserveCapacity(1 << 20)
+            chunk.reserveCapacity(1 << 16)
             for try await byte in bytes {
                 chunk.append(byte)
-                if chunk.count == 1 << 20 {
-                    try chunk.withUnsafeBytes { try writer.append($0) }
+                if chunk.count == 1 << 16 {
+                    try await upload.append(chunk)
                     chunk.removeAll(keepingCapacity: true)
                 }
             }
-            try chunk.withUnsafeBytes { try writer.append($0) }
+            try await upload.append(chunk)
         }
     }
 
     @discardableResult
     func createAsset<Chunks: AsyncSequence>(fromChunks chunks: Chunks, filename: String? = nil) async throws -> ObjectPlaceholder
     where Chunks.Element: DataProtocol {
-        try await createAsset(streaming: filename) { writer in
-            for try await chunk in chunks {
-                for region in chunk.regions { try region.withUnsafeBytes { try writer.append($0) } }
-            }
+        try await createAsset(streaming: filename) { upload in
+            for try await chunk in chunks { try await upload.append(chunk) }
         }
     }
 
     /// Writes what `body` streams into a staging file in `tmp/` (hashed,
-    /// counted against the size limit), then imports it.
+    /// counted against the size limit), then imports it. The bytes are
+    /// gathered on the caller's task and written 1 MiB at a time on the
+    /// ``BlockingExecutor``: no file call runs on Swift's cooperative pool,
+    /// and no executor thread is held while the body is awaited.
     func createAsset(streaming filename: String?, limit: Int64 = Importer.maxFileBytes,
-                     _ body: (FileIO.HashingWriter) async throws -> Void) async throws -> ObjectPlaceholder {
+                     _ body: (StagedUpload) async throws -> Void) async throws -> ObjectPlaceholder {
         try requireWritable()
         let name = try Self.checkedFilename(filename)
         let staged = layout.temporary(".upload")
-        defer { unlink(staged) }
-        let writer = try FileIO.HashingWriter(path: staged, limit: limit, limitName: "PHOTOEDIT_MAX_FILE_SIZE",
-                                              source: name ?? Self.unnamedUpload)
-        try await body(writer)
-        let (sha, size) = try writer.finish()
-        return try await BlockingExecutor.run {
-            let placeholder = try self.createAsset(.staged(path: staged, sha256: sha, size: size, filename: name))
-            // Lightroom develop settings embedded in the file (no sidecar
-            // travels with an upload): a revision of the new photo, as at import.
-            if !placeholder.existed && !placeholder.joinedPair {
-                var results = [ImportResult(path: name ?? Self.unnamedUpload, id: placeholder.localIdentifier, duplicate: false,
-                                            error: nil, joinedPair: false)]
-                importDevelopSettings(of: [SystemPath(staged)], results: &results)
-                if !results[0].warnings.isEmpty { placeholder.setWarnings(placeholder.warnings + results[0].warnings) }
+        let writer = try await BlockingExecutor.run {
+            try FileIO.HashingWriter(path: staged, limit: limit, limitName: "PHOTOEDIT_MAX_FILE_SIZE",
+                                     source: name ?? Self.unnamedUpload)
+        }
+        do {
+            let upload = StagedUpload(writer)
+            try await body(upload)
+            try await upload.flush()
+            return try await BlockingExecutor.run {
+                defer { unlink(staged) }
+                let (sha, size) = try writer.finish()
+                let placeholder = try self.createAsset(.staged(path: staged, sha256: sha, size: size, filename: name))
+                // Lightroom develop settings embedded in the file (no sidecar
+                // travels with an upload): a revision of the new photo, as at import.
+                if !placeholder.existed && !placeholder.joinedPair {
+                    var results = [ImportResult(path: name ?? Self.unnamedUpload, id: placeholder.localIdentifier, duplicate: false,
+                                                error: nil, joinedPair: false)]
+                    importDevelopSettings(of: [SystemPath(staged)], results: &results)
+                    if !results[0].warnings.isEmpty { placeholder.setWarnings(placeholder.warnings + results[0].warnings) }
+                }
+                return placeholder
             }
-            return placeholder
+        } catch {
+            // Nothing imported: the staging file goes (the writer, never
+            // finished, would remove it too when it goes, wherever that is).
+            _ = try? await BlockingExecutor.run { unlink(staged) }
+            throw error
         }
     }
 
@@ -94,5 +106,33 @@ extension Importing {
             throw PhotoEditError.invalidChange("file name '\(name)' must be one path component of 1–255 bytes without control characters")
         }
         return name
+    }
+}
+
+/// An upload's bytes on their way to the staging file: gathered in memory
+/// up to 1 MiB, then written (and hashed) on the ``BlockingExecutor``.
+/// One task appends, in order.
+final class StagedUpload {
+    static let pieceBytes = 1 << 20
+    private let writer: FileIO.HashingWriter
+    private var pending: [UInt8] = []
+
+    init(_ writer: FileIO.HashingWriter) {
+        self.writer = writer
+        pending.reserveCapacity(Self.pieceBytes)
+    }
+
+    func append(_ bytes: some DataProtocol) async throws {
+        for region in bytes.regions { pending.append(contentsOf: region) }
+        if pending.count >= Self.pieceBytes { try await flush() }
+    }
+
+    /// Writes what is gathered.
+    func flush() async throws {
+        guard !pending.isEmpty else { return }
+        let piece = pending
+        pending.removeAll(keepingCapacity: true)
+        let writer = writer
+        try await BlockingExecutor.run { try piece.withUnsafeBytes { try writer.append($0) } }
     }
 }

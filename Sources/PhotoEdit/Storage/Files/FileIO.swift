@@ -1,5 +1,6 @@
 import CPhotoEditShim
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -70,16 +71,21 @@ package enum FileIO {
     /// upload), hashing them with SHA-256 and counting them against `limit`
     /// on the way. `finish()` flushes it and returns the digest and size;
     /// a writer never finished removes its file.
-    final class HashingWriter {
+    /// Sendable, so that an async caller can hand each piece to the
+    /// ``BlockingExecutor`` (the pieces arrive in order, one at a time).
+    final class HashingWriter: Sendable {
         let path: String
         let limit: Int64?
         let limitName: String
         /// Names the bytes' origin in errors.
         let source: String
         private let fd: Int32
-        private var digest = SHA256Digest()
-        private(set) var size: Int64 = 0
-        private var finished = false
+        private struct State {
+            var digest = SHA256Digest()
+            var size: Int64 = 0
+            var finished = false
+        }
+        private let state = Mutex(State())
 
         init(path: String, limit: Int64?, limitName: String, source: String) throws {
             fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -92,23 +98,27 @@ package enum FileIO {
 
         func append(_ bytes: UnsafeRawBufferPointer) throws {
             guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
-            size += Int64(bytes.count)
-            if let limit, size > limit {
-                throw PhotoEditError.unreadableFile(path: source, reason: FileIO.tooLarge(limit: limit, name: limitName))
+            try state.withLock { state in
+                state.size += Int64(bytes.count)
+                if let limit, state.size > limit {
+                    throw PhotoEditError.unreadableFile(path: source, reason: FileIO.tooLarge(limit: limit, name: limitName))
+                }
+                state.digest.update(bytes)
+                try FileIO.writeAll(fd, UnsafeMutableRawPointer(mutating: base), bytes.count, path: path)
             }
-            digest.update(bytes)
-            try FileIO.writeAll(fd, UnsafeMutableRawPointer(mutating: base), bytes.count, path: path)
         }
 
         func finish() throws -> (sha256: String, size: Int64) {
             guard fsync(fd) == 0 else { throw PhotoEditError.library("cannot flush \(path): \(String(cString: strerror(errno)))") }
-            finished = true
-            return (digest.finish(), size)
+            return state.withLock { state in
+                state.finished = true
+                return (state.digest.finish(), state.size)
+            }
         }
 
         deinit {
             close(fd)
-            if !finished { unlink(path) }
+            if !state.withLock({ $0.finished }) { unlink(path) }
         }
     }
 
@@ -161,7 +171,9 @@ package enum FileIO {
         }
     }
 
-    fileprivate static func writeAll(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, path: String) throws {
+    /// Writes `count` bytes at `buffer` to `fd`, all of them (a short write
+    /// continues, EINTR retries).
+    package static func writeAll(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, path: String) throws {
         var done = 0
         while done < count {
             let n = write(fd, buffer + done, count - done)
