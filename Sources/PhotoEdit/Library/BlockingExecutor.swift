@@ -9,13 +9,14 @@ import Synchronization
 /// never runs on Swift's cooperative pool (whose few threads — two on a
 /// 2-core machine — the async parts need).
 ///
-/// At most ``width`` pieces of work run at once, each on a Dispatch thread;
+/// At most ``width`` pieces of work run at once, each on a thread of the
+/// executor's own (``WorkerThreads``, not Dispatch's shared root queue);
 /// callers beyond that wait, suspended (no thread held), in arrival order.
 public enum BlockingExecutor {
     /// How many pieces of blocking work run at once: four per core, at least
-    /// sixteen (the work often waits on a disk, a database or another node
+    /// eight (the work often waits on a disk, a database or another node
     /// rather than computing; libvips spreads each image over the cores itself).
-    public static let width = max(16, 4 * ProcessInfo.processInfo.activeProcessorCount)
+    public static let width = max(8, 4 * ProcessInfo.processInfo.activeProcessorCount)
 
     /// Runs `work` on one of the executor's threads and returns its result.
     ///
@@ -31,24 +32,16 @@ public enum BlockingExecutor {
                                         _ work: @escaping @Sendable () throws -> T) async throws -> T {
         guard returningOnCancel else {
             return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-                gate.enter {
-                    queue.async {
-                        continuation.resume(with: Result { try work() })
-                        gate.leave()
-                    }
-                }
+                threads.submit { continuation.resume(with: Result { try work() }) }
             }
         }
         let once = OnceContinuation<T>()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 once.set(continuation)
-                gate.enter {
-                    queue.async {
-                        // Cancelled while it waited for a thread: nothing to run.
-                        if !once.isDone { once.resume(with: Result { try work() }) }
-                        gate.leave()
-                    }
+                threads.submit {
+                    // Cancelled while it waited for a thread: nothing to run.
+                    if !once.isDone { once.resume(with: Result { try work() }) }
                 }
             }
         } onCancel: {
@@ -61,59 +54,14 @@ public enum BlockingExecutor {
     /// prefetches, which deliver their results themselves), counted in the
     /// same ``width``. `work` must not wait for other work of the executor.
     package static func submit(_ work: @escaping @Sendable () -> Void) {
-        gate.enter {
-            queue.async {
-                work()
-                gate.leave()
-            }
-        }
+        threads.submit(work)
     }
 
     /// How many are running or waiting now (for /metrics and tests).
-    public static var load: (running: Int, waiting: Int) { gate.load }
+    public static var load: (running: Int, waiting: Int) { threads.load }
 
-    private static let gate = Gate(width: width)
-
-    /// The executor's own threads. Not `DispatchQueue.global(qos:)`: on Linux
-    /// that is the root queue Swift's cooperative pool runs its tasks on (a
-    /// few threads, one per core, grown only when they sleep), so CPU-bound
-    /// engine work there held the threads the server's tasks needed — a
-    /// `/health` waited seconds behind imports (`CooperativePoolTests`). A
-    /// queue of its own targets the overcommitting root queue, which starts
-    /// a thread for each piece of work; the gate bounds them to ``width``.
-    private static let queue = DispatchQueue(label: "photoedit.blocking", qos: .userInitiated, attributes: .concurrent)
-}
-
-/// A counting gate: `enter` runs its start closure now when a slot is free,
-/// else when one is left.
-private final class Gate: Sendable {
-    private let state: Mutex<(free: Int, running: Int, waiting: [@Sendable () -> Void])>
-
-    init(width: Int) { state = Mutex((width, 0, [])) }
-
-    func enter(_ start: @escaping @Sendable () -> Void) {
-        let now = state.withLock { state -> Bool in
-            guard state.free > 0 else { state.waiting.append(start); return false }
-            state.free -= 1
-            state.running += 1
-            return true
-        }
-        if now { start() }
-    }
-
-    func leave() {
-        let next: (@Sendable () -> Void)? = state.withLock { state in
-            if state.waiting.isEmpty {
-                state.free += 1
-                state.running -= 1
-                return nil
-            }
-            return state.waiting.removeFirst()
-        }
-        next?()
-    }
-
-    var load: (running: Int, waiting: Int) { state.withLock { ($0.running, $0.waiting.count) } }
+    /// The executor's own threads, started as work needs them, never more than ``width``.
+    private static let threads = WorkerThreads(name: "photoedit.blocking", count: width)
 }
 
 /// A continuation resumed once, by whichever comes first: the work's

@@ -222,20 +222,24 @@ package func blockingWait<T: Sendable>(_ work: @escaping @Sendable () async thro
     return try outcome.get()
 }
 
-/// The executor of ``blockingWait``'s tasks: Dispatch threads outside Swift's
-/// cooperative pool. Those tasks only wait on I/O (NIO futures, sockets), so
-/// a thread is busy with one only between two suspensions. The async work
-/// such a bridge waits for runs here too (PostgreSQL's connection pool and
-/// its leases), so that it never needs a cooperative thread a blocked
-/// caller may hold.
+/// The executor of ``blockingWait``'s tasks: threads of its own
+/// (``WorkerThreads``), outside Swift's cooperative pool and outside
+/// Dispatch's shared root queue, which on Linux are the same few threads.
+/// Those tasks only wait on I/O (NIO futures, sockets), so a thread is busy
+/// with one only between two suspensions. The async work such a bridge waits
+/// for runs here too (PostgreSQL's connection pool and its leases), so that
+/// it never needs a thread a blocked caller may hold: when it shared the
+/// root queue with the ``BlockingExecutor``'s callers, a burst of catalog
+/// calls blocked every thread of it and each bridge task waited for the
+/// once-a-second monitor to add one.
 package final class BridgeExecutor: TaskExecutor {
     package static let shared = BridgeExecutor()
-    private let queue = DispatchQueue(label: "photoedit.blocking-wait", qos: .userInitiated, attributes: .concurrent)
+    private let threads = WorkerThreads(name: "photoedit.bridge", count: max(4, ProcessInfo.processInfo.activeProcessorCount))
 
     package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
-        queue.async { job.runSynchronously(on: executor) }
+        threads.submit { job.runSynchronously(on: executor) }
     }
 }
 

@@ -1,0 +1,108 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A fixed number of threads of the process's own, started when work first
+/// needs them, running closures in arrival order: what the
+/// ``BlockingExecutor`` and the ``BridgeExecutor`` run on.
+///
+/// Not a Dispatch queue: on Linux, `DispatchQueue.global(qos:)` and every
+/// *concurrent* queue made with `DispatchQueue(label:attributes:.concurrent)`
+/// feed the same non-overcommitting root queue that Swift's cooperative pool
+/// runs its tasks on. That root queue has about one thread per core and
+/// adds one only when a monitor, once a second, finds all of them blocked.
+/// Twelve 10 ms jobs that each wait on a second job of the same root queue
+/// take 10 s there instead of 20 ms, and the server's tasks wait behind them.
+/// Threads of our own are never lent to anyone else, and blocking one
+/// blocks nobody else.
+package final class WorkerThreads: Sendable {
+    private struct State {
+        var jobs: [@Sendable () -> Void] = []
+        var head = 0
+        /// Threads started, threads waiting for work without a wake-up on its way, threads running a job.
+        var threads = 0
+        var idle = 0
+        var busy = 0
+        var pending: Int { jobs.count - head }
+
+        mutating func pop() -> (@Sendable () -> Void)? {
+            guard head < jobs.count else { return nil }
+            let job = jobs[head]
+            head += 1
+            if head > 64 && head * 2 > jobs.count {
+                jobs.removeFirst(head)
+                head = 0
+            }
+            return job
+        }
+    }
+
+    private let name: String
+    /// How many threads at most.
+    package let count: Int
+    private let state = Mutex(State())
+    /// One signal per job handed to an idle thread.
+    // A semaphore on purpose: the workers are plain threads that must block while there is no work.
+    private let wake = DispatchSemaphore(value: 0)
+
+    /// Up to `count` threads named `name`.
+    package init(name: String, count: Int) {
+        precondition(count > 0, "WorkerThreads needs at least one thread")
+        self.name = name
+        self.count = count
+    }
+
+    /// Runs `work` on one of the threads: at once when one is idle or may
+    /// still be started, else when one is free, in arrival order.
+    package func submit(_ work: @escaping @Sendable () -> Void) {
+        enum Next { case wakeOne, start, queued }
+        let next = state.withLock { s -> Next in
+            s.jobs.append(work)
+            if s.idle > 0 {
+                s.idle -= 1
+                return .wakeOne
+            }
+            guard s.threads < count else { return .queued }
+            s.threads += 1
+            return .start
+        }
+        switch next {
+        case .wakeOne: wake.signal()
+        case .start: startThread()
+        case .queued: break
+        }
+    }
+
+    /// How many jobs run now and how many wait for a thread.
+    package var load: (running: Int, waiting: Int) { state.withLock { ($0.busy, $0.pending) } }
+
+    /// How many threads were started so far (at most ``count``).
+    package var started: Int { state.withLock { $0.threads } }
+
+    private func startThread() {
+        let thread = Thread { [self] in
+            while true {
+                let job = state.withLock { s -> (@Sendable () -> Void)? in
+                    guard let job = s.pop() else {
+                        s.idle += 1
+                        return nil
+                    }
+                    s.busy += 1
+                    return job
+                }
+                guard let job else {
+                    // A wake-up is a job appended for an idle thread; another
+                    // thread may have taken it first: then look and wait again.
+                    wake.wait()
+                    continue
+                }
+                job()
+                state.withLock { $0.busy -= 1 }
+            }
+        }
+        thread.name = name
+        // libvips, libraw and lcms2 recurse little, but a 512 KiB stack is too tight for libraw.
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+}
