@@ -135,23 +135,77 @@ final class PostgresLease: Sendable {
 
     deinit { released.finish() }
 
+    /// How long a lease may take, connecting and `BEGIN` included, before
+    /// the transaction fails instead of waiting on: a connection the server
+    /// ended can leave a statement written to it unanswered.
+    static let leaseLimit: Duration = .seconds(30)
+
+    /// A connection of `client`'s pool in a transaction begun with `begin`.
+    /// A connection found closed before or by its `BEGIN` (the server ended
+    /// it and the pool had not heard yet: the change feed's tests end the
+    /// LISTEN connection, and the pool hands it out again) is given back and
+    /// another taken, up to three times.
     static func take(from client: PostgresClient, begin: String, logger: Logger) async throws -> PostgresLease {
+        var attempt = 1
+        while true {
+            do {
+                return try await takeOnce(from: client, begin: begin, logger: logger)
+            } catch LeaseFailure.closed where attempt < 3 {
+                attempt += 1
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+    }
+
+    enum LeaseFailure: Error, CustomStringConvertible {
+        case closed, timedOut
+        var description: String {
+            switch self {
+            case .closed: "the connection was closed by the server"
+            case .timedOut: "no connection in a transaction after \(PostgresLease.leaseLimit)"
+            }
+        }
+    }
+
+    private static func takeOnce(from client: PostgresClient, begin: String, logger: Logger) async throws -> PostgresLease {
         let handed = Mutex<CheckedContinuation<PostgresLease, any Error>?>(nil)
-        let give = { @Sendable (result: Result<PostgresLease, any Error>) in
-            handed.withLock { c in defer { c = nil }; return c }?.resume(with: result)
+        let give = { @Sendable (result: Result<PostgresLease, any Error>) -> Bool in
+            guard let continuation = handed.withLock({ c in defer { c = nil }; return c }) else { return false }
+            continuation.resume(with: result)
+            return true
         }
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<PostgresLease, any Error>) in
             handed.withLock { $0 = continuation }
+            // The limit: a statement written to a connection the server just
+            // ended may never be answered, and that task stays suspended
+            // (no thread); its caller gets this error instead of waiting on.
+            let timer = Task.detached(executorPreference: BridgeExecutor.shared) {
+                try? await Task.sleep(for: leaseLimit)
+                if !Task.isCancelled { _ = give(.failure(LeaseFailure.timedOut)) }
+            }
             Task.detached(executorPreference: BridgeExecutor.shared) {
                 do {
                     try await client.withConnection { connection in
-                        _ = try await connection.query(PostgresQuery(unsafeSQL: begin), logger: logger).collect()
+                        guard !connection.isClosed else { throw LeaseFailure.closed }
+                        do {
+                            _ = try await connection.query(PostgresQuery(unsafeSQL: begin), logger: logger).collect()
+                        } catch let error as PSQLError where error.code == .serverClosedConnection || error.code == .clientClosedConnection {
+                            // Closed before anything was done on it: safe to take another.
+                            throw LeaseFailure.closed
+                        }
                         let (ended, end) = AsyncStream<Void>.makeStream()
-                        give(.success(PostgresLease(connection, end)))
+                        let lease = PostgresLease(connection, end)
+                        timer.cancel()
+                        // Too late (the limit passed): the connection is closed at once.
+                        guard give(.success(lease)) else {
+                            lease.drop()
+                            return
+                        }
                         for await _ in ended {}
                     }
                 } catch {
-                    give(.failure(error))
+                    timer.cancel()
+                    _ = give(.failure(error))
                 }
             }
         }

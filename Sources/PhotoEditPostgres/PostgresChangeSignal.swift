@@ -13,8 +13,9 @@ import Synchronization
 /// pg4); PostgreSQL delivers it once the commit is visible, so a woken
 /// reader finds the change at once.
 ///
-/// The listening task is async (it holds no thread while it waits); the
-/// readers block their own threads (the engine's feed threads) in `next`.
+/// The listening task is async (it holds no thread while it waits), and so
+/// are the readers' waits (`FeedWaiter`: a registration with the engine's
+/// `FeedWaits`, woken by a notification or its poll's deadline).
 final class PostgresChangeListener: Sendable {
     private struct State {
         var task: Task<Void, Never>?
@@ -119,60 +120,32 @@ final class PostgresChangeListener: Sendable {
 /// when a NOTIFY arrived since the last return, when `poll` ran out (the
 /// feed table is the truth; a lost notification costs at most that), or at
 /// once after `stop()`. While the LISTEN connection is down it looks every
-/// 250 ms.
+/// 250 ms. The reader waits holding no thread.
 final class PostgresChangeSubscription: CatalogChangeSignal, Sendable {
-    private struct State {
-        var pending = false
-        var stopped = false
-        var waiting = false
-    }
-
-    private let state = Mutex(State())
-    /// Signalled once per wake of a waiting reader.
-    // A semaphore on purpose: `next()` is synchronous (the feed reader's thread blocks with a timeout); a Mutex cannot wait.
-    private let signal = DispatchSemaphore(value: 0)
+    private let stopped = Atomic<Bool>(false)
+    private let waiter = FeedWaiter()
     private let listener: PostgresChangeListener
 
     init(listener: PostgresChangeListener) {
         self.listener = listener
     }
 
-    func next() {
+    func next() async {
         listener.startIfNeeded()
+        guard !isStopped else { return }
         let wait = listener.isListening ? listener.poll : min(listener.poll, .milliseconds(250))
-        let ready = state.withLock { s -> Bool in
-            if s.pending || s.stopped { return true }
-            s.waiting = true
-            return false
-        }
-        if !ready {
-            let ms = Int(wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000)
-            _ = signal.wait(timeout: .now() + .milliseconds(ms))
-        }
-        state.withLock { s in
-            s.pending = false
-            s.waiting = false
-        }
+        _ = await waiter.wait(fd: -1, limit: wait)
     }
 
     func wake() {
-        let waiter = state.withLock { s -> Bool in
-            s.pending = true
-            defer { s.waiting = false }
-            return s.waiting
-        }
-        if waiter { signal.signal() }
+        waiter.wake()
     }
 
     func stop() {
-        let waiter = state.withLock { s -> Bool in
-            s.stopped = true
-            defer { s.waiting = false }
-            return s.waiting
-        }
-        if waiter { signal.signal() }
+        stopped.store(true, ordering: .sequentiallyConsistent)
+        waiter.wake()
         listener.remove(self)
     }
 
-    var isStopped: Bool { state.withLock { $0.stopped } }
+    var isStopped: Bool { stopped.load(ordering: .sequentiallyConsistent) }
 }

@@ -186,13 +186,17 @@ struct MultiNodeTests {
         let staging = f.temp.appendingPathComponent("node\(uploader)/tmp").path
         let uploads = Array(try BatchJobTests.photos(ids.count + 8, in: f.temp.appendingPathComponent("up")).dropFirst(ids.count))
         let heldFile = f.temp.appendingPathComponent("up/held.jpg").path
-        let larger = try Image.load(path: Paths.sample("coffee.jpg"), sequential: false).call("resize", [("scale", .number(1.5))])
-        try Renderer.save(larger, to: heldFile, format: .jpeg, quality: 97)
+        // Over 1 MiB (about 2 MB): the node stages an upload a whole MiB at a time.
+        let larger = try Image.load(path: Paths.sample("coffee.jpg"), sequential: false).call("resize", [("scale", .number(4))])
+        try Renderer.save(larger, to: heldFile, format: .jpeg, quality: 100)
         let heldBytes = try Data(contentsOf: URL(fileURLWithPath: heldFile))
         // Staged bytes no other upload reaches: the held one's file is told apart by its size.
         let sentOfHeld = heldBytes.count - 4096
+        // The node writes an upload 1 MiB at a time (`StagedUpload`): what
+        // it has staged of the held one is the whole pieces sent.
+        let stagedOfHeld = sentOfHeld - sentOfHeld % (1 << 20)
         let largestOther = try uploads.map { try Data(contentsOf: URL(fileURLWithPath: $0)).count }.max() ?? 0
-        try #require(sentOfHeld > largestOther, "the held upload is the largest (\(sentOfHeld) > \(largestOther) bytes)")
+        try #require(stagedOfHeld > largestOther, "the held upload is the largest (\(stagedOfHeld) > \(largestOther) bytes staged)")
         let acknowledged = Statuses(), edited = Statuses()
         kill(pids[uploader], SIGSTOP)   // what follows queues up, then runs at once
         let sending = Task {
@@ -228,7 +232,7 @@ struct MultiNodeTests {
         defer { held.close() }
         let midUpload = try await nodes[uploader].waitWhileRunning {
             let staged = (try? FileManager.default.contentsOfDirectory(atPath: staging)) ?? []
-            return staged.contains { $0.hasSuffix(".upload") && FileIO.size(staging + "/" + $0) ?? 0 >= Int64(sentOfHeld) }
+            return staged.contains { $0.hasSuffix(".upload") && FileIO.size(staging + "/" + $0) ?? 0 >= Int64(stagedOfHeld) }
         }
         nodes[uploader].kill()
         held.close()

@@ -252,7 +252,44 @@ struct ChangeFeedTests {
         let seen = try await task.value
         #expect(seen == [2, 3])
         while CatalogWatcher.live(watching: folder) > 0 && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(CatalogWatcher.live(watching: folder) == 0, "the watcher thread ended")
+        #expect(CatalogWatcher.live(watching: folder) == 0, "the watcher ended")
+    }
+
+    /// The process's threads now, from the kernel (`/proc/self/task`).
+    static func threadCount() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
+    }
+
+    /// Fifty open streams (fifty SSE clients) wait without a thread each:
+    /// the process gains a few threads at most (FeedWaits' one, executor
+    /// threads for their reads), one commit reaches all fifty, and
+    /// cancelling them leaves no registration behind.
+    @Test func fiftyStreamsWaitWithoutAThreadEach() async throws {
+        let f = try Fixture()
+        let folder = f.library.url.path
+        let before = Self.threadCount()
+        let start = try f.library.latestChangeSequence()
+        let got = Locked<[Int]>([])
+        var readers: [Task<Void, any Error>] = []
+        for _ in 0..<50 {
+            let stream = try f.library.changeSets(since: start)
+            readers.append(Task {
+                for try await set in stream where set.seq == start + 1 { got.mutate { $0.append(set.seq) } }
+            })
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(CatalogWatcher.live(watching: folder) == 50)
+        let during = Self.threadCount()
+        // A thread each would be 50 more; other suites running meanwhile may start a few.
+        #expect(during - before < 25, "50 streams started \(during - before) threads (before: \(before))")
+        try await BlockingExecutor.run { try f.library.performChanges { try $0.changeRequest(for: f.a).isFavorite = true } }
+        let deadline = Date().addingTimeInterval(60)
+        while got.value.count < 50 && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(got.value.count == 50, "the commit reached \(got.value.count) of 50 streams")
+        for reader in readers { reader.cancel() }
+        for reader in readers { _ = await reader.result }
+        while CatalogWatcher.live(watching: folder) > 0 && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(CatalogWatcher.live(watching: folder) == 0, "every watcher ended")
     }
 
     @Test func changesAndWatchCommands() throws {

@@ -10,24 +10,26 @@ import Glibc
 /// shared one (PostgreSQL's LISTEN/NOTIFY, in PhotoEditPostgres). The feed
 /// table stays the truth: a wake-up only says "look now", and `next`
 /// returns after a while even without one (a missed wake-up costs a delay,
-/// never a change).
+/// never a change; an early return costs one more look).
 package protocol CatalogChangeSignal: AnyObject, Sendable {
-    /// Blocks the reader's thread (never a task's) until a commit may have
-    /// added changes, the signal's safety poll runs out, or `stop()`.
-    func next()
+    /// Suspends the reader, holding no thread (its wait is a registration
+    /// with ``FeedWaits``), until a commit may have added changes, the
+    /// signal's safety poll runs out, or `stop()`.
+    func next() async
     /// Makes `next` return at once, now and from now on.
     func stop()
     /// Whether `stop()` was called.
     var isStopped: Bool { get }
 }
 
-/// Wakes a waiting thread when the catalog's files change, in this process
+/// Wakes a waiting reader when the catalog's files change, in this process
 /// or another: inotify on the library folder (a commit writes
-/// `catalog.sqlite-wal`; a checkpoint writes `catalog.sqlite`). Without
-/// inotify, `wait` simply times out and the caller polls.
+/// `catalog.sqlite-wal`; a checkpoint writes `catalog.sqlite`), waited for
+/// by ``FeedWaits``' one thread. Without inotify, `next` simply times out
+/// and the reader polls.
 final class CatalogWatcher: CatalogChangeSignal, Sendable {
     private let inotify: Int32
-    private let wake: (read: Int32, write: Int32)
+    private let waiter = FeedWaiter()
     private struct State {
         var stopped = false
         /// Until when `next` looks again every 5 ms.
@@ -70,57 +72,34 @@ final class CatalogWatcher: CatalogChangeSignal, Sendable {
         }
         #endif
         inotify = notify
-        var fds: [Int32] = [-1, -1]
-        if pipe(&fds) == 0 {
-            for fd in fds {
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            }
-            wake = (fds[0], fds[1])
-        } else {
-            wake = (-1, -1)
-        }
     }
 
     deinit {
         Self.counter.add(-1, folder)
-        for fd in [inotify, wake.read, wake.write] where fd >= 0 { close(fd) }
+        if inotify >= 0 { close(inotify) }
     }
 
     var isStopped: Bool { state.withLock { $0.stopped } }
 
-    /// Makes `wait` return at once, now and from now on.
+    /// Makes `next` return at once, now and from now on.
     func stop() {
         state.withLock { $0.stopped = true }
-        if wake.write >= 0 {
-            var byte: UInt8 = 1
-            _ = write(wake.write, &byte, 1)
-        }
+        waiter.wake()
     }
 
     /// A commit's WAL write wakes us before the commit is visible (fsync,
     /// then the WAL index): look again every 5 ms for a while after a
     /// wake-up, then wait for the next one (with a slow poll as a safety net).
-    func next() {
+    func next() async {
+        guard !isStopped else { return }
         let now = DispatchTime.now().uptimeNanoseconds
         let burstUntil = state.withLock { $0.burstUntil }
-        let timeout: Int32 = !notifies ? 15 : (now < burstUntil ? 5 : 250)
-        if wait(milliseconds: timeout) { state.withLock { $0.burstUntil = now + 200_000_000 } }
-    }
-
-    /// Waits up to `milliseconds` for a change of the library folder's files
-    /// or `stop()`. Returns true when files changed.
-    func wait(milliseconds: Int32) -> Bool {
-        guard !isStopped else { return false }
-        var fds = [pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)]
-        let count = nfds_t(inotify >= 0 ? 2 : 1)
-        let ready = poll(&fds, count, milliseconds)
-        guard ready > 0, inotify >= 0, fds[1].revents & Int16(POLLIN) != 0 else { return false }
+        let timeout: Duration = !notifies ? .milliseconds(15) : (now < burstUntil ? .milliseconds(5) : .milliseconds(250))
+        guard await waiter.wait(fd: inotify, limit: timeout) else { return }
         // Drain the events: any change is reason enough to look.
         var buffer = [UInt8](repeating: 0, count: 4096)
         while read(inotify, &buffer, buffer.count) > 0 {}
-        return true
+        state.withLock { $0.burstUntil = now + 200_000_000 }
     }
 }
 
@@ -134,8 +113,9 @@ extension Feed {
         let start = try seq ?? latestChangeSequence()
         let watcher: any CatalogChangeSignal = catalog.changeSignal() ?? CatalogWatcher(folder: layout.root.path)
         let (stream, continuation) = AsyncThrowingStream<ChangeSet, Error>.makeStream()
-        continuation.onTermination = { _ in watcher.stop() }
-        let thread = Thread { [self] in
+        // The reader is a task: its reads run on the BlockingExecutor, its
+        // waits are registrations with FeedWaits — no thread of its own.
+        let reader = Task.detached { [self] in
             var last = start
             // A read that fails (a shared catalog's connection lost) is tried
             // again at the watcher's pace; the feed ends with the error only
@@ -144,7 +124,8 @@ extension Feed {
             var failingSince: Date?
             while !watcher.isStopped {
                 do {
-                    let sets = try changes(since: last, limit: 100)
+                    let from = last
+                    let sets = try await BlockingExecutor.run { try changes(since: from, limit: 100) }
                     failingSince = nil
                     for set in sets {
                         continuation.yield(set)
@@ -158,14 +139,16 @@ extension Feed {
                         return
                     }
                     failingSince = since
-                    usleep(100_000)
+                    try? await Task.sleep(for: .milliseconds(100))
                 }
-                watcher.next()
+                await watcher.next()
             }
             continuation.finish()
         }
-        thread.name = "photoedit.change-feed"
-        thread.start()
+        continuation.onTermination = { _ in
+            watcher.stop()
+            reader.cancel()
+        }
         return stream
     }
 }
