@@ -11,7 +11,7 @@ import Foundation
 ///     Queries   Feed   UploadedPresets          (no service)
 ///     Committing      → Previews (a lower part, not a service)
 ///     Editing         → Queries, Committing
-///     Rendering       → Queries, Editing, Previews
+///     Rendering       → Queries, Editing
 ///     Importing       → Queries, Editing, Committing
 ///     Versions        → Queries, Editing, Committing, UploadedPresets
 ///     Exporting       → Queries
@@ -28,7 +28,7 @@ extension PhotoLibrary {
     var uploadedPresets: UploadedPresets { UploadedPresets(parts: parts) }
     var committing: Committing { Committing(parts: parts, previews: previews) }
     var editing: Editing { Editing(parts: parts, queries: queries, committing: committing) }
-    var rendering: Rendering { Rendering(parts: parts, previews: previews, queries: queries, editing: editing) }
+    var rendering: Rendering { Rendering(parts: parts, queries: queries, editing: editing) }
     var importing: Importing { Importing(parts: parts, queries: queries, editing: editing, committing: committing) }
     var versions: Versions {
         Versions(parts: parts, queries: queries, editing: editing, committing: committing, uploadedPresets: uploadedPresets)

@@ -5,8 +5,9 @@ import PhotoEditTestSupport
 /// Issue 42: the library's services declare the services they use (stored
 /// properties, passed in at `init` by Library/LibraryServices.swift), and
 /// those declarations form a graph without cycles. Read from the engine's
-/// source, so a new cycle, a service naming one it did not declare, or a
-/// service built outside the one place fails here, not in a review.
+/// source, so a new cycle, a service naming one it did not declare (or
+/// declaring one it never uses), or a service built outside the one place
+/// fails here, not in a review.
 @Suite("Service dependencies")
 struct ServiceDependencyTests {
     /// A service as its source declares it.
@@ -14,6 +15,8 @@ struct ServiceDependencyTests {
         let name: String
         /// Its stored properties' types that are services (its declared dependencies).
         var declared: Set<String> = []
+        /// Those properties: name, type, where declared.
+        var properties: [(name: String, type: String, place: String)] = []
         /// Its code (declaration and every extension, nested types
         /// included), without comments and string literals, with the file
         /// and line each line came from.
@@ -97,8 +100,11 @@ struct ServiceDependencyTests {
             if var service = graph.services[c.name] {
                 service.lines += c.lines
                 if isService(c) {
-                    for (_, line) in c.lines {
-                        if let m = line.firstMatch(of: storedProperty), names.contains(String(m.2)) { service.declared.insert(String(m.2)) }
+                    for (place, line) in c.lines {
+                        if let m = line.firstMatch(of: storedProperty), names.contains(String(m.2)) {
+                            service.declared.insert(String(m.2))
+                            service.properties.append((String(m.1), String(m.2), place))
+                        }
                     }
                 }
                 graph.services[c.name] = service
@@ -151,6 +157,16 @@ struct ServiceDependencyTests {
         return problems
     }
 
+    /// Each declared service that its service never uses (the graph would
+    /// say more than the code does).
+    static func unusedDeclarations(_ graph: Graph) -> [String] {
+        graph.services.values.sorted { $0.name < $1.name }.flatMap { service in
+            service.properties.filter { property in
+                !service.lines.contains { $0.place != property.place && $0.text.contains(property.name + ".") && word(of: [property.name], in: $0.text) != nil }
+            }.map { "\(service.name) declares \($0.name): \($0.type) but never uses it (\($0.place))" }
+        }
+    }
+
     static func engineSources() throws -> [(path: String, content: String)] {
         let root = Paths.root.appendingPathComponent("Sources/PhotoEdit")
         let paths = try FileManager.default.subpathsOfDirectory(atPath: root.path).filter { $0.hasSuffix(".swift") }.sorted()
@@ -170,6 +186,8 @@ struct ServiceDependencyTests {
         #expect(cycle == nil, "the services call in a circle: \(cycle?.joined(separator: " → ") ?? "")")
         let undeclared = Self.undeclaredUses(graph)
         #expect(undeclared.isEmpty, "\(undeclared.joined(separator: "\n"))")
+        let unused = Self.unusedDeclarations(graph)
+        #expect(unused.isEmpty, "\(unused.joined(separator: "\n"))")
         #expect(graph.constructions.isEmpty,
                 "services are built only in Library/LibraryServices.swift: \(graph.constructions.map { "\($0.place): \($0.text)" })")
     }
@@ -213,6 +231,8 @@ struct ServiceDependencyTests {
         var graph = Self.graph(of: files)
         #expect(graph.edges == ["Alpha": ["Beta"], "Beta": ["Gamma"], "Gamma": []])
         #expect(Self.cycle(in: graph.edges) == nil)
+        #expect(Self.unusedDeclarations(graph) == ["Alpha declares beta: Beta but never uses it (A.swift:3)",
+                                                   "Beta declares gamma: Gamma but never uses it (B.swift:4)"])
         #expect(Self.undeclaredUses(graph) == ["Gamma names Alpha without declaring it: C.swift:6: func f() { _ = \"\"; _ = Alpha.self }"])
         // Gamma declaring Alpha (however: optional, with a default) closes a cycle.
         var cyclic = files

@@ -7,7 +7,6 @@ import Foundation
 /// `Previews` part's. It writes nothing but previews and derived files.
 struct Rendering: LibraryService {
     let parts: LibraryParts
-    let previews: Previews
     let queries: Queries
     /// The editing input and the chain's analyses of an uncommitted edit's preview.
     let editing: Editing

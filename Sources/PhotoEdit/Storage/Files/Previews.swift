@@ -23,8 +23,9 @@ import Glibc
 /// sometimes from the preview and sometimes from the original: the same
 /// request gives the same bytes (render URLs are immutable).
 ///
-/// A lower part, not a service: Committing, Importing's staging,
-/// Maintenance and Rendering share it, and it reaches no service.
+/// A lower part, not a service: Committing (at import and commit),
+/// Maintenance (verify, recovery) and image requests (through the façade's
+/// `storedPreview`) share it, and it reaches no service.
 struct Previews: LibraryPart {
     let parts: LibraryParts
 
