@@ -69,6 +69,16 @@ public struct ExportMetadata: Sendable {
     }
 }
 
+extension ExportMetadata {
+    /// The original's EXIF block, if it has one. libvips has no RAW loader;
+    /// a RAW's EXIF is read from its TIFF structure when it has one.
+    static func originalExif(_ subject: ImageSubject) -> Data? {
+        let exif = (try? Image.load(path: subject.originalPath, sequential: true, failOnTruncated: false))?.blob("exif-data")
+        _ = Vips.takeError()
+        return exif
+    }
+}
+
 /// Rebuilds an EXIF block (TIFF structure) keeping only the tags a policy
 /// allows. The byte order of the original is kept; values are copied as
 /// bytes. Hostile input: every offset and count is bounds-checked, and a

@@ -6,6 +6,7 @@ import Foundation
 /// into the folder it is given.
 struct Exporting: LibraryService {
     let parts: LibraryParts
+    let queries: Queries
 }
 
 extension Exporting {
@@ -21,7 +22,7 @@ extension Exporting {
     /// encoder resizes), in the output colour space, with the metadata the
     /// policy may draw from.
     func sourceImage(_ id: String, settings: ExportSettings) throws -> (Image, ExportMetadata) {
-        let subject = try rendering.imageSubject(id, version: .current)
+        let subject = try imageSubject(id, version: .current)
         let full = subject.fullSize
         let target = settings.size.pixels(width: full.width, height: full.height, enlarge: settings.enlarge)
         let defaultColour = settings.profile == .sRGB && settings.intent == .relative && settings.bitDepth == 8
@@ -34,7 +35,7 @@ extension Exporting {
             let geometry = ImageGeometry(fullWidth: full.width, fullHeight: full.height,
                                          target: shrink ? ImageSize(width: target.width, height: target.height) : ImageSize(width: full.width, height: full.height),
                                          contentMode: .aspectFit, resizeMode: .exact, crop: nil)
-            image = try ImagePipeline.image(from: try ImagePipeline.finalSource(subject, parts: parts), geometry: geometry, resizeMode: .exact)
+            image = try ImagePipeline.image(from: try ImagePipeline.finalSource(subject, registry: registry, renderer: renderer), geometry: geometry, resizeMode: .exact)
         } else {
             // From the recipe: another colour space or depth, or a lossless
             // file of an edit (never a decoded JPEG render).
@@ -54,15 +55,7 @@ extension Exporting {
 
     /// The original's EXIF and the library's descriptive metadata.
     func metadata(_ subject: ImageSubject) throws -> ExportMetadata {
-        try metadata(subject, exif: Self.originalExif(subject))
-    }
-
-    /// The original's EXIF block, if it has one. libvips has no RAW loader;
-    /// a RAW's EXIF is read from its TIFF structure when it has one.
-    static func originalExif(_ subject: ImageSubject) -> Data? {
-        let exif = (try? Image.load(path: subject.originalPath, sequential: true, failOnTruncated: false))?.blob("exif-data")
-        _ = Vips.takeError()
-        return exif
+        try metadata(subject, exif: ExportMetadata.originalExif(subject))
     }
 
     /// `exif` (the original's) and the library's descriptive metadata.

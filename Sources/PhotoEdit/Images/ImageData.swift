@@ -96,7 +96,7 @@ extension ImageManager {
     ///   when the photo has no adjustments, as PhotoKit does;
     /// - `unadjusted`: the original rendered upright to sRGB (a JPEG, Q92).
     public func requestImageData(for idOrPrefix: String, options: ImageRequestOptions = ImageRequestOptions()) throws -> ImageData {
-        let s = try library.rendering.imageSubject(idOrPrefix, version: options.version)
+        let s = try library.imageSubject(idOrPrefix, version: options.version)
         let asset = try library.asset(s.id)
         var path: String
         var type: String

@@ -95,7 +95,7 @@ public final class ImageManager: Sendable {
     public func requestImage(for idOrPrefix: String, targetSize: ImageSize = .maximum, contentMode: ImageContentMode = .aspectFit,
                              options: ImageRequestOptions = ImageRequestOptions()) throws -> ImageRequest {
         try options.validate(targetSize: targetSize)
-        let subject = try library.rendering.imageSubject(idOrPrefix, version: options.version)
+        let subject = try library.imageSubject(idOrPrefix, version: options.version)
         let key = ImageCacheKey(subject, target: targetSize, contentMode: contentMode, resizeMode: options.resizeMode,
                                 crop: options.normalizedCropRect, degraded: false)
         let (stream, continuation) = AsyncStream.makeStream(of: ImageResult.self)
@@ -146,7 +146,7 @@ public final class ImageManager: Sendable {
                                     metadata: ExportMetadataPolicy? = nil) throws -> (data: Data, isFromCache: Bool) {
         try options.validate(targetSize: targetSize)
         try ImageEncoding.check(quality: quality)
-        let subject = try library.rendering.imageSubject(idOrPrefix, version: options.version)
+        let subject = try library.imageSubject(idOrPrefix, version: options.version)
         // A JPEG at the manager's own quality is `requestImage`'s image.
         // The library's title, caption… change without a new revision: their digest is in the key.
         let descriptive = try metadata.flatMap { ExportMetadata.usesLibraryMetadata($0) ? ExportMetadata.digest(of: try library.asset(subject.id)) : nil }
@@ -282,7 +282,7 @@ public final class ImageManager: Sendable {
         let format = key.format ?? ImageCacheKey.EncodedFormat(encoding: .jpeg, quality: configuration.quality)
         var data: Data
         if let policy = format.metadata {
-            image = try ExportEncoder.withMetadata(image, try library.exporting.metadata(s, exif: exif(of: s)), policy: policy)
+            image = try ExportEncoder.withMetadata(image, try library.exportMetadata(s, exif: exif(of: s)), policy: policy)
             data = try format.encoding.encode(image, quality: format.quality)
             data = ExportContainers.withoutGeneratedExif(data, format: ExportFormat(rawValue: format.encoding.rawValue) ?? .jpeg, policy: policy)
         } else {
@@ -296,7 +296,7 @@ public final class ImageManager: Sendable {
     /// The original's EXIF block (`originalExif`'s memo).
     private func exif(of s: ImageSubject) -> Data? {
         if let known = originalExif.withLock({ $0[s.originalFile] }) { return known }
-        let exif = Exporting.originalExif(s)
+        let exif = ExportMetadata.originalExif(s)
         originalExif.withLock { memo in
             if memo.count >= Self.originalExifLimit { memo.removeAll() }
             memo[s.originalFile] = .some(exif)
@@ -327,11 +327,11 @@ public final class ImageManager: Sendable {
                 resizeMode = .exact
             }
             count { $0.degradedRenders += 1 }
-        } else if key.resizeMode != .none, let preview = try? library.rendering.storedPreview(for: s, covering: geometry) {
+        } else if key.resizeMode != .none, let preview = try? library.storedPreview(for: s, covering: geometry) {
             source = .preview(preview)
             count { $0.renders += 1; $0.fromPreviews += 1 }
         } else {
-            source = try ImagePipeline.finalSource(s, parts: library.parts)
+            source = try ImagePipeline.finalSource(s, registry: library.registry, renderer: library.renderer)
             count { $0.renders += 1 }
         }
         return (source, geometry, resizeMode)
@@ -424,7 +424,7 @@ public final class ImageManager: Sendable {
     }
 
     private func prefetch(_ item: ImageCacheKey, highQuality: Bool) {
-        guard let subject = try? library.rendering.imageSubject(item.id, version: item.version) else { return }
+        guard let subject = try? library.imageSubject(item.id, version: item.version) else { return }
         let preview = !highQuality && subject.rawPath != nil
         let key = ImageCacheKey(subject, target: ImageSize(width: item.width, height: item.height), contentMode: item.contentMode,
                                 resizeMode: item.resizeMode, crop: item.crop, degraded: preview)

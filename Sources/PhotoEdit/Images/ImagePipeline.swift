@@ -113,7 +113,7 @@ enum ImageSource {
     /// A full-size, upright, sRGB 8-bit image built in memory (a RAW's
     /// development, a render rebuilt from its recipe).
     case image(@Sendable () throws -> Image)
-    /// The version's stored preview (Rendering+Previews.swift): the same
+    /// The version's stored preview (Storage/Files/Previews.swift): the same
     /// pixels, smaller, at least the result's size: thumbnailed from the file.
     case preview(String)
 }
@@ -124,19 +124,17 @@ enum ImagePipeline {
     static let shrinkOnLoad: Set<String> = ["jpegload", "webpload", "heifload"]
 
     /// The source of the final (full-quality) image of a version.
-    static func finalSource(_ s: ImageSubject, parts: LibraryParts) throws -> ImageSource {
+    static func finalSource(_ s: ImageSubject, registry: FilterRegistry, renderer: Renderer) throws -> ImageSource {
         if s.showsAdjustments {
             if let render = s.renderPath, FileIO.exists(render) { return .file(render) }
             guard let data = s.adjustmentData, Recipe.canHandle(data) else {
                 throw PhotoEditError.library("the render of photo \(s.id) revision \(s.revision) is missing and its adjustment data is not photoedit's; it cannot be rebuilt")
             }
-            let recipe = try Recipe(adjustmentData: data, registry: parts.registry)
+            let recipe = try Recipe(adjustmentData: data, registry: registry)
             let base = s.basePath ?? s.originalPath
-            let renderer = parts.renderer
             return .image { try renderer.render(recipe: recipe, originalPath: base) }
         }
         if let path = s.rawPath {
-            let renderer = parts.renderer
             return .image { try renderer.outputImage(try RawDecoder.develop(path)) }
         }
         return .file(s.originalPath)

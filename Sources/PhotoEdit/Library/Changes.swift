@@ -338,7 +338,7 @@ public final class PhotoLibraryChanges {
         for case let .albumCreate(p, title) in changes where title == titleOrID {
             return AlbumChangeRequest(albumIdentifier: p.localIdentifier, owner: self)
         }
-        return AlbumChangeRequest(albumIdentifier: try Queries(parts: parts).resolveAlbum(titleOrID), owner: self)
+        return AlbumChangeRequest(albumIdentifier: try parts.catalog.read { db in try Queries.resolveAlbum(titleOrID, db) }, owner: self)
     }
 }
 

@@ -34,7 +34,7 @@ final class LibraryParts: Sendable {
     private let createdHook = Mutex<(@Sendable ([String]) -> Void)?>(nil)
     /// The last preview bases decoded (Rendering+Preview.swift).
     let previewBases = PreviewBases()
-    /// When `tmp/` was last swept (Editing's staging: Editing+Staging.swift).
+    /// When `tmp/` was last swept (Committing's staging: Committing+Staging.swift).
     let stagingSweep = Mutex<Date>(.distantPast)
     /// See `PhotoLibrary.darktable`.
     let darktableSetting = Mutex<DarktableCLI?>(DarktableCLI.located())
@@ -75,6 +75,11 @@ final class LibraryParts: Sendable {
         catalog = LibraryCatalog(try store ?? SQLiteCatalogStore(path: layout.catalog, readOnly: isReadOnly))
     }
 
+    /// `LibraryPart.readablePath`.
+    func readablePath(_ relative: String) -> String {
+        (try? files.localPath(relative)) ?? layout.absolute(relative)
+    }
+
     /// Binds `afterImport` to the façade built on these parts.
     func bindAfterImport(to library: PhotoLibrary) {
         guard let afterImport else { return }
@@ -100,16 +105,24 @@ final class LibraryParts: Sendable {
     }
 }
 
-/// A library service (Importing, Editing, Maintenance, Queries): a small
-/// value built from the shared parts, with one job. This extension gives
-/// every service (and the `PhotoLibrary` façade) the same access to those
-/// parts and the helpers all of them use: catalog transactions, id
-/// resolution, rows turned into models, local paths of library files.
-protocol LibraryService {
+/// A part built on the shared `LibraryParts` — a service, the façade, or a
+/// lower part services share (`Previews`): the same access to those parts
+/// and the helpers all of them use: catalog transactions, id resolution,
+/// rows turned into models, local paths of library files. It reaches no
+/// service: services are wired in one place (LibraryServices.swift).
+protocol LibraryPart {
     var parts: LibraryParts { get }
 }
 
-extension LibraryService {
+/// A library service (Queries, Committing, Editing, Importing, Rendering,
+/// Maintenance, Feed, Versions, Exporting, UploadedPresets): a small value
+/// with one job, built from the shared parts and the services it uses,
+/// each a stored property passed in at `init` (declared: the services form
+/// a graph without cycles, which `ServiceDependencyTests` reads from these
+/// declarations). A service never builds another one.
+protocol LibraryService: LibraryPart {}
+
+extension LibraryPart {
     var layout: LibraryLayout { parts.layout }
     var catalog: LibraryCatalog { parts.catalog }
     var files: any LibraryFiles { parts.files }
@@ -117,19 +130,6 @@ extension LibraryService {
     var renderer: Renderer { parts.renderer }
     var registry: FilterRegistry { parts.registry }
     var isReadOnly: Bool { parts.isReadOnly }
-    var previewBases: PreviewBases { parts.previewBases }
-
-    /// The services, built on demand from the same parts (each is one
-    /// reference: building one costs nothing). A service reaches another
-    /// through these, never through the façade.
-    var queries: Queries { Queries(parts: parts) }
-    var committing: Committing { Committing(parts: parts) }
-    var editing: Editing { Editing(parts: parts) }
-    var importing: Importing { Importing(parts: parts) }
-    var maintenance: Maintenance { Maintenance(parts: parts) }
-    var rendering: Rendering { Rendering(parts: parts) }
-    var feed: Feed { Feed(parts: parts) }
-    var uploadedPresets: UploadedPresets { UploadedPresets(parts: parts) }
 
     /// Throws when the library was opened read-only.
     func requireWritable() throws {
@@ -193,6 +193,16 @@ extension LibraryService {
         return out
     }
 
+    /// The albums with these ids, as they are now (missing ids are left out).
+    static func albums(_ ids: [String], _ db: any CatalogConnection) throws -> [String: Album] {
+        var out: [String: Album] = [:]
+        for id in ids {
+            guard let album = try db.album(id) else { continue }
+            out[id] = Album(id: id, title: album.title, createdAt: album.createdAt, assetIdentifiers: try db.albumMembers(id))
+        }
+        return out
+    }
+
     private static func asset(_ r: AssetRecord, current: RevisionRecord?, albums: [String], keywords: [String]) -> Asset {
         Asset(id: r.id, originalFilename: r.originalFilename, sha256: r.sha256, fileSize: r.fileSize, format: r.format,
               uniformTypeIdentifier: r.uniformTypeIdentifier, mediaType: r.mediaType,
@@ -218,6 +228,25 @@ extension LibraryService {
                  isBasedOnAlternate: r.basePath != nil && r.baseRevision == nil)
     }
 
+    /// The photo behind `idOrPrefix`, for the version asked: what an image
+    /// request, an export and the stored previews are made from.
+    func imageSubject(_ idOrPrefix: String, version: ImageVersion) throws -> ImageSubject {
+        let full = idOrPrefix.count == 32 && idOrPrefix.allSatisfy { $0.isHexDigit && !$0.isUppercase }
+        let id = full ? idOrPrefix : try resolve(idOrPrefix)
+        let (asset, revision) = try read { db -> (AssetRecord, RevisionRecord?) in
+            guard let a = try db.asset(id) else { throw PhotoEditError.unknownAsset(idOrPrefix) }
+            return (a, try db.revision(a.revision, of: id))
+        }
+        return ImageSubject(id: id, revision: asset.revision, version: version, format: asset.format,
+                            originalFile: asset.originalPath,
+                            originalWidth: asset.originalPixelWidth, originalHeight: asset.originalPixelHeight,
+                            adjustmentData: revision?.adjustmentData, renderFile: revision?.renderPath,
+                            baseFile: revision?.basePath,
+                            currentWidth: revision?.pixelWidth ?? asset.originalPixelWidth,
+                            currentHeight: revision?.pixelHeight ?? asset.originalPixelHeight,
+                            alternateFile: asset.alternatePath, localize: { [parts] in parts.readablePath($0) })
+    }
+
     /// Runs `body` in a read transaction of the catalog.
     func read<T>(_ body: (any CatalogConnection) throws -> T) throws -> T {
         try catalog.read(body)
@@ -234,7 +263,7 @@ extension LibraryService {
     /// have it, which does not exist: the caller reports it missing, as for
     /// a missing file in a folder.
     func readablePath(_ relative: String) -> String {
-        (try? files.localPath(relative)) ?? layout.absolute(relative)
+        parts.readablePath(relative)
     }
 
     /// The absolute path of a pair's alternate file (the RAW), nil for a single file.
@@ -250,7 +279,6 @@ extension LibraryService {
     }
 }
 
-/// The façade reads the shared parts the same way its services do, and
-/// reaches every service through `LibraryService`'s accessors; no service
-/// holds the façade.
-extension PhotoLibrary: LibraryService {}
+/// The façade reads the shared parts the same way its services do; it
+/// builds its services (LibraryServices.swift) and no service holds it.
+extension PhotoLibrary: LibraryPart {}

@@ -4,7 +4,6 @@ import Foundation
 /// `ExportSettings` — format, size, output sharpening, watermark, metadata
 /// policy, max-bytes — export presets, and batch exports.
 extension PhotoLibrary {
-    var exporting: Exporting { Exporting(parts: parts) }
 
     /// The current version of a photo, exported in memory.
     ///

@@ -44,7 +44,7 @@ extension PhotoLibrary {
     /// characters on one line without control characters; else
     /// `invalidChange` naming `what` ("a snapshot name").
     public static func checkedVersionName(_ name: String, _ what: String) throws -> String {
-        try Versions.checkedName(name, what)
+        try DescriptiveMetadata.checkedName(name, what)
     }
 
     /// A photo's named snapshots, by name.

@@ -197,7 +197,7 @@ extension PhotoLibrary {
     public static func rebuildCatalog(url: URL, registry: FilterRegistry = .standard) throws -> CatalogRebuildReport { try Maintenance.rebuildCatalog(url: url, registry: registry) }
 }
 
-// MARK: Importing (Importing.swift, Importing+Import.swift, +Pairs, +Create, +Metadata)
+// MARK: Importing (Importing.swift, Importing+Import.swift, +Create; Importer, Importer+Metadata)
 
 extension PhotoLibrary {
     /// Imports files and folders (recursively, in name order). Every file
@@ -245,10 +245,10 @@ extension PhotoLibrary {
     /// A file name given with bytes: one path component, printable
     /// (`invalidChange` otherwise). Public so a server can refuse a bad
     /// name as a bad request before it reads the upload.
-    public static func checkedFilename(_ name: String?) throws -> String? { try Importing.checkedFilename(name) }
+    public static func checkedFilename(_ name: String?) throws -> String? { try Importer.checkedFilename(name) }
 }
 
-// MARK: Editing (Editing.swift, Editing+Edit.swift, +Conditional, +Staging, +Auto, +Lens)
+// MARK: Editing (Editing.swift, Editing+Edit.swift, +Conditional, +Auto, +Lens)
 
 extension PhotoLibrary {
     /// Applies a chain (e.g. `"crop,exposure=+0.3"`) to a photo: merges it
@@ -376,7 +376,7 @@ extension PhotoLibrary {
     }
 }
 
-// MARK: Committing (Committing.swift; the change requests in Changes.swift)
+// MARK: Committing (Committing.swift, +Staging, +Pairs; the change requests in Changes.swift)
 
 extension PhotoLibrary {
     /// Applies every request made in `block` in one all-or-nothing commit
@@ -417,7 +417,7 @@ extension PhotoLibrary {
     package func contentEditingInput(from snapshot: EditingSnapshot, options: ContentEditingInputRequestOptions) throws -> ContentEditingInput { try editing.contentEditingInput(from: snapshot, options: options) }
 }
 
-// MARK: Rendering (Rendering.swift, Rendering+Render.swift, +Preview, +Previews)
+// MARK: Rendering (Rendering.swift, Rendering+Render.swift, +Preview; Storage/Files/Previews.swift)
 
 extension PhotoLibrary {
     /// Writes a version of a photo to `path`. The format follows
@@ -451,7 +451,7 @@ extension PhotoLibrary {
     /// Makes photo `id`'s current version's preview if it is missing;
     /// whether it has one afterwards (or needs none). Idempotent: a preview
     /// is made from its file, the same bytes each time.
-    package func ensurePreview(_ id: String) throws -> Bool { try rendering.ensurePreview(id) }
+    package func ensurePreview(_ id: String) throws -> Bool { try previews.ensurePreview(id) }
 }
 
 // MARK: Develop settings of other editors (Importing+Lightroom.swift, Importing+Darktable.swift)

@@ -210,4 +210,19 @@ public struct DescriptiveMetadata: Sendable, Hashable {
         }
         return t
     }
+
+    /// The longest name a copy or a snapshot may have, in characters.
+    static let maxNameLength = 200
+
+    /// A copy's or a snapshot's name (Versions), trimmed: 1–200 characters on one line,
+    /// no control characters; else an `invalidChange` naming `what`.
+    static func checkedName(_ name: String, _ what: String) throws -> String {
+        let t = name.trimmingCharacters(in: .whitespaces)
+        guard !t.isEmpty, t.count <= maxNameLength,
+              !t.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .lineSeparator
+                  || $0.properties.generalCategory == .paragraphSeparator }) else {
+            throw PhotoEditError.invalidChange("\(what) must be 1–\(maxNameLength) characters on one line, without control characters")
+        }
+        return t
+    }
 }

@@ -228,9 +228,9 @@ struct XMPMetadataTests {
     }
 
     @Test func sidecarCandidates() {
-        let names = Importing.sidecarCandidates(of: SystemPath("/card/IMG_1.CR2")).map(\.display)
+        let names = Importer.sidecarCandidates(of: SystemPath("/card/IMG_1.CR2")).map(\.display)
         #expect(names == ["/card/IMG_1.CR2.xmp", "/card/IMG_1.CR2.XMP", "/card/IMG_1.xmp", "/card/IMG_1.XMP"])
-        #expect(Importing.sidecarCandidates(of: SystemPath(".hidden")).map(\.display) == ["./.hidden.xmp", "./.hidden.XMP"])
+        #expect(Importer.sidecarCandidates(of: SystemPath(".hidden")).map(\.display) == ["./.hidden.xmp", "./.hidden.XMP"])
     }
 
     // MARK: Changes, feed, queries

@@ -50,7 +50,7 @@ struct StagingTests {
         // An output never given to performChanges: the sweep takes it once an hour old.
         let abandoned = try Self.greyOutput(library, a)
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-2 * 3600)], ofItemAtPath: abandoned.renderedContentURL.path)
-        #expect(library.editing.sweepStaging() == [abandoned.renderedContentURL.lastPathComponent])
+        #expect(library.committing.sweepStaging() == [abandoned.renderedContentURL.lastPathComponent])
         #expect(try Self.staged(library).isEmpty)
 
         let good = try Self.greyOutput(library, a)
@@ -120,7 +120,7 @@ struct StagingTests {
         try FileManager.default.setAttributes([.modificationDate: weekAgo], ofItemAtPath: abandoned.renderedContentURL.path)
         let recent = try Self.greyOutput(library, id)                  // ours, being edited
 
-        let removed = library.editing.sweepStaging()
+        let removed = library.committing.sweepStaging()
         #expect(Set(removed) == ["\(dead)-old.import", abandoned.renderedContentURL.lastPathComponent])
         let left = Set(try FileManager.default.contentsOfDirectory(atPath: tmp))
         #expect(left == ["\(dead)-young.upload", "\(live)-old.import", "\(IntentJournal.prefix)\(dead)-x",

@@ -264,7 +264,7 @@ struct ImageRequestTests {
         let limit = sizes[0] + sizes[1] + sizes[2] + sizes[3] / 2
         let manager = ImageManager(library: library, configuration: ImageCacheConfiguration(memoryLimit: 0, diskLimit: limit))
         let keyPath = { (i: Int) in
-            manager.disk.path(ImageCacheKey(try library.rendering.imageSubject(ids[i], version: .current), target: target,
+            manager.disk.path(ImageCacheKey(try library.imageSubject(ids[i], version: .current), target: target,
                                             contentMode: .aspectFit, resizeMode: .exact, crop: nil, degraded: false))
         }
         for i in 0..<3 { _ = try Self.image(manager, ids[i], target, .aspectFit, options) }
@@ -303,7 +303,7 @@ struct ImageRequestTests {
 
         // Damaged on disk (a partial file): ignored and rebuilt.
         let fresh = ImageManager(library: library)
-        let file = fresh.disk.path(ImageCacheKey(try library.rendering.imageSubject(ids[0], version: .current), target: target,
+        let file = fresh.disk.path(ImageCacheKey(try library.imageSubject(ids[0], version: .current), target: target,
                                                   contentMode: .aspectFit, resizeMode: .exact, crop: nil, degraded: false))
         let bytes = try #require(FileManager.default.contents(atPath: file))
         try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: file))

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PhotoEdit
 
-/// Previews (Rendering+Previews.swift): made at import and at each
+/// Previews (Storage/Files/Previews.swift): made at import and at each
 /// edit's commit, used by image requests whose result fits inside them,
 /// made again on first use when missing (the same bytes), removed with
 /// their file, and checked and repaired by `verify`.
@@ -27,7 +27,7 @@ struct PreviewTests {
 
     /// The preview file of photo `id`'s current version (relative), whether or not it exists.
     static func previewFile(_ library: PhotoLibrary, _ id: String) throws -> String {
-        let s = try library.rendering.imageSubject(id, version: .current)
+        let s = try library.imageSubject(id, version: .current)
         return Previews.path(of: try #require(s.shownFile))
     }
 
@@ -59,7 +59,7 @@ struct PreviewTests {
         #expect(manager.statistics.fromPreviews == 1)
         // The same result made from the original (both before encoding):
         // within a just-noticeable difference.
-        let s = try library.rendering.imageSubject(large, version: .current)
+        let s = try library.imageSubject(large, version: .current)
         let g = ImageGeometry(fullWidth: 3600, fullHeight: 2400, target: ImageSize(width: 256, height: 256),
                               contentMode: .aspectFit, resizeMode: .exact, crop: nil)
         let preview = library.layout.absolute(try Self.previewFile(library, large))
@@ -140,7 +140,7 @@ struct PreviewTests {
 
         _ = try library.apply(chain: "exposure=+1", to: large)
         let preview = library.layout.absolute(try Self.previewFile(library, large))
-        let render = try #require(try library.rendering.imageSubject(large, version: .current).shownFile)
+        let render = try #require(try library.imageSubject(large, version: .current).shownFile)
         let g = Previews.geometry(width: 3600, height: 2400)
         // Against the reduction (the same recipe on the same file, rendered
         // above), resized the same way: the preview is it.
@@ -202,11 +202,11 @@ struct PreviewTests {
         for chain in chains {
             first.append(try library.preview(large, steps: try Chain.parse(chain), longEdge: 600))
         }
-        #expect(library.previewBases.count == 1, "one base for one photo at one size")
+        #expect(library.parts.previewBases.count == 1, "one base for one photo at one size")
         #expect(Set(first.map(\.data)).count == 3, "each chain renders its own preview")
         // Another size is another base; the oldest go past the capacity.
         _ = try library.preview(large, steps: [], longEdge: 300)
-        #expect(library.previewBases.count == 2)
+        #expect(library.parts.previewBases.count == 2)
         // The same previews from a library object that decodes afresh: the same bytes.
         let fresh = try PhotoLibrary(url: library.url, create: false)
         for (chain, kept) in zip(chains, first) {

@@ -4,8 +4,13 @@ import Foundation
 /// moved into place, then one all-or-nothing catalog transaction applies
 /// every request (with the change feed's entries); it returns the
 /// revisions it wrote. Every service that changes the library commits here.
+/// It owns staging from start to end (Committing+Staging.swift): the files
+/// a commit stages (originals, editing outputs), publishes and removes.
+/// It uses no other service.
 struct Committing: LibraryService {
     let parts: LibraryParts
+    /// The previews of the files it places and removes.
+    let previews: Previews
 
     /// Applies every request made in `block` in one all-or-nothing commit
     /// (the façade's `performChanges`).
@@ -69,16 +74,16 @@ struct Committing: LibraryService {
     }
 
     private func commit(_ changes: [PhotoLibraryChanges.Change], importDate: Date? = nil) throws -> [String: Revision] {
-        editing.sweepStagingIfDue()
+        sweepStagingIfDue()
         // An output's staged render leaves tmp/ when `performChanges`
         // returns, whatever the outcome: committed (moved into place), or
         // refused (stale, another photo's change request, no adjustment
         // data, a render that does not decode…). A refused output is not
         // retried as it is: its editor reads a new input and renders again,
-        // so nothing is left for the sweep (Editing+Staging.swift) to find.
+        // so nothing is left for the sweep (Committing+Staging.swift) to find.
         defer {
             for case let .contentEdit(_, output) in changes {
-                editing.removeStagedRender(of: output)
+                removeStagedRender(of: output)
             }
         }
         let journal = IntentJournal(layout: layout)
@@ -92,7 +97,7 @@ struct Committing: LibraryService {
             for (i, change) in changes.enumerated() {
                 switch change {
                 case let .create(placeholder, source):
-                    let staged = try importing.stageOriginal(source, journal: journal, importDate: importDate)
+                    let staged = try stageOriginal(source, journal: journal, importDate: importDate)
                     if let existing = staged.existingID {
                         placeholder.set(existing)
                         creations[i] = .some(nil)
@@ -168,7 +173,7 @@ struct Committing: LibraryService {
             // node may be importing the same bytes right now and have found
             // this one in place. They go through `verify --repair` instead,
             // once unreferenced for the grace period.
-            for file in purgedFiles where !(files.isShared && file.hasPrefix("originals/")) { rendering.removeFileAndPreview(file) }
+            for file in purgedFiles where !(files.isShared && file.hasPrefix("originals/")) { previews.removeFileAndPreview(file) }
             journal.finish()
             for id in purgedAssets { removeCachedImages(of: id) }
             if parts.afterImport != nil {
@@ -182,7 +187,7 @@ struct Committing: LibraryService {
             // is removed inside a write transaction, and only if no row
             // references it (a writer that committed meanwhile keeps it; one
             // about to commit finds it gone, see `.create` below).
-            for file in placedRenders { rendering.removeFileAndPreview(file) }
+            for file in placedRenders { previews.removeFileAndPreview(file) }
             // In a shared store another node may have found the original in
             // place and be about to commit it: it stays, and
             // `verify --repair` removes it after the grace period if unreferenced.
@@ -190,7 +195,7 @@ struct Committing: LibraryService {
                 try? write { db in
                     for path in placedOriginals
                     where try !db.isOriginalReferenced(path) {
-                        rendering.removeFileAndPreview(path)
+                        previews.removeFileAndPreview(path)
                     }
                 }
             }
@@ -246,9 +251,9 @@ struct Committing: LibraryService {
                     // Another writer placed this original, then failed and
                     // removed it before we committed.
                     throw PhotoEditError.library("\(created.record.originalPath) was removed by a failed concurrent import of the same file; import it again")
-                } else if let partner = try importing.pairPartner(of: created.record, db) {
+                } else if let partner = try pairPartner(of: created.record, db) {
                     try recorder.asset(partner.id, db)
-                    try importing.join(created.record, to: partner, db)
+                    try join(created.record, to: partner, db)
                     try Self.fillMetadata(of: partner.id, from: created.record, keywords: created.keywords, db)
                     described.insert(partner.id)
                     // The photo's files changed: its sidecars say so.
@@ -349,7 +354,7 @@ struct Committing: LibraryService {
         case let .removeSnapshot(id, name):
             _ = try asset(id)
             try recorder.asset(id, db, aspects: .snapshots)
-            guard try db.deleteSnapshot(named: try Versions.checkedName(name, "a snapshot name"), of: id) else {
+            guard try db.deleteSnapshot(named: try DescriptiveMetadata.checkedName(name, "a snapshot name"), of: id) else {
                 throw PhotoEditError.invalidChange("photo \(id) has no snapshot called '\(name)'")
             }
             described.insert(id)
@@ -477,7 +482,7 @@ struct Committing: LibraryService {
         // preview encoded; it is durable (flushed) before it is in place.
         FileIO.startWriteback(path)
         try journal.record(relative)
-        rendering.makePreview(ofStaged: path, as: relative, width: width, height: height, raw: false,
+        previews.makePreview(ofStaged: path, as: relative, width: width, height: height, raw: false,
                               reduction: reduction.flatMap { $0.width == width && $0.height == height ? $0 : nil })
         try FileIO.flush(path)
         try files.publish(path, as: relative)

@@ -224,11 +224,10 @@ extension Editing {
     /// Lightroom packet the recipe translates).
     func commitRendered(_ recipe: Recipe, input: ContentEditingInput, adjustmentData: AdjustmentData? = nil) throws -> Revision {
         try requireWritable()
-        var output = ContentEditingOutput(contentEditingInput: input)
-        defer { unlink(output.renderedContentURL.path) }
-        try render(recipe, onto: input.fullSizeImageURL.path, into: &output)
-        output.adjustmentData = adjustmentData ?? recipe.adjustmentData
-        return try committing.commitRevision(of: input.assetIdentifier, output: output)
+        return try committing.commitRevision(of: input.assetIdentifier, staging: ContentEditingOutput(contentEditingInput: input)) { output in
+            try render(recipe, onto: input.fullSizeImageURL.path, into: &output)
+            output.adjustmentData = adjustmentData ?? recipe.adjustmentData
+        }
     }
 
     @discardableResult
@@ -252,21 +251,21 @@ extension Editing {
         }
         guard let data = old.adjustmentData else { return try commitRevert(id, expected: latest) }
         let base: ContentEditingBase = old.baseRevision.map { .render(revision: $0) } ?? (old.basePath == nil ? .original : .alternate)
-        var output = ContentEditingOutput(assetIdentifier: id, baseRevision: latest, base: base, adjustmentData: data,
-                                          stagingDirectory: URL(fileURLWithPath: layout.tmp), baseRelativePath: old.basePath)
-        defer { unlink(output.renderedContentURL.path) }
-        if Recipe.canHandle(data), let recipe = try? Recipe(adjustmentData: data, registry: registry) {
-            let basePath = try old.basePath.map(files.localPath) ?? originalPath(id)
-            try render(recipe, onto: basePath, into: &output)
-        } else {
-            guard let render = old.renderPath.flatMap(files.existingLocalPath) else {
-                throw PhotoEditError.library("revision \(n) of \(id) is in format '\(data.formatIdentifier)' and its render is missing; it cannot be restored")
+        let output = ContentEditingOutput(assetIdentifier: id, baseRevision: latest, base: base, adjustmentData: data,
+                                          stagingDirectory: committing.stagingDirectory, baseRelativePath: old.basePath)
+        return try committing.commitRevision(of: id, staging: output) { output in
+            if Recipe.canHandle(data), let recipe = try? Recipe(adjustmentData: data, registry: registry) {
+                let basePath = try old.basePath.map(files.localPath) ?? originalPath(id)
+                try render(recipe, onto: basePath, into: &output)
+            } else {
+                guard let render = old.renderPath.flatMap(files.existingLocalPath) else {
+                    throw PhotoEditError.library("revision \(n) of \(id) is in format '\(data.formatIdentifier)' and its render is missing; it cannot be restored")
+                }
+                _ = try FileIO.copyHashing(from: render, to: output.renderedContentURL.path)
             }
-            _ = try FileIO.copyHashing(from: render, to: output.renderedContentURL.path)
+            output.adjustmentData = data
+            output.kind = .revert
         }
-        output.adjustmentData = data
-        output.kind = .revert
-        return try committing.commitRevision(of: id, output: output)
     }
 
     private func commitRevert(_ id: String, expected: Int?) throws -> Revision {

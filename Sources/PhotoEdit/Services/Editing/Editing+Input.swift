@@ -86,7 +86,7 @@ extension Editing {
             mediaType: record.mediaType,
             creationDate: record.creationDate,
             location: record.latitude.flatMap { lat in record.longitude.map { Location(latitude: lat, longitude: $0) } },
-            stagingDirectory: URL(fileURLWithPath: layout.tmp), baseRelativePath: baseRelative)
+            stagingDirectory: committing.stagingDirectory, baseRelativePath: baseRelative)
     }
 }
 

@@ -5,4 +5,7 @@ import Foundation
 /// committing it (returning the revision the commit wrote); reverts.
 struct Editing: LibraryService {
     let parts: LibraryParts
+    let queries: Queries
+    /// Stages its outputs and commits them.
+    let committing: Committing
 }

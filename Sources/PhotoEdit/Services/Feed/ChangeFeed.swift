@@ -304,7 +304,7 @@ extension Feed {
                     let object: Asset? = try text.map { try Self.decode($0) } ?? Self.assetModels([row.entry.identifier], db)[row.entry.identifier]
                     after[i] = (object, nil)
                 case .album:
-                    let object: Album? = try text.map { try Self.decode($0) } ?? Queries.albums([row.entry.identifier], db)[row.entry.identifier]
+                    let object: Album? = try text.map { try Self.decode($0) } ?? Self.albums([row.entry.identifier], db)[row.entry.identifier]
                     after[i] = (nil, object)
                 }
                 nextBefore[key] = .some(row.before)

@@ -252,3 +252,39 @@ package enum Importer {
         return (lat, lon)
     }
 }
+
+/// Names and places of imported files, shared by Importing (finding and
+/// pairing the files of a batch) and Committing (staging them), Maintenance
+/// (rebuilding) and the files' listing.
+extension Importer {
+    /// Regular files under `folder`, recursively, hidden files skipped, sorted.
+    static func filesInFolder(_ folder: String) -> [String] {
+        SystemPath(folder).regularFilesInside().map(\.display)
+    }
+
+    /// The folder a file is imported from (absolute, symbolic links resolved).
+    static func sourceFolder(of path: SystemPath) -> String {
+        (path.parent.resolved() ?? path.parent).display
+    }
+
+    /// A file's name without its extension, lowercased: `IMG_0042.CR2` and
+    /// `IMG_0042.JPG` are one shot.
+    static func sourceStem(of path: SystemPath) -> String {
+        (SystemPath.display(path.lastComponent) as NSString).deletingPathExtension.lowercased()
+    }
+
+    /// Formats that pair with a RAW of the same shot (the camera's JPEG or HEIF).
+    static let pairableFormats: Set<String> = ["jpeg", "heif"]
+
+    /// How an upload without a file name is named in errors.
+    static let unnamedUpload = "uploaded data"
+
+    static func checkedFilename(_ name: String?) throws -> String? {
+        guard let name else { return nil }
+        guard !name.isEmpty, name.utf8.count <= 255, name != ".", name != "..", !name.contains("/"),
+              !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) else {
+            throw PhotoEditError.invalidChange("file name '\(name)' must be one path component of 1–255 bytes without control characters")
+        }
+        return name
+    }
+}

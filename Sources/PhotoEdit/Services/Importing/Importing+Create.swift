@@ -45,11 +45,11 @@ extension Importing {
     func createAsset(streaming filename: String?, limit: Int64 = Importer.maxFileBytes,
                      _ body: (StagedUpload) async throws -> Void) async throws -> ObjectPlaceholder {
         try requireWritable()
-        let name = try Self.checkedFilename(filename)
+        let name = try Importer.checkedFilename(filename)
         let staged = layout.temporary(".upload")
         let writer = try await BlockingExecutor.run {
             try FileIO.HashingWriter(path: staged, limit: limit, limitName: "PHOTOEDIT_MAX_FILE_SIZE",
-                                     source: name ?? Self.unnamedUpload)
+                                     source: name ?? Importer.unnamedUpload)
         }
         do {
             let upload = StagedUpload(writer)
@@ -62,7 +62,7 @@ extension Importing {
                 // Lightroom develop settings embedded in the file (no sidecar
                 // travels with an upload): a revision of the new photo, as at import.
                 if !placeholder.existed && !placeholder.joinedPair {
-                    var results = [ImportResult(path: name ?? Self.unnamedUpload, id: placeholder.localIdentifier, duplicate: false,
+                    var results = [ImportResult(path: name ?? Importer.unnamedUpload, id: placeholder.localIdentifier, duplicate: false,
                                                 error: nil, joinedPair: false)]
                     importDevelopSettings(of: [SystemPath(staged)], results: &results)
                     if !results[0].warnings.isEmpty { placeholder.setWarnings(placeholder.warnings + results[0].warnings) }
@@ -96,17 +96,6 @@ extension Importing {
         }
     }
 
-    /// How an upload without a file name is named in errors.
-    static let unnamedUpload = "uploaded data"
-
-    static func checkedFilename(_ name: String?) throws -> String? {
-        guard let name else { return nil }
-        guard !name.isEmpty, name.utf8.count <= 255, name != ".", name != "..", !name.contains("/"),
-              !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) else {
-            throw PhotoEditError.invalidChange("file name '\(name)' must be one path component of 1–255 bytes without control characters")
-        }
-        return name
-    }
 }
 
 /// An upload's bytes on their way to the staging file: gathered in memory

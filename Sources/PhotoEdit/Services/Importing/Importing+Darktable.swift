@@ -67,7 +67,7 @@ extension Importing {
     func darktableSidecar(of files: [SystemPath], quiet: Bool = false) throws(XMPProblem) -> DarktableSidecar? {
         for file in files {
             let ofRaw = RawDecoder.extensions.contains((file.display as NSString).pathExtension.lowercased())
-            for candidate in Importing.sidecarCandidates(of: file) {
+            for candidate in Importer.sidecarCandidates(of: file) {
                 let name = "sidecar " + SystemPath.display(candidate.lastComponent)
                 let data: Data, packet: XMPPacket
                 do {
@@ -108,17 +108,16 @@ extension Importing {
         // darktable edited the file the sidecar belongs to; a pair's RAW when not known.
         if asset.isRawPlusJPEG { options = options.startingFrom(alternate: sidecar.ofRaw ?? true) }
         let input = try editing.requestContentEditingInput(for: id, options: options)
-        var output = ContentEditingOutput(contentEditingInput: input)
-        defer { unlink(output.renderedContentURL.path) }
-        if let darktable {
-            try darktable.render(original: input.fullSizeImageURL.path, sidecar: sidecar.data,
-                                 to: output.renderedContentURL.path, work: layout.tmp)
-        } else {
-            let unedited = Recipe(nodes: [], registry: registry).rebased(input.base.recipeBase, registry: registry)
-            try editing.render(unedited, onto: input.fullSizeImageURL.path, into: &output)
+        let revision = try committing.commitRevision(of: id, staging: ContentEditingOutput(contentEditingInput: input)) { output in
+            if let darktable {
+                try darktable.render(original: input.fullSizeImageURL.path, sidecar: sidecar.data,
+                                     to: output.renderedContentURL.path, work: layout.tmp)
+            } else {
+                let unedited = Recipe(nodes: [], registry: registry).rebased(input.base.recipeBase, registry: registry)
+                try editing.render(unedited, onto: input.fullSizeImageURL.path, into: &output)
+            }
+            output.adjustmentData = data
         }
-        output.adjustmentData = data
-        let revision = try committing.commitRevision(of: id, output: output)
         return DarktableImport(source: sidecar.source, revision: revision.number, isNew: true, history: sidecar.history,
                                renderedByDarktable: darktable != nil)
     }

@@ -74,7 +74,7 @@ extension Importing {
     /// about it), and is then passed over.
     func developPacket(sidecarsOf files: [SystemPath], embeddedIn originals: [String], quiet: Bool) throws(XMPProblem) -> (Data, String)? {
         for file in files {
-            for candidate in Importing.sidecarCandidates(of: file) {
+            for candidate in Importer.sidecarCandidates(of: file) {
                 let name = "sidecar " + SystemPath.display(candidate.lastComponent)
                 do {
                     guard let data = try XMPPacket.loadData(candidate) else { continue }

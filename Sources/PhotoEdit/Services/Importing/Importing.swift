@@ -5,4 +5,9 @@ import Foundation
 /// address with its preview, reading its metadata.
 struct Importing: LibraryService {
     let parts: LibraryParts
+    let queries: Queries
+    /// Other editors' develop settings become a revision through an edit.
+    let editing: Editing
+    /// Stages the originals and commits the photos.
+    let committing: Committing
 }

@@ -100,7 +100,7 @@ extension Maintenance {
         let (_, pending) = IntentJournal.pendingPaths(in: layout.tmp)
         func relativeFiles(_ folder: String) -> [String] {
             let base = layout.absolute(folder)
-            return Importing.filesInFolder(base).map { folder + "/" + String($0.dropFirst(base.count + 1)) }.filter { !pending.contains($0) }
+            return Importer.filesInFolder(base).map { folder + "/" + String($0.dropFirst(base.count + 1)) }.filter { !pending.contains($0) }
         }
         // Originals by path, checked against the SHA-256 they are named by.
         var originals: [String: String] = [:]   // relative path → sha256

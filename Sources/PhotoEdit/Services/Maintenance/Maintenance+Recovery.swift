@@ -17,7 +17,7 @@ extension Maintenance {
         if !pending.isEmpty, !files.isShared {
             let referenced = try referencedPaths()
             for path in pending where !referenced.contains(path) {
-                rendering.removeFileAndPreview(path)
+                previews.removeFileAndPreview(path)
             }
         }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: layout.tmp)) ?? [] {

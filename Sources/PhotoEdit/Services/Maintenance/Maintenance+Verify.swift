@@ -102,8 +102,8 @@ extension Maintenance {
         // Previews: rebuildable, so a missing one is a note (made on first
         // use), which `repair` makes now.
         var withoutPreview = 0
-        for a in assets where (try? rendering.hasPreview(a.id)) == false {
-            if repair, (try? rendering.ensurePreview(a.id)) == true {
+        for a in assets where (try? previews.hasPreview(a.id)) == false {
+            if repair, (try? previews.ensurePreview(a.id)) == true {
                 report.repaired.append("\(a.id): preview made")
             } else {
                 withoutPreview += 1
@@ -179,11 +179,12 @@ extension Maintenance {
     /// Files left in the staging folder (`tmp/`, intent journals aside).
     /// A problem (nothing will ever use it; `repair` removes it): one whose
     /// process is gone (its name starts with its pid) or that names no
-    /// process, once older than `Editing.deadProcessStagingAge` (a younger
+    /// process, once older than `Committing.deadProcessStagingAge` (a younger
     /// one may be another machine's process on a shared folder), and an
     /// editing output a running process staged over
-    /// `Editing.abandonedOutputAge` ago. A running process's other files
-    /// are its work in progress: a note.
+    /// `Committing.abandonedOutputAge` ago (`Committing.stagedFile`, the
+    /// sweep's rule). A running process's other files are its work in
+    /// progress: a note.
     private func verifyStaging(repair: Bool, now: Date, into report: inout VerificationReport) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: layout.tmp) else { return }
         var inProgress = 0
@@ -192,20 +193,14 @@ extension Maintenance {
             var info = stat()
             guard lstat(path, &info) == 0 else { continue }
             let age = now.timeIntervalSince1970 - TimeInterval(info.st_mtim.tv_sec)
-            let owner = name.firstIndex(of: "-").flatMap { pid_t(name[..<$0]) }.flatMap { $0 > 0 ? $0 : nil }
-            let running = owner.map { $0 == getpid() || kill($0, 0) == 0 || errno != ESRCH } ?? false
             let why: String
-            if running {
-                guard name.hasSuffix("-render.jpg"), age >= Editing.abandonedOutputAge else {
-                    inProgress += 1
-                    continue
-                }
+            switch committing.stagedFile(named: name, age: age) {
+            case .inProgress:
+                inProgress += 1
+                continue
+            case .abandonedOutput:
                 why = "editing output staged \(Self.durationText((age / 60).rounded(.down) * 60)) ago and never committed"
-            } else {
-                guard age >= Editing.deadProcessStagingAge else {
-                    inProgress += 1
-                    continue
-                }
+            case .leftBehind(let owner):
                 why = owner == nil ? "staging file of no process" : "staging file left by a process that is gone"
             }
             let isFile = (info.st_mode & S_IFMT) == S_IFREG

@@ -5,4 +5,8 @@ import Foundation
 /// catalog from the files.
 struct Maintenance: LibraryService {
     let parts: LibraryParts
+    /// Previews checked, made and removed by verify and recovery.
+    let previews: Previews
+    /// What staging leaves behind (verify), keywords as a commit writes them.
+    let committing: Committing
 }

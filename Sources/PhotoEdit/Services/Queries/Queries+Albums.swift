@@ -14,15 +14,18 @@ public struct Album: Hashable, Sendable, Codable {
 
 extension Queries {
     func resolveAlbum(_ titleOrID: String) throws -> String {
-        try read { db in
-            if let id = try db.albumID(titled: titleOrID) { return id }
-            let prefix = titleOrID.lowercased()
-            if !prefix.isEmpty, prefix.allSatisfy(\.isHexDigit) {
-                let ids = try db.albumIDs(withPrefix: prefix, limit: 2)
-                if ids.count == 1 { return ids[0] }
-            }
-            throw PhotoEditError.unknownAlbum(titleOrID)
+        try read { db in try Self.resolveAlbum(titleOrID, db) }
+    }
+
+    /// `resolveAlbum` inside a transaction (a change request's).
+    static func resolveAlbum(_ titleOrID: String, _ db: any CatalogConnection) throws -> String {
+        if let id = try db.albumID(titled: titleOrID) { return id }
+        let prefix = titleOrID.lowercased()
+        if !prefix.isEmpty, prefix.allSatisfy(\.isHexDigit) {
+            let ids = try db.albumIDs(withPrefix: prefix, limit: 2)
+            if ids.count == 1 { return ids[0] }
         }
+        throw PhotoEditError.unknownAlbum(titleOrID)
     }
 
     func albums() throws -> [Album] {
@@ -31,16 +34,6 @@ extension Queries {
             let albums = try Self.albums(ids, db)
             return ids.compactMap { albums[$0] }
         }
-    }
-
-    /// The albums with these ids, as they are now (missing ids are left out).
-    static func albums(_ ids: [String], _ db: any CatalogConnection) throws -> [String: Album] {
-        var out: [String: Album] = [:]
-        for id in ids {
-            guard let album = try db.album(id) else { continue }
-            out[id] = Album(id: id, title: album.title, createdAt: album.createdAt, assetIdentifiers: try db.albumMembers(id))
-        }
-        return out
     }
 
     func album(_ titleOrID: String) throws -> Album {

@@ -39,7 +39,7 @@ extension Rendering {
             scale = min(1, Double(longEdge) / Double(max(full.width, full.height)))
             working = scale < 1 ? try full.resized(hscale: scale, vscale: scale) : full
         } else {
-            let decoded = try previewBases.base(path: path, longEdge: longEdge)
+            let decoded = try parts.previewBases.base(path: path, longEdge: longEdge)
             scale = decoded.scale
             working = try renderer.workingImage(upright: decoded.image)
         }

@@ -48,7 +48,7 @@ extension Rendering {
             // original file with shrink-on-load, or from a full development.
             let subject = try imageSubject(id, version: version)
             let full = subject.fullSize
-            let image = try ImagePipeline.image(from: try ImagePipeline.finalSource(subject, parts: parts),
+            let image = try ImagePipeline.image(from: try ImagePipeline.finalSource(subject, registry: registry, renderer: renderer),
                                                 geometry: options.geometry(width: full.width, height: full.height),
                                                 resizeMode: options.resizeMode ?? .exact)
             try Renderer.save(image, to: staged, format: format, quality: options.quality, tiffCompression: options.tiffCompression)

@@ -17,7 +17,7 @@ extension Committing {
     func stageDuplicate(of sourceIDOrPrefix: String, as id: String, fresh: Bool, journal: IntentJournal,
                         placed: inout [String]) throws -> PreparedDuplicate {
         let (a, current) = try read { db -> (AssetRecord, RevisionRecord?) in
-            guard let a = try db.asset(try Queries.resolve(sourceIDOrPrefix, db)) else { throw PhotoEditError.unknownAsset(sourceIDOrPrefix) }
+            guard let a = try db.asset(try Self.resolve(sourceIDOrPrefix, db)) else { throw PhotoEditError.unknownAsset(sourceIDOrPrefix) }
             return (a, try db.revision(a.revision, of: a.id))
         }
         var prepared = PreparedDuplicate(source: a.id, sourceRevision: a.revision, edit: nil)
@@ -63,7 +63,7 @@ extension Committing {
         var copy = source
         copy.id = placeholder.localIdentifier
         copy.masterId = master
-        copy.copyName = try name.map { try Versions.checkedName($0, "a copy name") } ?? "Copy \(existing + 1)"
+        copy.copyName = try name.map { try DescriptiveMetadata.checkedName($0, "a copy name") } ?? "Copy \(existing + 1)"
         copy.importDate = Date()
         copy.revision = 0
         copy.trashedDate = nil

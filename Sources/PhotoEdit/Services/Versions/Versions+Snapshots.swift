@@ -19,7 +19,7 @@ extension PhotoSnapshot {
 extension Committing {
     /// Inside the commit's transaction: names photo `a`'s current revision.
     func addSnapshot(named name: String, of a: AssetRecord, _ db: any CatalogConnection) throws {
-        let name = try Versions.checkedName(name, "a snapshot name")
+        let name = try DescriptiveMetadata.checkedName(name, "a snapshot name")
         let existing = try db.snapshots(of: a.id)
         if existing.contains(where: { $0.name == name }) {
             throw PhotoEditError.invalidChange("photo \(a.id) already has a snapshot called '\(name)'; choose another name")
@@ -41,7 +41,7 @@ extension Versions {
     func addSnapshot(_ name: String, of idOrPrefix: String) throws -> PhotoSnapshot {
         let id = try resolve(idOrPrefix)
         try committing.performChanges { changes in try changes.changeRequest(for: id).addSnapshot(named: name) }
-        let name = try Versions.checkedName(name, "a snapshot name")
+        let name = try DescriptiveMetadata.checkedName(name, "a snapshot name")
         guard let snapshot = try snapshots(of: id).first(where: { $0.name == name }) else {
             throw PhotoEditError.library("the snapshot '\(name)' of \(id) was not written")
         }
@@ -51,7 +51,7 @@ extension Versions {
     /// Makes the revision a snapshot names current again, as a new revision.
     func restoreSnapshot(_ name: String, of idOrPrefix: String) throws -> Revision {
         let id = try resolve(idOrPrefix)
-        let name = try Versions.checkedName(name, "a snapshot name")
+        let name = try DescriptiveMetadata.checkedName(name, "a snapshot name")
         guard let snapshot = try snapshots(of: id).first(where: { $0.name == name }) else {
             throw PhotoEditError.invalidChange("photo \(id) has no snapshot called '\(name)'")
         }

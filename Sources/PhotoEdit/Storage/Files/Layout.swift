@@ -9,7 +9,7 @@ import Foundation
 ///       renders/<id[0..2]>/<id>/<rev>-<nonce>.jpg   full-size render of each edited revision
 ///       revisions/<id[0..2]>/<id>/<rev>-<nonce>.json  each revision's record (rebuilds the catalog)
 ///       revisions/<id[0..2]>/<id>/metadata-<nonce>.json  the photo's rating, label, keywords… (MetadataRecord.swift)
-///       previews/<file>.jpg     ≤1440-px preview of each large original and render (Rendering+Previews.swift)
+///       previews/<file>.jpg     ≤1440-px preview of each large original and render (Storage/Files/Previews.swift)
 ///       cache/                  rebuildable derivatives (safe to delete)
 ///       tmp/                    staging for commits (emptied by recovery, swept by long-running processes)
 struct LibraryLayout: Sendable {

@@ -92,7 +92,7 @@ package struct FolderLibraryFiles: LibraryFiles {
 
     package func list(_ folder: String) -> [LibraryFileInfo] {
         let base = layout.absolute(folder)
-        return Importing.filesInFolder(base).map { LibraryFileInfo(relative: folder + "/" + String($0.dropFirst(base.count + 1))) }
+        return Importer.filesInFolder(base).map { LibraryFileInfo(relative: folder + "/" + String($0.dropFirst(base.count + 1))) }
     }
 }
 

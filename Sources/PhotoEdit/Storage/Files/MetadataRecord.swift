@@ -101,9 +101,9 @@ struct MetadataRecord: LibraryRecord, Equatable, Sendable {
             record.keywords = Keyword.unique(try record.keywords.map(Keyword.normalized))
             record.title = try DescriptiveMetadata.checkedText(record.title, "a title")
             record.caption = try DescriptiveMetadata.checkedText(record.caption, "a caption")
-            record.copyName = try record.copyName.map { try Versions.checkedName($0, "a copy name") }
+            record.copyName = try record.copyName.map { try DescriptiveMetadata.checkedName($0, "a copy name") }
             if let list = record.snapshots {
-                record.snapshots = try list.map { var s = $0; s.name = try Versions.checkedName(s.name, "a snapshot name"); return s }
+                record.snapshots = try list.map { var s = $0; s.name = try DescriptiveMetadata.checkedName(s.name, "a snapshot name"); return s }
             }
         } catch {
             return .failure(.unreadableFile(path: path, reason: "a metadata record with out-of-range fields"))
@@ -133,7 +133,7 @@ extension LibraryLayout {
     }
 }
 
-extension LibraryService {
+extension LibraryPart {
     /// Writes the metadata records of photos `ids` as their rows are now,
     /// at the end of the commit's transaction (photos purged meanwhile are
     /// skipped): each staged, flushed, named in `journal` and moved into

@@ -2,7 +2,7 @@ import Foundation
 
 /// Ratings, colour labels, keywords, titles and captions read at import:
 /// embedded XMP and IPTC, and sidecar files beside the imported file.
-extension Importing {
+extension Importer {
     /// The sidecars looked for beside an imported file, in order: darktable's
     /// `IMG_1.CR2.xmp`, then Lightroom's `IMG_1.xmp` (each also as `.XMP`).
     static func sidecarCandidates(of path: SystemPath) -> [SystemPath] {
@@ -54,16 +54,5 @@ extension Importing {
             break
         }
         return (metadata, warnings)
-    }
-}
-
-extension Importing.StagedOriginal {
-    /// Gives the photo about to be created this metadata.
-    mutating func describe(_ metadata: DescriptiveMetadata) {
-        record?.rating = metadata.rating ?? 0
-        record?.colorLabel = metadata.colorLabel?.rawValue
-        record?.title = metadata.title
-        record?.caption = metadata.caption
-        keywords = metadata.keywords ?? []
     }
 }

@@ -22,7 +22,14 @@ import Glibc
 /// A result is always made from the preview when it fits inside it, never
 /// sometimes from the preview and sometimes from the original: the same
 /// request gives the same bytes (render URLs are immutable).
-enum Previews {
+///
+/// A lower part, not a service: Committing (at import and commit),
+/// Maintenance (verify, recovery) and image requests (through the façade's
+/// `storedPreview`) share it, and it reaches no service.
+struct Previews: LibraryPart {
+    let parts: LibraryParts
+
+
     /// The preview's long edge, in pixels (Immich's preview size).
     static let longEdge = 1440
     /// JPEG quality of a preview.
@@ -71,7 +78,7 @@ enum Previews {
     static let inFlight = Mutex<[String: InFlightWork<String>]>([:])
 }
 
-extension Rendering {
+extension Previews {
     /// A local path of the preview a result of geometry `g` of `s` can be
     /// made from, made now when it is missing; nil when the version has no
     /// preview (a small file, a missing render) or the result is larger
@@ -86,8 +93,9 @@ extension Rendering {
         // is missing is rebuilt from its recipe by the caller, full size.
         if isReadOnly { return nil }
         if s.showsAdjustments, !((try? files.exists(file)) ?? false) { return nil }
-        return try makePreview(of: file, width: full.width, height: full.height, raw: s.rawPath) { [parts] in
-            try ImagePipeline.finalSource(s, parts: parts)
+        let (registry, renderer) = (self.registry, self.renderer)
+        return try makePreview(of: file, width: full.width, height: full.height, raw: s.rawPath) {
+            try ImagePipeline.finalSource(s, registry: registry, renderer: renderer)
         }
     }
 

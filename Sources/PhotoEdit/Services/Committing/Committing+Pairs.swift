@@ -4,16 +4,17 @@ import Foundation
 /// — same folder, same name — are one photo. The JPEG is the `photo`
 /// resource, the RAW the `alternatePhoto`; `original` renders the RAW,
 /// `unadjusted` the JPEG. Whichever file comes first makes the photo; the
-/// other joins it when imported, in the same transaction as any import.
-extension Importing {
+/// other joins it when imported, in the same transaction as any import:
+/// the commit that creates it (Committing.swift, `.create`).
+extension Committing {
     /// The photo a newly imported file pairs with: same source folder and
     /// name, the other kind (RAW vs JPEG/HEIF), not yet paired, not deleted.
     func pairPartner(of record: AssetRecord, _ db: any CatalogConnection) throws -> AssetRecord? {
         guard let folder = record.sourceFolder, let stem = record.sourceStem else { return nil }
         let incomingRaw = record.format == "raw"
-        guard incomingRaw || Self.pairableFormats.contains(record.format) else { return nil }
+        guard incomingRaw || Importer.pairableFormats.contains(record.format) else { return nil }
         let candidates = try db.pairCandidates(folder: folder, stem: stem)
-        return candidates.first { incomingRaw ? Self.pairableFormats.contains($0.format) : $0.format == "raw" }
+        return candidates.first { incomingRaw ? Importer.pairableFormats.contains($0.format) : $0.format == "raw" }
     }
 
     /// Makes `incoming` the other half of `partner`'s photo. A RAW joins as
