@@ -49,7 +49,7 @@ struct ChangesCommand: ParsableCommand {
     }
 }
 
-struct WatchCommand: ParsableCommand {
+struct WatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
         abstract: "Print changes to the library as they happen, by any process, until interrupted.",
@@ -62,39 +62,40 @@ struct WatchCommand: ParsableCommand {
     var since: Int?
     @Flag(help: "Print JSON lines.") var json = false
 
-    func run() throws {
-        try PhotoEdit_run {
+    func run() async throws {
+        try await PhotoEdit_run {
             if let since, since < 0 { throw PhotoEditError.invalidQuery("--since \(since) must be 0 or more") }
-            let library = try options.open()
-            let stream = try library.changeSets(since: since)
-            let failure = Outcome()
-            let done = DispatchSemaphore(value: 0)   // on purpose: the synchronous command waits for the task
-            let json = json
-            let task = Task {
+            let (options, since, json) = (self.options, self.since, self.json)
+            let (library, stream) = try await BlockingExecutor.run {
+                let library = try options.open()
+                return (library, try library.changeSets(since: since))
+            }
+            let task = Task { () -> (any Error)? in
                 do {
                     for try await set in stream {
                         for entry in set.entries { FeedOutput.print(entry, json: json) }
                         Output.flush()
                     }
+                    return nil
                 } catch {
-                    failure.set(error)
+                    return error
                 }
-                done.signal()
             }
             // SIGINT/SIGTERM end the watch cleanly: the task is cancelled,
             // which stops the watcher, and the command exits 0.
-            waitCancellingOnSignals(task, done)
+            let failure = await valueCancellingOnSignals(task)
+            withExtendedLifetime(library) {}
             Output.flush()
-            if let error = failure.error {
-                throw error as? PhotoEditError ?? PhotoEditError.library(error.localizedDescription)
+            if let failure {
+                throw failure as? PhotoEditError ?? PhotoEditError.library(failure.localizedDescription)
             }
         }
     }
 }
 
-/// Waits until `done` is signalled, cancelling `task` on SIGINT or SIGTERM
-/// (a long-running command then ends cleanly, with status 0).
-func waitCancellingOnSignals(_ task: Task<Void, Never>, _ done: DispatchSemaphore) {
+/// `task`'s value, cancelling the task on SIGINT or SIGTERM (a
+/// long-running command then ends cleanly, with status 0).
+func valueCancellingOnSignals<T: Sendable>(_ task: Task<T, Never>) async -> T {
     var sources: [DispatchSourceSignal] = []
     for sig in [SIGINT, SIGTERM] {
         signal(sig, SIG_IGN)
@@ -103,8 +104,9 @@ func waitCancellingOnSignals(_ task: Task<Void, Never>, _ done: DispatchSemaphor
         source.resume()
         sources.append(source)
     }
-    done.wait()
+    let value = await task.value
     sources.forEach { $0.cancel() }
+    return value
 }
 
 /// The error that ended a task (a watch, the service, a job worker),

@@ -153,7 +153,7 @@ final class ThumbResults: Sendable {
 
 /// `photoedit bench-requests`: in-process figures for bench/thumbs-benchmark.py
 /// (hidden from help). Prints one JSON object.
-struct BenchRequestsCommand: ParsableCommand {
+struct BenchRequestsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench-requests", abstract: "Measure image requests in-process (for bench/).", shouldDisplay: false)
     @OptionGroup var options: LibraryOptions
@@ -162,8 +162,10 @@ struct BenchRequestsCommand: ParsableCommand {
     @Flag(help: "Prefetch every photo with startCaching and report the peak memory.") var prefetch = false
     @Argument var ids: [String] = []
 
-    func run() throws {
-        try PhotoEdit_run {
+    /// A benchmark of the synchronous image requests: it times them on
+    /// the command's own task (nothing else runs in this process).
+    func run() async throws {
+        try await PhotoEdit_run {
             let library = try options.open()
             let ids = try self.ids.isEmpty ? library.assets().map(\.id) : self.ids.map { try library.resolve($0) }
             let target = ImageSize(side: size)
@@ -179,9 +181,7 @@ struct BenchRequestsCommand: ParsableCommand {
                 let manager = ImageManager(library: library)
                 let start = now()
                 try manager.startCaching(ids, targetSize: target, options: ImageRequestOptions(resizeMode: .exact))
-                let done = DispatchSemaphore(value: 0)   // on purpose: the synchronous command waits for the task
-                Task { await manager.waitForCaching(); done.signal() }
-                done.wait()
+                await manager.waitForCaching()
                 out["prefetchSeconds"] = .number(now() - start)
                 out["prefetched"] = .number(Double(manager.statistics.prefetched))
                 out["renders"] = .number(Double(manager.statistics.renders))
@@ -203,19 +203,12 @@ struct BenchRequestsCommand: ParsableCommand {
             // The same through the AsyncSequence, as an app iterates it.
             var streamed: [Double] = []
             let async = ImageRequestOptions(deliveryMode: .opportunistic, resizeMode: .exact)
-            let finished = DispatchSemaphore(value: 0)   // on purpose: the synchronous command waits for the task
-            let collected = Collected()
-            Task {
-                for i in 0..<hits {
-                    let t = now()
-                    guard let r = try? manager.requestImage(for: ids[i % ids.count], targetSize: target, options: async) else { break }
-                    for await _ in r {}
-                    collected.append(now() - t)
-                }
-                finished.signal()
+            for i in 0..<hits {
+                let t = now()
+                guard let r = try? manager.requestImage(for: ids[i % ids.count], targetSize: target, options: async) else { break }
+                for await _ in r {}
+                streamed.append(now() - t)
             }
-            finished.wait()
-            streamed = collected.values
             var disk: [Double] = []
             for id in ids {
                 let fresh = ImageManager(library: library)
@@ -239,9 +232,3 @@ struct BenchRequestsCommand: ParsableCommand {
     }
 }
 
-/// Times gathered by one task, read after it signalled.
-final class Collected: Sendable {
-    private let times = Mutex<[Double]>([])
-    func append(_ value: Double) { times.withLock { $0.append(value) } }
-    var values: [Double] { times.withLock { $0 } }
-}

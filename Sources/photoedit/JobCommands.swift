@@ -36,16 +36,18 @@ struct BatchOptions: ParsableArguments {
 
     #if Server
     /// `--as-job`'s enqueueing: opens the library's job table, runs `body`
-    /// with it, prints the batch id it returns.
+    /// with it, prints the batch id it returns. (`apply` and `upgrade` are
+    /// synchronous commands, as the engine is: this one async call is
+    /// bridged with `blockingWait`.)
     func enqueue(_ options: LibraryOptions, library: PhotoLibrary, _ body: @escaping @Sendable (LibraryJobs) async throws -> String) throws {
         let location = try JobsCommand.distributed(options, for: "--as-job")
-        Output.line(try JobsCommand.withJobs(location, library, body))
+        Output.line(try blockingWait { try await JobsCommand.withJobs(location, library, body) })
     }
     #endif
 }
 
 #if Server
-struct JobsCommand: ParsableCommand {
+struct JobsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "jobs",
         abstract: "Batch work of a library shared through PostgreSQL: status, cancel, or run a worker.",
@@ -67,24 +69,23 @@ struct JobsCommand: ParsableCommand {
 
     /// Runs `body` with the library's job table (opened, then closed).
     static func withJobs<T: Sendable>(_ options: LibraryOptions, for what: String,
-                                      _ body: @escaping @Sendable (LibraryJobs) async throws -> T) throws -> T {
+                                      _ body: @escaping @Sendable (LibraryJobs) async throws -> T) async throws -> T {
         let location = try distributed(options, for: what)
-        return try withJobs(location, try options.open(), body)
+        let library = try await BlockingExecutor.run { try options.open() }
+        return try await withJobs(location, library, body)
     }
 
     /// Runs `body` with the job table of `library` at `location` (opened, then closed).
     static func withJobs<T: Sendable>(_ location: DistributedLibraryLocation, _ library: PhotoLibrary,
-                                      _ body: @escaping @Sendable (LibraryJobs) async throws -> T) throws -> T {
-        try blockingWait {
-            let jobs = try await LibraryJobs.open(location, library: library)
-            do {
-                let result = try await body(jobs)
-                await jobs.close()
-                return result
-            } catch {
-                await jobs.close()
-                throw error
-            }
+                                      _ body: @escaping @Sendable (LibraryJobs) async throws -> T) async throws -> T {
+        let jobs = try await LibraryJobs.open(location, library: library)
+        do {
+            let result = try await body(jobs)
+            await jobs.close()
+            return result
+        } catch {
+            await jobs.close()
+            throw error
         }
     }
 
@@ -103,33 +104,33 @@ struct JobsCommand: ParsableCommand {
         }
     }
 
-    struct Status: ParsableCommand {
+    struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print a batch's progress: BATCH<TAB>STATE<TAB>DONE/TOTAL photos<TAB>jobs by state (STATE: running, done, failed, cancelled).")
         @OptionGroup var options: LibraryOptions
         @Flag(help: "Print JSON (as GET /v1/jobs/BATCH).") var json = false
         @Argument(help: "The batch id `--as-job` printed.") var batch: String
 
-        func run() throws {
-            try PhotoEdit_run {
+        func run() async throws {
+            try await PhotoEdit_run {
                 let batch = self.batch
-                let progress = try JobsCommand.withJobs(options, for: "jobs status") { try await $0.progress(batch) }
+                let progress = try await JobsCommand.withJobs(options, for: "jobs status") { try await $0.progress(batch) }
                 guard progress.jobs > 0 else { throw PhotoEditError.invalidChange("no batch \(Output.field(String(batch.prefix(64))))") }
                 JobsCommand.print(JobsCommand.status(progress, batch: batch), json: json)
             }
         }
     }
 
-    struct Cancel: ParsableCommand {
+    struct Cancel: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Cancel what of a batch has not run (a running job stops at its next photo; edits made stay). Prints its status.")
         @OptionGroup var options: LibraryOptions
         @Argument(help: "The batch id.") var batch: String
 
-        func run() throws {
-            try PhotoEdit_run {
+        func run() async throws {
+            try await PhotoEdit_run {
                 let batch = self.batch
-                let progress = try JobsCommand.withJobs(options, for: "jobs cancel") { jobs in
+                let progress = try await JobsCommand.withJobs(options, for: "jobs cancel") { jobs in
                     try await jobs.cancel(batch)
                     return try await jobs.progress(batch)
                 }
@@ -139,7 +140,7 @@ struct JobsCommand: ParsableCommand {
         }
     }
 
-    struct Work: ParsableCommand {
+    struct Work: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run the library's jobs until SIGINT or SIGTERM (or, with --drain, until none is left to claim now).",
             discussion: """
@@ -156,14 +157,12 @@ struct JobsCommand: ParsableCommand {
             guard lease >= 1, lease <= 3600 else { throw ValidationError("--lease is 1 to 3600 seconds") }
         }
 
-        func run() throws {
-            try PhotoEdit_run {
-                let (drain, lease, name) = (self.drain, self.lease, self.name)
-                let outcome = Outcome()
-                let done = DispatchSemaphore(value: 0)   // on purpose: the synchronous command waits for the worker
+        func run() async throws {
+            try await PhotoEdit_run {
+                let (options, drain, lease, name) = (self.options, self.drain, self.lease, self.name)
                 let location = try JobsCommand.distributed(options, for: "jobs work")
-                let library = try options.open()
-                let task = Task {
+                let library = try await BlockingExecutor.run { try options.open() }
+                let task = Task { () -> (any Error)? in
                     do {
                         let jobs = try await LibraryJobs.open(location, library: library, derivatives: LibraryJobs.previews)
                         let worker = jobs.worker(name: name, lease: .milliseconds(Int(lease * 1000)))
@@ -172,13 +171,12 @@ struct JobsCommand: ParsableCommand {
                             if drain { try await worker.drain() } else { try await worker.run() }
                         } catch is CancellationError {}
                         await jobs.close()
+                        return nil
                     } catch {
-                        outcome.set(error)
+                        return error
                     }
-                    done.signal()
                 }
-                waitCancellingOnSignals(task, done)
-                if let error = outcome.error {
+                if let error = await valueCancellingOnSignals(task) {
                     throw error as? PhotoEditError ?? PhotoEditError.library("\(error)")
                 }
             }
@@ -203,7 +201,7 @@ struct ServedJobs: BatchJobService {
 #else
 /// Without the `Server` trait there are no shared libraries, hence no jobs:
 /// `photoedit jobs …` says so in one line.
-struct JobsCommand: ParsableCommand {
+struct JobsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "jobs", abstract: "Batch work of a library shared through PostgreSQL (not in this build).", shouldDisplay: false)
     @Argument(parsing: .allUnrecognized) var arguments: [String] = []

@@ -45,17 +45,32 @@ enum Output {
     /// refusal stays one line, written by `error` to the real stderr. With
     /// `PHOTOEDIT_DEBUG` set, nothing is silenced.
     static func silencingLibraries<T>(_ body: () throws -> T) rethrows -> T {
-        guard ProcessInfo.processInfo.environment["PHOTOEDIT_DEBUG"] == nil, stderrDescriptor >= 0 else { return try body() }
+        let silenced = silence()
+        defer { if silenced { unsilence() } }
+        return try body()
+    }
+
+    /// `silencingLibraries` for an async body (the async commands).
+    static func silencingLibraries<T>(_ body: () async throws -> T) async rethrows -> T {
+        let silenced = silence()
+        defer { if silenced { unsilence() } }
+        return try await body()
+    }
+
+    /// Points file descriptor 2 at /dev/null; false when it did not (`PHOTOEDIT_DEBUG`, no /dev/null).
+    private static func silence() -> Bool {
+        guard ProcessInfo.processInfo.environment["PHOTOEDIT_DEBUG"] == nil, stderrDescriptor >= 0 else { return false }
         let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
-        guard null >= 0 else { return try body() }
+        guard null >= 0 else { return false }
         fflush(nil)
         dup2(null, 2)
         close(null)
-        defer {
-            fflush(nil)
-            dup2(stderrDescriptor, 2)
-        }
-        return try body()
+        return true
+    }
+
+    private static func unsilence() {
+        fflush(nil)
+        dup2(stderrDescriptor, 2)
     }
 
     /// `text` with control characters (C0, DEL, C1) and bidirectional

@@ -3,8 +3,11 @@ import Foundation
 import PhotoEdit
 import PhotoEditLocation
 
+/// The tool. Its `main` is async: the commands that wait for async work
+/// (`watch`, `serve`, `jobs …`, `bench-requests`) are `AsyncParsableCommand`s
+/// and await it; the others are synchronous, as the engine is.
 @main
-struct PhotoEditCommand: ParsableCommand {
+struct PhotoEditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "photoedit",
         abstract: "Non-destructive photo editing: originals are never touched, every edit is kept.",
@@ -35,9 +38,9 @@ struct PhotoEditCommand: ParsableCommand {
         ]
     )
 
-    static func main() {
+    static func main() async {
         Vips.fixAllocatorThreshold()
-        main(nil)
+        await main(nil)
     }
 }
 
@@ -71,6 +74,16 @@ struct LibraryOptions: ParsableArguments {
 func PhotoEdit_run(_ body: () throws -> Void) throws {
     do {
         try Output.silencingLibraries(body)
+    } catch let error as PhotoEditError {
+        Output.error(error.description)
+        throw ExitCode(1)
+    }
+}
+
+/// Runs an async command body, as the synchronous `PhotoEdit_run` does.
+func PhotoEdit_run(_ body: () async throws -> Void) async throws {
+    do {
+        try await Output.silencingLibraries(body)
     } catch let error as PhotoEditError {
         Output.error(error.description)
         throw ExitCode(1)

@@ -7,7 +7,7 @@ import PhotoEdit
 import PhotoEditLocation
 import PhotoEditServer
 
-struct ServeCommand: ParsableCommand {
+struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve the library over HTTP (API v1, see docs/http-api.md).",
@@ -51,7 +51,7 @@ struct ServeCommand: ParsableCommand {
                                valueName: "SECONDS"))
     var jobLease: Double = 30
 
-    func run() throws {
+    func run() async throws {
         if let newToken {
             guard let scope = Scope(name: newToken) else {
                 Output.error("--new-token takes read, edit or admin (got '\(newToken)')")
@@ -115,7 +115,7 @@ struct ServeCommand: ParsableCommand {
             guard jobLease == 0 || (1...3600).contains(jobLease) else { throw ServerSetupError("--job-lease is 0 or 1 to 3600 seconds") }
             library = try options.open()
             if case let .distributed(location) = try options.location() {
-                let opened = try blockingWait { try await LibraryJobs.open(location, library: library, derivatives: LibraryJobs.previews) }
+                let opened = try await LibraryJobs.open(location, library: library, derivatives: LibraryJobs.previews)
                 configuration.jobs = ServedJobs(jobs: opened)
                 jobs = opened
             }
@@ -140,19 +140,14 @@ struct ServeCommand: ParsableCommand {
             Output.line("listening on http://\(host):\(port)\(authenticated ? "" : " (no authentication: loopback only)")")
             fflush(nil)
         }
-        let outcome = Outcome()
-        let done = DispatchSemaphore(value: 0)   // on purpose: the synchronous command waits for the service
         let lease = Duration.milliseconds(Int(jobLease * 1000))
         let workerLogger = logger
         let worker = jobLease == 0 ? nil : jobs.map { jobs in Task { await Self.runJobs(jobs, lease: lease, logger: workerLogger) } }
-        Task {
-            do { try await app.runService() } catch { outcome.set(error) }
-            done.signal()
-        }
-        done.wait()
+        var failure: (any Error)?
+        do { try await app.runService() } catch { failure = error }
         // A job this node was running is taken over by another node when its lease ends.
         worker?.cancel()
-        if let error = outcome.error {
+        if let error = failure {
             Output.error("serve: \(error)")
             throw ExitCode(1)
         }
