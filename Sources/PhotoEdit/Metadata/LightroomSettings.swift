@@ -18,11 +18,14 @@ public struct LightroomSettings: Sendable {
     /// The `formatIdentifier` of Lightroom develop settings kept as adjustment data.
     public static let formatIdentifier = "com.adobe.crs"
     /// The version of photoedit's translation, written as `formatVersion`.
-    public static let translationVersion = 6
+    public static let translationVersion = 7
     /// The first translation version that maps noise reduction onto the
     /// profiled `denoise` filter (before: luminance onto `noise`, colour
     /// beyond Lightroom's default 25 onto `noise.chroma`).
     static let denoiseSince = 6
+    /// The first translation version that maps Lightroom's remaining detail
+    /// settings (issue 39): `SharpenDetail` onto sharpen version 2's `detail`.
+    static let detailSince = 7
     /// The suffix of `formatVersion` for settings applied to a rendered file (not a RAW).
     public static let renderedSuffix = "-rendered"
     /// The `crs:` namespace.
@@ -279,6 +282,10 @@ extension LightroomSettings {
             // Noise reduction on the profiled `denoise` (issue 39).
             versions["denoise"] = 1
         }
+        if version >= detailSince {
+            // Sharpen version 2: Lightroom's Detail slider (halo suppression).
+            versions["sharpen"] = 2
+        }
         if version >= 5 {
             // Clarity and dehaze version 3 (the same filters, faster: their
             // estimates on a reduced decode in full-size renders of JPEGs).
@@ -379,6 +386,7 @@ extension LightroomSettings {
                              "ParametricMidtoneSplit", "ParametricHighlightSplit", "Brightness", "ColorGradeShadowHue",
                              "ColorGradeShadowSat", "ColorGradeHighlightHue", "ColorGradeHighlightSat", "ColorGradeBalance"])
             if version >= 3 { names.formUnion(["GrainFrequency", "ColorNoiseReduction"]) }
+            if version >= detailSince { names.insert("SharpenDetail") }
             if version >= denoiseSince {
                 names.formUnion(["LuminanceNoiseReductionDetail", "LuminanceNoiseReductionContrast", "ColorNoiseReductionDetail",
                                  "ColorNoiseReductionSmoothness"])
@@ -821,11 +829,14 @@ struct Translator {
     /// Detail and effects: sharpening, post-crop vignette, grain.
     mutating func detailAndEffects() throws(XMPProblem) {
         let radius = try number("SharpenRadius", 0.5...3), masking = try number("SharpenEdgeMasking", 0...100)
+        let detail = version >= LightroomSettings.detailSince ? try number("SharpenDetail", 0...100) : nil
         if let amount = try number("Sharpness", 0...150), amount != 0 {
             set("sharpen", "amount", amount, 0...500)
             if let radius { set("sharpen", "radius", radius, 0.3...20) }
             if let masking, masking != 0 { set("sharpen", "threshold", masking / 5, 0...255) }
-            applied += ["Sharpness"] + refinements([("SharpenRadius", radius, 1), ("SharpenEdgeMasking", masking, 0)])
+            // Detail (version 7, sharpen version 2): Lightroom's default 25 when the packet has none.
+            if version >= LightroomSettings.detailSince { set("sharpen", "detail", detail ?? 25, 0...100) }
+            applied += ["Sharpness"] + refinements([("SharpenRadius", radius, 1), ("SharpenEdgeMasking", masking, 0), ("SharpenDetail", detail, 25)])
         }
         let midpoint = try number("PostCropVignetteMidpoint", 0...100), roundness = try number("PostCropVignetteRoundness", -100...100)
         let feather = try number("PostCropVignetteFeather", 0...100)

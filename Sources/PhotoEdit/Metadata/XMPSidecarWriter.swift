@@ -97,6 +97,8 @@ struct LightroomEquivalents {
                 add("Sharpness", clamped(p.number("amount"), 0...150, "sharpen amount"), signed: false)
                 add("SharpenRadius", clamped(p.number("radius"), 0.5...3, "sharpen radius"))
                 add("SharpenEdgeMasking", clamped(p.number("threshold") * 5, 0...100, "sharpen threshold×5"), signed: false)
+                // Version 2's detail (read back by translation 7); version 1 is detail 100.
+                if case .number(let detail)? = p.values["detail"] { add("SharpenDetail", detail, signed: false) } else { add("SharpenDetail", 100, signed: false) }
             case "vignette":
                 add("PostCropVignetteAmount", p.number("amount"))
                 add("PostCropVignetteMidpoint", p.number("midpoint"), signed: false)
