@@ -283,8 +283,10 @@ extension LightroomSettings {
             versions["denoise"] = 1
         }
         if version >= detailSince {
-            // Sharpen version 2: Lightroom's Detail slider (halo suppression).
+            // Sharpen version 2: Lightroom's Detail slider (halo suppression); Defringe.
             versions["sharpen"] = 2
+            versions["defringe"] = 1
+            versions["ca"] = 1
         }
         if version >= 5 {
             // Clarity and dehaze version 3 (the same filters, faster: their
@@ -386,7 +388,7 @@ extension LightroomSettings {
                              "ParametricMidtoneSplit", "ParametricHighlightSplit", "Brightness", "ColorGradeShadowHue",
                              "ColorGradeShadowSat", "ColorGradeHighlightHue", "ColorGradeHighlightSat", "ColorGradeBalance"])
             if version >= 3 { names.formUnion(["GrainFrequency", "ColorNoiseReduction"]) }
-            if version >= detailSince { names.insert("SharpenDetail") }
+            if version >= detailSince { names.formUnion(["SharpenDetail", "DefringePurpleAmount", "DefringeGreenAmount"]) }
             if version >= denoiseSince {
                 names.formUnion(["LuminanceNoiseReductionDetail", "LuminanceNoiseReductionContrast", "ColorNoiseReductionDetail",
                                  "ColorNoiseReductionSmoothness"])
@@ -838,6 +840,7 @@ struct Translator {
             if version >= LightroomSettings.detailSince { set("sharpen", "detail", detail ?? 25, 0...100) }
             applied += ["Sharpness"] + refinements([("SharpenRadius", radius, 1), ("SharpenEdgeMasking", masking, 0), ("SharpenDetail", detail, 25)])
         }
+        if version >= LightroomSettings.detailSince { try defringe() }
         let midpoint = try number("PostCropVignetteMidpoint", 0...100), roundness = try number("PostCropVignetteRoundness", -100...100)
         let feather = try number("PostCropVignetteFeather", 0...100)
         if let amount = try number("PostCropVignetteAmount", -100...100), amount != 0 {
@@ -899,6 +902,23 @@ struct Translator {
             // Roughness (version 3, grain version 2): the same scale, 50 its default.
             if let frequency { set("grain", "roughness", frequency, 0...100) }
             applied += ["GrainAmount"] + refinements([("GrainSize", size, 25), ("GrainFrequency", frequency, 50)])
+        }
+    }
+
+    /// Lens Corrections › Manual › Defringe (version 7): the `defringe`
+    /// filter, the same scales (amounts 0…20, hue ranges 0…100).
+    mutating func defringe() throws(XMPProblem) {
+        for (colour, name, low, high) in [("Purple", "purple", 30.0, 70.0), ("Green", "green", 40.0, 60.0)] {
+            guard let amount = try number("Defringe\(colour)Amount", 0...20), amount != 0 else { continue }
+            var lo = try number("Defringe\(colour)HueLo", 0...100), hi = try number("Defringe\(colour)HueHi", 0...100)
+            if (lo ?? low) > (hi ?? high) {
+                note("Defringe\(colour)HueLo (above Defringe\(colour)HueHi: Lightroom's default hues used)")
+                (lo, hi) = (nil, nil)
+            }
+            set("defringe", name, amount, 0...20)
+            set("defringe", name + "_lo", lo ?? low, 0...100)
+            set("defringe", name + "_hi", hi ?? high, 0...100)
+            applied += ["Defringe\(colour)Amount"] + refinements([("Defringe\(colour)HueLo", lo, low), ("Defringe\(colour)HueHi", hi, high)])
         }
     }
 
@@ -1107,9 +1127,17 @@ extension Translator {
             (id.focal, id.aperture) = (number(exif["FocalLength"]), number(exif["FNumber"]))
             if (try? id.lookUp()) == nil { id.problem = "lensfun's database could not be loaded" }
             if let problem = id.problem {
+                // Remove Chromatic Aberration without a known lens (version 7):
+                // measured on the photo by the `ca` filter instead of lensfun's profile.
+                let measured = lateralCA && version >= LightroomSettings.detailSince
+                if measured {
+                    lens["tca"] = nil
+                    texts["ca", default: [:]]["mode"] = "auto"
+                    applied.append("AutoLateralCA")
+                }
                 // The node stays without a lens: applied to a photo (a preset),
                 // the photo's EXIF names it; rendered as it is, nothing changes.
-                for name in ["LensProfileEnable", "AutoLateralCA"] where name == "LensProfileEnable" ? profile : lateralCA {
+                for name in ["LensProfileEnable", "AutoLateralCA"] where name == "LensProfileEnable" ? profile : lateralCA && !measured {
                     note("\(name) (\(problem.replacingOccurrences(of: "the photo's EXIF", with: "the packet")))")
                 }
             } else {

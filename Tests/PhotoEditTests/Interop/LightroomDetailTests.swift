@@ -66,4 +66,52 @@ struct LightroomDetailTests {
         // Written back and read again: the same node.
         #expect(try Self.writtenBack(t).recipe.node("sharpen") == node)
     }
+
+    // MARK: Defringe
+
+    /// A dark–bright edge with a purple fringe (4 px) on it, beside a flat purple patch and a flat green patch.
+    func fringedEdge() throws -> Image {
+        let dark = try detail.flat(30, 16, 0.02), bright = try detail.flat(30, 16, 0.8)
+        let fringe = try detail.flat(4, 16, 1).linear(multiply: [0.25, 0.05, 0.45], add: [0, 0, 0])
+        let join = { (a: Image, b: Image) in try Vips.image("join", [("in1", .image(a)), ("in2", .image(b)), ("direction", .string("horizontal"))]) }
+        let flatPurple = try detail.flat(24, 16, 1).linear(multiply: [0.25, 0.05, 0.45], add: [0, 0, 0])
+        let flatGreen = try detail.flat(24, 16, 1).linear(multiply: [0.05, 0.4, 0.08], add: [0, 0, 0])
+        return try join(join(join(join(dark, fringe), bright), flatPurple), flatGreen)
+    }
+
+    func chroma(_ image: Image, x: Int) throws -> Double {
+        try image.call("colourspace", [("space", .string("lch")), ("source_space", .string("scrgb"))]).point(x: x, y: 8)[1]
+    }
+
+    @Test func defringeTakesTheColourOutOfFringesAtEdgesOnly() throws {
+        let image = try fringedEdge()
+        let out = try detail.run("defringe=10:0", on: image)
+        let (fringe, removed) = (try chroma(image, x: 31), try chroma(out, x: 31))
+        #expect(fringe > 40)
+        #expect(removed < fringe * 0.1, "the fringe loses its colour: \(fringe) → \(removed)")
+        // Lightness kept.
+        let lightness = { (i: Image) in try i.call("colourspace", [("space", .string("lab")), ("source_space", .string("scrgb"))]).point(x: 31, y: 8)[0] }
+        #expect(abs(try lightness(out) - lightness(image)) < 0.05)
+        // A flat purple area (no edge) and the green patch (another band) are kept exactly.
+        for x in [75, 100] { #expect(try out.point(x: x, y: 8) == image.point(x: x, y: 8), "x \(x)") }
+        // The green amount reaches green, not purple; a hue range that misses purple leaves the fringe.
+        #expect(try chroma(detail.run("defringe=0:20", on: image), x: 31) == chroma(image, x: 31))
+        #expect(try chroma(detail.run("defringe.purple=10:0:10", on: image), x: 31) == chroma(image, x: 31))
+        // Neutral is the same image.
+        #expect(try Filters.defringe.render(image, Filters.defringe.defaults, RenderContext()) === image)
+    }
+
+    @Test func defringeTranslatesAndIsWrittenBack() throws {
+        let t = try Self.translate(#"crs:DefringePurpleAmount="6" crs:DefringePurpleHueLo="25" crs:DefringePurpleHueHi="75" crs:DefringeGreenAmount="3""#)
+        let p = try #require(t.recipe.node("defringe")).parameters
+        #expect(p.number("purple") == 6 && p.number("purple_lo") == 25 && p.number("purple_hi") == 75)
+        #expect(p.number("green") == 3 && p.number("green_lo") == 40 && p.number("green_hi") == 60)
+        #expect(t.unmapped.isEmpty, "\(t.unmapped)")
+        #expect(Set(t.applied).isSuperset(of: ["DefringePurpleAmount", "DefringePurpleHueLo", "DefringePurpleHueHi", "DefringeGreenAmount"]))
+        #expect(try Self.writtenBack(t).recipe.node("defringe")?.parameters == p)
+        // Version 6 lists them; hue ranges the wrong way round use Lightroom's defaults, said.
+        #expect(try Self.translate(#"crs:DefringePurpleAmount="6""#, version: 6).unmapped == ["DefringePurpleAmount +6"])
+        let reversed = try Self.translate(#"crs:DefringeGreenAmount="4" crs:DefringeGreenHueLo="70" crs:DefringeGreenHueHi="50""#)
+        #expect(reversed.recipe.node("defringe")?.parameters.number("green_lo") == 40 && reversed.unmapped.count == 1, "\(reversed.unmapped)")
+    }
 }
