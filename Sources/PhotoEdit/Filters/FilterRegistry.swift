@@ -20,7 +20,7 @@ public struct FilterRegistry: Sendable {
 
     /// Every built-in filter.
     public static let standard = FilterRegistry([
-        Filters.raw, Filters.lens, Filters.temperature, Filters.tint, Filters.calibration, Filters.exposure, Filters.contrast, Filters.saturation,
+        Filters.raw, Filters.lens, Filters.ca, Filters.defringe, Filters.temperature, Filters.tint, Filters.calibration, Filters.exposure, Filters.contrast, Filters.saturation,
         Filters.rotate, Filters.perspective, Filters.flip, Filters.crop,
     ] + Filters.toneGroup + Filters.presenceGroup + Filters.colourGroup + Filters.detailGroup
       + [Filters.local, Filters.retouch])

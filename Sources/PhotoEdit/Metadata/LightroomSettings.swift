@@ -18,11 +18,14 @@ public struct LightroomSettings: Sendable {
     /// The `formatIdentifier` of Lightroom develop settings kept as adjustment data.
     public static let formatIdentifier = "com.adobe.crs"
     /// The version of photoedit's translation, written as `formatVersion`.
-    public static let translationVersion = 6
+    public static let translationVersion = 7
     /// The first translation version that maps noise reduction onto the
     /// profiled `denoise` filter (before: luminance onto `noise`, colour
     /// beyond Lightroom's default 25 onto `noise.chroma`).
     static let denoiseSince = 6
+    /// The first translation version that maps Lightroom's remaining detail
+    /// settings (issue 39): `SharpenDetail` onto sharpen version 2's `detail`.
+    static let detailSince = 7
     /// The suffix of `formatVersion` for settings applied to a rendered file (not a RAW).
     public static let renderedSuffix = "-rendered"
     /// The `crs:` namespace.
@@ -279,6 +282,12 @@ extension LightroomSettings {
             // Noise reduction on the profiled `denoise` (issue 39).
             versions["denoise"] = 1
         }
+        if version >= detailSince {
+            // Sharpen version 2: Lightroom's Detail slider (halo suppression); Defringe.
+            versions["sharpen"] = 2
+            versions["defringe"] = 1
+            versions["ca"] = 1
+        }
         if version >= 5 {
             // Clarity and dehaze version 3 (the same filters, faster: their
             // estimates on a reduced decode in full-size renders of JPEGs).
@@ -379,6 +388,7 @@ extension LightroomSettings {
                              "ParametricMidtoneSplit", "ParametricHighlightSplit", "Brightness", "ColorGradeShadowHue",
                              "ColorGradeShadowSat", "ColorGradeHighlightHue", "ColorGradeHighlightSat", "ColorGradeBalance"])
             if version >= 3 { names.formUnion(["GrainFrequency", "ColorNoiseReduction"]) }
+            if version >= detailSince { names.formUnion(["SharpenDetail", "DefringePurpleAmount", "DefringeGreenAmount"]) }
             if version >= denoiseSince {
                 names.formUnion(["LuminanceNoiseReductionDetail", "LuminanceNoiseReductionContrast", "ColorNoiseReductionDetail",
                                  "ColorNoiseReductionSmoothness"])
@@ -821,12 +831,16 @@ struct Translator {
     /// Detail and effects: sharpening, post-crop vignette, grain.
     mutating func detailAndEffects() throws(XMPProblem) {
         let radius = try number("SharpenRadius", 0.5...3), masking = try number("SharpenEdgeMasking", 0...100)
+        let detail = version >= LightroomSettings.detailSince ? try number("SharpenDetail", 0...100) : nil
         if let amount = try number("Sharpness", 0...150), amount != 0 {
             set("sharpen", "amount", amount, 0...500)
             if let radius { set("sharpen", "radius", radius, 0.3...20) }
             if let masking, masking != 0 { set("sharpen", "threshold", masking / 5, 0...255) }
-            applied += ["Sharpness"] + refinements([("SharpenRadius", radius, 1), ("SharpenEdgeMasking", masking, 0)])
+            // Detail (version 7, sharpen version 2): Lightroom's default 25 when the packet has none.
+            if version >= LightroomSettings.detailSince { set("sharpen", "detail", detail ?? 25, 0...100) }
+            applied += ["Sharpness"] + refinements([("SharpenRadius", radius, 1), ("SharpenEdgeMasking", masking, 0), ("SharpenDetail", detail, 25)])
         }
+        if version >= LightroomSettings.detailSince { try defringe() }
         let midpoint = try number("PostCropVignetteMidpoint", 0...100), roundness = try number("PostCropVignetteRoundness", -100...100)
         let feather = try number("PostCropVignetteFeather", 0...100)
         if let amount = try number("PostCropVignetteAmount", -100...100), amount != 0 {
@@ -888,6 +902,23 @@ struct Translator {
             // Roughness (version 3, grain version 2): the same scale, 50 its default.
             if let frequency { set("grain", "roughness", frequency, 0...100) }
             applied += ["GrainAmount"] + refinements([("GrainSize", size, 25), ("GrainFrequency", frequency, 50)])
+        }
+    }
+
+    /// Lens Corrections › Manual › Defringe (version 7): the `defringe`
+    /// filter, the same scales (amounts 0…20, hue ranges 0…100).
+    mutating func defringe() throws(XMPProblem) {
+        for (colour, name, low, high) in [("Purple", "purple", 30.0, 70.0), ("Green", "green", 40.0, 60.0)] {
+            guard let amount = try number("Defringe\(colour)Amount", 0...20), amount != 0 else { continue }
+            var lo = try number("Defringe\(colour)HueLo", 0...100), hi = try number("Defringe\(colour)HueHi", 0...100)
+            if (lo ?? low) > (hi ?? high) {
+                note("Defringe\(colour)HueLo (above Defringe\(colour)HueHi: Lightroom's default hues used)")
+                (lo, hi) = (nil, nil)
+            }
+            set("defringe", name, amount, 0...20)
+            set("defringe", name + "_lo", lo ?? low, 0...100)
+            set("defringe", name + "_hi", hi ?? high, 0...100)
+            applied += ["Defringe\(colour)Amount"] + refinements([("Defringe\(colour)HueLo", lo, low), ("Defringe\(colour)HueHi", hi, high)])
         }
     }
 
@@ -1096,9 +1127,17 @@ extension Translator {
             (id.focal, id.aperture) = (number(exif["FocalLength"]), number(exif["FNumber"]))
             if (try? id.lookUp()) == nil { id.problem = "lensfun's database could not be loaded" }
             if let problem = id.problem {
+                // Remove Chromatic Aberration without a known lens (version 7):
+                // measured on the photo by the `ca` filter instead of lensfun's profile.
+                let measured = lateralCA && version >= LightroomSettings.detailSince
+                if measured {
+                    lens["tca"] = nil
+                    texts["ca", default: [:]]["mode"] = "auto"
+                    applied.append("AutoLateralCA")
+                }
                 // The node stays without a lens: applied to a photo (a preset),
                 // the photo's EXIF names it; rendered as it is, nothing changes.
-                for name in ["LensProfileEnable", "AutoLateralCA"] where name == "LensProfileEnable" ? profile : lateralCA {
+                for name in ["LensProfileEnable", "AutoLateralCA"] where name == "LensProfileEnable" ? profile : lateralCA && !measured {
                     note("\(name) (\(problem.replacingOccurrences(of: "the photo's EXIF", with: "the packet")))")
                 }
             } else {

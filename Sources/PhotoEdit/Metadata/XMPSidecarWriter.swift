@@ -97,6 +97,8 @@ struct LightroomEquivalents {
                 add("Sharpness", clamped(p.number("amount"), 0...150, "sharpen amount"), signed: false)
                 add("SharpenRadius", clamped(p.number("radius"), 0.5...3, "sharpen radius"))
                 add("SharpenEdgeMasking", clamped(p.number("threshold") * 5, 0...100, "sharpen threshold×5"), signed: false)
+                // Version 2's detail (read back by translation 7); version 1 is detail 100.
+                if case .number(let detail)? = p.values["detail"] { add("SharpenDetail", detail, signed: false) } else { add("SharpenDetail", 100, signed: false) }
             case "vignette":
                 add("PostCropVignetteAmount", p.number("amount"))
                 add("PostCropVignetteMidpoint", p.number("midpoint"), signed: false)
@@ -157,6 +159,20 @@ struct LightroomEquivalents {
                 add("PerspectiveAspect", p.number("aspect"))
                 add("PerspectiveX", p.number("x"))
                 add("PerspectiveY", p.number("y"))
+            case "ca":
+                // Remove Chromatic Aberration (translation 7 reads it back as `ca` auto when no lens is known).
+                if p.text("mode") == "auto" {
+                    if !values.contains(where: { $0.name == "AutoLateralCA" }) { values.append(("AutoLateralCA", "1")) }
+                } else if p.number("red") != 0 || p.number("blue") != 0 {
+                    notExported.append("ca red, blue (Lightroom's chromatic aberration correction has no manual scales)")
+                }
+            case "defringe":
+                // Lightroom's Defringe, the same scales (read back by translation 7).
+                for (colour, name) in [("Purple", "purple"), ("Green", "green")] where p.number(name) > 0 {
+                    add("Defringe\(colour)Amount", p.number(name), signed: false)
+                    add("Defringe\(colour)HueLo", p.number(name + "_lo"), signed: false)
+                    add("Defringe\(colour)HueHi", p.number(name + "_hi"), signed: false)
+                }
             case "local", "retouch": break  // LightroomLocalCorrections.xmpElements writes them
             case "lens": lens(p)
             default:
@@ -186,7 +202,7 @@ extension LightroomEquivalents {
             values.append(("LensProfileDistortionScale", JSONValue.format(p.number("distortion"))))
             values.append(("LensProfileVignettingScale", JSONValue.format(p.number("vignetting"))))
         }
-        if !p.text("lens").isEmpty && p.number("tca") > 0 {
+        if !p.text("lens").isEmpty && p.number("tca") > 0 && !values.contains(where: { $0.name == "AutoLateralCA" }) {
             values.append(("AutoLateralCA", "1"))
             values.append(("LensProfileChromaticAberrationScale", JSONValue.format(p.number("tca"))))
         }

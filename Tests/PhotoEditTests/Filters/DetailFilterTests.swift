@@ -205,6 +205,6 @@ struct DetailFilterTests {
         let f = try registry.require(id)
         let image = try working("chelsea.jpg")
         #expect(try f.render(image, f.defaults, RenderContext()) === image)
-        #expect(f.version == (["grain", "noise"].contains(id) ? 2 : 1), "grain version 2 added roughness, noise version 2 chroma")
+        #expect(f.version == (["grain", "noise", "sharpen"].contains(id) ? 2 : 1), "grain version 2 added roughness, noise version 2 chroma, sharpen version 2 detail")
     }
 }

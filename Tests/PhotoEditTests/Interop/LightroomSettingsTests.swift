@@ -189,7 +189,7 @@ struct LightroomSettingsTests {
         let curve = try #require(v1.recipe.node("curve"))
         #expect(curve.version == 2 && curve.parameters.number("blue_n") == 2 && curve.parameters.number("blue_y1") == 0,
                 "curve version 1, migrated: its channel curves at identity")
-        let v2 = try LightroomSettings(packet: packet).translation()
+        let v2 = try LightroomSettings(packet: XMPPacket(data: packet), version: 2).translation()
         // Version 2 also maps clarity and dehaze (and every channel curve).
         let notInV1: Set<String> = ["curve", "clarity", "dehaze"]
         #expect(v1.recipe.nodes.filter { $0.filter != "curve" } == v2.recipe.nodes.filter { !notInV1.contains($0.filter) })
