@@ -337,7 +337,12 @@ public struct Renderer: Sendable {
                 let scale = min(1, Double(longEdge) / Double(max(full.width, full.height)))
                 base = RawPreviewBase(content: .working(try (scale < 1 ? full.resized(hscale: scale, vscale: scale) : full).inMemory()), scale: scale)
             }
-            if statted {
+            let pixels: Int
+            switch base.content {
+            case let .camera(development): pixels = development.image.width * development.image.height
+            case let .working(image): pixels = image.width * image.height
+            }
+            if statted && pixels <= Renderer.rawPreviewMaxPixels {
                 Renderer.rawPreviewBases.withLock { entries in
                     entries.removeAll { $0.key == key }
                     entries.append((key, base))
@@ -375,8 +380,10 @@ public struct Renderer: Sendable {
         let scale: Double
     }
 
-    /// How many RAW preview bases are kept (each at most `longEdge`², float RGB: ~17 MB at 1440 px).
+    /// How many RAW preview bases are kept (float RGB: ~17 MB at 1440 × 960).
     static let rawPreviewCapacity = 2
+    /// The largest base kept (pixels; 48 MB): larger previews develop each time.
+    static let rawPreviewMaxPixels = 4_000_000
     private static let rawPreviewBases = Mutex<[(key: RawPreviewKey, base: RawPreviewBase)]>([])
 
     /// The scale a RAW whose `denoise` runs in camera RGB is developed at
