@@ -34,6 +34,12 @@ denoise (profiled) (JPEG). Each runs once untimed, then N timed runs
 interleaved (wall time; CPU time from os.wait4). Use a release build
 (.build-release, or --photoedit).
 
+Preview (--preview, needs a build with the Server trait). The warm 1440 px
+preview through `photoedit serve` (GET /v1/assets/ID/preview?chain=...&w=1440,
+the web editor's live preview; bench/masks-benchmark.py's server helpers) of
+the 24 MP DNG and of a 24 MP JPEG of the same scene, with and without
+`denoise`: two untimed requests each, then 5 x N timed, interleaved; medians.
+
 Python 3 with numpy and scipy.
 """
 import argparse, json, os, shutil, statistics, struct, subprocess, sys, tempfile, time
@@ -134,6 +140,7 @@ def main():
     ap.add_argument("--skip-speed", action="store_true")
     ap.add_argument("--skip-darktable", action="store_true")
     ap.add_argument("--skip-quality", action="store_true")
+    ap.add_argument("--preview", action="store_true", help="time the warm 1440 px preview through photoedit serve")
     a = ap.parse_args()
     pe = a.photoedit or next((p for p in [os.path.join(ROOT, ".build-release", "release", "photoedit"),
                                            os.path.join(ROOT, ".build", "release", "photoedit"),
@@ -246,8 +253,46 @@ def main():
                   " process that decodes the RAW); denoise's share: %.0f ms"
                   % (1000 * statistics.median(times["1440 px preview + denoise"]),
                      1000 * (statistics.median(times["1440 px preview + denoise"]) - statistics.median(times["1440 px preview"]))))
+        if a.preview:
+            preview(a, pe, env, dng, imported, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def preview(a, pe, env, dng, imported, tmp):
+    """The warm 1440 px preview through `photoedit serve`, RAW and JPEG, with and without denoise."""
+    import importlib.util, urllib.parse
+    spec = importlib.util.spec_from_file_location("masks_benchmark", os.path.join(ROOT, "bench", "masks-benchmark.py"))
+    server = importlib.util.module_from_spec(spec); spec.loader.exec_module(server)
+    raw = imported(dng("preview", a.speed_scale, "--make", "Nikon", "--model", "D750", "--iso", "3200",
+                       "--noise", ",".join("%.6g" % v for v in sum(profile("Nikon", "D750", 3200), []))))
+    jpeg_path = os.path.join(tmp, "preview.jpg")
+    subprocess.run(["vips", "resize", os.path.join(ROOT, "samples", "coffee.jpg"), jpeg_path + "[Q=92]", str(a.speed_scale)], check=True)
+    jpeg = imported(jpeg_path)
+    for ident in (raw, jpeg): run([pe, "apply", "denoise", ident], env)   # the camera's profile recorded (RAW)
+    cases = [("RAW", raw, "exposure=+0.1"), ("RAW", raw, None), ("JPEG", jpeg, "exposure=+0.1"), ("JPEG", jpeg, None)]
+    def path(ident, chain):
+        # reset=false: on top of the recipe (denoise, the profile recorded); without: reset, no denoise.
+        q = {"w": 1440, "chain": chain or "exposure=+0.1"}
+        if chain: q["reset"] = "true"
+        return "/v1/assets/%s/preview?%s" % (ident, urllib.parse.urlencode(q))
+    proc, port = server.start_server(pe, env["PHOTOEDIT_LIBRARY"])
+    try:
+        paths = [(kind, chain is None, path(ident, chain)) for kind, ident, chain in cases]
+        for _, _, p in paths:
+            for _ in range(2):
+                status, body = server.get(port, p)
+                if status != 200: sys.exit("preview %s: HTTP %d %s" % (p, status, body[:300]))
+        times = {p: [] for _, _, p in paths}
+        for _ in range(5 * a.runs):
+            for _, _, p in paths:
+                t0 = time.perf_counter(); server.get(port, p); times[p].append(1000 * (time.perf_counter() - t0))
+    finally:
+        server.stop(proc)
+    print("\nwarm 1440 px preview through photoedit serve (median ms of %d)" % (5 * a.runs))
+    for kind, denoised, p in paths:
+        print("%-5s %-16s %6.0f ms%s" % (kind, "with denoise" if denoised else "without denoise", statistics.median(times[p]),
+                                         "  (goal < 300 ms)" if denoised else ""))
 
 
 if __name__ == "__main__":

@@ -392,6 +392,33 @@ int pe_denoise_rgb(float *rgb, int width, int height, const pe_denoise_settings 
     return 0;
 }
 
+typedef struct { float *rgb; long width; const double *m; } pe_dn_matrix;
+
+static void pe_dn_matrix_rows(void *ctx, int y0, int y1) {
+    const pe_dn_matrix *k = ctx;
+    const double *m = k->m;
+    for (long i = (long)y0 * k->width; i < (long)y1 * k->width; i++) {
+        float *p = k->rgb + 3 * i;
+        double r = p[0], g = p[1], b = p[2];
+        for (int c = 0; c < 3; c++) {
+            double v = m[3 * c] * r + m[3 * c + 1] * g + m[3 * c + 2] * b;
+            p[c] = (float)(v < 0 ? 0 : v > 1 ? 1 : v);
+        }
+    }
+}
+
+void pe_denoise_matrix(float *rgb, long n, const double matrix[9], int threads) {
+    if (!rgb || n < 1) return;
+    /* Rows of 4096 pixels, the last one partial. */
+    long width = 4096, rows = (n + width - 1) / width, whole = n / width;
+    pe_dn_matrix k = { rgb, width, matrix };
+    if (whole > 0) pe_dn_parallel((int)whole, threads < 1 ? 1 : threads > 16 ? 16 : threads, pe_dn_matrix_rows, &k);
+    if (rows > whole) {
+        pe_dn_matrix tail = { rgb + 3 * whole * width, n - whole * width, matrix };
+        pe_dn_matrix_rows(&tail, 0, 1);
+    }
+}
+
 /* ---- estimation from flat blocks ---- */
 
 #define PE_DN_BLOCK 16

@@ -365,7 +365,7 @@ int pe_raw_process(const char *path, const pe_raw_settings *s, void **handle) {
     p->output_bps = 16;
     p->gamm[0] = 1.0; p->gamm[1] = 1.0;      /* linear */
     p->no_auto_bright = 1;
-    p->output_color = 1;                      /* sRGB primaries (our working space) */
+    p->output_color = s->camera_rgb ? 0 : 1;  /* sRGB primaries (our working space), or camera RGB */
     p->adjust_maximum_thr = 0.0f;             /* keep the file's white level */
     p->use_camera_matrix = 1;
     p->half_size = s->half_size;
@@ -388,6 +388,14 @@ int pe_raw_process(const char *path, const pe_raw_settings *s, void **handle) {
     }
     *handle = raw;
     return 0;
+}
+
+void pe_raw_colour(void *handle, float multipliers[3], float matrix[9]) {
+    const libraw_data_t *raw = (const libraw_data_t *) handle;
+    for (int i = 0; i < 3; i++) {
+        multipliers[i] = raw->color.pre_mul[i];
+        for (int j = 0; j < 3; j++) matrix[i * 3 + j] = raw->color.rgb_cam[i][j];
+    }
 }
 
 int pe_raw_wrap(void *handle, VipsImage **out, int *flip) {

@@ -30,6 +30,11 @@ typedef struct {
  * (the buffer is then unchanged). */
 int pe_denoise_rgb(float *rgb, int width, int height, const pe_denoise_settings *settings);
 
+/* Multiplies each of the n pixels of `rgb` (3 interleaved floats) by the
+ * row-major 3x3 `matrix` and clips the result to 0…1 (a RAW's camera RGB
+ * to the working space, as libraw's 16-bit output clips it). */
+void pe_denoise_matrix(float *rgb, long n, const double matrix[9], int threads);
+
 /* Estimates the noise model of `rgb` from its flattest blocks: per channel,
  * the residual variance of 16 × 16 blocks is binned by the blocks' mean; the
  * low percentile of each bin is taken as the noise there, and var = a·x + b

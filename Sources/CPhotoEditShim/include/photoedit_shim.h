@@ -117,6 +117,7 @@ typedef struct {
     float exp_shift;      /* linear exposure before demosaic (1 = none) */
     float exp_preserve;   /* 0..1: keep highlights when exp_shift > 1 */
     float denoise;        /* wavelet denoise threshold (0 = off) */
+    int camera_rgb;       /* 1: camera RGB out (white-balanced, no colour matrix; libraw's output_color 0) */
 } pe_raw_settings;
 
 /* Reads the metadata of a RAW file (no decoding). Returns 0, or a libraw
@@ -134,6 +135,10 @@ int pe_raw_identify(const char *path, pe_raw_info *info);
  * pe_raw_wrap: the reason is in libvips' error buffer). */
 int pe_raw_process(const char *path, const pe_raw_settings *settings, void **handle);
 int pe_raw_wrap(void *handle, VipsImage **out, int *flip);
+/* The colour data of a processed handle: the white balance multipliers
+ * libraw applied (R, G, B, as it normalised them: the least is 1 when
+ * highlights are clipped) and its camera RGB -> sRGB matrix (row-major 3x3). */
+void pe_raw_colour(void *handle, float multipliers[3], float matrix[9]);
 void pe_raw_discard(void *handle);
 /* The neutral development as 8-bit sRGB through a table, the way libraw's own
  * writer applies its output curve: a 3-band uchar libvips image whose pixels

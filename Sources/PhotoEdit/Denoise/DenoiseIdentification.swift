@@ -13,8 +13,10 @@ public struct DenoiseIdentification: Sendable, Codable {
     /// The noise model measured on the photo's flattest regions (full size,
     /// linear, after the RAW development).
     public var estimated: NoiseModel = .zero
-    /// The profile's model carried into the working space the filter sees
-    /// (a RAW's white balance and colour matrix applied): what is recorded.
+    /// The profile's model carried into the linear working space (a RAW's
+    /// daylight white balance and colour matrix applied), for comparison
+    /// with the estimate; the recipe records the profile's own values
+    /// (`profile.noise`), which the renderer applies in camera RGB.
     public var working: NoiseModel?
     /// How many 16 × 16 blocks per channel the estimate used.
     public var estimatedBlocks = 0
@@ -106,13 +108,15 @@ extension DenoiseIdentification {
     func resolving(_ recipe: Recipe, registry: FilterRegistry) throws -> Recipe {
         guard Self.needsResolving(recipe), let node = recipe.node(Filters.denoise.id) else { return recipe }
         var values = node.parameters.values
-        if let profile, let working {
+        if let profile, working != nil {
+            // The profile's own values (camera RGB, raw units): the renderer
+            // carries them to each development (Filters.cameraNoise).
             values["source"] = .text("profile")
             values["profile"] = .text(profile.name)
             values["iso"] = .number(min(10_000_000, profile.iso))
             for (i, c) in ["r", "g", "b"].enumerated() {
-                values["a_" + c] = .number(min(0.1, working.a[i]))
-                values["b_" + c] = .number(min(0.1, working.b[i]))
+                values["a_" + c] = .number(min(0.1, profile.noise.a[i]))
+                values["b_" + c] = .number(min(0.1, profile.noise.b[i]))
             }
         } else {
             values["source"] = .text("estimate")

@@ -18,7 +18,10 @@ enum Denoiser {
 
     /// Denoises a 3-band linear float image with `model` (nil: estimated
     /// from the image itself). The image is computed into memory once.
-    static func apply(_ image: Image, model: NoiseModel?, settings: Settings) throws -> Image {
+    /// With `matrix` (a RAW's camera RGB → working space, row-major 3×3),
+    /// the result is then turned by it and clipped to 0…1, as libraw's own
+    /// conversion does, and comes out in the working space (scRGB).
+    static func apply(_ image: Image, model: NoiseModel?, settings: Settings, matrix: [Double]? = nil) throws -> Image {
         let input = try image.formatName == "float" ? image : image.cast("float")
         guard input.bands == 3 else { throw PhotoEditError.native(library: "photoedit", operation: "denoise", message: "needs 3 bands, got \(input.bands)") }
         let interpretation = input.interpretationName
@@ -40,10 +43,14 @@ enum Denoiser {
         guard pe_denoise_rgb(pixels, Int32(width), Int32(height), &s) == 0 else {
             throw PhotoEditError.native(library: "photoedit", operation: "denoise", message: "out of memory for \(width)×\(height) pixels")
         }
+        if let matrix {
+            precondition(matrix.count == 9)
+            matrix.withUnsafeBufferPointer { pe_denoise_matrix(pixels, width * height, $0.baseAddress, Int32(threads)) }
+        }
         guard let out = vips_image_new_from_memory_copy(raw, length, Int32(width), Int32(height), 3, VIPS_FORMAT_FLOAT) else {
             throw Vips.error("new_from_memory_copy")
         }
-        return try Image(owning: out).call("copy", [("interpretation", .string(interpretation))])
+        return try Image(owning: out).call("copy", [("interpretation", .string(matrix == nil ? interpretation : "scrgb"))])
     }
 
     /// A noise model estimated from the flattest 16 × 16 blocks of a 3-band

@@ -49,6 +49,8 @@ package struct RawSettings: Sendable, Hashable {
     var exposurePreserve: Double = 0
     /// Wavelet denoise threshold before demosaic (0 = off; libraw's threshold).
     var denoise: Double = 0
+    /// Camera RGB out (no colour matrix; see `RawDecoder.developCamera`).
+    var cameraRGB = false
 
     enum WhiteBalance: Hashable, Sendable {
         case asShot, auto
@@ -175,11 +177,39 @@ package enum RawDecoder {
     /// Develops a RAW into the working space: linear float RGB (sRGB
     /// primaries), upright. `displayPath` names the file in errors.
     package static func develop(_ path: String, settings: RawSettings = .neutral, displayPath: String? = nil) throws -> Image {
-        let (linear, flip) = try developLinear16(path, settings: settings, displayPath: displayPath)
+        let (linear, flip, _, _) = try developLinear16(path, settings: settings, displayPath: displayPath)
         let scale = 1.0 / 65535
         let rgb = try upright(linear.extractBands(0, count: 3), flip: flip)
         return try rgb.linear(multiply: [scale, scale, scale], add: [0, 0, 0])
             .call("copy", [("interpretation", .string("scrgb"))])
+    }
+
+    /// A RAW developed in the camera's own RGB: linear, white-balanced,
+    /// demosaiced, before the camera → working-space matrix (what darktable's
+    /// noise profiles describe, after white balance); float 0…1 of the
+    /// white level, 3 bands, upright. Carries what `working` needs.
+    struct CameraDevelopment: Sendable {
+        /// Camera RGB, float, 3 bands, upright.
+        var image: Image
+        /// The white balance multipliers libraw applied, R, G, B (the least is 1).
+        var multipliers: [Double]
+        /// Camera RGB → linear sRGB, row-major 3×3 (libraw's rgb_cam).
+        var matrix: [Double]
+        /// The development's scale: ½ for libraw's half-size decode, else 1.
+        var developScale: Double
+    }
+
+    /// Develops `path` in camera RGB (see `CameraDevelopment`).
+    static func developCamera(_ path: String, settings: RawSettings = .neutral, displayPath: String? = nil) throws -> CameraDevelopment {
+        var settings = settings
+        settings.cameraRGB = true
+        let (linear, flip, multipliers, matrix) = try developLinear16(path, settings: settings, displayPath: displayPath)
+        let scale = 1.0 / 65535
+        let rgb = try upright(linear.extractBands(0, count: 3), flip: flip)
+        let image = try rgb.linear(multiply: [scale, scale, scale], add: [0, 0, 0])
+        let least = multipliers.filter { $0 > 0 }.min() ?? 1
+        return CameraDevelopment(image: image, multipliers: multipliers.map { $0 > 0 ? Double($0 / least) : 1 },
+                                 matrix: matrix.map(Double.init), developScale: settings.halfSize ? 0.5 : 1)
     }
 
     /// The neutral development as 8-bit sRGB, upright, with the sRGB
@@ -254,6 +284,7 @@ package enum RawDecoder {
         s.exp_shift = Float(settings.exposureShift)
         s.exp_preserve = Float(settings.exposurePreserve)
         s.denoise = Float(settings.denoise)
+        s.camera_rgb = settings.cameraRGB ? 1 : 0
         func set(_ m: (Double, Double, Double, Double)) { s.user_mul = (Float(m.0), Float(m.1), Float(m.2), Float(m.3)) }
         switch settings.whiteBalance {
         case .asShot: s.use_camera_wb = 1
@@ -282,10 +313,14 @@ package enum RawDecoder {
     }
 
     /// libraw's development of `path`: its 16-bit linear buffer (4 bands,
-    /// RGB in the first three, sRGB primaries), not yet turned by the
-    /// camera's flip, and that flip.
-    private static func developLinear16(_ path: String, settings: RawSettings, displayPath: String?) throws -> (Image, Int) {
+    /// RGB in the first three, sRGB primaries or camera RGB), not yet turned
+    /// by the camera's flip, that flip, and the white balance multipliers
+    /// and colour matrix libraw used (`pe_raw_colour`).
+    private static func developLinear16(_ path: String, settings: RawSettings,
+                                        displayPath: String?) throws -> (Image, Int, multipliers: [Float], matrix: [Float]) {
         let handle = try libraw(path, settings: settings, displayPath: displayPath)
+        var multipliers = [Float](repeating: 0, count: 3), matrix = [Float](repeating: 0, count: 9)
+        pe_raw_colour(handle, &multipliers, &matrix)
         do {
             try Vips.ensureStarted()
         } catch {
@@ -295,7 +330,7 @@ package enum RawDecoder {
         var out: UnsafeMutablePointer<VipsImage>?
         var flip: Int32 = 0
         guard pe_raw_wrap(handle, &out, &flip) == 0, let out else { throw Vips.error("new_from_memory") }
-        return (Image(owning: out), Int(flip))
+        return (Image(owning: out), Int(flip), multipliers, matrix)
     }
 
     /// Applies libraw's flip as its own image writer does: columns mirrored

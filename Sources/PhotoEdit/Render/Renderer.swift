@@ -1,4 +1,8 @@
 import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Which version of a photo to render, as PhotoKit's `PHImageRequestOptionsVersion`.
 public enum ImageVersion: String, Sendable, CaseIterable {
@@ -222,10 +226,21 @@ public struct Renderer: Sendable {
             definition.needsRandomAccess(version: node.version, node.parameters)
                 && !(reduced != nil && definition.usesReducedInput(version: node.version, node.parameters))
         }
-        var image = try workingImage(path: originalPath, randomAccess: random, raw: raw)
+        var image: Image
+        var context = context
+        let inCamera = Renderer.denoisesInCamera(recipe, path: originalPath)
+        if let node = inCamera {
+            // Developed and denoised in camera RGB, at the output's scale when
+            // the output is much smaller (`developmentScale`).
+            context.scale = context.scale * developmentScale(recipe, path: originalPath, output: output)
+            image = try developDenoised(originalPath, raw: raw ?? .neutral, parameters: node.parameters, scale: context.scale)
+        } else {
+            image = try workingImage(path: originalPath, randomAccess: random, raw: raw)
+        }
         var reducedContext = context
         if let small = reduced { reducedContext.scale = context.scale * Double(small.width) / Double(image.width) }
         for (index, (definition, node)) in steps.enumerated() {
+            if inCamera != nil && definition.id == Filters.denoise.id { continue }
             let render = definition.renderer(for: node.version)
             var filterContext = context
             if let small = reduced, definition.usesReducedInput(version: node.version, node.parameters) {
@@ -239,6 +254,151 @@ public struct Renderer: Sendable {
             }
         }
         return try outputImage(image, options: output)
+    }
+
+    /// The `denoise` node that denoises the RAW at `path` in camera RGB,
+    /// while it is developed (`developDenoised`): the current version's, when
+    /// it changes anything; nil for other files and older versions (which
+    /// run after the colour matrix, in the filter chain).
+    static func denoisesInCamera(_ recipe: Recipe, path: String) -> RecipeNode? {
+        guard isRaw(path), let node = recipe.node(Filters.denoise.id), node.version == Filters.denoise.version,
+              Denoiser.Settings(node.parameters).isActive else { return nil }
+        return node
+    }
+
+    /// The RAW at `path` developed in camera RGB (`raw`'s settings),
+    /// reduced to `scale` of its full size (libraw's half-size decode when
+    /// `scale` ≤ ½), denoised there by the `denoise` node's `parameters`
+    /// (a recorded profile carried to this development by
+    /// `Filters.cameraNoise`; otherwise the noise estimated on it), then
+    /// turned into the working space by libraw's colour matrix.
+    func developDenoised(_ path: String, raw: RawSettings, parameters: Parameters, scale: Double) throws -> Image {
+        try denoised(cameraDevelopment(path, raw: raw, scale: scale), raw: raw, parameters: parameters)
+    }
+
+    /// The RAW at `path` developed in camera RGB with `raw`'s settings and
+    /// reduced to `scale` of its full size (libraw's half-size decode when
+    /// `scale` ≤ ½); `developScale` is then the reduction from full size.
+    func cameraDevelopment(_ path: String, raw: RawSettings, scale: Double) throws -> RawDecoder.CameraDevelopment {
+        var settings = raw
+        if scale <= 0.5 { settings.halfSize = true }
+        var development = try RawDecoder.developCamera(path, settings: settings)
+        let relative = min(1, scale / development.developScale)
+        if relative < 1 {
+            development.image = try development.image.resized(hscale: relative, vscale: relative)
+            development.developScale *= relative
+        }
+        return development
+    }
+
+    /// `development` (see `cameraDevelopment`) denoised by a `denoise`
+    /// node's `parameters` and turned into the working space.
+    func denoised(_ development: RawDecoder.CameraDevelopment, raw: RawSettings, parameters: Parameters) throws -> Image {
+        let halfSize = development.developScale <= 0.5
+        let model = NoiseModel(parameters).map {
+            Filters.cameraNoise($0, multipliers: development.multipliers, exposure: raw.exposureShift,
+                                halfSize: halfSize, scale: development.developScale / (halfSize ? 0.5 : 1))
+        }
+        return try Denoiser.apply(development.image, model: model, settings: Denoiser.Settings(parameters), matrix: development.matrix)
+    }
+
+    /// The base of a preview of the RAW at `path` fitting `longEdge`, for
+    /// `recipe`: developed with its `raw` settings, reduced, and when its
+    /// `denoise` runs in camera RGB (`denoisesInCamera`), denoised — then
+    /// `denoised` is true and the chain skips that node. The reduced
+    /// development is kept in memory for the next previews of the same
+    /// photo, settings and size (`rawPreviewBases`), so a slider's next
+    /// preview starts from it instead of developing the RAW again.
+    package func rawPreview(path: String, recipe: Recipe, longEdge: Int) throws -> (image: Image, scale: Double, denoised: Bool) {
+        let raw = recipe.node(Filters.raw.id).map { RawSettings(parameters: $0.parameters) }
+        let node = Renderer.denoisesInCamera(recipe, path: path)
+        var info = stat()
+        let statted = stat(path, &info) == 0
+        let key = RawPreviewKey(path: path, settings: raw ?? .neutral, longEdge: longEdge, camera: node != nil,
+                                size: statted ? Int64(info.st_size) : -1, modified: statted ? Int64(info.st_mtim.tv_sec) : -1)
+        let cached = Renderer.rawPreviewBases.withLock { entries -> RawPreviewBase? in
+            guard let i = entries.firstIndex(where: { $0.key == key }) else { return nil }
+            let entry = entries.remove(at: i)
+            entries.append(entry)
+            return entry.base
+        }
+        let base: RawPreviewBase
+        if let cached {
+            base = cached
+        } else {
+            let size = RawDecoder.identify(path).map { max($0.width, $0.height) } ?? 0
+            if node != nil {
+                let scale = size > 0 ? min(1, Double(longEdge) / Double(size)) : 1
+                var development = try cameraDevelopment(path, raw: raw ?? .neutral, scale: scale)
+                development.image = try development.image.inMemory()
+                base = RawPreviewBase(content: .camera(development), scale: scale)
+            } else {
+                let full = try workingImage(path: path, randomAccess: true, raw: raw)
+                let scale = min(1, Double(longEdge) / Double(max(full.width, full.height)))
+                base = RawPreviewBase(content: .working(try (scale < 1 ? full.resized(hscale: scale, vscale: scale) : full).inMemory()), scale: scale)
+            }
+            let pixels: Int
+            switch base.content {
+            case let .camera(development): pixels = development.image.width * development.image.height
+            case let .working(image): pixels = image.width * image.height
+            }
+            if statted && pixels <= Renderer.rawPreviewMaxPixels {
+                Renderer.rawPreviewBases.withLock { entries in
+                    entries.removeAll { $0.key == key }
+                    entries.append((key, base))
+                    if entries.count > Renderer.rawPreviewCapacity { entries.removeFirst(entries.count - Renderer.rawPreviewCapacity) }
+                }
+            }
+        }
+        switch (base.content, node) {
+        case let (.camera(camera), node?):
+            return (try denoised(camera, raw: raw ?? .neutral, parameters: node.parameters), base.scale, true)
+        case let (.working(image), _):
+            return (image, base.scale, false)
+        case let (.camera(camera), nil):   // never made (the key says which): turned by its matrix alone
+            return (try Denoiser.apply(camera.image, model: .zero, settings: Denoiser.Settings(), matrix: camera.matrix), base.scale, false)
+        }
+    }
+
+    private struct RawPreviewKey: Hashable {
+        let path: String
+        let settings: RawSettings
+        let longEdge: Int
+        let camera: Bool
+        let size: Int64
+        let modified: Int64
+    }
+
+    private struct RawPreviewBase: Sendable {
+        enum Content: Sendable {
+            /// Reduced, in camera RGB, to be denoised and turned by its matrix.
+            case camera(RawDecoder.CameraDevelopment)
+            /// Reduced, in the working space.
+            case working(Image)
+        }
+        let content: Content
+        let scale: Double
+    }
+
+    /// How many RAW preview bases are kept (float RGB: ~17 MB at 1440 × 960).
+    static let rawPreviewCapacity = 2
+    /// The largest base kept (pixels; 48 MB): larger previews develop each time.
+    static let rawPreviewMaxPixels = 4_000_000
+    private static let rawPreviewBases = Mutex<[(key: RawPreviewKey, base: RawPreviewBase)]>([])
+
+    /// The scale a RAW whose `denoise` runs in camera RGB is developed at
+    /// for `output`: the output box over the full size when the box is
+    /// smaller (previews scale their filters the same way), else 1. Only
+    /// when the recipe's size is the development's (no crop, rotation or
+    /// resize: their output's size is not known before they run), and never
+    /// below what the box needs.
+    func developmentScale(_ recipe: Recipe, path: String, output: RenderOptions) -> Double {
+        guard !output.usesRequestGeometry, output.maxWidth != nil || output.maxHeight != nil,
+              !recipe.nodes.contains(where: { [.geometry, .output].contains((try? registry.require($0.filter))?.stage ?? .geometry) }),
+              let info = RawDecoder.identify(path), info.width > 0, info.height > 0 else { return 1 }
+        let box = output.targetSize
+        let scale = min(Double(box.width) / Double(info.width), Double(box.height) / Double(info.height))
+        return scale < 0.9 ? scale : 1
     }
 
     /// The shrink of the reduced decode (`reducedWorkingImage`).

@@ -180,6 +180,84 @@ struct DenoiseTests {
         #expect(recipe.node("denoise")?.parameters.text("source") == "estimate")
     }
 
+    // MARK: RAW in camera RGB
+
+    /// A RAW developed in camera RGB (white-balanced, before the colour
+    /// matrix) and turned by libraw's matrix is libraw's own sRGB
+    /// development, within its 16-bit rounding; the multipliers are the
+    /// ones the fixture's as-shot neutral (0.5, 1, 0.7) asks for.
+    @Test func cameraDevelopmentThroughTheMatrixIsLibrawsOwn() throws {
+        let camera = try RawDecoder.developCamera(RawDevelopmentTests.dng)
+        #expect(abs(camera.multipliers[0] - 2) < 0.01 && camera.multipliers[1] == 1 && abs(camera.multipliers[2] - 1 / 0.7) < 0.01,
+                "\(camera.multipliers)")
+        let turned = try Denoiser.apply(camera.image, model: .zero, settings: Denoiser.Settings(), matrix: camera.matrix)
+        let libraw = try RawDecoder.develop(RawDevelopmentTests.dng)
+        #expect(turned.width == libraw.width && turned.height == libraw.height)
+        #expect(try Pixels.maxAbsDifference(turned, libraw) <= 2.0 / 65535)
+        // The matrix is the one libraw reports for the file.
+        let info = try #require(RawDecoder.identify(RawDevelopmentTests.dng))
+        #expect(zip(camera.matrix, info.sRGBFromCamera).allSatisfy { abs($0 - $1) < 1e-6 }, "\(camera.matrix)")
+    }
+
+    /// A profile's raw values carried to a development: each channel by its
+    /// multiplier (a) and its square (b), the exposure likewise, green's
+    /// variance halved by the half-size decode, all by scale².
+    @Test func cameraNoiseScalesByWhiteBalanceExposureAndSize() {
+        let profile = NoiseModel(a: [1e-4, 2e-4, 3e-4], b: [1e-6, 2e-6, 3e-6])
+        let full = Filters.cameraNoise(profile, multipliers: [2, 1, 1.5], exposure: 1, halfSize: false, scale: 1)
+        #expect(full.a == [2e-4, 2e-4, 4.5e-4] && full.b.enumerated().allSatisfy { abs($1 - [4e-6, 2e-6, 6.75e-6][$0]) < 1e-15 })
+        let bright = Filters.cameraNoise(profile, multipliers: [1, 1, 1], exposure: 2, halfSize: false, scale: 1)
+        #expect(bright.a == [2e-4, 4e-4, 6e-4] && bright.b == [4e-6, 8e-6, 12e-6])
+        let half = Filters.cameraNoise(profile, multipliers: [1, 1, 1], exposure: 1, halfSize: true, scale: 0.5)
+        #expect(half.a == [0.25e-4, 0.25e-4, 0.75e-4] && half.b[1] == 0.25e-6)
+    }
+
+    /// On a RAW the current `denoise` runs in camera RGB while developing:
+    /// it changes the render, stays close to the undenoised one, and a
+    /// recipe pinned at version 1 still renders exactly as version 1 did
+    /// (after the matrix, in the chain).
+    @Test func rawDenoisesInCameraRGBAndVersionOneKeepsItsRender() throws {
+        let renderer = Renderer(registry: .standard)
+        let plain = try renderer.render(recipe: .empty, originalPath: RawDevelopmentTests.dng, output: RenderOptions(bitDepth: 16))
+        let recipe = try Chain.apply(Chain.parse("denoise=60:60:estimate"), to: .empty)
+        #expect(Renderer.denoisesInCamera(recipe, path: RawDevelopmentTests.dng) != nil)
+        let v2 = try renderer.render(recipe: recipe, originalPath: RawDevelopmentTests.dng, output: RenderOptions(bitDepth: 16))
+        let change = try Pixels.deltaE(v2, plain)
+        #expect(change.mean > 0.05 && change.mean < 3, "\(change)")
+
+        var pinned = recipe
+        let node = try #require(recipe.node("denoise"))
+        pinned.set(RecipeNode(filter: "denoise", version: 1, parameters: node.parameters), registry: .standard)
+        #expect(Renderer.denoisesInCamera(pinned, path: RawDevelopmentTests.dng) == nil)
+        let v1 = try renderer.render(recipe: pinned, originalPath: RawDevelopmentTests.dng, output: RenderOptions(bitDepth: 16))
+        let byHand = try renderer.outputImage(Filters.denoise.renderer(for: 1)(RawDecoder.develop(RawDevelopmentTests.dng), node.parameters, RenderContext()),
+                                              options: RenderOptions(bitDepth: 16))
+        #expect(try Pixels.maxAbsDifference(v1, byHand) == 0)
+        #expect(try Pixels.maxAbsDifference(v1, v2) > 0)
+    }
+
+    /// A small output of a RAW with `denoise` develops at (about) the
+    /// output's scale — libraw's half-size decode at ≤ ½ — and stays close
+    /// to the full-size development reduced.
+    @Test func smallRenderDevelopsAtTheOutputScale() throws {
+        let renderer = Renderer(registry: .standard)
+        let recipe = try Chain.apply(Chain.parse("denoise=60:60:estimate"), to: .empty)
+        let box = RenderOptions(maxWidth: 100, maxHeight: 100)
+        #expect(abs(renderer.developmentScale(recipe, path: RawDevelopmentTests.dng, output: box) - 1.0 / 3) < 1e-9)
+        #expect(renderer.developmentScale(recipe, path: RawDevelopmentTests.dng, output: RenderOptions()) == 1)
+        let cropped = try Chain.apply(Chain.parse("denoise,crop=0.1:0.1:0.8:0.8"), to: .empty)
+        #expect(renderer.developmentScale(cropped, path: RawDevelopmentTests.dng, output: box) == 1)
+        let small = try renderer.render(recipe: recipe, originalPath: RawDevelopmentTests.dng, output: box)
+        #expect(max(small.width, small.height) <= 101)
+        let full = try renderer.render(recipe: recipe, originalPath: RawDevelopmentTests.dng).thumbnail(width: small.width, height: small.height)
+        // This 300 × 200 fixture has detail at the pixel level, which the
+        // half-size decode (no demosaicing) renders a little differently:
+        // mean ΔE 2.5 at 100 px (0.40 on a 24 MP photo at 1440 px,
+        // docs/benchmarks.md); a wrong scale, model or matrix gives far more.
+        let difference = try Pixels.deltaE(small.thumbnail(width: full.width, height: full.height), full)
+        #expect(difference.mean < 3, "\(difference)")
+    }
+
     // MARK: Lightroom
 
     /// Translation 6 reads Lightroom's manual noise reduction onto `denoise`

@@ -15,10 +15,18 @@ extension Filters {
     /// adaptive Wiener gain (the signal's variance around each pixel against
     /// the noise of that scale); the transform is inverted. Previews scale the variance by scale², the
     /// noise left after averaging.
+    ///
+    /// Version 2, on a RAW, works in the camera's own RGB — linear, white
+    /// balanced, demosaiced, before the colour matrix (the space darktable's
+    /// profiles describe, where the channels' noise is independent) — and
+    /// records the profile's own values (raw units); the renderer scales them
+    /// by the white balance multipliers and exposure the development applied
+    /// (`cameraNoise`), then applies the colour matrix. On other files, as
+    /// version 1, on the linear working space (its noise estimated).
     public static let denoise = FilterDefinition(
-        id: "denoise", version: 1, stage: .denoise, order: 5,
+        id: "denoise", version: 2, stage: .denoise, order: 5,
         summary: "profiled noise reduction: variance-stabilised wavelet shrinkage of luminance and colour, by the camera's noise profile or an estimate",
-        colourSpace: "linear RGB, variance-stabilised per channel (generalised Anscombe), as luminance and two colour differences",
+        colourSpace: "a RAW's linear camera RGB before the colour matrix (else linear RGB), variance-stabilised per channel (generalised Anscombe), as luminance and two colour differences",
         parameters: denoiseParameters,
         forms: [
             ChainForm([], fixed: defaultStrengths,
@@ -32,11 +40,57 @@ extension Filters {
             ChainForm(named: "chroma", ["chroma", "chroma_detail"], "colour and its detail, e.g. denoise.chroma=40:50"),
             ChainForm(named: "chroma", ["chroma", "chroma_detail", "chroma_smoothness"], "colour, detail and smoothness, e.g. denoise.chroma=40:50:70"),
         ],
+        legacy: [
+            LegacyVersion(version: 1, parameters: denoiseParameters,
+                          note: "v2 denoises a RAW in camera RGB before the colour matrix and records the profile's raw values (v1 recorded them carried into the working space, and ran after the matrix); a recorded v1 model is dropped (source auto: found again)",
+                          changesRendering: true,
+                          migrate: { p in
+                              var values = p.values
+                              if p.text("source") == "profile" {
+                                  values["source"] = .text("auto")
+                                  for name in ["a_r", "a_g", "a_b", "b_r", "b_g", "b_b"] { values[name] = .number(0) }
+                                  values["profile"] = .text("")
+                                  values["iso"] = .number(0)
+                              }
+                              return values
+                          },
+                          render: { image, p, context in
+                              let settings = Denoiser.Settings(p)
+                              if !settings.isActive { return image }
+                              return try Denoiser.apply(image, model: NoiseModel(p)?.reduced(by: context.scale), settings: settings)
+                          }),
+        ],
         recorded: ["profile", "iso", "a_r", "a_g", "a_b", "b_r", "b_g", "b_b"]
     ) { image, p, context in
+        // A RAW is denoised in camera RGB while it is developed
+        // (`Renderer.developDenoised`); here the image is in the working
+        // space already (a rendered file, or a local correction): a recorded
+        // profile's raw values do not describe it, so its noise is estimated.
         let settings = Denoiser.Settings(p)
-        if settings.luma == 0 && settings.chroma == 0 { return image }
-        return try Denoiser.apply(image, model: NoiseModel(p)?.reduced(by: context.scale), settings: settings)
+        if !settings.isActive { return image }
+        return try Denoiser.apply(image, model: nil, settings: settings)
+    }
+
+    /// A camera-RGB profile (darktable's values: variance a·x + b of raw
+    /// values x, 0…1 of white − black, before white balance) carried to the
+    /// development the renderer denoises: each channel c scaled by the white
+    /// balance multiplier w_c libraw applied and the RAW's linear exposure k,
+    /// y = k·w_c·x, so var(y) = k·w_c·a_c·y + (k·w_c)²·b_c; then the variance
+    /// left after averaging: libraw's half-size decode averages the two
+    /// greens of each Bayer block (green's variance halved; red and blue are
+    /// single samples), and a reduction by `scale` of the development
+    /// averages 1/scale² pixels.
+    ///
+    /// darktable's own denoise (profiled) takes green's a and b for all
+    /// three channels, each times its white balance coefficient (a·w_c and
+    /// b·w_c: its wavelets' `compute_wb_factors`) and times the zoom scale;
+    /// here each channel keeps its measured values and the read noise scales
+    /// with the gain squared, as a variance does.
+    static func cameraNoise(_ profile: NoiseModel, multipliers w: [Double], exposure k: Double, halfSize: Bool, scale: Double) -> NoiseModel {
+        let green = halfSize ? 0.5 : 1
+        let a = (0..<3).map { k * w[$0] * profile.a[$0] * ($0 == 1 ? green : 1) }
+        let b = (0..<3).map { k * k * w[$0] * w[$0] * profile.b[$0] * ($0 == 1 ? green : 1) }
+        return NoiseModel(a: a, b: b).reduced(by: scale)
     }
 
     /// The strengths `denoise` and `denoise=SOURCE` set (the parameters'
@@ -66,6 +120,9 @@ extension Filters {
 }
 
 extension Denoiser.Settings {
+    /// Does it change anything (a strength above 0)?
+    var isActive: Bool { luma > 0 || chroma > 0 }
+
     /// The `denoise` filter's settings (0…100 → 0…1).
     init(_ p: Parameters) {
         self.init(luma: p.number("luma") / 100, lumaDetail: p.number("luma_detail") / 100, lumaContrast: p.number("luma_contrast") / 100,

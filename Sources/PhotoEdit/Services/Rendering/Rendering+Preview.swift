@@ -33,18 +33,16 @@ extension Rendering {
         let definitions = try recipe.nodes.map { try registry.require($0.filter) }
         var working: Image
         let scale: Double
+        var denoised = false
         if Renderer.isRaw(path) {
-            let raw = recipe.node(Filters.raw.id).map { RawSettings(parameters: $0.parameters) }
-            let full = try renderer.workingImage(path: path, randomAccess: true, raw: raw)
-            scale = min(1, Double(longEdge) / Double(max(full.width, full.height)))
-            working = scale < 1 ? try full.resized(hscale: scale, vscale: scale) : full
+            (working, scale, denoised) = try renderer.rawPreview(path: path, recipe: recipe, longEdge: longEdge)
         } else {
             let decoded = try parts.previewBases.base(path: path, longEdge: longEdge)
             scale = decoded.scale
             working = try renderer.workingImage(upright: decoded.image)
         }
         let context = RenderContext(scale: scale)
-        for (definition, node) in zip(definitions, recipe.nodes) {
+        for (definition, node) in zip(definitions, recipe.nodes) where !(denoised && definition.id == Filters.denoise.id) {
             working = try definition.renderer(for: node.version)(working, node.parameters, context)
         }
         // A preview is a working image, not a delivery: no EXIF, IPTC or
