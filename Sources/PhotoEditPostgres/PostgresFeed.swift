@@ -10,28 +10,22 @@ import PostgresNIO
 extension PostgresCatalog {
     /// The sequence number of the latest committed change (0: none yet).
     public func latestChangeSequence() async throws -> Int {
-        try await rows(SQLFragment(sql: "SELECT COALESCE(MAX(seq), 0) FROM changeSet")) { Int(try $0.decode(Int64.self)) }.first ?? 0
+        try await catalogRows(ChangeFeedQuery.latestSequence).first.map { row -> Int in try row.get(0) } ?? 0
     }
 
     /// The feed's rows after `seq`, oldest first, one per changed object, of
-    /// at most `limit` change sets.
+    /// at most `limit` change sets: the catalog stores' query
+    /// (`ChangeFeedQuery`), read the same way.
     public func changeEntries(since seq: Int, limit: Int = 1000) async throws -> [ChangeEntry] {
         guard limit > 0 else { return [] }
-        return try await mapErrors {
-            try await client.query("""
-                SELECT e.seq, s.time, e.objectType, e.objectId, e.kind, e.aspects
-                FROM changeEntry e JOIN changeSet s ON s.seq = e.seq
-                WHERE e.seq > \(Int64(seq)) AND e.seq <= (
-                    SELECT COALESCE(MAX(seq), 0) FROM (SELECT seq FROM changeSet WHERE seq > \(Int64(seq)) ORDER BY seq LIMIT \(Int64(limit))) AS page)
-                ORDER BY e.seq, e.objectType, e.objectId
-                """, logger: logger).collect().map { row in
-                let (seq, time, type, id, kind, aspects) = try row.decode((Int64, Date, String, String, String, String).self)
-                guard let objectType = ObjectType(rawValue: type), let kind = ChangeEntry.Kind(rawValue: kind) else {
-                    throw PhotoEditError.library("catalog \(location): change feed entry \(seq) has an unknown kind \(type)/\(kind)")
-                }
-                return ChangeEntry(seq: Int(seq), date: time, objectType: objectType, identifier: id, kind: kind,
-                                   aspects: ChangedAspects(names: aspects))
-            }
+        return try await catalogRows(ChangeFeedQuery.entries(since: seq, changeSets: limit, .postgres)).map { try ChangeFeedQuery.entry($0).entry }
+    }
+
+    /// The rows of a query as the engine's rows (cells read as
+    /// `PostgresCatalogConnection` reads them).
+    private func catalogRows(_ fragment: SQLFragment) async throws -> [CatalogRow] {
+        try await rows(fragment) { row in
+            CatalogRow(columns: CatalogColumns(row.map(\.columnName)), values: try row.map(PostgresCatalogConnection.value))
         }
     }
 

@@ -506,7 +506,8 @@ extension CatalogConnection {
 
     /// The sequence number of the latest change set (0: none yet).
     func latestChangeSequence() throws -> Int {
-        try int("SELECT COALESCE(MAX(seq), 0) FROM changeSet") ?? 0
+        let query = ChangeFeedQuery.latestSequence
+        return try value(Int.self, query.sql, query.arguments) ?? 0
     }
 
     /// The snapshot (`before`) of the object's first entry after `seq`: nil
@@ -517,16 +518,42 @@ extension CatalogConnection {
     }
 
     /// The entries of the change sets after `seq` (at most `changeSets` of
-    /// them; nil: all), in order: columns seq, time, objectType, objectId,
-    /// kind, aspects, before.
+    /// them; nil: all), in order: see `ChangeFeedQuery.entries`.
     func changeEntryRows(since seq: Int, changeSets: Int?) throws -> [CatalogRow] {
+        let query = ChangeFeedQuery.entries(since: seq, changeSets: changeSets, dialect)
+        return try rows(query.sql, query.arguments)
+    }
+}
+
+/// The change feed's reads, one text for both stores (the SQLite and the
+/// PostgreSQL catalog store, and `PostgresCatalog`'s own reads across nodes).
+package enum ChangeFeedQuery {
+    /// The sequence number of the latest change set (0: none yet); one integer column.
+    package static let latestSequence = SQLFragment(sql: "SELECT COALESCE(MAX(seq), 0) FROM changeSet")
+
+    /// The entries of the change sets after `seq` (at most `changeSets` of
+    /// them; nil: all), in order: change sets by number, a set's entries in
+    /// the order its commit wrote them. Columns seq, time, objectType,
+    /// objectId, kind, aspects, before; read each row with `entry(_:)`.
+    package static func entries(since seq: Int, changeSets: Int?, _ dialect: SQLDialect) -> SQLFragment {
         // No limit: the largest one (SQLite reads -1 as none, PostgreSQL refuses it).
-        try rows("""
+        SQLFragment(sql: """
             SELECT changeEntry.seq, changeSet.time, objectType, objectId, kind, aspects, before
             FROM changeEntry JOIN changeSet ON changeSet.seq = changeEntry.seq
             WHERE changeEntry.seq > ? AND changeEntry.seq <= (
                 SELECT COALESCE(MAX(seq), 0) FROM (SELECT seq FROM changeSet WHERE seq > ? ORDER BY seq LIMIT ?) AS page)
             ORDER BY changeEntry.seq, \(dialect.changeEntryOrder)
-            """, seq, seq, changeSets.map(Int64.init) ?? Int64.max)
+            """, arguments: [.integer(Int64(seq)), .integer(Int64(seq)), .integer(changeSets.map(Int64.init) ?? Int64.max)])
+    }
+
+    /// One row of `entries` as the feed's entry and its `before` snapshot
+    /// (JSON; nil when the entry inserted the object).
+    package static func entry(_ row: CatalogRow) throws -> (entry: ChangeEntry, before: String?) {
+        let typeText = try row.text("objectType"), kindText = try row.text("kind")
+        guard let type = ObjectType(rawValue: typeText), let kind = ChangeEntry.Kind(rawValue: kindText) else {
+            throw PhotoEditError.library("catalog: change feed entry \(try row.int("seq")) has an unknown kind \(typeText)/\(kindText)")
+        }
+        return (ChangeEntry(seq: try row.int("seq"), date: try row.date("time"), objectType: type, identifier: try row.text("objectId"),
+                            kind: kind, aspects: ChangedAspects(names: try row.text("aspects"))), try row.get("before"))
     }
 }

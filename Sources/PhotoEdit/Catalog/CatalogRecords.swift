@@ -132,8 +132,8 @@ extension AssetRecord: CatalogTableRecord {
     /// into a record.
     static let derivedColumns = ["pixelWidth", "pixelHeight", "adjusted"]
 
-    /// The columns whose text is JSON (PostgreSQL: jsonb).
-    static let jsonColumns: Set<String> = ["camera"]
+    /// The columns whose text is JSON (PostgreSQL: jsonb), as declared.
+    static let jsonColumns: Set<String> = CatalogSchema.table("asset")?.jsonColumns ?? []
 
     static var blank: AssetRecord {
         AssetRecord(id: "", originalFilename: "", sha256: "", originalPath: "", fileSize: 0, format: "", uniformTypeIdentifier: "",

@@ -337,15 +337,7 @@ extension Feed {
 
     private static func entries(since seq: Int, limit: Int?, _ db: any CatalogConnection) throws -> [(entry: ChangeEntry, before: String?)] {
         if let limit, limit <= 0 { return [] }
-        let rows = try db.changeEntryRows(since: seq, changeSets: limit)
-        return try rows.map { row in
-            let typeText = try row.text("objectType"), kindText = try row.text("kind")
-            guard let type = ObjectType(rawValue: typeText), let kind = ChangeEntry.Kind(rawValue: kindText) else {
-                throw PhotoEditError.library("catalog: change feed entry \(try row.int("seq")) has an unknown kind \(typeText)/\(kindText)")
-            }
-            return (ChangeEntry(seq: try row.int("seq"), date: try row.date("time"), objectType: type, identifier: try row.text("objectId"),
-                                kind: kind, aspects: ChangedAspects(names: try row.text("aspects"))), try row.get("before"))
-        }
+        return try db.changeEntryRows(since: seq, changeSets: limit).map(ChangeFeedQuery.entry)
     }
 
     private static func decode<T: Decodable>(_ text: String?) throws -> T? {
