@@ -251,7 +251,7 @@ func addAlbumRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
         return jsonResponse(.object(["albums": .array(albums.map(albumJSON))]))
     }
     v1.get("albums/:album") { _, context -> Response in
-        let name = try context.parameters.require("album")
+        let name = try decodedPathParameter(context, "album", what: "the album")
         return jsonResponse(albumJSON(try await blocking { try library.album(name) }))
     }
     // POST /v1/albums {"title": "Trip"}
@@ -270,7 +270,7 @@ func addAlbumRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
     }
     // PATCH /v1/albums/{album} {"title": "New", "add": [ids], "remove": [ids]}
     v1.patch("albums/:album") { request, context -> Response in
-        let name = try context.parameters.require("album")
+        let name = try decodedPathParameter(context, "album", what: "the album")
         let body = try await jsonBody(request, state: state)
         guard case let .object(members) = body else { throw Problem(.badRequest, code: "invalid-body", "expected an object") }
         var title: String?
@@ -297,10 +297,21 @@ func addAlbumRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
         return jsonResponse(albumJSON(album))
     }
     v1.delete("albums/:album") { _, context -> Response in
-        let name = try context.parameters.require("album")
+        let name = try decodedPathParameter(context, "album", what: "the album")
         try await blocking { try library.performChanges { try $0.albumChangeRequest(for: name).delete() } }
         return Response(status: .noContent)
     }
+}
+
+/// A path parameter that names something by its title (an album, a
+/// snapshot): Hummingbird hands it over as sent, percent-encoded
+/// (`Trip%202026`); decoded here, at most 2000 bytes, or 400 invalid-parameter.
+func decodedPathParameter(_ context: ServerContext, _ parameter: String, what: String) throws -> String {
+    let raw = try context.parameters.require(parameter)
+    guard raw.utf8.count <= 2000, let decoded = raw.removingPercentEncoding, !decoded.isEmpty else {
+        throw Problem(.badRequest, code: "invalid-parameter", "\(what) is not a valid percent-encoded path segment")
+    }
+    return decoded
 }
 
 // MARK: - JSON of engine values

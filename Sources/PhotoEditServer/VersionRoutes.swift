@@ -235,10 +235,7 @@ private func checkedName(_ text: String, _ what: String) throws -> String {
 
 /// The `{name}` of a snapshot route, percent-decoded and checked.
 private func snapshotName(_ context: ServerContext) throws -> String {
-    let raw = try context.parameters.require("name")
-    guard raw.utf8.count <= 2000, let decoded = raw.removingPercentEncoding else {
-        throw Problem(.badRequest, code: "invalid-parameter", "the snapshot name is not a valid percent-encoded path segment")
-    }
+    let decoded = try decodedPathParameter(context, "name", what: "the snapshot name")
     do { return try PhotoLibrary.checkedVersionName(decoded, "a snapshot name") } catch let error as PhotoEditError {
         throw Problem(.badRequest, code: "invalid-parameter", error.description)
     }

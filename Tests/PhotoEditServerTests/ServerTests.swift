@@ -370,6 +370,32 @@ struct AssetRouteTests {
         }
     }
 
+    @Test("an album named with a space or a slash is reached by its percent-encoded title; a bad encoding is a 400")
+    func albumTitlesArePercentDecoded() async throws {
+        let temp = try TemporaryLibrary()
+        let id = try temp.importSample("coffee.jpg")
+        try await server(temp.library).test(.router) { client in
+            try await client.execute(uri: "/v1/albums", method: .post, body: ByteBuffer(string: #"{"title": "Trip 2026/Rome"}"#)) {
+                #expect($0.status == .created)
+            }
+            try await client.execute(uri: "/v1/albums/Trip%202026%2FRome", method: .patch,
+                                     body: ByteBuffer(string: #"{"add": ["\#(id)"]}"#)) { response in
+                #expect(response.status == .ok, "\(String(buffer: response.body))")
+                #expect(response.member("title") == .string("Trip 2026/Rome"))
+            }
+            try await client.execute(uri: "/v1/albums/Trip%202026%2FRome", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body).contains(id))
+            }
+            try await client.execute(uri: "/v1/albums/Trip%2", method: .get) { response in
+                #expect(response.status == .badRequest)
+                #expect(response.member("code") == .string("invalid-parameter"))
+            }
+            try await client.execute(uri: "/v1/albums/Trip%202026%2FRome", method: .delete) { #expect($0.status == .noContent) }
+            #expect(try temp.library.albums().isEmpty)
+        }
+    }
+
     @Test("PATCH sets rating, label, keywords, title and caption in one commit, under If-Match; a bad member changes nothing")
     func patchDescriptiveMetadata() async throws {
         let temp = try TemporaryLibrary()
