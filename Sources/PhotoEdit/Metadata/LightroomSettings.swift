@@ -287,6 +287,8 @@ extension LightroomSettings {
             versions["sharpen"] = 2
             versions["defringe"] = 1
             versions["ca"] = 1
+            // Denoise version 2: on a RAW, in camera RGB before the colour matrix.
+            versions["denoise"] = 2
         }
         if version >= 5 {
             // Clarity and dehaze version 3 (the same filters, faster: their
