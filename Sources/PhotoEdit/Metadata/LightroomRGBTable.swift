@@ -99,7 +99,7 @@ public struct LightroomRGBTable: Sendable, Equatable {
     static let alphabet = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?`'|()[]{}@%$#"
 
     /// Decodes the binary form: the uncompressed size, then the zlib stream.
-    static func decode(bytes: [UInt8]) throws -> LightroomRGBTable {
+    public static func decode(bytes: [UInt8]) throws -> LightroomRGBTable {
         guard bytes.count >= 5 else { throw fail("too short to hold a table") }
         let size = Int(bytes[0]) | Int(bytes[1]) << 8 | Int(bytes[2]) << 16 | Int(bytes[3]) << 24
         guard size >= 16, size <= maxStreamSize else {

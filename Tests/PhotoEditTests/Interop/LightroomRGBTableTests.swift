@@ -138,3 +138,89 @@ struct LightroomRGBTableTests {
         }
     }
 }
+
+/// The translation of `crs:RGBTable`, rendered: the same as the table as a `.cube` LUT.
+@Suite("Lightroom look tables rendered")
+struct LightroomRGBTableRenderTests {
+    static let n = 17
+
+    /// A table that swaps red and blue and lifts green (a look no slider gives).
+    static func swapBoost(_ r: Int, _ g: Int, _ b: Int) -> (UInt16, UInt16, UInt16) {
+        (AdobeTableEncoder.ramp(b, n), UInt16(min(65535, Int(AdobeTableEncoder.ramp(g, n)) * 5 / 4)), AdobeTableEncoder.ramp(r, n))
+    }
+
+    static func identity(_ r: Int, _ g: Int, _ b: Int) -> (UInt16, UInt16, UInt16) {
+        (AdobeTableEncoder.ramp(r, n), AdobeTableEncoder.ramp(g, n), AdobeTableEncoder.ramp(b, n))
+    }
+
+    /// A packet naming the table (`crs:RGBTable`) and holding it (`crs:Table_<MD5>`).
+    static func translate(_ f: (Int, Int, Int) -> (UInt16, UInt16, UInt16), extra: String = "") throws -> LightroomTranslation {
+        let text = AdobeTableEncoder.encode(divisions: n, f)
+        let id = try LightroomRGBTable.decode(text).fingerprint
+        let xml = LightroomSettingsTests.packet(#"crs:ProcessVersion="11.0" crs:RGBTable="\#(id)" crs:Table_\#(id)="\#(text)" "# + extra)
+        return try LightroomSettings(packet: XMPPacket(data: Data(xml.utf8)), rendered: true).translation()
+    }
+
+    func render(_ recipe: Recipe, _ name: String, in temp: TemporaryDirectory) throws -> Image {
+        let image = try Renderer(registry: .standard).render(recipe: recipe, originalPath: Paths.sample("coffee.jpg"))
+        try image.save(to: temp.file(name), format: "png")
+        return try Pixels.load(temp.file(name))
+    }
+
+    @Test func aTranslatedTableRendersAsTheSameCubeLUT() throws {
+        let temp = TemporaryDirectory("photoedit-rgbtable")
+        let translation = try Self.translate(Self.swapBoost)
+        #expect(translation.applied.contains("RGBTable"), "\(translation.unmapped)")
+        #expect(!translation.unmapped.contains { $0.hasPrefix("RGBTable") }, "\(translation.unmapped)")
+        let look = try #require(translation.recipe.lookTable)
+        #expect(look.amount == 1)
+        // The recipe carries the table: its JSON reads back to the same recipe, without the packet.
+        let reread = try Recipe(json: translation.recipe.json, registry: .standard)
+        #expect(reread == translation.recipe)
+        // The same table as a .cube file (red fastest), through the lut filter.
+        try LutTests.cube(Self.n) { r, g, b in
+            let i = { (v: Float) in Int((v * Float(Self.n - 1)).rounded()) }
+            let o = Self.swapBoost(i(r), i(g), i(b))
+            return (Float(o.0) / 65535, Float(o.1) / 65535, Float(o.2) / 65535)
+        }.write(toFile: temp.file("rgbtable-test-swap.cube"), atomically: true, encoding: .utf8)
+        LUTFolders.add([temp.path])
+        let viaTable = try render(translation.recipe, "table.png", in: temp)
+        let viaCube = try render(try Chain.apply(Chain.parse("lut=rgbtable-test-swap.cube"), to: .empty), "cube.png", in: temp)
+        let plain = try render(.empty, "plain.png", in: temp)
+        let same = try Pixels.deltaE(viaTable, viaCube), changed = try Pixels.deltaE(viaTable, plain)
+        print("rgbtable swap/boost vs .cube: ΔE2000 max \(same.max) mean \(same.mean); vs unedited: mean \(changed.mean)")
+        #expect(same.max < 1, "the table renders unlike its .cube: \(same)")
+        #expect(changed.mean > 5, "the table changed nothing: \(changed)")
+        // The chain form round-trips (rgbtable=AMOUNT:TABLE).
+        let chain = Chain.format(translation.recipe, registry: .standard)
+        #expect(try Chain.apply(Chain.parse(chain), to: .empty) == translation.recipe)
+    }
+
+    @Test func anIdentityTableChangesNothingAndAPresetAmountScalesIt() throws {
+        let temp = TemporaryDirectory("photoedit-rgbtable-identity")
+        let identity = try Self.translate(Self.identity)
+        let plain = try render(.empty, "plain.png", in: temp)
+        let d = try Pixels.deltaE(try render(identity.recipe, "identity.png", in: temp), plain)
+        print("rgbtable identity vs unedited: ΔE2000 max \(d.max) mean \(d.mean)")
+        #expect(d.max < 1, "\(d)")
+        let half = try Self.translate(Self.swapBoost, extra: #"crs:SupportsAmount="True" crs:Amount="0.5""#)
+        #expect(half.recipe.lookTable?.amount == 0.5)
+    }
+
+    @Test func aMissingOrDamagedTableIsListedAndChangesNothing() throws {
+        let text = AdobeTableEncoder.encode(divisions: 3) { _, _, _ in (0, 0, 0) }
+        let damaged = String(text.prefix(30)) + "!!!!!" + String(text.dropFirst(35))
+        let id = String(repeating: "A", count: 32)
+        for extra in ["", #"crs:Table_\#(id)="\#(damaged)""#, #"crs:Table_\#(id)="\#(String(repeating: "z", count: 5000))""#] {
+            let xml = LightroomSettingsTests.packet(#"crs:ProcessVersion="11.0" crs:Exposure2012="+0.5" crs:RGBTable="\#(id)" "# + extra)
+            let t = try LightroomSettings(packet: XMPPacket(data: Data(xml.utf8)), rendered: true).translation()
+            #expect(t.recipe.lookTable == nil)
+            #expect(t.recipe.node("exposure") != nil, "the rest still applies")
+            let lines = t.unmapped.filter { $0.hasPrefix("RGBTable") }
+            #expect(lines.count == 1 && !lines[0].contains("\n") && !lines[0].contains("zzzzz"), "\(t.unmapped)")
+        }
+        // A recipe holding a table that is not one is refused, one line.
+        let json = #"{"format":"org.photoedit.recipe","formatVersion":1,"filters":[{"id":"rgbtable","version":1,"params":{"table":"AAAA","amount":100}}]}"#
+        #expect(throws: PhotoEditError.self) { try Recipe(json: JSONValue.parse(Data(json.utf8)), registry: .standard) }
+    }
+}
