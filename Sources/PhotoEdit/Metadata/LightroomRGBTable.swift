@@ -95,6 +95,21 @@ public struct LightroomRGBTable: Sendable, Equatable {
         return table
     }()
 
+    /// Adobe's text of a binary form (the inverse of `base85`): 4 bytes as 5
+    /// digits, least significant first; a last group of k bytes as k + 1.
+    static func text(_ bytes: [UInt8]) -> String {
+        let digits = Array(alphabet.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count / 4 * 5 + 5)
+        for start in stride(from: 0, to: bytes.count, by: 4) {
+            let k = min(4, bytes.count - start)
+            var value: UInt32 = 0
+            for j in 0..<k { value |= UInt32(bytes[start + j]) << (8 * UInt32(j)) }
+            for _ in 0..<(k == 4 ? 5 : k + 1) { out.append(digits[Int(value % 85)]); value /= 85 }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// Adobe's base-85 alphabet (digit 0 first).
     static let alphabet = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?`'|()[]{}@%$#"
 

@@ -191,6 +191,13 @@ struct LightroomRGBTableRenderTests {
         print("rgbtable swap/boost vs .cube: ΔE2000 max \(same.max) mean \(same.mean); vs unedited: mean \(changed.mean)")
         #expect(same.max < 1, "the table renders unlike its .cube: \(same)")
         #expect(changed.mean > 5, "the table changed nothing: \(changed)")
+        // export --xmp writes the table back under Adobe's name; reading it gives the same table.
+        let written = LightroomEquivalents(recipe: translation.recipe, orientation: 1)
+        let attributes = written.values.map { "crs:\($0.name)=\"\($0.value)\"" }.joined(separator: " ")
+        #expect(written.values.contains { $0.name == "RGBTable" && $0.value == look.table.fingerprint })
+        let back = try LightroomSettings(packet: XMPPacket(data: Data(LightroomSettingsTests.packet(#"crs:ProcessVersion="11.0" "# + attributes).utf8)),
+                                         rendered: true).translation()
+        #expect(back.recipe.lookTable == look)
         // The chain form round-trips (rgbtable=AMOUNT:TABLE).
         let chain = Chain.format(translation.recipe, registry: .standard)
         #expect(try Chain.apply(Chain.parse(chain), to: .empty) == translation.recipe)
