@@ -51,6 +51,8 @@ let package = Package(
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         // Lens profiles and their corrections (the `lens` filter), with its database (liblensfun-data-v1).
         .systemLibrary(name: "CLensfun", pkgConfig: "lensfun", providers: [.apt(["liblensfun-dev"])]),
+        // zlib: Lightroom's look tables (crs:Table_…) are zlib streams.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Non-variadic C wrappers: Swift cannot call C variadic functions.
         .target(name: "CPhotoEditShim", dependencies: ["CVips", "CLibRaw", "CLCMS2"]),
         // The engine: catalog, recipes, filters, rendering. No C type in its public API.
@@ -59,6 +61,7 @@ let package = Package(
             dependencies: [
                 "CPhotoEditShim",
                 "CLensfun",
+                "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 // SHA-256 and HMAC-SHA256 for the whole package (SHA256Digest).
@@ -174,7 +177,7 @@ let package = Package(
         .testTarget(name: "PhotoEditTestingTests", dependencies: ["PhotoEditTesting", "PhotoEdit", "PhotoEditTestSupport"]),
         .testTarget(
             name: "PhotoEditTests",
-            dependencies: ["PhotoEdit", "PhotoEditGolden", "PhotoEditTestSupport", "CPhotoEditShim", "photoedit"]
+            dependencies: ["PhotoEdit", "PhotoEditGolden", "PhotoEditTestSupport", "CPhotoEditShim", "CZlib", "photoedit"]
         ),
         .testTarget(
             name: "PhotoEditServerTests",

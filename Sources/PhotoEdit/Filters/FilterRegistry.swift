@@ -23,7 +23,7 @@ public struct FilterRegistry: Sendable {
         Filters.raw, Filters.lens, Filters.ca, Filters.defringe, Filters.temperature, Filters.tint, Filters.calibration, Filters.exposure, Filters.contrast, Filters.saturation,
         Filters.rotate, Filters.perspective, Filters.flip, Filters.crop,
     ] + Filters.toneGroup + Filters.presenceGroup + Filters.colourGroup + Filters.detailGroup
-      + [Filters.local, Filters.retouch])
+      + [Filters.rgbtable, Filters.local, Filters.retouch])
 
     /// The filter called `id`.
     public func filter(_ id: String) -> FilterDefinition? { byID[id] }

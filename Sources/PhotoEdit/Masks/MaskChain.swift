@@ -296,6 +296,21 @@ extension Recipe {
         try setStructured(Filters.retouch.id, content, registry: registry)
     }
 
+    /// The recipe's Lightroom look table (`rgbtable`), if any.
+    public var lookTable: LookTableContent? {
+        if case .table(let t)? = node(Filters.rgbtable.id)?.parameters.content { return t }
+        return nil
+    }
+
+    /// Sets (nil: removes) the Lightroom look table.
+    public mutating func setLookTable(_ table: LookTableContent?, registry: FilterRegistry = .standard) throws {
+        guard let table else {
+            _ = remove(Filters.rgbtable.id)
+            return
+        }
+        try setStructured(Filters.rgbtable.id, .table(table), registry: registry)
+    }
+
     private mutating func setStructured(_ id: String, _ content: NodeContent, registry: FilterRegistry) throws {
         let definition = try registry.require(id)
         if content.isEmpty {

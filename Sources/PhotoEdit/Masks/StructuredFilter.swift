@@ -6,12 +6,15 @@ public enum NodeContent: Hashable, Sendable {
     case corrections([LocalCorrection])
     /// `retouch`: spots, applied in order.
     case spots([RetouchSpot])
+    /// `rgbtable`: a Lightroom look table and its amount.
+    case table(LookTableContent)
 
     /// No corrections or spots: the node is dropped from the recipe.
     public var isEmpty: Bool {
         switch self {
         case .corrections(let c): return c.isEmpty
         case .spots(let s): return s.isEmpty
+        case .table: return false
         }
     }
 }
@@ -32,6 +35,7 @@ struct StructuredFilter: Sendable {
         switch content {
         case .corrections(let list): return ["corrections": .array(list.map(LocalJSON.encode))]
         case .spots(let list): return ["spots": .array(list.map(LocalJSON.encode))]
+        case .table(let look): return ["table": .string(look.base64), "amount": .number(look.percent)]
         }
     }
 

@@ -18,7 +18,7 @@ public struct LightroomSettings: Sendable {
     /// The `formatIdentifier` of Lightroom develop settings kept as adjustment data.
     public static let formatIdentifier = "com.adobe.crs"
     /// The version of photoedit's translation, written as `formatVersion`.
-    public static let translationVersion = 7
+    public static let translationVersion = 8
     /// The first translation version that maps noise reduction onto the
     /// profiled `denoise` filter (before: luminance onto `noise`, colour
     /// beyond Lightroom's default 25 onto `noise.chroma`).
@@ -26,6 +26,9 @@ public struct LightroomSettings: Sendable {
     /// The first translation version that maps Lightroom's remaining detail
     /// settings (issue 39): `SharpenDetail` onto sharpen version 2's `detail`.
     static let detailSince = 7
+    /// The first translation version that applies a look table
+    /// (`crs:RGBTable` and its `crs:Table_<MD5>`) onto `rgbtable`.
+    static let lookTableSince = 8
     /// The suffix of `formatVersion` for settings applied to a rendered file (not a RAW).
     public static let renderedSuffix = "-rendered"
     /// The `crs:` namespace.
@@ -494,7 +497,8 @@ extension LightroomSettings {
         ])
         do {
             var recipe = try Recipe(json: json, registry: registry)
-            var unmapped = t.unmapped + unmappedSettings(read: t.read), applied = t.applied
+            var unmapped = t.unmapped + unmappedSettings(read: version >= Self.lookTableSince ? t.read.union(["RGBTable"]) : t.read)
+            var applied = t.applied
             switch local {
             case .success(let reading)?:
                 try recipe.setLocalCorrections(reading.corrections, registry: registry)
@@ -510,11 +514,40 @@ extension LightroomSettings {
             case nil:
                 break
             }
+            if version >= Self.lookTableSince, let name = values["RGBTable"] {
+                switch lookTable(name) {
+                case .success(let look):
+                    try recipe.setLookTable(look, registry: registry)
+                    applied.append("RGBTable")
+                case .failure(let problem):
+                    unmapped.append("RGBTable (\(problem.description))")
+                }
+            }
             return LightroomTranslation(recipe: recipe, unmapped: unmapped, applied: Array(Set(applied)).sorted())
         } catch {
             // Every value was checked and clamped: a refusal here is a
             // translation bug, reported rather than guessed around.
             throw XMPProblem("the develop settings do not translate (\(error))")
+        }
+    }
+
+    /// The look table `crs:RGBTable` names (`crs:Table_<name>`), at the
+    /// preset's amount (within the table's own range).
+    func lookTable(_ name: String) -> Result<LookTableContent, PhotoEditError> {
+        guard name.count == 32, name.allSatisfy(\.isHexDigit) else {
+            return .failure(LightroomRGBTable.fail("its name is not an MD5 fingerprint"))
+        }
+        guard let text = values["Table_" + name] ?? values["Table_" + name.uppercased()] else {
+            return .failure(LightroomRGBTable.fail("the packet has no crs:Table_\(name)"))
+        }
+        do {
+            let binary = try LightroomRGBTable.base85(text)
+            let table = try LightroomRGBTable.decode(bytes: binary)
+            return .success(try LookTableContent(binary: binary, amount: min(amount, table.maxAmount)))
+        } catch let error as PhotoEditError {
+            return .failure(error)
+        } catch {
+            return .failure(LightroomRGBTable.fail("\(error)"))
         }
     }
 

@@ -174,6 +174,12 @@ struct LightroomEquivalents {
                     add("Defringe\(colour)HueHi", p.number(name + "_hi"), signed: false)
                 }
             case "local", "retouch": break  // LightroomLocalCorrections.xmpElements writes them
+            case "rgbtable":
+                // The table under Adobe's name for it (read back by translation 8).
+                guard case .table(let look)? = p.content else { break }
+                values.append(("RGBTable", look.table.fingerprint))
+                values.append(("Table_" + look.table.fingerprint, LightroomRGBTable.text(look.binary)))
+                if look.amount != 1 { notExported.append("rgbtable amount \(JSONValue.format(look.percent)) % (a sidecar has no look amount)") }
             case "lens": lens(p)
             default:
                 notExported.append(node.filter)
