@@ -411,8 +411,7 @@ final class OutputUpload {
             do {
                 render = try await BlockingExecutor.run { try RenderFile(path: path) }
             } catch {
-                fail(Problem(.internalServerError, code: "staging-failed", "cannot stage the render: \(error)"))
-                throw failure!
+                throw fail(Problem(.internalServerError, code: "staging-failed", "cannot stage the render: \(error)"))
             }
         }
         // The render's part ended: its file is closed once written.
@@ -427,9 +426,8 @@ final class OutputUpload {
                 if last { render.close() }
             }
         } catch {
-            fail(Problem(HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), code: "storage-full",
-                         "cannot write the render: \(error)"))
-            throw failure!
+            throw fail(Problem(HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), code: "storage-full",
+                               "cannot write the render: \(error)"))
         }
     }
 
@@ -443,8 +441,12 @@ final class OutputUpload {
         }
     }
 
-    private func fail(_ problem: Problem) {
-        if failure == nil { failure = problem }
+    /// Records the upload's first problem; returns the one recorded.
+    @discardableResult
+    private func fail(_ problem: Problem) -> Problem {
+        if let failure { return failure }
+        failure = problem
+        return problem
     }
 
     private func begin() {

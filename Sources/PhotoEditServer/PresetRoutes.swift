@@ -50,7 +50,12 @@ func presetProblem(_ error: PresetUploadError) -> Problem {
 
 /// A preset as `GET /v1/presets` lists it.
 func presetJSON(_ preset: Preset) -> JSONValue {
-    .object(["name": .string(preset.name), "summary": .string(preset.summary), "chain": .string(preset.chain)])
+    .object(presetMembers(preset))
+}
+
+/// A preset's members, for answers that add their own.
+func presetMembers(_ preset: Preset) -> [String: JSONValue] {
+    ["name": .string(preset.name), "summary": .string(preset.summary), "chain": .string(preset.chain)]
 }
 
 /// What this server was started with, for clients that adapt to it (the

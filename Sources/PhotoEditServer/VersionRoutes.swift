@@ -97,7 +97,7 @@ func addVersionRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
     v1.post("assets/:id/snapshots/:name/restore") { request, context -> Response in
         let id = try context.parameters.require("id")
         let name = try snapshotName(context)
-        guard let expected = try ifMatch(request, required: true) else { preconditionFailure() }
+        let expected = try requiredIfMatch(request)
         let target = try await blocking { try snapshot(named: name, of: library.resolve(id), library: library).revision }
         _ = try await conditionalWrite(id, expected: expected, library: library) {
             try library.revert(id, to: target, ifAt: expected.revision)
@@ -173,7 +173,7 @@ func addVersionRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
         }
         do {
             let (preset, notExported) = try await blocking { [amount] in try library.savePreset(named: name, from: from, groups: groups, amount: amount) }
-            guard case var .object(json) = presetJSON(preset) else { preconditionFailure() }
+            var json = presetMembers(preset)
             json["notExported"] = .array(notExported.map(JSONValue.string))
             return jsonResponse(.object(json), status: .created, headers: [.location: "/v1/presets/\(preset.name)/xmp"])
         } catch let error as PresetUploadError {
