@@ -16,10 +16,13 @@ import Testing
 struct CooperativePoolTests {
     typealias Connection = LoopbackConnection
 
-    /// How long `/health` may take while the uploads are imported.
-    static let healthBound: Duration = .seconds(1)
+    /// How long `/health` may take while the uploads are imported: 0.15 s
+    /// measured here (whole suite beside it too); 3.4–3.6 s when the uploads'
+    /// work ran on the pool. Two seconds leaves a loaded CI machine room
+    /// and still fails a blocked pool.
+    static let healthBound: Duration = .seconds(2)
 
-    @Test("while more large uploads than the pool has threads are imported, GET /health answers within a second")
+    @Test("while more large uploads than the pool has threads are imported, GET /health answers within two seconds")
     func healthAnswersDuringUploads() throws {
         let temp = TemporaryDirectory("photoedit-pool")
         let serve = try ServeProcess(library: temp.url.appendingPathComponent("library"), keepErrors: false)
