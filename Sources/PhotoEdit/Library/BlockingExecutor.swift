@@ -30,6 +30,31 @@ public enum BlockingExecutor {
     @discardableResult
     public static func run<T: Sendable>(returningOnCancel: Bool = false,
                                         _ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await run(on: threads, returningOnCancel: returningOnCancel, work)
+    }
+
+    /// How many pieces of long, CPU-bound work run at once on the bulk lane
+    /// (``runBulk(_:)``): one per core.
+    public static let bulkWidth = max(1, ProcessInfo.processInfo.activeProcessorCount)
+
+    /// Runs long, CPU-bound work — an upload's import, which decodes the
+    /// whole photo and makes its previews — on a lane of its own, at most
+    /// ``bulkWidth`` at once, and returns its result (as ``run(returningOnCancel:_:)``
+    /// without `returningOnCancel`: started work finishes).
+    ///
+    /// Sixty-four uploads at once would otherwise take every thread of the
+    /// executor for seconds each, and a render hit's catalog read — a
+    /// millisecond of work — would wait behind them in the queue. On its own
+    /// lane that work waits only for the cores it needs anyway, and the
+    /// executor's threads stay free for short work
+    /// (bench/upload-load-benchmark.py).
+    @discardableResult
+    public static func runBulk<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await run(on: bulkThreads, returningOnCancel: false, work)
+    }
+
+    private static func run<T: Sendable>(on threads: WorkerThreads, returningOnCancel: Bool,
+                                         _ work: @escaping @Sendable () throws -> T) async throws -> T {
         guard returningOnCancel else {
             return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 threads.submit { continuation.resume(with: Result { try work() }) }
@@ -62,6 +87,9 @@ public enum BlockingExecutor {
 
     /// The executor's own threads, started as work needs them, never more than ``width``.
     private static let threads = WorkerThreads(name: "photoedit.blocking", count: width)
+
+    /// The bulk lane's threads, never more than ``bulkWidth``.
+    private static let bulkThreads = WorkerThreads(name: "photoedit.bulk", count: bulkWidth)
 }
 
 /// A continuation resumed once, by whichever comes first: the work's

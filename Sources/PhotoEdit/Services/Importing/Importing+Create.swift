@@ -40,8 +40,9 @@ extension Importing {
     /// Writes what `body` streams into a staging file in `tmp/` (hashed,
     /// counted against the size limit), then imports it. The bytes are
     /// gathered on the caller's task and written 1 MiB at a time on the
-    /// ``BlockingExecutor``: no file call runs on Swift's cooperative pool,
-    /// and no executor thread is held while the body is awaited.
+    /// ``BlockingExecutor``, and imported on its bulk lane
+    /// (``BlockingExecutor/runBulk(_:)``): no file call runs on Swift's
+    /// cooperative pool, and no executor thread is held while the body is awaited.
     func createAsset(streaming filename: String?, limit: Int64 = Importer.maxFileBytes,
                      _ body: (StagedUpload) async throws -> Void) async throws -> ObjectPlaceholder {
         try requireWritable()
@@ -55,7 +56,10 @@ extension Importing {
             let upload = StagedUpload(writer)
             try await body(upload)
             try await upload.flush()
-            return try await BlockingExecutor.run {
+            // The import (the whole photo decoded, its previews made) on the
+            // executor's bulk lane: a burst of uploads never takes every
+            // executor thread from short work such as render hits.
+            return try await BlockingExecutor.runBulk {
                 defer { unlink(staged) }
                 let (sha, size) = try writer.finish()
                 let placeholder = try self.createAsset(.staged(path: staged, sha256: sha, size: size, filename: name))

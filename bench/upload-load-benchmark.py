@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""Warm render hits of `photoedit serve` while 64 clients upload 7 MB photos.
+
+Issue 42's bar: uploads (streamed to a staging file, hashed, imported with
+their previews) run on the server's blocking executor, never on Swift's
+cooperative pool or the event loops, so a render hit that is already made
+(the image manager's answer cache) stays fast while they run.
+
+1. Idle: `wrk` on one warm hit (a 256 px JPEG of a photo already rendered)
+   with --connections connections for --seconds: p99 and requests per second.
+2. Loaded: the same `wrk` run while --uploads clients each post distinct
+   ~7 MB JPEGs (24 MP) to `POST /v1/assets` one after another, from before
+   wrk starts until it ends.
+Printed: both p99s and their ratio (goal: loaded p99 <= 2x idle p99), the
+uploads answered during wrk and their statuses (every one must be 201), MB/s
+uploaded, and the load average. Repeated --runs times, idle and loaded
+interleaved; the goal is judged on the median ratio.
+
+Needs: python3, `vips` (libvips-tools), `wrk`, a release photoedit. See
+bench/README.md.
+"""
+
+import argparse
+import http.client
+import importlib.util
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+_spec = importlib.util.spec_from_file_location("serve_benchmark", os.path.join(HERE, "serve-benchmark.py"))
+serve = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(serve)
+
+GOAL_P99_RATIO = 2.0
+
+
+def distinct_copies(bases, count, folder):
+    """`count` files with distinct bytes (so each upload is a new photo): a base
+    JPEG with a different JPEG comment (COM segment) after its SOI marker."""
+    files = []
+    datas = []
+    for b in bases:
+        with open(b, "rb") as f:
+            datas.append(f.read())
+    for i in range(count):
+        data = datas[i % len(datas)]
+        text = f"photoedit upload benchmark copy {i}".encode()
+        segment = b"\xff\xfe" + (len(text) + 2).to_bytes(2, "big") + text
+        out = os.path.join(folder, f"upload-{i:04d}.jpg")
+        with open(out, "wb") as f:
+            f.write(data[:2] + segment + data[2:])
+        files.append(out)
+    return files
+
+
+class Uploader:
+    """Clients posting files one after another until told to stop."""
+
+    def __init__(self, port, files, clients):
+        self.port, self.files, self.clients = port, files, clients
+        self.next = 0
+        self.lock = threading.Lock()
+        self.stopping = threading.Event()
+        self.statuses = {}
+        self.answered = []  # (end time, bytes)
+        self.threads = [threading.Thread(target=self.client, daemon=True) for _ in range(clients)]
+
+    def take(self):
+        with self.lock:
+            if self.next >= len(self.files):
+                return None
+            self.next += 1
+            return self.files[self.next - 1]
+
+    def client(self):
+        while not self.stopping.is_set():
+            path = self.take()
+            if path is None:
+                return
+            with open(path, "rb") as f:
+                body = f.read()
+            try:
+                c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=300)
+                c.request("POST", f"/v1/assets?filename={os.path.basename(path)}", body=body,
+                          headers={"Content-Type": "image/jpeg"})
+                r = c.getresponse()
+                r.read()
+                c.close()
+                status = r.status
+            except OSError as e:
+                status = f"error: {e.__class__.__name__}"
+            with self.lock:
+                self.statuses[status] = self.statuses.get(status, 0) + 1
+                self.answered.append((time.monotonic(), len(body)))
+
+    def start(self):
+        for t in self.threads:
+            t.start()
+
+    def stop(self):
+        self.stopping.set()
+        for t in self.threads:
+            t.join()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--photoedit", default=serve.DEFAULT_PHOTOEDIT)
+    ap.add_argument("--no-build", action="store_true")
+    ap.add_argument("--uploads", type=int, default=64, help="concurrent upload clients (default 64)")
+    ap.add_argument("--connections", type=int, default=8, help="wrk connections on the warm hit (default 8)")
+    ap.add_argument("--seconds", type=int, default=10, help="each wrk run (default 10)")
+    ap.add_argument("-n", "--runs", type=int, default=3)
+    ap.add_argument("--workdir")
+    ap.add_argument("--json")
+    args = ap.parse_args()
+
+    if not args.no_build and args.photoedit == serve.DEFAULT_PHOTOEDIT:
+        serve.log("building photoedit (release)…")
+        serve.run(["swift", "build", "-c", "release", "--product", "photoedit", "--scratch-path", ".build-release"],
+                  cwd=serve.ROOT)
+    photoedit = os.path.abspath(args.photoedit)
+    if not shutil.which("wrk"):
+        sys.exit("wrk is missing (apt-get install wrk)")
+    work = os.path.abspath(args.workdir or tempfile.mkdtemp(prefix="photoedit-upload-bench-"))
+    os.makedirs(os.path.join(work, "photos"), exist_ok=True)
+
+    serve.log("making 24 MP JPEGs…")
+    bases = serve.make_large(work, 4, 6000, 4000)
+    mb = statistics.mean(os.path.getsize(b) for b in bases) / 1e6
+    # Enough distinct files that the clients never run out during a loaded run.
+    per_run = max(args.uploads * 4, int(args.uploads * args.seconds / 2))
+    copies = distinct_copies(bases, per_run * args.runs, os.path.join(work, "photos"))
+    library = os.path.join(work, "library")
+    photo = serve.import_ids(photoedit, library, [serve.SAMPLE])[0]
+    server = serve.PhotoEditServer(photoedit, library)
+    hit = server.thumb_path(photo)
+    results = {"cores": os.cpu_count(), "upload_mb": round(mb, 1), "uploads": args.uploads,
+               "connections": args.connections, "runs": []}
+    try:
+        serve.wrk(server.port, hit, args.connections, 2)  # makes the render, warms the answer cache
+        for r in range(args.runs):
+            idle = serve.wrk(server.port, hit, args.connections, args.seconds)
+            files = copies[r * per_run:(r + 1) * per_run]
+            uploader = Uploader(server.port, files, args.uploads)
+            uploader.start()
+            time.sleep(2)  # every client has a request under way
+            began = time.monotonic()
+            loaded = serve.wrk(server.port, hit, args.connections, args.seconds)
+            ended = time.monotonic()
+            uploader.stop()
+            during = [n for t, n in uploader.answered if began <= t <= ended]
+            load = os.getloadavg()[0]
+            run = {"idle_p99_ms": idle["p99_ms"], "loaded_p99_ms": loaded["p99_ms"],
+                   "ratio": loaded["p99_ms"] / idle["p99_ms"], "idle_rps": idle["rps"], "loaded_rps": loaded["rps"],
+                   "uploads_during": len(during), "upload_mb_s": sum(during) / 1e6 / (ended - began),
+                   "statuses": {str(k): v for k, v in uploader.statuses.items()}, "load": load}
+            results["runs"].append(run)
+            serve.log(f"  run {r + 1}: warm hit p99 idle {idle['p99_ms']:.2f} ms, under {args.uploads} uploads "
+                      f"{loaded['p99_ms']:.2f} ms = {run['ratio']:.2f}x; {len(during)} uploads answered during "
+                      f"wrk ({run['upload_mb_s']:.0f} MB/s), statuses {run['statuses']}, load {load:.1f}")
+    finally:
+        serve.stop(server.proc)
+
+    ratio = statistics.median(r["ratio"] for r in results["runs"])
+    bad = {k: v for r in results["runs"] for k, v in r["statuses"].items() if k != "201"}
+    results["median_ratio"] = ratio
+    print(f"warm render hit p99 under {args.uploads} concurrent {mb:.1f} MB uploads / idle: median {ratio:.2f}x "
+          f"(goal <= {GOAL_P99_RATIO}x); idle p99 {statistics.median(r['idle_p99_ms'] for r in results['runs']):.2f} ms, "
+          f"loaded {statistics.median(r['loaded_p99_ms'] for r in results['runs']):.2f} ms; "
+          f"{os.cpu_count()} cores; uploads not 201: {bad or 'none'}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=2)
+    if not args.workdir:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0 if ratio <= GOAL_P99_RATIO and not bad else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
