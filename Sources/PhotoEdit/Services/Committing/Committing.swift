@@ -281,15 +281,15 @@ struct Committing: LibraryService {
                             size: (a.originalPixelWidth, a.originalPixelHeight))
         case let .favorite(id, value):
             _ = try asset(id)
-            try db.set(.favorite, value, of: id)
+            try db.set(\.favorite, value, of: id)
             described.insert(id)
         case let .hidden(id, value):
             _ = try asset(id)
-            try db.set(.hidden, value, of: id)
+            try db.set(\.hidden, value, of: id)
             described.insert(id)
         case let .creationDate(id, value):
             _ = try asset(id)
-            try db.set(.creationDate, value, of: id)
+            try db.set(\.creationDate, value, of: id)
         case let .location(id, value):
             _ = try asset(id)
             if let value, abs(value.latitude) > 90 || abs(value.longitude) > 180 {
@@ -298,11 +298,11 @@ struct Committing: LibraryService {
             try db.setLocation(value, of: id)
         case let .rating(id, value):
             _ = try asset(id)
-            try db.set(.rating, try Rating.checked(value), of: id)
+            try db.set(\.rating, try Rating.checked(value), of: id)
             described.insert(id)
         case let .colorLabel(id, value):
             _ = try asset(id)
-            try db.set(.colorLabel, value?.rawValue, of: id)
+            try db.set(\.colorLabel, value?.rawValue, of: id)
             described.insert(id)
         case let .keywords(id, add, remove, replace):
             _ = try asset(id)
@@ -310,20 +310,20 @@ struct Committing: LibraryService {
             described.insert(id)
         case let .title(id, value):
             _ = try asset(id)
-            try db.set(.title, try DescriptiveMetadata.checkedText(value, "a title"), of: id)
+            try db.set(\.title, try DescriptiveMetadata.checkedText(value, "a title"), of: id)
             described.insert(id)
         case let .caption(id, value):
             _ = try asset(id)
-            try db.set(.caption, try DescriptiveMetadata.checkedText(value, "a caption"), of: id)
+            try db.set(\.caption, try DescriptiveMetadata.checkedText(value, "a caption"), of: id)
             described.insert(id)
         case .delete(let id):
             let a = try asset(id)
             if a.trashedDate == nil {
-                try db.set(.trashedDate, Date(), of: id)
+                try db.set(\.trashedDate, Date(), of: id)
             }
         case .restore(let id):
             _ = try asset(id)
-            try db.set(.trashedDate, Date?.none, of: id)
+            try db.set(\.trashedDate, Date?.none, of: id)
         case .purge(let id):
             let a = try asset(id)
             guard a.trashedDate != nil else {

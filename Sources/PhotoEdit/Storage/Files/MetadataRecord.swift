@@ -166,7 +166,7 @@ extension LibraryPart {
         }
         for row in rows {
             if let old = row.old { replaced.append(old) }
-            try db.set(.metadataPath, row.path, of: row.id)
+            try db.set(\.metadataPath, row.path, of: row.id)
         }
     }
 
