@@ -207,7 +207,7 @@ struct CLIImportTests {
         #expect(r.stderr.contains("ambiguous"), "\(r)")
         let sharing = ids.filter { $0.hasPrefix(prefix) }
         #expect(sharing.count >= 2)
-        #expect(sharing.prefix(5).allSatisfy { r.stderr.contains($0) }, "the message lists candidates: \(r.stderr)")
+        #expect(sharing.sorted().prefix(5).allSatisfy { r.stderr.contains($0) }, "the message lists the first candidates by id: \(r.stderr)")
     }
 
     /// Imports 17 distinct synthetic photos: by the pigeonhole principle at

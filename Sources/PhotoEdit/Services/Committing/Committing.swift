@@ -7,8 +7,12 @@ import Foundation
 /// It owns staging from start to end (Committing+Staging.swift): the files
 /// a commit stages (originals, editing outputs), publishes and removes.
 /// It uses no other service.
-struct Committing: LibraryService {
-    let parts: LibraryParts
+struct Committing: LibraryService, FilesUser {
+    let catalogPart: CatalogPart
+    let filesPart: FilesPart
+    let registry: FilterRegistry
+    /// Announces the photos a commit creates; when staging was last swept.
+    let hooks: CommitHooks
     /// The previews of the files it places and removes.
     let previews: Previews
 
@@ -35,7 +39,7 @@ struct Committing: LibraryService {
     /// revision another writer added since.
     func performChangesWritingRevisions(_ block: (PhotoLibraryChanges) throws -> Void) throws -> [String: Revision] {
         try requireWritable()
-        let changes = PhotoLibraryChanges(parts: parts)
+        let changes = PhotoLibraryChanges(catalog: catalog)
         defer { changes.close() }
         try block(changes)
         changes.close()
@@ -176,9 +180,9 @@ struct Committing: LibraryService {
             for file in purgedFiles where !(files.isShared && file.hasPrefix("originals/")) { previews.removeFileAndPreview(file) }
             journal.finish()
             for id in purgedAssets { removeCachedImages(of: id) }
-            if parts.afterImport != nil {
+            if hooks.announcesCreated {
                 let created = creations.sorted { $0.key < $1.key }.compactMap { $0.value?.record.id }
-                if !created.isEmpty { parts.announceCreated(created) }
+                if !created.isEmpty { hooks.announceCreated(created) }
             }
             return written
         } catch {
@@ -240,7 +244,7 @@ struct Committing: LibraryService {
             revision.sidecarPath = sidecar
             try db.insert(revision)
             try db.setCurrentRevision(a.revision, of: id)
-            written[id] = Self.revision(revision)
+            written[id] = CatalogModels.revision(revision)
         }
         switch change {
         case .create:
