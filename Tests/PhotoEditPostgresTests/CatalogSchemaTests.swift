@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): these tests need its servers and modules.
+#if Server
 import Foundation
 import GRDB
 import PhotoEdit
@@ -175,3 +177,4 @@ import Testing
         #expect(CatalogSchema.table("asset")?.columns.map(\.name).prefix(3) == ["id", "originalFilename", "sha256"], "declaration order")
     }
 }
+#endif
