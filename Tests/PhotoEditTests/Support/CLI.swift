@@ -119,3 +119,12 @@ extension JSONValue {
     var array: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
     var isNull: Bool { self == .null }
 }
+
+extension CLILibrary {
+    /// Removes the library's catalog with its WAL and shared-memory files
+    /// (a lost or deleted catalog); `leaveEmpty`: an empty catalog.sqlite in its place.
+    func removeCatalog(leaveEmpty: Bool = false) {
+        for suffix in ["", "-wal", "-shm"] { unlink(path + "/catalog.sqlite" + suffix) }
+        if leaveEmpty { _ = FileManager.default.createFile(atPath: path + "/catalog.sqlite", contents: Data()) }
+    }
+}
