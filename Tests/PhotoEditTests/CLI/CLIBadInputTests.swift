@@ -69,7 +69,7 @@ struct CLIBadInputTests {
 
     @Test func ambiguousIdChangesNothing() throws {
         let lib = CLILibrary()
-        let (_, prefix) = try CLIImportTests.libraryWithSharedPrefix(lib)
+        let (_, prefix) = try lib.importSyntheticPhotosSharingAPrefix()
         try lib.expectUnchanged(by: ["apply", "exposure=+1", prefix], message: "is ambiguous")
         try lib.expectUnchanged(by: ["revert", prefix], message: "is ambiguous")
     }
