@@ -135,11 +135,15 @@ let package = Package(
             name: "PhotoEditSampleCatalog",
             dependencies: ["PhotoEdit", "PhotoEditPostgres", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // The test targets below PhotoEditTests' need the `Server` trait's modules and servers:
+        // without it (`swift test --disable-default-traits`) they compile empty (`#if Server`).
         .testTarget(
             name: "PhotoEditPostgresTests",
-            dependencies: ["PhotoEditPostgres", "PhotoEdit", "PhotoEditSampleCatalog", "PhotoEditServer", "PhotoEditTestSupport",
+            dependencies: [.target(name: "PhotoEditPostgres", condition: .when(traits: ["Server"])), "PhotoEdit",
+                           .target(name: "PhotoEditSampleCatalog", condition: .when(traits: ["Server"])),
+                           .target(name: "PhotoEditServer", condition: .when(traits: ["Server"])), "PhotoEditTestSupport",
                            .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "HummingbirdTesting", package: "hummingbird")]
+                           .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Server"]))]
         ),
         // What SeaweedFS costs over a folder (bench/storage-benchmark.py runs it), not a product.
         .executableTarget(
@@ -159,13 +163,15 @@ let package = Package(
         // One blob-store suite run against every BlobStore (folder, S3 on a real SeaweedFS).
         .testTarget(
             name: "PhotoEditStorageTests",
-            dependencies: ["PhotoEdit", "PhotoEditS3", "PhotoEditTestSupport"],
+            dependencies: ["PhotoEdit", .target(name: "PhotoEditS3", condition: .when(traits: ["Server"])), "PhotoEditTestSupport"],
             exclude: ["Fixtures"]
         ),
         // Library locations and the distributed library (PostgreSQL + SeaweedFS S3) on real servers.
         .testTarget(
             name: "PhotoEditLocationTests",
-            dependencies: ["PhotoEditLocation", "PhotoEdit", "PhotoEditPostgres", "PhotoEditS3", "PhotoEditSampleCatalog",
+            dependencies: ["PhotoEditLocation", "PhotoEdit", .target(name: "PhotoEditPostgres", condition: .when(traits: ["Server"])),
+                           .target(name: "PhotoEditS3", condition: .when(traits: ["Server"])),
+                           .target(name: "PhotoEditSampleCatalog", condition: .when(traits: ["Server"])),
                            "PhotoEditTestSupport", "photoedit"]
         ),
         // Golden images: CIEDE2000 comparison of two files, golden suites and their
@@ -183,11 +189,11 @@ let package = Package(
             name: "PhotoEditServerTests",
             dependencies: [
                 "PhotoEdit",
-                "PhotoEditServer",
+                .target(name: "PhotoEditServer", condition: .when(traits: ["Server"])),
                 "PhotoEditTestSupport",
                 "photoedit",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "Yams", package: "Yams"),
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "Yams", package: "Yams", condition: .when(traits: ["Server"])),
             ]
         ),
     ],

@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): these tests need its servers and modules.
+#if Server
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -233,3 +235,4 @@ struct BatchJobTests {
         }
     }
 }
+#endif

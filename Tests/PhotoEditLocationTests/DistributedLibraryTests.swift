@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): these tests need its servers and modules.
+#if Server
 import Foundation
 @testable import PhotoEdit
 import PhotoEditLocation
@@ -286,3 +288,4 @@ struct DistributedLibraryTests {
         try PhotoEditBinary.run(arguments, environment: environment, removing: removing)
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): these tests need its servers and modules.
+#if Server
 import Foundation
 @testable import PhotoEdit
 import PhotoEditLocation
@@ -101,3 +103,4 @@ struct LibraryCopyTests {
         #expect(try await BlockingExecutor.run { try f.library.asset(ids[0]) }.rating == 2)
     }
 }
+#endif

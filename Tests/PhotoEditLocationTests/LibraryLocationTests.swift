@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): these tests need its servers and modules.
+#if Server
 import Foundation
 import PhotoEdit
 import PhotoEditLocation
@@ -168,3 +170,4 @@ struct LibraryLocationTests {
         }
     }
 }
+#endif

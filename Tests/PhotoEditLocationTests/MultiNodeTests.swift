@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): these tests need its servers and modules.
+#if Server
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -310,3 +312,4 @@ struct MultiNodeTests {
         print("three nodes: \(started.duration(to: .now))")
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): these tests need its servers and modules.
+#if Server
 import Foundation
 import PhotoEdit
 @testable import PhotoEditPostgres
@@ -353,3 +355,4 @@ struct CatalogStoreTests {
         }
     }
 }
+#endif

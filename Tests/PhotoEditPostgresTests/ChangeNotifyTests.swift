@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): these tests need its servers and modules.
+#if Server
 import Foundation
 @testable import PhotoEdit
 @testable import PhotoEditPostgres
@@ -99,3 +101,4 @@ struct ChangeNotifyTests {
         #expect(storeB.changes.readerCount == 0, "cancelling the stream stops its reader")
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): these tests need its servers and modules.
+#if Server
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -160,3 +162,4 @@ struct BlockedPoolTests {
         #expect(store.transactionsBegunInTasks == n)
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): these tests need its servers and modules.
+#if Server
 import Foundation
 import GRDB
 import PhotoEdit
@@ -146,3 +148,4 @@ struct PostgresCatalogTests {
         #expect(try await catalog.appliedMigrations().count == PostgresSchema.migrations.count, "the tables are all there")
     }
 }
+#endif

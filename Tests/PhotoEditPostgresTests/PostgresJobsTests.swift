@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): these tests need its servers and modules.
+#if Server
 import Foundation
 import PhotoEdit
 @testable import PhotoEditPostgres
@@ -297,3 +299,4 @@ final class Flag: @unchecked Sendable {
     func set() { lock.withLock { value = true } }
     var isSet: Bool { lock.withLock { value } }
 }
+#endif

@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): these tests need its servers and modules.
+#if Server
 import Foundation
 import Testing
 import PhotoEdit
@@ -57,3 +59,4 @@ struct VersionsStoreTests {
         }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): these tests need its servers and modules.
+#if Server
 import Foundation
 @testable import PhotoEditServer
 import PhotoEditTestSupport
@@ -70,3 +72,4 @@ struct ClientSDKTests {
         #expect(passed >= 30, "expected both clients' whole runs, got \(passed) checks:\n\(text.suffix(3000))")
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): these tests need its servers and modules.
+#if Server
 import Foundation
 @testable import PhotoEdit
 import PhotoEditTestSupport
@@ -83,3 +85,4 @@ struct CooperativePoolTests {
                 "GET /health took \(slowest) (bound \(Self.healthBound)) while \(count) uploads ran for \(uploads): the pool was blocked")
     }
 }
+#endif

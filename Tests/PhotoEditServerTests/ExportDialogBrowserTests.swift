@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): these tests need its servers and modules.
+#if Server
 import Foundation
 import PhotoEditTestSupport
 import Testing
@@ -30,3 +32,4 @@ struct ExportDialogBrowserTests {
         #expect(FileManager.default.fileExists(atPath: screenshots.appendingPathComponent("20-export-dialog.png").path))
     }
 }
+#endif

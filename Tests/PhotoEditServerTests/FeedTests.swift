@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): these tests need its servers and modules.
+#if Server
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -280,3 +282,4 @@ struct FeedTests {
         }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): these tests need its servers and modules.
+#if Server
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -144,3 +146,4 @@ struct MetricsTests {
         #expect(requests.contains { $0.metadata["status"]?.description == "404" })
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): these tests need its servers and modules.
+#if Server
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -108,3 +110,4 @@ struct PreviewTests {
         }
     }
 }
+#endif

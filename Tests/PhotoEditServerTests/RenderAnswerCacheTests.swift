@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): these tests need its servers and modules.
+#if Server
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -177,3 +179,4 @@ struct RenderAnswerCacheTests {
         #expect(EncodedRenderCache(limit: 0).usage.entries == 0)
     }
 }
+#endif

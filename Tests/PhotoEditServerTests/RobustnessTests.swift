@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): these tests need its servers and modules.
+#if Server
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
@@ -228,3 +230,4 @@ struct RobustnessTests {
         }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): these tests need its servers and modules.
+#if Server
 import Foundation
 @testable import PhotoEditServer
 import Testing
@@ -38,3 +40,4 @@ struct SchemathesisTests {
         #expect(text.contains("passed") && !text.contains("Failures:"), "\(summary)")
     }
 }
+#endif

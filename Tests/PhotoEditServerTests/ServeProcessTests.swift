@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): these tests need its servers and modules.
+#if Server
 import Foundation
 import Testing
 import PhotoEditTestSupport
@@ -56,3 +58,4 @@ struct ServeProcessTests {
         #expect(message == "photoedit: error: \(tokens.path) entry 1: expected 'sha256:<64 hex digits> <read|edit|admin> [name]'\n")
     }
 }
+#endif

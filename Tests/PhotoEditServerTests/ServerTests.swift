@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): these tests need its servers and modules.
+#if Server
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -615,3 +617,4 @@ struct RenderRouteTests {
         #expect(await gate.load == (0, 0))
     }
 }
+#endif

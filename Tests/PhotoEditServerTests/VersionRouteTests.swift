@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): these tests need its servers and modules.
+#if Server
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -274,3 +276,4 @@ struct VersionRouteTests {
         #expect(try temp.library.snapshots(of: id).map(\.name) == ["A"] && temp.library.versions(of: id).count == 1)
     }
 }
+#endif

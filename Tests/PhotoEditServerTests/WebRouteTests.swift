@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): these tests need its servers and modules.
+#if Server
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -84,3 +86,4 @@ struct WebRouteTests {
         }
     }
 }
+#endif

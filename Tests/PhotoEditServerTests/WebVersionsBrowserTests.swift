@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): these tests need its servers and modules.
+#if Server
 import Foundation
 import PhotoEditTestSupport
 import Testing
@@ -23,3 +25,4 @@ struct WebVersionsBrowserTests {
         #expect(passed >= 16, "expected the whole run (16 checks), got \(passed):\n\(text.suffix(3000))")
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): these tests need its servers and modules.
+#if Server
 import Foundation
 @testable import PhotoEditServer
 import PhotoEditTestSupport
@@ -71,3 +73,4 @@ struct ZipStreamTests {
         #expect(listed.hasPrefix("ok 66000\n"), "\(listed.prefix(200))")
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): these tests need its servers and modules.
+#if Server
 import Foundation
 import PhotoEdit
 import PhotoEditS3
@@ -357,3 +359,4 @@ struct S3BlobStoreTests {
         #expect(throws: BlobStoreError.self) { _ = try S3BlobStore(configuration: S3Configuration(endpoint: config.endpoint, bucket: "Bad_Bucket", credentials: config.credentials)) }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): these tests need its servers and modules.
+#if Server
 import Foundation
 @testable import PhotoEdit
 import PhotoEditS3
@@ -35,3 +37,4 @@ struct ExportPresetStoreTests {
         #expect(try nodeA.currentContents(relative, limit: 1 << 16) == nil)
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): these tests need its servers and modules.
+#if Server
 import Foundation
 import PhotoEditS3
 import Testing
@@ -104,3 +106,4 @@ struct SigV4Tests {
         #expect(SigV4Signer.sha256Hex(Data()) == SigV4Signer.emptyPayloadHash)
     }
 }
+#endif

@@ -48,21 +48,28 @@ extension PhotoLibrary {
 }
 
 extension PhotoLibrary {
-    /// Where the rows' column lists (CatalogRecords.swift) and the store's
-    /// schema disagree, one line each (empty when they agree): a column a
-    /// record declares that the table lacks, or the reverse.
+    /// Where the declared schema (CatalogSchema.swift), the records' column
+    /// lists (CatalogRecords.swift) and the store's schema disagree, one line
+    /// each (empty when they agree): a column declared that the store's
+    /// table lacks, or the reverse; a column of a record's table the record
+    /// neither holds nor declares as derived.
     package func catalogSchemaMismatches() throws -> [String] {
         try read { db in
             var out: [String] = []
-            func compare(_ table: String, _ declared: [String]) throws {
+            func compare(_ table: String, _ declared: [String], _ schema: [String], _ what: String) {
                 // PostgreSQL folds unquoted names to lower case.
-                let schema = Set(try db.schemaColumns(of: table).map { $0.lowercased() })
-                let names = Set(declared.map { $0.lowercased() })
-                out += names.subtracting(schema).sorted().map { "\(table).\($0) is declared but not in the schema" }
-                out += schema.subtracting(names).sorted().map { "\(table).\($0) is in the schema but not declared" }
+                let schema = Set(schema.map { $0.lowercased() }), names = Set(declared.map { $0.lowercased() })
+                out += names.subtracting(schema).sorted().map { "\(table).\($0) is declared but not in \(what)" }
+                out += schema.subtracting(names).sorted().map { "\(table).\($0) is in \(what) but not declared" }
             }
-            try compare("asset", AssetRecord.columnNames + AssetRecord.derivedColumns)
-            try compare("revision", RevisionRecord.columnNames)
+            for table in CatalogSchema.tables {
+                compare(table.name, table.columns(db.dialect).map(\.name), try db.schemaColumns(of: table.name), "the store's schema")
+            }
+            func columns(_ table: some CatalogSchema.TableDeclaration) -> [String] {
+                CatalogSchema.table(table.tableName)?.columns(db.dialect).map(\.name) ?? []
+            }
+            compare("asset", columns(CatalogSchema.asset), AssetRecord.columnNames + AssetRecord.derivedColumns, "AssetRecord")
+            compare("revision", columns(CatalogSchema.revision), RevisionRecord.columnNames, "RevisionRecord")
             return out
         }
     }
@@ -120,7 +127,8 @@ extension CatalogConnection {
 
     /// A photo's favorite and hidden flags, nil when there is no such photo.
     func flags(of id: String) throws -> (favorite: Bool, hidden: Bool)? {
-        try row("SELECT favorite, hidden FROM asset WHERE id = ?", id).map { (try $0.bool("favorite"), try $0.bool("hidden")) }
+        let a = CatalogSchema.asset
+        return try row("SELECT \(a.favorite), \(a.hidden) FROM \(a) WHERE \(a.id) = ?", id).map { (try $0.get(a.favorite), try $0.get(a.hidden)) }
     }
 
     /// A photo's original file (relative), nil when there is no such photo.
@@ -158,19 +166,15 @@ extension CatalogConnection {
             """, folder, stem).map(AssetRecord.init(row:))
     }
 
-    /// Adds a photo's row.
-    func insert(_ record: AssetRecord) throws {
-        try insert(into: "asset", AssetRecord.columns.map { ($0.name, $0.value(record)) }, json: AssetRecord.jsonColumns)
-    }
-
     /// Makes revision `number` the photo's current one.
     func setCurrentRevision(_ number: Int, of id: String) throws {
         try execute("UPDATE asset SET revision = ? WHERE id = ?", number, id)
     }
 
     /// Sets one of a photo's simple descriptive fields (the caller checked the value).
-    func set(_ field: AssetColumn, _ value: any CatalogValue, of id: String) throws {
-        try execute("UPDATE asset SET \(field.rawValue) = ? WHERE id = ?", value, id)
+    func set<V: CatalogColumnValue>(_ field: KeyPath<CatalogSchema.Asset, CatalogSchema.Field<V>>, _ value: V, of id: String) throws {
+        let a = CatalogSchema.asset
+        try execute("UPDATE \(a) SET \(a[keyPath: field]) = ? WHERE \(a.id) = ?", value, id)
     }
 
     /// Sets (or clears) a photo's location.
@@ -267,11 +271,6 @@ extension CatalogConnection {
     }
 }
 
-/// The asset columns `CatalogConnection.set(_:_:of:)` writes.
-enum AssetColumn: String {
-    case favorite, hidden, creationDate, rating, colorLabel, title, caption, trashedDate, metadataPath, masterId
-}
-
 // MARK: Revisions
 
 extension CatalogConnection {
@@ -303,7 +302,8 @@ extension CatalogConnection {
 
     /// The revisions that have no record on disk (committed by older versions), by photo and number.
     func revisionsWithoutRecord() throws -> [(String, Int)] {
-        try rows("SELECT assetId, number FROM revision WHERE sidecarPath IS NULL").map { (try $0.text("assetId"), try $0.int("number")) }
+        let r = CatalogSchema.revision
+        return try rows("SELECT \(r.assetId), \(r.number) FROM \(r) WHERE \(r.sidecarPath) IS NULL").map { (try $0.get(r.assetId), try $0.get(r.number)) }
     }
 
     /// The renders and revision records of a photo's revisions.
@@ -324,10 +324,6 @@ extension CatalogConnection {
         try execute("UPDATE revision SET sidecarPath = ? WHERE assetId = ? AND number = ?", path, id, number)
     }
 
-    /// Adds a revision's row.
-    func insert(_ revision: RevisionRecord) throws {
-        try insert(into: "revision", RevisionRecord.columns.map { ($0.name, $0.value(revision)) })
-    }
 }
 
 // MARK: Keywords
@@ -336,16 +332,18 @@ extension CatalogConnection {
     /// The keywords of these photos, by photo id, in no order.
     func keywords(of ids: [String]) throws -> [String: [String]] {
         guard !ids.isEmpty else { return [:] }
+        let k = CatalogSchema.assetKeyword
         var out: [String: [String]] = [:]
-        for row in try rows("SELECT assetId, keyword FROM assetKeyword WHERE assetId IN (\(placeholders(ids.count)))", ids.map(\.sqlValue)) {
-            out[try row.text("assetId"), default: []].append(try row.text("keyword"))
+        for row in try rows("SELECT \(k.assetId), \(k.keyword) FROM \(k) WHERE \(k.assetId) IN (\(placeholders(ids.count)))", ids.map(\.sqlValue)) {
+            out[try row.get(k.assetId), default: []].append(try row.get(k.keyword))
         }
         return out
     }
 
     /// Every keyword and how many photos hold it (as the store groups them).
     func keywordCounts() throws -> [(keyword: String, count: Int)] {
-        try rows("SELECT keyword, COUNT(*) AS n FROM assetKeyword GROUP BY keyword").map { (try $0.text("keyword"), try $0.int("n")) }
+        let k = CatalogSchema.assetKeyword
+        return try rows("SELECT \(k.keyword), COUNT(*) FROM \(k) GROUP BY \(k.keyword)").map { (try $0.get(k.keyword), try $0.get(1)) }
     }
 
     /// Removes every keyword of a photo.
@@ -360,7 +358,8 @@ extension CatalogConnection {
 
     /// Adds a keyword to a photo; one it holds in any case stays as it is.
     func addKeyword(_ keyword: String, to id: String) throws {
-        try execute(dialect.insertIgnoringDuplicates("assetKeyword (assetId, keyword) VALUES (?, ?)"), id, keyword)
+        let k = CatalogSchema.assetKeyword
+        try insert(into: k, [k.assetId.bind(id), k.keyword.bind(keyword)], ignoringDuplicates: true)
     }
 
     /// How many keywords a photo holds.
@@ -376,11 +375,12 @@ extension CatalogConnection {
     /// each list in byte order of the titles.
     func albumTitles(of ids: [String]) throws -> [String: [String]] {
         guard !ids.isEmpty else { return [:] }
+        let (al, m) = (CatalogSchema.album, CatalogSchema.albumAsset)
         var out: [String: [String]] = [:]
         for row in try rows("""
-            SELECT albumAsset.assetId, album.title FROM albumAsset JOIN album ON album.id = albumAsset.albumId
-            WHERE albumAsset.assetId IN (\(placeholders(ids.count))) ORDER BY \(dialect.bytewise("album.title"))
-            """, ids.map(\.sqlValue)) { out[try row.text("assetId"), default: []].append(try row.text("title")) }
+            SELECT \(m).\(m.assetId), \(al).\(al.title) FROM \(m) JOIN \(al) ON \(al).\(al.id) = \(m).\(m.albumId)
+            WHERE \(m).\(m.assetId) IN (\(placeholders(ids.count))) ORDER BY \(dialect.bytewise("\(al).\(al.title)"))
+            """, ids.map(\.sqlValue)) { out[try row.get(m.assetId), default: []].append(try row.get(al.title)) }
         return out
     }
 
@@ -401,7 +401,8 @@ extension CatalogConnection {
 
     /// An album's title and creation time, nil when there is none.
     func album(_ id: String) throws -> (title: String, createdAt: Date)? {
-        try row("SELECT title, createdAt FROM album WHERE id = ?", id).map { (try $0.text("title"), try $0.date("createdAt")) }
+        let al = CatalogSchema.album
+        return try row("SELECT \(al.title), \(al.createdAt) FROM \(al) WHERE \(al.id) = ?", id).map { (try $0.get(al.title), try $0.get(al.createdAt)) }
     }
 
     /// The albums whose title contains `titleContains` (ignoring ASCII case;
@@ -419,8 +420,9 @@ extension CatalogConnection {
 
     /// Every album, in byte order of the ids.
     func allAlbums() throws -> [(id: String, title: String, createdAt: Date)] {
-        try rows("SELECT id, title, createdAt FROM album ORDER BY \(dialect.bytewise("id"))").map {
-            (try $0.text("id"), try $0.text("title"), try $0.date("createdAt"))
+        let al = CatalogSchema.album
+        return try rows("SELECT \(al.id), \(al.title), \(al.createdAt) FROM \(al) ORDER BY \(dialect.bytewise(al.id.name))").map {
+            (try $0.get(al.id), try $0.get(al.title), try $0.get(al.createdAt))
         }
     }
 
@@ -428,7 +430,8 @@ extension CatalogConnection {
     func replaceAlbumMembers(_ albumID: String, with members: [String]) throws {
         try execute("DELETE FROM albumAsset WHERE albumId = ?", albumID)
         for (position, id) in members.enumerated() {
-            try execute("INSERT INTO albumAsset (albumId, assetId, position) VALUES (?, ?, ?)", albumID, id, position)
+            let m = CatalogSchema.albumAsset
+            try insert(into: m, [m.albumId.bind(albumID), m.assetId.bind(id), m.position.bind(position)])
         }
     }
 
@@ -450,7 +453,8 @@ extension CatalogConnection {
 
     /// Adds an album's row.
     func insertAlbum(_ id: String, title: String, createdAt: Date) throws {
-        try execute("INSERT INTO album (id, title, createdAt) VALUES (?, ?, ?)", id, title, createdAt)
+        let al = CatalogSchema.album
+        try insert(into: al, [al.id.bind(id), al.title.bind(title), al.createdAt.bind(createdAt)])
     }
 
     /// Renames an album.
@@ -470,8 +474,9 @@ extension CatalogConnection {
 
     /// Adds a photo at the end of an album (nothing when it is in it already).
     func appendToAlbum(_ albumID: String, _ id: String) throws {
-        let next = try int("SELECT COALESCE(MAX(position), -1) + 1 FROM albumAsset WHERE albumId = ?", albumID) ?? 0
-        try execute(dialect.insertIgnoringDuplicates("albumAsset (albumId, assetId, position) VALUES (?, ?, ?)"), albumID, id, next)
+        let m = CatalogSchema.albumAsset
+        let next = try int("SELECT COALESCE(MAX(\(m.position)), -1) + 1 FROM \(m) WHERE \(m.albumId) = ?", albumID) ?? 0
+        try insert(into: m, [m.albumId.bind(albumID), m.assetId.bind(id), m.position.bind(next)], ignoringDuplicates: true)
     }
 
     /// Takes a photo out of an album.
@@ -492,7 +497,8 @@ extension CatalogConnection {
 extension CatalogConnection {
     /// Adds a change set; returns its sequence number.
     func insertChangeSet(time: Date) throws -> Int {
-        guard let seq = try int("INSERT INTO changeSet (time) VALUES (?) RETURNING seq", time) else {
+        let c = CatalogSchema.changeSet
+        guard let seq = try int("INSERT INTO \(c) (\(c.time)) VALUES (?) RETURNING \(c.seq)", time) else {
             throw PhotoEditError.library("catalog: a new change set has no sequence number")
         }
         return seq
@@ -500,8 +506,9 @@ extension CatalogConnection {
 
     /// Adds one entry of change set `seq`.
     func insertChangeEntry(seq: Int, objectType: String, objectId: String, kind: String, aspects: String, before: String?) throws {
-        try execute("INSERT INTO changeEntry (seq, objectType, objectId, kind, aspects, before) VALUES (?, ?, ?, ?, ?, ?)",
-                    seq, objectType, objectId, kind, aspects, before)
+        let e = CatalogSchema.changeEntry
+        try insert(into: e, [e.seq.bind(seq), e.objectType.bind(objectType), e.objectId.bind(objectId), e.kind.bind(kind),
+                             e.aspects.bind(aspects), e.before.bind(before)])
     }
 
     /// The sequence number of the latest change set (0: none yet).
@@ -513,8 +520,9 @@ extension CatalogConnection {
     /// The snapshot (`before`) of the object's first entry after `seq`: nil
     /// when it has no later entry; `.some(nil)` when that entry inserted it.
     func nextSnapshot(of objectId: String, objectType: String, after seq: Int) throws -> String?? {
-        try row("SELECT before FROM changeEntry WHERE objectId = ? AND objectType = ? AND seq > ? ORDER BY seq LIMIT 1",
-                objectId, objectType, seq).map { try $0.get("before") }
+        let e = CatalogSchema.changeEntry
+        return try row("SELECT \(e.before) FROM \(e) WHERE \(e.objectId) = ? AND \(e.objectType) = ? AND \(e.seq) > ? ORDER BY \(e.seq) LIMIT 1",
+                       objectId, objectType, seq).map { try $0.get(e.before) }
     }
 
     /// The entries of the change sets after `seq` (at most `changeSets` of
@@ -537,23 +545,25 @@ package enum ChangeFeedQuery {
     /// objectId, kind, aspects, before; read each row with `entry(_:)`.
     package static func entries(since seq: Int, changeSets: Int?, _ dialect: SQLDialect) -> SQLFragment {
         // No limit: the largest one (SQLite reads -1 as none, PostgreSQL refuses it).
-        SQLFragment(sql: """
-            SELECT changeEntry.seq, changeSet.time, objectType, objectId, kind, aspects, before
-            FROM changeEntry JOIN changeSet ON changeSet.seq = changeEntry.seq
-            WHERE changeEntry.seq > ? AND changeEntry.seq <= (
-                SELECT COALESCE(MAX(seq), 0) FROM (SELECT seq FROM changeSet WHERE seq > ? ORDER BY seq LIMIT ?) AS page)
-            ORDER BY changeEntry.seq, \(dialect.changeEntryOrder)
+        let (e, c) = (CatalogSchema.changeEntry, CatalogSchema.changeSet)
+        return SQLFragment(sql: """
+            SELECT \(e).\(e.seq), \(c).\(c.time), \(e.objectType), \(e.objectId), \(e.kind), \(e.aspects), \(e.before)
+            FROM \(e) JOIN \(c) ON \(c).\(c.seq) = \(e).\(e.seq)
+            WHERE \(e).\(e.seq) > ? AND \(e).\(e.seq) <= (
+                SELECT COALESCE(MAX(\(c.seq)), 0) FROM (SELECT \(c.seq) FROM \(c) WHERE \(c.seq) > ? ORDER BY \(c.seq) LIMIT ?) AS page)
+            ORDER BY \(e).\(e.seq), \(dialect.changeEntryOrder)
             """, arguments: [.integer(Int64(seq)), .integer(Int64(seq)), .integer(changeSets.map(Int64.init) ?? Int64.max)])
     }
 
     /// One row of `entries` as the feed's entry and its `before` snapshot
     /// (JSON; nil when the entry inserted the object).
     package static func entry(_ row: CatalogRow) throws -> (entry: ChangeEntry, before: String?) {
-        let typeText = try row.text("objectType"), kindText = try row.text("kind")
+        let (e, c) = (CatalogSchema.changeEntry, CatalogSchema.changeSet)
+        let typeText = try row.get(e.objectType), kindText = try row.get(e.kind)
         guard let type = ObjectType(rawValue: typeText), let kind = ChangeEntry.Kind(rawValue: kindText) else {
-            throw PhotoEditError.library("catalog: change feed entry \(try row.int("seq")) has an unknown kind \(typeText)/\(kindText)")
+            throw PhotoEditError.library("catalog: change feed entry \(try row.get(e.seq)) has an unknown kind \(typeText)/\(kindText)")
         }
-        return (ChangeEntry(seq: try row.int("seq"), date: try row.date("time"), objectType: type, identifier: try row.text("objectId"),
-                            kind: kind, aspects: ChangedAspects(names: try row.text("aspects"))), try row.get("before"))
+        return (ChangeEntry(seq: try row.get(e.seq), date: try row.get(c.time), objectType: type, identifier: try row.get(e.objectId),
+                            kind: kind, aspects: ChangedAspects(names: try row.get(e.aspects))), try row.get(e.before))
     }
 }

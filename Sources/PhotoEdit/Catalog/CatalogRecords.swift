@@ -1,9 +1,9 @@
 import Foundation
 
-// The catalog's rows as the engine reads and writes them, each table's
-// columns declared once (`columns`): read from a CatalogRow, inserted
-// through `CatalogConnection.insert` (CatalogQueries.swift), so both stores
-// use them the same way.
+// The catalog's rows as the engine reads and writes them, each record's
+// columns listed through the declared fields (CatalogSchema.swift): read
+// from a CatalogRow, inserted through `CatalogConnection.insert`, so both
+// stores use them the same way.
 
 struct AssetRecord: Codable, Sendable {
     var id: String
@@ -72,27 +72,32 @@ struct RevisionRecord: Codable, Sendable {
     }
 }
 
-/// One column of a catalog table, declared once: its name, and how a
-/// record's field is written to it and read back from a row. A table's
+/// One column of a record's table: its declared field (CatalogSchema.swift),
+/// and how the record's field is written to it and read back from a row.
+/// The field and the key path have the same Swift type, so a column read
+/// as another type, or a misspelt column, fails to compile; a record's
 /// column list drives its decoding (`init(row:)`) and its inserts, and a
-/// test checks it against both stores' schemas (SQLite's migrations,
-/// Catalog.swift; PostgreSQL's, PostgresSchema.swift), so a column added to
-/// a record and not to a schema (or the reverse) fails there.
+/// test checks that it covers its declared table.
 struct CatalogColumn<Record>: Sendable {
-    let name: String
+    let column: CatalogSchema.Column
     let value: @Sendable (Record) -> SQLValue
     let read: @Sendable (inout Record, CatalogRow) throws -> Void
 
-    init<V: CatalogValue>(_ name: String, _ field: WritableKeyPath<Record, V> & Sendable) {
-        self.name = name
-        value = { $0[keyPath: field].sqlValue }
-        read = { record, row in record[keyPath: field] = try row.get(name) }
+    var name: String { column.name }
+
+    init<V: CatalogColumnValue>(_ field: CatalogSchema.Field<V>, _ keyPath: WritableKeyPath<Record, V> & Sendable) {
+        column = field.column
+        value = { $0[keyPath: keyPath].sqlValue }
+        read = { record, row in record[keyPath: keyPath] = try row.get(field) }
     }
 }
 
 /// A record read from and written to one catalog table through its column list.
 protocol CatalogTableRecord: Sendable {
-    /// Every column of the table, in its order.
+    /// The table's declaration.
+    associatedtype Table: CatalogSchema.TableDeclaration
+    static var table: Table { get }
+    /// Every column of the table the record holds, in the table's order.
     static var columns: [CatalogColumn<Self>] { get }
     /// A record whose every field `columns` then sets.
     static var blank: Self { get }
@@ -108,32 +113,37 @@ extension CatalogTableRecord {
 
     /// The names of the table's columns, in order.
     static var columnNames: [String] { columns.map(\.name) }
+
+    /// The record's row, for `CatalogConnection.insert(into:_:)`.
+    func values() -> [(CatalogSchema.Column, SQLValue)] { Self.columns.map { ($0.column, $0.value(self)) } }
 }
 
 extension AssetRecord: CatalogTableRecord {
-    static let columns: [CatalogColumn<AssetRecord>] = [
-        .init("id", \.id), .init("originalFilename", \.originalFilename), .init("sha256", \.sha256),
-        .init("originalPath", \.originalPath), .init("fileSize", \.fileSize), .init("format", \.format),
-        .init("uniformTypeIdentifier", \.uniformTypeIdentifier), .init("mediaType", \.mediaType),
-        .init("originalPixelWidth", \.originalPixelWidth), .init("originalPixelHeight", \.originalPixelHeight),
-        .init("orientation", \.orientation), .init("creationDate", \.creationDate), .init("latitude", \.latitude),
-        .init("longitude", \.longitude), .init("importDate", \.importDate), .init("revision", \.revision),
-        .init("favorite", \.favorite), .init("hidden", \.hidden), .init("trashedDate", \.trashedDate),
-        .init("camera", \.camera), .init("sourceFolder", \.sourceFolder), .init("sourceStem", \.sourceStem),
-        .init("alternatePath", \.alternatePath), .init("alternateSha256", \.alternateSha256),
-        .init("alternateFilename", \.alternateFilename), .init("alternateFileSize", \.alternateFileSize),
-        .init("alternateFormat", \.alternateFormat), .init("alternateUniformTypeIdentifier", \.alternateUniformTypeIdentifier),
-        .init("rating", \.rating), .init("colorLabel", \.colorLabel), .init("title", \.title), .init("caption", \.caption),
-        .init("metadataPath", \.metadataPath), .init("masterId", \.masterId), .init("copyName", \.copyName),
-    ]
+    static var table: CatalogSchema.Asset { CatalogSchema.asset }
+
+    static let columns: [CatalogColumn<AssetRecord>] = {
+        let a = CatalogSchema.asset
+        return [
+            .init(a.id, \.id), .init(a.originalFilename, \.originalFilename), .init(a.sha256, \.sha256),
+            .init(a.originalPath, \.originalPath), .init(a.fileSize, \.fileSize), .init(a.format, \.format),
+            .init(a.uniformTypeIdentifier, \.uniformTypeIdentifier), .init(a.mediaType, \.mediaType),
+            .init(a.originalPixelWidth, \.originalPixelWidth), .init(a.originalPixelHeight, \.originalPixelHeight),
+            .init(a.orientation, \.orientation), .init(a.creationDate, \.creationDate), .init(a.latitude, \.latitude),
+            .init(a.longitude, \.longitude), .init(a.importDate, \.importDate), .init(a.revision, \.revision),
+            .init(a.favorite, \.favorite), .init(a.hidden, \.hidden), .init(a.trashedDate, \.trashedDate),
+            .init(a.camera, \.camera), .init(a.sourceFolder, \.sourceFolder), .init(a.sourceStem, \.sourceStem),
+            .init(a.alternatePath, \.alternatePath), .init(a.alternateSha256, \.alternateSha256),
+            .init(a.alternateFilename, \.alternateFilename), .init(a.alternateFileSize, \.alternateFileSize),
+            .init(a.alternateFormat, \.alternateFormat), .init(a.alternateUniformTypeIdentifier, \.alternateUniformTypeIdentifier),
+            .init(a.rating, \.rating), .init(a.colorLabel, \.colorLabel), .init(a.title, \.title), .init(a.caption, \.caption),
+            .init(a.metadataPath, \.metadataPath), .init(a.masterId, \.masterId), .init(a.copyName, \.copyName),
+        ]
+    }()
 
     /// The columns the schema keeps itself (triggers: the current version's
     /// size, whether it has adjustments), for queries; never written or read
     /// into a record.
-    static let derivedColumns = ["pixelWidth", "pixelHeight", "adjusted"]
-
-    /// The columns whose text is JSON (PostgreSQL: jsonb), as declared.
-    static let jsonColumns: Set<String> = CatalogSchema.table("asset")?.jsonColumns ?? []
+    static let derivedColumns = [CatalogSchema.asset.pixelWidth.name, CatalogSchema.asset.pixelHeight.name, CatalogSchema.asset.adjusted.name]
 
     static var blank: AssetRecord {
         AssetRecord(id: "", originalFilename: "", sha256: "", originalPath: "", fileSize: 0, format: "", uniformTypeIdentifier: "",
@@ -143,23 +153,41 @@ extension AssetRecord: CatalogTableRecord {
 }
 
 extension RevisionRecord: CatalogTableRecord {
-    static let columns: [CatalogColumn<RevisionRecord>] = [
-        .init("assetId", \.assetId), .init("number", \.number), .init("createdAt", \.createdAt), .init("kind", \.kind),
-        .init("formatIdentifier", \.formatIdentifier), .init("formatVersion", \.formatVersion), .init("data", \.data),
-        .init("renderPath", \.renderPath), .init("pixelWidth", \.pixelWidth), .init("pixelHeight", \.pixelHeight),
-        .init("baseRevision", \.baseRevision), .init("basePath", \.basePath), .init("sidecarPath", \.sidecarPath),
-    ]
+    static var table: CatalogSchema.Revision { CatalogSchema.revision }
+
+    static let columns: [CatalogColumn<RevisionRecord>] = {
+        let r = CatalogSchema.revision
+        return [
+            .init(r.assetId, \.assetId), .init(r.number, \.number), .init(r.createdAt, \.createdAt), .init(r.kind, \.kind),
+            .init(r.formatIdentifier, \.formatIdentifier), .init(r.formatVersion, \.formatVersion), .init(r.data, \.data),
+            .init(r.renderPath, \.renderPath), .init(r.pixelWidth, \.pixelWidth), .init(r.pixelHeight, \.pixelHeight),
+            .init(r.baseRevision, \.baseRevision), .init(r.basePath, \.basePath), .init(r.sidecarPath, \.sidecarPath),
+        ]
+    }()
 
     static var blank: RevisionRecord {
         RevisionRecord(assetId: "", number: 0, createdAt: Date(timeIntervalSince1970: 0), kind: "", pixelWidth: 0, pixelHeight: 0)
     }
 }
 
+extension CatalogRow {
+    /// The value of a declared column, as its Swift type (throws for a
+    /// column the query did not select, or a value of another kind).
+    package func get<V: CatalogColumnValue>(_ field: CatalogSchema.Field<V>) throws -> V { try get(field.name) }
+}
+
 extension CatalogConnection {
-    /// Inserts one row; `json` names the columns whose text is JSON.
-    func insert(into table: String, _ columns: [(String, SQLValue)], json: Set<String> = []) throws {
-        let names = columns.map(\.0).joined(separator: ", ")
-        let marks = columns.map { json.contains($0.0) ? dialect.jsonPlaceholder : "?" }.joined(separator: ", ")
-        try execute("INSERT INTO \(table) (\(names)) VALUES (\(marks))", columns.map(\.1))
+    /// Inserts one row of `table` (JSON columns bound as the dialect keeps JSON).
+    func insert(into table: some CatalogSchema.TableDeclaration, _ values: [(CatalogSchema.Column, SQLValue)],
+                ignoringDuplicates: Bool = false) throws {
+        let names = values.map(\.0.name).joined(separator: ", ")
+        let marks = values.map { $0.0.type == .json ? dialect.jsonPlaceholder : "?" }.joined(separator: ", ")
+        let rest = "\(table) (\(names)) VALUES (\(marks))"
+        try execute(ignoringDuplicates ? dialect.insertIgnoringDuplicates(rest) : "INSERT INTO " + rest, values.map(\.1))
+    }
+
+    /// Inserts a record's row.
+    func insert<R: CatalogTableRecord>(_ record: R) throws {
+        try insert(into: R.table, record.values())
     }
 }

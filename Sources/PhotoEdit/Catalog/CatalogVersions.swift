@@ -23,6 +23,14 @@ extension SnapshotRecord: Equatable {
     }
 }
 
+extension SnapshotRecord {
+    /// A row holding `snapshot`'s name, revision and createdAt.
+    init(row: CatalogRow) throws {
+        let s = CatalogSchema.snapshot
+        self.init(name: try row.get(s.name), revision: try row.get(s.revision), date: try row.get(s.createdAt))
+    }
+}
+
 extension CatalogConnection {
     /// The virtual copies of master `id`, oldest first (ties in byte order of the ids).
     func copies(of id: String) throws -> [String] {
@@ -33,9 +41,15 @@ extension CatalogConnection {
     /// masters `ids` has; a photo without one is left out.
     func copyCounts(of ids: [String]) throws -> [String: Int] {
         guard !ids.isEmpty else { return [:] }
+        let a = CatalogSchema.asset
         var out: [String: Int] = [:]
-        let sql = "SELECT masterId, COUNT(*) AS n FROM asset WHERE trashedDate IS NULL AND masterId IN (\(placeholders(ids.count))) GROUP BY masterId"
-        for row in try rows(sql, ids.map(\.sqlValue)) { out[try row.text("masterId")] = try row.int("n") }
+        let sql = """
+            SELECT \(a.masterId), COUNT(*) FROM \(a) WHERE \(a.trashedDate) IS NULL AND \(a.masterId) IN (\(placeholders(ids.count)))
+            GROUP BY \(a.masterId)
+            """
+        for row in try rows(sql, ids.map(\.sqlValue)) {
+            if let master = try row.get(a.masterId) { out[master] = try row.get(1) }
+        }
         return out
     }
 
@@ -54,25 +68,25 @@ extension CatalogConnection {
 
     /// A photo's snapshots, by name.
     func snapshots(of id: String) throws -> [SnapshotRecord] {
-        try rows("SELECT name, revision, createdAt FROM snapshot WHERE assetId = ? ORDER BY \(dialect.bytewise("name"))", id).map {
-            SnapshotRecord(name: try $0.text("name"), revision: try $0.int("revision"), date: try $0.date("createdAt"))
-        }
+        let s = CatalogSchema.snapshot
+        return try rows("SELECT \(s.name), \(s.revision), \(s.createdAt) FROM \(s) WHERE \(s.assetId) = ? ORDER BY \(dialect.bytewise(s.name.name))",
+                        id).map(SnapshotRecord.init(row:))
     }
 
     /// Every photo's snapshots, by photo id.
     func allSnapshots() throws -> [String: [SnapshotRecord]] {
+        let s = CatalogSchema.snapshot
         var out: [String: [SnapshotRecord]] = [:]
-        for row in try rows("SELECT assetId, name, revision, createdAt FROM snapshot ORDER BY \(dialect.bytewise("name"))") {
-            out[try row.text("assetId"), default: []].append(
-                SnapshotRecord(name: try row.text("name"), revision: try row.int("revision"), date: try row.date("createdAt")))
+        for row in try rows("SELECT \(s.assetId), \(s.name), \(s.revision), \(s.createdAt) FROM \(s) ORDER BY \(dialect.bytewise(s.name.name))") {
+            out[try row.get(s.assetId), default: []].append(try SnapshotRecord(row: row))
         }
         return out
     }
 
     /// Adds a snapshot (the caller checked its name is free).
     func insertSnapshot(_ snapshot: SnapshotRecord, of id: String) throws {
-        try execute("INSERT INTO snapshot (assetId, name, revision, createdAt) VALUES (?, ?, ?, ?)",
-                    id, snapshot.name, snapshot.revision, snapshot.date)
+        let s = CatalogSchema.snapshot
+        try insert(into: s, [s.assetId.bind(id), s.name.bind(snapshot.name), s.revision.bind(snapshot.revision), s.createdAt.bind(snapshot.date)])
     }
 
     /// Removes a snapshot; false when the photo has none of that name.

@@ -4,8 +4,11 @@ import Foundation
 /// `ExportSettings` (this file), export presets (ExportPresets.swift) and
 /// batch exports (BatchExport.swift). It reads the library and writes only
 /// into the folder it is given.
-struct Exporting: LibraryService {
-    let parts: LibraryParts
+struct Exporting: LibraryService, FilesUser, RenderUser {
+    let catalogPart: CatalogPart
+    let filesPart: FilesPart
+    let renderPart: RenderPart
+    let registry: FilterRegistry
     let queries: Queries
 }
 

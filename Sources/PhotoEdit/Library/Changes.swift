@@ -267,8 +267,8 @@ public final class PhotoLibraryChanges {
         case albumDelete(String)
     }
 
-    /// The library's parts (a change request reads the photo's flags).
-    let parts: LibraryParts
+    /// The library's catalog (a change request reads the photo's flags).
+    let catalog: LibraryCatalog
     private(set) var changes: [Change] = []
     private var requests: [String: AssetChangeRequest] = [:]
 
@@ -280,7 +280,7 @@ public final class PhotoLibraryChanges {
     /// together list in the order of their files, whichever worker is first.
     var importDate: Date?
 
-    init(parts: LibraryParts) { self.parts = parts }
+    init(catalog: LibraryCatalog) { self.catalog = catalog }
 
     func add(_ change: Change) { changes.append(change) }
 
@@ -294,8 +294,8 @@ public final class PhotoLibraryChanges {
         }
         if let r = requests[idOrPrefix] { return r }
         // One read: the id resolved and the flags.
-        let (id, flags) = try parts.catalog.read { db in
-            let id = try Queries.resolve(idOrPrefix, db)
+        let (id, flags) = try catalog.read { db in
+            let id = try CatalogModels.resolve(idOrPrefix, db)
             return (id, try db.flags(of: id))
         }
         if let r = requests[id] { return r }
@@ -338,7 +338,7 @@ public final class PhotoLibraryChanges {
         for case let .albumCreate(p, title) in changes where title == titleOrID {
             return AlbumChangeRequest(albumIdentifier: p.localIdentifier, owner: self)
         }
-        return AlbumChangeRequest(albumIdentifier: try parts.catalog.read { db in try Queries.resolveAlbum(titleOrID, db) }, owner: self)
+        return AlbumChangeRequest(albumIdentifier: try catalog.read { db in try Queries.resolveAlbum(titleOrID, db) }, owner: self)
     }
 }
 

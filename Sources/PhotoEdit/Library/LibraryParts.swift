@@ -1,11 +1,14 @@
 import Foundation
 import Synchronization
 
-/// The parts a library is built from, shared by its services: the folder's
-/// layout, the catalog, the files (folder or blob store), the lock, the
-/// renderer, and the few pieces of state a service keeps across calls.
-/// Opening them (folders, read-only check, lock, catalog) happens here;
-/// `PhotoLibrary` then runs recovery and takes its shared lock.
+/// The parts a library is built from: the folder's layout, the catalog, the
+/// files (folder or blob store), the lock, the renderer, and the few pieces
+/// of state a service keeps across calls. Opening them (folders, read-only
+/// check, lock, catalog) happens here; `PhotoLibrary` then runs recovery and
+/// takes its shared lock. Only the façade holds the whole: each service is
+/// given the per-concern parts it uses (`catalogPart`, `filesPart`,
+/// `renderPart`, the registry, `commitHooks`, `darktable`;
+/// LibraryServices.swift), as GRDB's `AppDatabase` is given to a screen.
 final class LibraryParts: Sendable {
     /// The library folder (or a distributed library's work folder).
     let url: URL
@@ -28,16 +31,12 @@ final class LibraryParts: Sendable {
     let exclusive: Bool
     /// See `PhotoLibrary.afterImport`.
     let afterImport: (@Sendable (PhotoLibrary, [String]) -> Void)?
-    /// `afterImport` bound to the façade that opened these parts (set by
-    /// its `init`, holding it weakly): the commit announces the photos it
-    /// created through it without knowing the façade.
-    private let createdHook = Mutex<(@Sendable ([String]) -> Void)?>(nil)
+    /// What a commit announces and when staging was last swept (Committing's).
+    let commitHooks: CommitHooks
     /// The last preview bases decoded (Rendering+Preview.swift).
     let previewBases = PreviewBases()
-    /// When `tmp/` was last swept (Committing's staging: Committing+Staging.swift).
-    let stagingSweep = Mutex<Date>(.distantPast)
-    /// See `PhotoLibrary.darktable`.
-    let darktableSetting = Mutex<DarktableCLI?>(DarktableCLI.located())
+    /// See `PhotoLibrary.darktable` (Importing's and Maintenance's).
+    let darktable = DarktableSetting()
 
     /// `store`: the catalog; nil: the SQLite catalog in the folder.
     /// `files`: where the files are; nil: the folder.
@@ -45,6 +44,7 @@ final class LibraryParts: Sendable {
          files: (any LibraryFiles)?, afterImport: (@Sendable (PhotoLibrary, [String]) -> Void)?) throws {
         self.url = url.standardizedFileURL
         self.afterImport = afterImport
+        commitHooks = CommitHooks(afterImport: afterImport)
         self.registry = registry
         self.renderer = Renderer(registry: registry)
         layout = LibraryLayout(root: self.url)
@@ -75,21 +75,12 @@ final class LibraryParts: Sendable {
         catalog = LibraryCatalog(try store ?? SQLiteCatalogStore(path: layout.catalog, readOnly: isReadOnly))
     }
 
-    /// `LibraryPart.readablePath`.
-    func readablePath(_ relative: String) -> String {
-        (try? files.localPath(relative)) ?? layout.absolute(relative)
-    }
-
-    /// Binds `afterImport` to the façade built on these parts.
-    func bindAfterImport(to library: PhotoLibrary) {
-        guard let afterImport else { return }
-        createdHook.withLock { $0 = { [weak library] ids in if let library { afterImport(library, ids) } } }
-    }
-
-    /// Calls `afterImport` with the photos a commit created.
-    func announceCreated(_ ids: [String]) {
-        createdHook.withLock { $0 }?(ids)
-    }
+    /// The catalog, for the parts that read or write it.
+    var catalogPart: CatalogPart { CatalogPart(catalog: catalog, isReadOnly: isReadOnly, root: layout.root) }
+    /// The files, for the parts that read or write them.
+    var filesPart: FilesPart { FilesPart(layout: layout, files: files) }
+    /// The renderer, for the parts that render.
+    var renderPart: RenderPart { RenderPart(renderer: renderer, previewBases: previewBases) }
 
     /// A folder that holds originals but whose catalog is missing or empty
     /// is a damaged library, not a new one: opening it would start an empty
@@ -105,43 +96,134 @@ final class LibraryParts: Sendable {
     }
 }
 
-/// A part built on the shared `LibraryParts` — a service, the façade, or a
-/// lower part services share (`Previews`): the same access to those parts
-/// and the helpers all of them use: catalog transactions, id resolution,
-/// rows turned into models, local paths of library files. It reaches no
-/// service: services are wired in one place (LibraryServices.swift).
-protocol LibraryPart {
-    var parts: LibraryParts { get }
+/// The catalog as the parts that use it hold it (`AppDatabase`-style): its
+/// transactions, and whether the library may be changed.
+struct CatalogPart: Sendable {
+    let catalog: LibraryCatalog
+    /// Opened without write access: `write` throws.
+    let isReadOnly: Bool
+    /// The library folder (named in the read-only error).
+    let root: URL
+}
+
+/// The library's files as the parts that use them hold them: the folder's
+/// layout (staging, cache; all of it for a folder library) and the files.
+struct FilesPart: Sendable {
+    let layout: LibraryLayout
+    let files: any LibraryFiles
+
+    /// `FilesUser.readablePath`.
+    func readablePath(_ relative: String) -> String {
+        (try? files.localPath(relative)) ?? layout.absolute(relative)
+    }
+}
+
+/// The renderer as the parts that render hold it, with the last preview bases decoded.
+struct RenderPart: Sendable {
+    let renderer: Renderer
+    let previewBases: PreviewBases
+}
+
+/// What a commit announces (`PhotoLibrary.afterImport`, bound to the
+/// façade) and when it last swept staging: Committing's state across calls.
+final class CommitHooks: Sendable {
+    /// Whether the library announces the photos a commit creates.
+    let announcesCreated: Bool
+    private let afterImport: (@Sendable (PhotoLibrary, [String]) -> Void)?
+    /// `afterImport` bound to the façade that opened the library (set by
+    /// its `init`, holding it weakly): the commit announces the photos it
+    /// created through it without knowing the façade.
+    private let createdHook = Mutex<(@Sendable ([String]) -> Void)?>(nil)
+    /// When `tmp/` was last swept (Committing+Staging.swift).
+    let stagingSweep = Mutex<Date>(.distantPast)
+
+    init(afterImport: (@Sendable (PhotoLibrary, [String]) -> Void)?) {
+        self.afterImport = afterImport
+        announcesCreated = afterImport != nil
+    }
+
+    /// Binds `afterImport` to the façade.
+    func bind(to library: PhotoLibrary) {
+        guard let afterImport else { return }
+        createdHook.withLock { $0 = { [weak library] ids in if let library { afterImport(library, ids) } } }
+    }
+
+    /// Calls `afterImport` with the photos a commit created.
+    func announceCreated(_ ids: [String]) {
+        createdHook.withLock { $0 }?(ids)
+    }
+}
+
+/// The darktable-cli a library uses (`PhotoLibrary.darktable`).
+final class DarktableSetting: Sendable {
+    private let value = Mutex<DarktableCLI?>(DarktableCLI.located())
+
+    var current: DarktableCLI? {
+        get { value.withLock { $0 } }
+        set { value.withLock { $0 = newValue } }
+    }
+}
+
+/// A part that reads or writes the catalog — a service, the façade, a lower
+/// part services share (`Previews`): catalog transactions and id
+/// resolution. The rows become models through `CatalogModels`. It reaches
+/// no service: services are wired in one place (LibraryServices.swift).
+protocol CatalogUser {
+    var catalogPart: CatalogPart { get }
+}
+
+/// A part that reads or writes the library's files too.
+protocol FilesUser: CatalogUser {
+    var filesPart: FilesPart { get }
+}
+
+/// A part that renders.
+protocol RenderUser {
+    var renderPart: RenderPart { get }
 }
 
 /// A library service (Queries, Committing, Editing, Importing, Rendering,
 /// Maintenance, Feed, Versions, Exporting, UploadedPresets): a small value
-/// with one job, built from the shared parts and the services it uses,
-/// each a stored property passed in at `init` (declared: the services form
-/// a graph without cycles, which `ServiceDependencyTests` reads from these
-/// declarations). A service never builds another one.
-protocol LibraryService: LibraryPart {}
+/// with one job, holding only the parts it uses (`CatalogUser`,
+/// `FilesUser`, `RenderUser`, the filter registry, …) and the services it
+/// uses, each a stored property passed in at `init` (declared: the services
+/// form a graph without cycles, which `ServiceDependencyTests` reads from
+/// these declarations). A service never builds another one.
+protocol LibraryService {}
 
-extension LibraryPart {
-    var layout: LibraryLayout { parts.layout }
-    var catalog: LibraryCatalog { parts.catalog }
-    var files: any LibraryFiles { parts.files }
-    var lock: LibraryLock? { parts.lock }
-    var renderer: Renderer { parts.renderer }
-    var registry: FilterRegistry { parts.registry }
-    var isReadOnly: Bool { parts.isReadOnly }
+extension CatalogUser {
+    var catalog: LibraryCatalog { catalogPart.catalog }
+    var isReadOnly: Bool { catalogPart.isReadOnly }
 
     /// Throws when the library was opened read-only.
     func requireWritable() throws {
         if isReadOnly {
-            throw PhotoEditError.library("\(layout.root.path) is read-only (no write access): it can be read, not changed")
+            throw PhotoEditError.library("\(catalogPart.root.path) is read-only (no write access): it can be read, not changed")
         }
     }
 
     /// `resolve` of the façade: an id or an unambiguous prefix of one to the full id.
     func resolve(_ idOrPrefix: String) throws -> String {
-        try read { db in try Self.resolve(idOrPrefix, db) }
+        try read { db in try CatalogModels.resolve(idOrPrefix, db) }
     }
+
+    /// Runs `body` in a read transaction of the catalog.
+    func read<T>(_ body: (any CatalogConnection) throws -> T) throws -> T {
+        try catalog.read(body)
+    }
+
+    /// Runs `body` in one all-or-nothing write transaction of the catalog.
+    func write<T>(_ body: (any CatalogConnection) throws -> T) throws -> T {
+        try requireWritable()
+        return try catalog.write(body)
+    }
+}
+
+/// The catalog's rows as the library's models, read in a transaction: id
+/// resolution, photos, albums, revisions. A lower part every part that
+/// reads the catalog shares (services, the façade, the change recorder);
+/// it reaches no service.
+enum CatalogModels {
 
     /// `resolve` inside a transaction.
     static func resolve(_ idOrPrefix: String, _ db: any CatalogConnection) throws -> String {
@@ -169,6 +251,7 @@ extension LibraryPart {
         return record
     }
 
+    /// The photo of a row, with its current revision, albums and keywords.
     static func asset(_ r: AssetRecord, _ db: any CatalogConnection) throws -> Asset {
         asset(r, current: try db.revision(r.revision, of: r.id), albums: try db.albumTitles(of: [r.id])[r.id] ?? [],
               keywords: try keywords(of: [r.id], db)[r.id] ?? [])
@@ -228,6 +311,12 @@ extension LibraryPart {
                  isBasedOnAlternate: r.basePath != nil && r.baseRevision == nil)
     }
 
+}
+
+extension FilesUser {
+    var layout: LibraryLayout { filesPart.layout }
+    var files: any LibraryFiles { filesPart.files }
+
     /// The photo behind `idOrPrefix`, for the version asked: what an image
     /// request, an export and the stored previews are made from.
     func imageSubject(_ idOrPrefix: String, version: ImageVersion) throws -> ImageSubject {
@@ -244,18 +333,7 @@ extension LibraryPart {
                             baseFile: revision?.basePath,
                             currentWidth: revision?.pixelWidth ?? asset.originalPixelWidth,
                             currentHeight: revision?.pixelHeight ?? asset.originalPixelHeight,
-                            alternateFile: asset.alternatePath, localize: { [parts] in parts.readablePath($0) })
-    }
-
-    /// Runs `body` in a read transaction of the catalog.
-    func read<T>(_ body: (any CatalogConnection) throws -> T) throws -> T {
-        try catalog.read(body)
-    }
-
-    /// Runs `body` in one all-or-nothing write transaction of the catalog.
-    func write<T>(_ body: (any CatalogConnection) throws -> T) throws -> T {
-        try requireWritable()
-        return try catalog.write(body)
+                            alternateFile: asset.alternatePath, localize: { [filesPart] in filesPart.readablePath($0) })
     }
 
     /// A local file for `relative` (see `LibraryFiles.localPath`); when a
@@ -263,7 +341,7 @@ extension LibraryPart {
     /// have it, which does not exist: the caller reports it missing, as for
     /// a missing file in a folder.
     func readablePath(_ relative: String) -> String {
-        parts.readablePath(relative)
+        filesPart.readablePath(relative)
     }
 
     /// The absolute path of a pair's alternate file (the RAW), nil for a single file.
@@ -279,6 +357,14 @@ extension LibraryPart {
     }
 }
 
-/// The façade reads the shared parts the same way its services do; it
-/// builds its services (LibraryServices.swift) and no service holds it.
-extension PhotoLibrary: LibraryPart {}
+extension RenderUser {
+    var renderer: Renderer { renderPart.renderer }
+}
+
+/// The façade reads the parts the same way its services do; it builds its
+/// services (LibraryServices.swift) and no service holds it.
+extension PhotoLibrary: FilesUser, RenderUser {
+    var catalogPart: CatalogPart { parts.catalogPart }
+    var filesPart: FilesPart { parts.filesPart }
+    var renderPart: RenderPart { parts.renderPart }
+}

@@ -24,10 +24,10 @@ extension PhotoLibrary {
     /// no copies is alone in the list.
     public func versions(of idOrPrefix: String) throws -> [Asset] {
         try read { db in
-            let a = try Queries.assetRecord(idOrPrefix, db)
+            let a = try CatalogModels.assetRecord(idOrPrefix, db)
             let master = a.masterId ?? a.id
             let ids = [master] + (try db.copies(of: master))
-            let models = try Self.assetModels(ids, db)
+            let models = try CatalogModels.assetModels(ids, db)
             return ids.compactMap { models[$0] }
         }
     }

@@ -73,7 +73,7 @@ public final class PhotoLibrary: Sendable {
                  files: (any LibraryFiles)? = nil, afterImport: (@Sendable (PhotoLibrary, [String]) -> Void)? = nil) throws {
         parts = try LibraryParts(url: url, create: create, registry: registry, store: store, files: files, afterImport: afterImport)
         (self.url, self.registry, isReadOnly) = (parts.url, parts.registry, parts.isReadOnly)
-        parts.bindAfterImport(to: self)
+        parts.commitHooks.bind(to: self)
         if parts.exclusive { try maintenance.recover() }
         parts.lock?.shared()
     }
@@ -461,8 +461,8 @@ extension PhotoLibrary {
     /// ``DarktableCLI/located(environment:)`` finds when the library is
     /// opened). Nil: a history is kept with the photo's unedited render.
     public var darktable: DarktableCLI? {
-        get { parts.darktableSetting.withLock { $0 } }
-        set { parts.darktableSetting.withLock { $0 = newValue } }
+        get { parts.darktable.current }
+        set { parts.darktable.current = newValue }
     }
 
     /// Reads the develop settings of photos already in the library and

@@ -26,8 +26,10 @@ public enum PresetUploadError: Error, Sendable, CustomStringConvertible {
 /// of a distributed library (copied into the node's work folder to be read),
 /// so every process and node of the library sees the same presets. They are
 /// written once and never replaced, like the library's other files.
-struct UploadedPresets: LibraryService {
-    let parts: LibraryParts
+struct UploadedPresets: LibraryService, FilesUser {
+    let catalogPart: CatalogPart
+    let filesPart: FilesPart
+    let registry: FilterRegistry
 }
 
 extension PhotoLibrary {

@@ -134,15 +134,26 @@ public final class FetchResult<Object: Sendable>: Sendable {
 
 /// A fetch result is a random-access collection of its objects, loaded in
 /// pages as they are read (`for asset in result`, `result.map(\.id)`,
-/// `result[i]`). The subscript cannot throw: reading an object that was
-/// purged since the fetch, or whose page the catalog cannot read, stops the
-/// process. Code that must survive that (a server reading a result while
-/// other writers purge) uses `object(at:)` or `objects(in:)`, which throw.
+/// `result[i]`), as PhotoKit's `PHFetchResult` is.
+///
+/// Why the subscript can fail, and stops the process when it does: a
+/// collection's subscript cannot throw, and a fetch result reads only ids
+/// up front (a fetch over a million photos reads no photo), so an object is
+/// read when its page is first read — after the fetch. An object purged in
+/// between (by this process or another writer), or a page the catalog
+/// cannot read (an I/O error), has nothing the subscript could return, and
+/// returning an object that is not the library's would be worse than
+/// stopping. Reading every object at fetch time would make the failure
+/// impossible at the cost of the lazy fetch; it was not chosen. The
+/// throwing calls are the API for code that must survive it: `object(at:)`,
+/// `objects(in:)`, `allObjects()`. The package's own server routes and
+/// commands use only those (and `identifiers`), never the subscript.
 extension FetchResult: RandomAccessCollection {
     public var startIndex: Int { 0 }
     public var endIndex: Int { identifiers.count }
 
-    /// The object at `position`, as `object(at:)` but not throwing.
+    /// The object at `position`, as `object(at:)` but not throwing: a
+    /// precondition failure when it cannot be read (see above).
     public subscript(position: Int) -> Object {
         precondition(identifiers.indices.contains(position), "FetchResult index \(position) is out of range (0..<\(count))")
         do { return try object(at: position) } catch { preconditionFailure("FetchResult[\(position)]: \(error)") }
@@ -160,13 +171,13 @@ extension Queries {
 
     func fetchAlbums(titleContains: String? = nil, newestFirst: Bool = false) throws -> FetchResult<Album> {
         let ids = try read { db in try db.albumIDs(titleContains: titleContains, newestFirst: newestFirst) }
-        return FetchResult(identifiers: ids, objectType: .album, load: { [self] ids in try read { db in try Self.albums(ids, db) } },
+        return FetchResult(identifiers: ids, objectType: .album, load: { [self] ids in try read { db in try CatalogModels.albums(ids, db) } },
                            refetch: { [self] in try fetchAlbums(titleContains: titleContains, newestFirst: newestFirst) })
     }
 
     private func fetchAssets(album: String?, _ options: FetchOptions) throws -> FetchResult<Asset> {
         let ids = try read { db in try db.assetIDs(options, album: album) }
-        return FetchResult(identifiers: ids, objectType: .asset, load: { [self] ids in try read { db in try Self.assetModels(ids, db) } },
+        return FetchResult(identifiers: ids, objectType: .asset, load: { [self] ids in try read { db in try CatalogModels.assetModels(ids, db) } },
                            refetch: { [self] in try fetchAssets(album: album, options) })
     }
 }

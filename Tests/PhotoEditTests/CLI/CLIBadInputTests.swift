@@ -55,56 +55,27 @@ struct CLIBadInputTests {
         BadCommand(label: "history of a path", arguments: ["history", "../../etc"], message: "malformed id"),
     ]
 
-    /// A library with two photos, one edited (so it has a stored render).
-    static func makeLibrary() throws -> (CLILibrary, a: String, b: String) {
-        let lib = CLILibrary()
-        let ids = try lib.importFiles([Paths.sample("coffee.jpg"), Paths.sample("rotated-exif.jpg")])
-        try lib.succeed(["apply", "crop=16:9,exposure=+0.3", ids[0]])
-        return (lib, ids[0], ids[1])
-    }
-
-    static func expectUnchanged(_ lib: CLILibrary, by arguments: [String], message: String,
-                                sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let before = try lib.snapshot(filesFirst: false, sourceLocation: sourceLocation)
-        #expect(before.files.keys.contains("catalog.sqlite"), sourceLocation: sourceLocation)
-        let r = try lib.run(arguments, sourceLocation: sourceLocation)
-        let after = try lib.snapshot(filesFirst: true, sourceLocation: sourceLocation)
-        #expect(r.status != 0, "\(r)", sourceLocation: sourceLocation)
-        #expect(r.stderrLines.count == 1, "exactly one line on stderr: \(r)", sourceLocation: sourceLocation)
-        #expect(r.stderr.hasPrefix("photoedit: error: "), "\(r)", sourceLocation: sourceLocation)
-        #expect(r.stderr.contains(message), "stderr names the problem (\(message)): \(r.stderr)", sourceLocation: sourceLocation)
-        #expect(r.stdout.isEmpty, "\(r)", sourceLocation: sourceLocation)
-        #expect(after.files == before.files, "files changed: \(Self.difference(before.files, after.files))", sourceLocation: sourceLocation)
-        #expect(after.list == before.list, "list --json changed", sourceLocation: sourceLocation)
-        #expect(after.histories == before.histories, "history --json changed", sourceLocation: sourceLocation)
-    }
-
-    static func difference(_ a: [String: String], _ b: [String: String]) -> String {
-        let keys = Set(a.keys).union(b.keys).sorted().filter { a[$0] != b[$0] }
-        return keys.map { "\($0): \(a[$0] == nil ? "added" : b[$0] == nil ? "removed" : "modified")" }.joined(separator: ", ")
-    }
-
     @Test(arguments: commands)
     func badCommandChangesNothing(_ command: BadCommand) throws {
-        let (lib, a, b) = try Self.makeLibrary()
+        let (lib, a, b) = try CLILibrary.withTwoPhotos()
         let unknownDigit = try #require("0123456789abcdef".first { d in ![a, b].contains { $0.first == d } })
         let arguments = command.arguments.map {
             $0.replacingOccurrences(of: "{A}", with: a).replacingOccurrences(of: "{B}", with: String(b.prefix(8)))
                 .replacingOccurrences(of: "{UNKNOWN}", with: String(repeating: unknownDigit, count: 32))
                 .replacingOccurrences(of: "{TMP}", with: lib.temp.path)
         }
-        try Self.expectUnchanged(lib, by: arguments, message: command.message)
+        try lib.expectUnchanged(by: arguments, message: command.message)
     }
 
     @Test func ambiguousIdChangesNothing() throws {
         let lib = CLILibrary()
-        let (_, prefix) = try CLIImportTests.libraryWithSharedPrefix(lib)
-        try Self.expectUnchanged(lib, by: ["apply", "exposure=+1", prefix], message: "is ambiguous")
-        try Self.expectUnchanged(lib, by: ["revert", prefix], message: "is ambiguous")
+        let (_, prefix) = try lib.importSyntheticPhotosSharingAPrefix()
+        try lib.expectUnchanged(by: ["apply", "exposure=+1", prefix], message: "is ambiguous")
+        try lib.expectUnchanged(by: ["revert", prefix], message: "is ambiguous")
     }
 
     @Test func folderOfOnlyBadFilesChangesNothing() throws {
-        let (lib, _, _) = try Self.makeLibrary()
+        let (lib, _, _) = try CLILibrary.withTwoPhotos()
         let folder = lib.temp.url.appendingPathComponent("bad")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: Paths.bad("truncated.jpg"), toPath: folder.appendingPathComponent("t.jpg").path)
@@ -123,7 +94,7 @@ struct CLIBadInputTests {
     /// change counter and schema cookie. The rows are unchanged (the other
     /// tests compare everything else byte for byte).
     @Test func readOnlyCommandLeavesTheCatalogFileByteIdentical() throws {
-        let (lib, a, _) = try Self.makeLibrary()
+        let (lib, a, _) = try CLILibrary.withTwoPhotos()
         let catalog = lib.path + "/catalog.sqlite"
         let before = try Data(contentsOf: URL(fileURLWithPath: catalog))
         try lib.succeed(["list"])
@@ -141,14 +112,14 @@ struct CLIBadInputTests {
     }
 
     @Test func readOnlyCommandsAndDuplicateImportChangeNothing() throws {
-        let (lib, a, _) = try Self.makeLibrary()
+        let (lib, a, _) = try CLILibrary.withTwoPhotos()
         let before = try lib.snapshot(filesFirst: false)
         try lib.succeed(["import", "samples/coffee.jpg"])
         try lib.succeed(["show", a])
         try lib.succeed(["render", a, "-o", lib.temp.file("x.png"), "--size", "64"])
         try lib.succeed(["render", a, "-o", lib.temp.file("y.jpg"), "--version", "original"])
         let after = try lib.snapshot(filesFirst: true)
-        #expect(after.files == before.files, "\(Self.difference(before.files, after.files))")
+        #expect(after.files == before.files, "\(fileDifference(before.files, after.files))")
         #expect(after.list == before.list && after.histories == before.histories)
     }
 }

@@ -13,8 +13,8 @@ struct ProgressTests {
         for seed in 0..<count {
             try Pixels.writeSyntheticPNG(to: folder.file(String(format: "s%02d.png", seed)), seed: seed)
         }
-        try FileManager.default.copyItem(atPath: RawDevelopmentTests.dng, toPath: folder.file("IMG_0042.DNG"))
-        try FileManager.default.copyItem(atPath: RawDevelopmentTests.jpeg, toPath: folder.file("IMG_0042.JPG"))
+        try FileManager.default.copyItem(atPath: Paths.rawFixture("coffee.dng"), toPath: folder.file("IMG_0042.DNG"))
+        try FileManager.default.copyItem(atPath: Paths.rawFixture("coffee.jpg"), toPath: folder.file("IMG_0042.JPG"))
         try Data("not an image".utf8).write(to: folder.url.appendingPathComponent("bad.jpg"))
         return folder
     }

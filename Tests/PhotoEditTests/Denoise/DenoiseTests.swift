@@ -187,15 +187,15 @@ struct DenoiseTests {
     /// development, within its 16-bit rounding; the multipliers are the
     /// ones the fixture's as-shot neutral (0.5, 1, 0.7) asks for.
     @Test func cameraDevelopmentThroughTheMatrixIsLibrawsOwn() throws {
-        let camera = try RawDecoder.developCamera(RawDevelopmentTests.dng)
+        let camera = try RawDecoder.developCamera(Paths.rawFixture("coffee.dng"))
         #expect(abs(camera.multipliers[0] - 2) < 0.01 && camera.multipliers[1] == 1 && abs(camera.multipliers[2] - 1 / 0.7) < 0.01,
                 "\(camera.multipliers)")
         let turned = try Denoiser.apply(camera.image, model: .zero, settings: Denoiser.Settings(), matrix: camera.matrix)
-        let libraw = try RawDecoder.develop(RawDevelopmentTests.dng)
+        let libraw = try RawDecoder.develop(Paths.rawFixture("coffee.dng"))
         #expect(turned.width == libraw.width && turned.height == libraw.height)
         #expect(try Pixels.maxAbsDifference(turned, libraw) <= 2.0 / 65535)
         // The matrix is the one libraw reports for the file.
-        let info = try #require(RawDecoder.identify(RawDevelopmentTests.dng))
+        let info = try #require(RawDecoder.identify(Paths.rawFixture("coffee.dng")))
         #expect(zip(camera.matrix, info.sRGBFromCamera).allSatisfy { abs($0 - $1) < 1e-6 }, "\(camera.matrix)")
     }
 
@@ -218,19 +218,19 @@ struct DenoiseTests {
     /// (after the matrix, in the chain).
     @Test func rawDenoisesInCameraRGBAndVersionOneKeepsItsRender() throws {
         let renderer = Renderer(registry: .standard)
-        let plain = try renderer.render(recipe: .empty, originalPath: RawDevelopmentTests.dng, output: RenderOptions(bitDepth: 16))
+        let plain = try renderer.render(recipe: .empty, originalPath: Paths.rawFixture("coffee.dng"), output: RenderOptions(bitDepth: 16))
         let recipe = try Chain.apply(Chain.parse("denoise=60:60:estimate"), to: .empty)
-        #expect(Renderer.denoisesInCamera(recipe, path: RawDevelopmentTests.dng) != nil)
-        let v2 = try renderer.render(recipe: recipe, originalPath: RawDevelopmentTests.dng, output: RenderOptions(bitDepth: 16))
+        #expect(Renderer.denoisesInCamera(recipe, path: Paths.rawFixture("coffee.dng")) != nil)
+        let v2 = try renderer.render(recipe: recipe, originalPath: Paths.rawFixture("coffee.dng"), output: RenderOptions(bitDepth: 16))
         let change = try Pixels.deltaE(v2, plain)
         #expect(change.mean > 0.05 && change.mean < 3, "\(change)")
 
         var pinned = recipe
         let node = try #require(recipe.node("denoise"))
         pinned.set(RecipeNode(filter: "denoise", version: 1, parameters: node.parameters), registry: .standard)
-        #expect(Renderer.denoisesInCamera(pinned, path: RawDevelopmentTests.dng) == nil)
-        let v1 = try renderer.render(recipe: pinned, originalPath: RawDevelopmentTests.dng, output: RenderOptions(bitDepth: 16))
-        let byHand = try renderer.outputImage(Filters.denoise.renderer(for: 1)(RawDecoder.develop(RawDevelopmentTests.dng), node.parameters, RenderContext()),
+        #expect(Renderer.denoisesInCamera(pinned, path: Paths.rawFixture("coffee.dng")) == nil)
+        let v1 = try renderer.render(recipe: pinned, originalPath: Paths.rawFixture("coffee.dng"), output: RenderOptions(bitDepth: 16))
+        let byHand = try renderer.outputImage(Filters.denoise.renderer(for: 1)(RawDecoder.develop(Paths.rawFixture("coffee.dng")), node.parameters, RenderContext()),
                                               options: RenderOptions(bitDepth: 16))
         #expect(try Pixels.maxAbsDifference(v1, byHand) == 0)
         #expect(try Pixels.maxAbsDifference(v1, v2) > 0)
@@ -243,13 +243,13 @@ struct DenoiseTests {
         let renderer = Renderer(registry: .standard)
         let recipe = try Chain.apply(Chain.parse("denoise=60:60:estimate"), to: .empty)
         let box = RenderOptions(maxWidth: 100, maxHeight: 100)
-        #expect(abs(renderer.developmentScale(recipe, path: RawDevelopmentTests.dng, output: box) - 1.0 / 3) < 1e-9)
-        #expect(renderer.developmentScale(recipe, path: RawDevelopmentTests.dng, output: RenderOptions()) == 1)
+        #expect(abs(renderer.developmentScale(recipe, path: Paths.rawFixture("coffee.dng"), output: box) - 1.0 / 3) < 1e-9)
+        #expect(renderer.developmentScale(recipe, path: Paths.rawFixture("coffee.dng"), output: RenderOptions()) == 1)
         let cropped = try Chain.apply(Chain.parse("denoise,crop=0.1:0.1:0.8:0.8"), to: .empty)
-        #expect(renderer.developmentScale(cropped, path: RawDevelopmentTests.dng, output: box) == 1)
-        let small = try renderer.render(recipe: recipe, originalPath: RawDevelopmentTests.dng, output: box)
+        #expect(renderer.developmentScale(cropped, path: Paths.rawFixture("coffee.dng"), output: box) == 1)
+        let small = try renderer.render(recipe: recipe, originalPath: Paths.rawFixture("coffee.dng"), output: box)
         #expect(max(small.width, small.height) <= 101)
-        let full = try renderer.render(recipe: recipe, originalPath: RawDevelopmentTests.dng).thumbnail(width: small.width, height: small.height)
+        let full = try renderer.render(recipe: recipe, originalPath: Paths.rawFixture("coffee.dng")).thumbnail(width: small.width, height: small.height)
         // This 300 × 200 fixture has detail at the pixel level, which the
         // half-size decode (no demosaicing) renders a little differently:
         // mean ΔE 2.5 at 100 px (0.40 on a 24 MP photo at 1440 px,

@@ -256,7 +256,7 @@ struct LightroomMaskTests {
         let temp = TemporaryDirectory("photoedit-lr-ranges")
         let file = temp.file("ranges.xmp")
         try Self.packet(text).write(to: URL(fileURLWithPath: file))
-        let out = try Self.run("/usr/bin/exiftool", ["-X", "-struct", file])
+        let out = try Tool.output("/usr/bin/exiftool", ["-X", "-struct", file])
         #expect(out.contains("<XMP-crs:LumRange>0.2 0.3 0.8 0.9</XMP-crs:LumRange>") && out.contains("<XMP-crs:LocalDehaze>-0.1</XMP-crs:LocalDehaze>"), "\(out.prefix(600))")
     }
 
@@ -390,7 +390,7 @@ struct LightroomMaskTests {
         let temp = TemporaryDirectory("photoedit-lr-masks")
         let file = temp.file("masks.xmp")
         try data.write(to: URL(fileURLWithPath: file))
-        let out = try Self.run("/usr/bin/exiftool", ["-X", "-struct", file])
+        let out = try Tool.output("/usr/bin/exiftool", ["-X", "-struct", file])
         #expect(out.contains("<XMP-crs:MaskGroupBasedCorrections>") && out.contains("<XMP-crs:RetouchAreas>"), "\(out.prefix(400))")
         #expect(out.contains("<XMP-crs:What>Mask/CircularGradient</XMP-crs:What>") && out.contains("<XMP-crs:LocalExposure2012>0.125</XMP-crs:LocalExposure2012>"))
         #expect(out.contains("<XMP-crs:SpotType>heal</XMP-crs:SpotType>") && out.contains("<XMP-crs:ZeroX>0</XMP-crs:ZeroX>") && out.contains("<rdf:li>d 0.1 0.1</rdf:li>"))
@@ -421,19 +421,6 @@ struct LightroomMaskTests {
         var expected = ours
         _ = expected.remove("exposure")
         #expect(Chain.format(again) == Chain.format(expected))
-    }
-
-    static func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return String(decoding: data, as: UTF8.self)
     }
 
     // MARK: Golden cases

@@ -363,7 +363,7 @@ struct LightroomSettingsTests {
         let temp = TemporaryDirectory("photoedit-crs")
         let photo = temp.file("IMG_1.jpg"), sidecar = temp.file("IMG_1.xmp")
         try FileManager.default.copyItem(atPath: Paths.sample("coffee.jpg"), toPath: photo)
-        try XMPMetadataTests.exiftool(["-o", sidecar, "-XMP-crs:Exposure2012=+1.0", "-XMP-crs:HasCrop=True", "-XMP-crs:CropLeft=0.1",
+        try Tool.exiftool(["-o", sidecar, "-XMP-crs:Exposure2012=+1.0", "-XMP-crs:HasCrop=True", "-XMP-crs:CropLeft=0.1",
                                        "-XMP-crs:CropTop=0.2", "-XMP-crs:CropRight=0.9", "-XMP-crs:CropBottom=0.8",
                                        "-XMP-crs:ColorGradeMidtoneSat=+20", "-XMP-crs:Vibrance=+25", "-XMP-xmp:Rating=4", photo])
         let library = try PhotoLibrary(url: temp.url.appendingPathComponent("library"))
@@ -451,7 +451,7 @@ struct LightroomSettingsTests {
         for (path, sample) in [(embedded, "coffee.jpg"), (hostile, "chelsea.jpg"), (rawWB, "astronaut.jpg")] {
             try FileManager.default.copyItem(atPath: Paths.sample(sample), toPath: path)
         }
-        try XMPMetadataTests.exiftool(["-overwrite_original", "-XMP-crs:Exposure2012=-0.5", "-XMP-crs:ConvertToGrayscale=True", embedded])
+        try Tool.exiftool(["-overwrite_original", "-XMP-crs:Exposure2012=-0.5", "-XMP-crs:ConvertToGrayscale=True", embedded])
         try Self.packet(#"crs:Exposure2012="+1" crs:Shadows2012="1e300""#).write(toFile: temp.file("B.xmp"), atomically: true, encoding: .utf8)
         try Self.packet(#"crs:WhiteBalance="Custom" crs:Temperature="3200" crs:Tint="0""#).write(toFile: temp.file("C.xmp"), atomically: true, encoding: .utf8)
         let library = try PhotoLibrary(url: temp.url.appendingPathComponent("library"))
@@ -481,7 +481,7 @@ struct LightroomSettingsTests {
         let exported = cli.temp.file("exported.jpg"), sidecar = cli.temp.file("other.jpg")
         try FileManager.default.copyItem(atPath: Paths.sample("coffee.jpg"), toPath: exported)
         try FileManager.default.copyItem(atPath: Paths.sample("chelsea.jpg"), toPath: sidecar)
-        try XMPMetadataTests.exiftool(["-overwrite_original", "-XMP-crs:AlreadyApplied=True", "-XMP-crs:Exposure2012=+1.5", exported])
+        try Tool.exiftool(["-overwrite_original", "-XMP-crs:AlreadyApplied=True", "-XMP-crs:Exposure2012=+1.5", exported])
         try Self.packet(#"crs:AlreadyApplied="True" crs:Exposure2012="+1""#).write(toFile: cli.temp.file("other.xmp"), atomically: true, encoding: .utf8)
         var r = try cli.succeed(["import", exported, sidecar])
         let ids = r.stdoutLines.compactMap { $0.split(separator: "\t").first.map(String.init) }
@@ -495,7 +495,7 @@ struct LightroomSettingsTests {
         // Without the mark, the same embedded settings are an edit.
         let unmarked = cli.temp.file("unmarked.jpg")
         try FileManager.default.copyItem(atPath: Paths.sample("astronaut.jpg"), toPath: unmarked)
-        try XMPMetadataTests.exiftool(["-overwrite_original", "-XMP-crs:Exposure2012=+1.5", unmarked])
+        try Tool.exiftool(["-overwrite_original", "-XMP-crs:Exposure2012=+1.5", unmarked])
         r = try cli.succeed(["import", unmarked])
         #expect(r.stderrLines.count == 1 && r.stderrLines[0].contains("applied as revision 1"), "\(r)")
     }
@@ -506,7 +506,7 @@ struct LightroomSettingsTests {
         let temp = TemporaryDirectory("photoedit-crs-upload")
         let file = temp.file("upload.jpg")
         try FileManager.default.copyItem(atPath: Paths.sample("coffee.jpg"), toPath: file)
-        try XMPMetadataTests.exiftool(["-overwrite_original", "-XMP-crs:Exposure2012=+0.7", "-XMP-crs:ColorGradeMidtoneSat=+20", file])
+        try Tool.exiftool(["-overwrite_original", "-XMP-crs:Exposure2012=+0.7", "-XMP-crs:ColorGradeMidtoneSat=+20", file])
         let library = try PhotoLibrary(url: temp.url.appendingPathComponent("library"))
         let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
         func chunks(_ parts: [Data]) -> AsyncStream<Data> {
@@ -532,7 +532,7 @@ struct LightroomSettingsTests {
         let temp = TemporaryDirectory("photoedit-crs-raw")
         let raw = temp.file("IMG_7.dng")
         try FileManager.default.copyItem(atPath: Paths.root.appendingPathComponent("Tests/Fixtures/raw/coffee.dng").path, toPath: raw)
-        try XMPMetadataTests.exiftool(["-o", temp.file("IMG_7.xmp"), "-XMP-crs:WhiteBalance=Custom", "-XMP-crs:ColorTemperature=3800",
+        try Tool.exiftool(["-o", temp.file("IMG_7.xmp"), "-XMP-crs:WhiteBalance=Custom", "-XMP-crs:ColorTemperature=3800",
                                        "-XMP-crs:Tint=+8", "-XMP-crs:Exposure2012=+0.3", raw])
         let library = try PhotoLibrary(url: temp.url.appendingPathComponent("library"))
         let result = try #require(try library.importItems([raw]).first)
@@ -563,7 +563,7 @@ struct LightroomSettingsTests {
         let cli = CLILibrary()
         let raw = cli.temp.file("IMG_8.dng")
         try FileManager.default.copyItem(atPath: Paths.root.appendingPathComponent("Tests/Fixtures/raw/coffee.dng").path, toPath: raw)
-        try XMPMetadataTests.exiftool(["-overwrite_original", "-XMP-crs:Exposure2012=+0.7", "-XMP-crs:Vibrance=+15",
+        try Tool.exiftool(["-overwrite_original", "-XMP-crs:Exposure2012=+0.7", "-XMP-crs:Vibrance=+15",
                                        "-XMP-xmp:Rating=3", "-XMP-dc:Subject=Trips", raw])
         var r = try cli.succeed(["import", raw])
         let id = try #require(r.stdoutLines.first?.split(separator: "\t").first.map(String.init))

@@ -138,16 +138,6 @@ struct XMPMetadataTests {
 
     // MARK: Import
 
-    /// Runs exiftool (Debian's libimage-exiftool-perl, which scripts/install-deps installs).
-    static func exiftool(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
-        process.arguments = ["-q", "-q"] + arguments
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CLIError("exiftool \(arguments) failed with \(process.terminationStatus)") }
-    }
-
     /// Photos and sidecars written by exiftool: IMG_1.jpg with embedded
     /// rating 2 and keyword Embedded, and the sidecar IMG_1.xmp (which
     /// wins); IMG_2.jpg with embedded XMP only; IMG_3.jpg with a broken
@@ -160,9 +150,9 @@ struct XMPMetadataTests {
         for (i, sample) in ["coffee.jpg", "chelsea.jpg", "astronaut.jpg"].enumerated() {
             try FileManager.default.copyItem(atPath: Paths.sample(sample), toPath: folder + "/IMG_\(i + 1).jpg")
         }
-        try Self.exiftool(["-overwrite_original", "-XMP-xmp:Rating=2", "-XMP-dc:Subject=Embedded", "-XMP-dc:Title=Old title",
+        try Tool.exiftool(["-overwrite_original", "-XMP-xmp:Rating=2", "-XMP-dc:Subject=Embedded", "-XMP-dc:Title=Old title",
                            folder + "/IMG_1.jpg", folder + "/IMG_2.jpg"])
-        try Self.exiftool(["-o", folder + "/IMG_1.xmp", "-XMP-xmp:Rating=4", "-XMP-xmp:Label=Red", "-XMP-dc:Subject=Trips",
+        try Tool.exiftool(["-o", folder + "/IMG_1.xmp", "-XMP-xmp:Rating=4", "-XMP-xmp:Label=Red", "-XMP-dc:Subject=Trips",
                            "-XMP-dc:Subject=Iceland", "-XMP-dc:Subject=Birds", "-XMP-lr:HierarchicalSubject=Trips|Iceland",
                            "-XMP-dc:Title=Falls", "-XMP-dc:Description=Gullfoss in June", Paths.sample("coffee.jpg")])
         try "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF SECRET".write(toFile: folder + "/IMG_3.jpg.xmp", atomically: true, encoding: .utf8)
@@ -197,10 +187,10 @@ struct XMPMetadataTests {
         let (iptcOnly, both) = (temp.file("IMG_8.jpg"), temp.file("IMG_9.jpg"))
         for path in [iptcOnly, both] {
             try FileManager.default.copyItem(atPath: Paths.sample("coffee.jpg"), toPath: path)
-            try Self.exiftool(["-overwrite_original", "-IPTC:CodedCharacterSet=UTF8", "-IPTC:Keywords=Birds", "-IPTC:Keywords=Café",
+            try Tool.exiftool(["-overwrite_original", "-IPTC:CodedCharacterSet=UTF8", "-IPTC:Keywords=Birds", "-IPTC:Keywords=Café",
                                "-IPTC:ObjectName=Old title", "-IPTC:Caption-Abstract=From IPTC", path])
         }
-        try Self.exiftool(["-overwrite_original", "-XMP-dc:Title=New title", "-XMP-xmp:Rating=3", both])
+        try Tool.exiftool(["-overwrite_original", "-XMP-dc:Title=New title", "-XMP-xmp:Rating=3", both])
         let library = try PhotoLibrary(url: temp.url.appendingPathComponent("library"))
         let results = try library.importItems([iptcOnly, both])
         let a = try library.asset(results[0].id!), b = try library.asset(results[1].id!)

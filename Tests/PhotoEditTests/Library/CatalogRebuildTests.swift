@@ -16,11 +16,6 @@ struct CatalogRebuildTests {
         return (list, histories, files)
     }
 
-    static func removeCatalog(_ lib: CLILibrary, leaveEmpty: Bool = false) {
-        for suffix in ["", "-wal", "-shm"] { unlink(lib.path + "/catalog.sqlite" + suffix) }
-        if leaveEmpty { _ = FileManager.default.createFile(atPath: lib.path + "/catalog.sqlite", contents: Data()) }
-    }
-
     /// A catalog whose bytes are garbage (a disk error): it cannot be
     /// opened; rebuilt, it is kept aside.
     @Test func aDamagedCatalogIsRebuiltAndKeptAside() throws {
@@ -28,7 +23,7 @@ struct CatalogRebuildTests {
         let id = try lib.importSample("coffee.jpg")
         try lib.succeed(["apply", "exposure=+0.5", id])
         let before = try Self.snapshot(lib)
-        Self.removeCatalog(lib)
+        lib.removeCatalog()
         let garbage = Data((0..<65536).map { UInt8(truncatingIfNeeded: $0 &* 7919) })
         #expect(FileManager.default.createFile(atPath: lib.path + "/catalog.sqlite", contents: garbage))
         #expect(try lib.run(["list"]).status != 0)
@@ -47,7 +42,7 @@ struct CatalogRebuildTests {
         let id = try lib.importSample("coffee.jpg")
         try lib.succeed(["apply", "exposure=+0.5", id])
         let before = try Self.snapshot(lib)
-        Self.removeCatalog(lib, leaveEmpty: true)
+        lib.removeCatalog(leaveEmpty: true)
         let killed = try CLI.run(["verify", "--library", lib.path, "--rebuild-catalog"],
                                  environment: ["PHOTOEDIT_CRASH_POINT": "catalog-moved-aside"])
         #expect(killed.status != 0, "\(killed)")
@@ -61,7 +56,7 @@ struct CatalogRebuildTests {
     /// A RAW edited alone, then joined by its JPEG (which becomes the photo,
     /// the edit keeping the RAW as its base): the pairing and the base come back.
     @Test func aRawPlusJPEGPairIsRebuilt() throws {
-        let folder = try RawDevelopmentTests.pairFolder()
+        let folder = try Paths.rawJPEGPairFolder()
         let lib = CLILibrary()
         let id = try lib.importFiles([folder.file("IMG_0042.DNG")])[0]
         try lib.succeed(["apply", "exposure=+0.3", id])
@@ -69,7 +64,7 @@ struct CatalogRebuildTests {
         #expect(joined.stdout.hasPrefix(id) && joined.stderr.contains("RAW+JPEG pair"), "\(joined)")
         let before = try Self.snapshot(lib)
         let shown = try lib.show(id)
-        Self.removeCatalog(lib)
+        lib.removeCatalog()
         try lib.succeed(["verify", "--rebuild-catalog"])
         let after = try Self.snapshot(lib)
         #expect(after.list == before.list && after.histories == before.histories && after.files == before.files)
@@ -88,7 +83,7 @@ struct CatalogRebuildTests {
         let before = try Self.snapshot(lib)
         #expect(before.files.keys.filter { $0.hasPrefix("renders/") }.count == 3)
 
-        Self.removeCatalog(lib, leaveEmpty: how == "empty")
+        lib.removeCatalog(leaveEmpty: how == "empty")
         let refused = try lib.run(["list"])
         #expect(refused.status != 0 && refused.stderr.contains("verify --rebuild-catalog"), "\(refused)")
 
@@ -115,7 +110,7 @@ struct CatalogRebuildTests {
         let id = try lib.importSample("coffee.jpg")
         let shown = try lib.show(id)
         try FileManager.default.removeItem(atPath: lib.path + "/revisions")
-        Self.removeCatalog(lib)
+        lib.removeCatalog()
         let rebuilt = try lib.run(["verify", "--rebuild-catalog"])
         #expect(rebuilt.status == 0 && rebuilt.stderr.contains("1 photos (0 from revision records, 1 from originals alone)"), "\(rebuilt)")
         let ids = try lib.succeed(["list"]).stdoutLines.map { String($0.prefix(32)) }
@@ -123,7 +118,7 @@ struct CatalogRebuildTests {
         let again = try lib.show(ids[0])
         for key in ["sha256", "pixelWidth", "pixelHeight", "format", "fileSize", "uniformTypeIdentifier"] { #expect(again[key] == shown[key], "\(key)") }
         // It has a record now: a second rebuild keeps its id.
-        Self.removeCatalog(lib)
+        lib.removeCatalog()
         try lib.succeed(["verify", "--rebuild-catalog"])
         #expect(try lib.succeed(["list"]).stdoutLines.map { String($0.prefix(32)) } == ids)
     }

@@ -333,7 +333,7 @@ struct ChangeFeedTests {
     }
 
     @Test func aJPEGJoiningItsRawIsAContentChangeAndMakesAPair() throws {
-        let folder = try RawDevelopmentTests.pairFolder()
+        let folder = try Paths.rawJPEGPairFolder()
         let temp = TemporaryDirectory("photoedit-feed-pair")
         let library = try PhotoLibrary(url: temp.url.appendingPathComponent("library"))
         let id = try #require(try library.importItems([folder.file("IMG_0042.DNG")]).first?.id)

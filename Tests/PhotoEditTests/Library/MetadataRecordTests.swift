@@ -24,7 +24,7 @@ struct MetadataRecordTests {
         let lib = CLILibrary()
         let temp = TemporaryDirectory("photoedit-metadata-record")
         try FileManager.default.copyItem(atPath: Paths.sample("astronaut.jpg"), toPath: temp.file("IMG_7.jpg"))
-        try XMPMetadataTests.exiftool(["-o", temp.file("IMG_7.xmp"), "-XMP-xmp:Rating=3", "-XMP-xmp:Label=Green",
+        try Tool.exiftool(["-o", temp.file("IMG_7.xmp"), "-XMP-xmp:Rating=3", "-XMP-xmp:Label=Green",
                                        "-XMP-dc:Subject=Iceland", "-XMP-lr:HierarchicalSubject=Trips|Iceland",
                                        "-XMP-dc:Title=Astronaut", Paths.sample("astronaut.jpg")])
         let ids = try lib.importFiles([Paths.sample("coffee.jpg"), Paths.sample("chelsea.jpg"), Paths.sample("chart.png"),
@@ -57,7 +57,7 @@ struct MetadataRecordTests {
         let before = try Self.showAll(lib, ids)
         #expect(before[0]["rating"] == .number(4) && before[2]["hidden"] == .bool(true) && before[0]["favorite"] == .bool(true) && before[3]["rating"] == .number(3))
 
-        CatalogRebuildTests.removeCatalog(lib)
+        lib.removeCatalog()
         let rebuilt = try lib.run(["verify", "--rebuild-catalog"])
         #expect(rebuilt.status == 0, "\(rebuilt)")
         #expect(rebuilt.stderr.contains("5 photos (5 from revision records, 0 from originals alone), 6 revisions, 1 renders; 4 with their metadata"),
@@ -96,7 +96,7 @@ struct MetadataRecordTests {
         chmod(path, 0o644)
         try text.write(toFile: path, atomically: false, encoding: .utf8)
 
-        CatalogRebuildTests.removeCatalog(lib)
+        lib.removeCatalog()
         let rebuilt = try lib.run(["verify", "--rebuild-catalog"])
         let lines = rebuilt.stdoutLines.filter { $0.contains(record) }
         #expect(lines.count >= 1 && lines[0].hasPrefix("not recovered: \(record): "), "\(rebuilt)")
@@ -114,11 +114,11 @@ struct MetadataRecordTests {
     /// The JPEG of a RAW+JPEG pair joins the RAW's photo with its sidecar's
     /// metadata: the join writes the photo's record, and a rebuild gives it back.
     @Test func aJoinedPairsMetadataIsRecorded() throws {
-        let folder = try RawDevelopmentTests.pairFolder()
+        let folder = try Paths.rawJPEGPairFolder()
         let lib = CLILibrary()
         let id = try lib.importFiles([folder.file("IMG_0042.DNG")])[0]
         #expect(try Self.records(lib).isEmpty)
-        try XMPMetadataTests.exiftool(["-o", folder.file("IMG_0042.JPG.xmp"), "-XMP-xmp:Rating=3", "-XMP-dc:Subject=Pairs",
+        try Tool.exiftool(["-o", folder.file("IMG_0042.JPG.xmp"), "-XMP-xmp:Rating=3", "-XMP-dc:Subject=Pairs",
                                        Paths.sample("coffee.jpg")])
         let joined = try lib.succeed(["import", folder.file("IMG_0042.JPG")])
         #expect(joined.stdout.hasPrefix(id) && joined.stderr.contains("RAW+JPEG pair"), "\(joined)")
@@ -126,7 +126,7 @@ struct MetadataRecordTests {
         #expect(records.count == 1 && records[0].contains(id), "\(records)")
         let shown = try lib.show(id)
         #expect(shown["rating"] == .number(3) && shown["keywords"] == .array([.string("Pairs")]))
-        CatalogRebuildTests.removeCatalog(lib)
+        lib.removeCatalog()
         try lib.succeed(["verify", "--rebuild-catalog"])
         #expect(try lib.show(id) == shown)
     }
@@ -182,7 +182,7 @@ struct MetadataRecordTests {
         #expect(try Self.records(lib).count == 1)
         let clean = try lib.succeed(["verify"])
         #expect(!clean.stderr.contains("rated, labelled"))
-        CatalogRebuildTests.removeCatalog(lib)
+        lib.removeCatalog()
         try lib.succeed(["verify", "--rebuild-catalog"])
         #expect(try lib.show(id)["rating"] == .number(4))
     }
@@ -206,7 +206,7 @@ struct MetadataRecordTests {
             #expect(now.count == 1, "\(point): \(now)")
             #expect((now == first) == (point == "before-commit"), "\(point)")
         }
-        CatalogRebuildTests.removeCatalog(lib)
+        lib.removeCatalog()
         try lib.succeed(["verify", "--rebuild-catalog"])
         #expect(try lib.show(id)["rating"] == .number(5))
     }

@@ -9,7 +9,7 @@ import Testing
 @Suite("SHA256Digest") struct SHA256DigestTests {
     /// `sha256sum FILE`'s digest (a separate implementation: GNU coreutils).
     static func sha256sum(_ path: String) throws -> String {
-        String(try LightroomMaskTests.run("/usr/bin/sha256sum", [path]).prefix(64))
+        String(try Tool.output("/usr/bin/sha256sum", [path]).prefix(64))
     }
 
     /// Every sample (JPEG, PNG, TIFF, HEIC, RAW…), an empty file, and files

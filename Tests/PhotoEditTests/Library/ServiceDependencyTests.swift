@@ -17,6 +17,8 @@ struct ServiceDependencyTests {
         var declared: Set<String> = []
         /// Those properties: name, type, where declared.
         var properties: [(name: String, type: String, place: String)] = []
+        /// The types of all its stored properties (the parts it was given, and services).
+        var storedTypes: Set<String> = []
         /// Its code (declaration and every extension, nested types
         /// included), without comments and string literals, with the file
         /// and line each line came from.
@@ -26,10 +28,11 @@ struct ServiceDependencyTests {
     /// The services, lower parts and the code of Images/ read from Swift sources.
     struct Graph {
         var services: [String: Service] = [:]
-        /// Code of the lower parts every service shares (`extension
-        /// LibraryPart`, types that are a `LibraryPart` but not a service).
+        /// Code of the lower parts every service shares (extensions of the
+        /// part protocols, `CatalogModels`, the change recorder, types that
+        /// use a part but are not a service).
         var lowerParts: [(place: String, text: String)] = []
-        /// Service constructions (`Editing(parts: …`) and where they are.
+        /// Service constructions (`Editing(catalogPart: …`) and where they are.
         var constructions: [(place: String, text: String)] = []
 
         var edges: [String: Set<String>] { services.mapValues(\.declared) }
@@ -50,6 +53,11 @@ struct ServiceDependencyTests {
         }
         return nil
     }
+
+    /// The protocols through which a part is given the catalog, the files, the renderer.
+    static let partProtocols: Set<String> = ["CatalogUser", "FilesUser", "RenderUser"]
+    /// The lower parts below every service, by name (besides extensions of `partProtocols`).
+    static let lowerPartNames: Set<String> = partProtocols.union(["CatalogModels", "ChangeRecorder", "LibraryParts", "CommitHooks"])
 
     static var declaration: Regex<(Substring, Substring, Substring, Substring?)> { /^(?:(?:public|package|internal|fileprivate|private|final|indirect)\s+)*(struct|extension|class|enum|protocol|actor)\s+([A-Za-z_][A-Za-z0-9_]*)(?:\.[A-Za-z0-9_.]+)?(?:<[^>]*>)?\s*(?::\s*([^{]*))?/ }
     /// A property of the type's own declaration (`let editing: Editing`,
@@ -87,7 +95,7 @@ struct ServiceDependencyTests {
                     current = chunks.count - 1
                 }
                 if let current { chunks[current].lines.append((place, line)) }
-                if !path.hasSuffix("Library/LibraryServices.swift"), line.contains("parts") { constructionsSeen.append((place, line)) }
+                if !path.hasSuffix("Library/LibraryServices.swift"), line.contains("(") { constructionsSeen.append((place, line)) }
             }
         }
         let isService = { (c: (kind: String, name: String, conformances: String, lines: [(String, String)])) in
@@ -101,6 +109,7 @@ struct ServiceDependencyTests {
                 service.lines += c.lines
                 if isService(c) {
                     for (place, line) in c.lines {
+                        if let m = line.firstMatch(of: storedProperty) { service.storedTypes.insert(String(m.2)) }
                         if let m = line.firstMatch(of: storedProperty), names.contains(String(m.2)) {
                             service.declared.insert(String(m.2))
                             service.properties.append((String(m.1), String(m.2), place))
@@ -108,14 +117,15 @@ struct ServiceDependencyTests {
                     }
                 }
                 graph.services[c.name] = service
-            } else if (c.kind == "extension" && c.name == "LibraryPart")
-                        || c.conformances.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == "LibraryPart" }) {
+            } else if (c.kind == "extension" && lowerPartNames.contains(c.name)) || (c.kind != "extension" && lowerPartNames.contains(c.name))
+                        || c.conformances.split(separator: ",").contains(where: { partProtocols.contains($0.trimmingCharacters(in: .whitespaces)) }) {
                 graph.lowerParts += c.lines
             }
         }
+        // `Editing(queries: …`, `Queries(catalogPart: …`: a labelled init.
         graph.constructions = constructionsSeen.filter { _, line in
             names.contains { name in
-                line.replacing(" ", with: "").contains(name + "(parts:") && word(of: [name], in: line) != nil
+                word(of: [name], in: line) != nil && line.replacing(" ", with: "").contains(try! Regex("(^|[^A-Za-z0-9_.])" + name + "\\([A-Za-z_]+:"))
             }
         }
         return graph
@@ -188,6 +198,15 @@ struct ServiceDependencyTests {
         #expect(undeclared.isEmpty, "\(undeclared.joined(separator: "\n"))")
         let unused = Self.unusedDeclarations(graph)
         #expect(unused.isEmpty, "\(unused.joined(separator: "\n"))")
+        // Each service holds the parts it uses, never the whole.
+        for service in graph.services.values {
+            #expect(!service.storedTypes.contains("LibraryParts"), "\(service.name) holds the whole LibraryParts")
+            #expect(service.storedTypes.contains("CatalogPart"), "\(service.name) holds \(service.storedTypes.sorted())")
+        }
+        #expect(graph.services["Committing"]?.storedTypes == ["CatalogPart", "FilesPart", "FilterRegistry", "CommitHooks", "Previews"])
+        #expect(graph.services["Queries"]?.storedTypes == ["CatalogPart", "FilesPart", "FilterRegistry"], "Queries renders nothing")
+        #expect(graph.services.values.filter { $0.storedTypes.contains("RenderPart") }.map(\.name).sorted()
+                == ["Editing", "Exporting", "Maintenance", "Rendering"])
         #expect(graph.constructions.isEmpty,
                 "services are built only in Library/LibraryServices.swift: \(graph.constructions.map { "\($0.place): \($0.text)" })")
     }

@@ -144,7 +144,7 @@ struct StagingTests {
         let path = library.layout.tmp + "/" + name
         try Data("x".utf8).write(to: URL(fileURLWithPath: path))
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: path)
-        library.parts.stagingSweep.withLock { $0 = .distantPast }
+        library.parts.commitHooks.stagingSweep.withLock { $0 = .distantPast }
         try library.performChanges { try $0.changeRequest(for: id).isFavorite = true }
         #expect(!FileIO.exists(path))
     }

@@ -141,7 +141,7 @@ struct ImageRequestTests {
     }
 
     @Test func rawPreviewIsDegradedAndNeverServedAsFinal() async throws {
-        let (temp, library, ids) = try Self.library([RawTests.dng])
+        let (temp, library, ids) = try Self.library([Paths.rawFixture("coffee.dng")])
         defer { withExtendedLifetime(temp) {} }
         let manager = ImageManager(library: library)
         let target = ImageSize(side: 100)
@@ -155,7 +155,7 @@ struct ImageRequestTests {
     }
 
     @Test func originalOfARawJPEGPairIsTheRawsDevelopment() throws {
-        let folder = try RawDevelopmentTests.pairFolder()
+        let folder = try Paths.rawJPEGPairFolder()
         let library = try PhotoLibrary(url: folder.url.appendingPathComponent("library"))
         let id = try #require(try library.importItems([folder.file("IMG_0042.JPG"), folder.file("IMG_0042.DNG")]).first?.id)
         let manager = ImageManager(library: library)
@@ -381,8 +381,8 @@ struct ImageRequestTests {
     /// before a purge still delivers every byte.
     @Test func resourcesStream() async throws {
         let folder = TemporaryDirectory("photoedit-resource-streams")
-        try FileManager.default.copyItem(atPath: RawDevelopmentTests.dng, toPath: folder.file("IMG_0042.DNG"))
-        try FileManager.default.copyItem(atPath: RawDevelopmentTests.jpeg, toPath: folder.file("IMG_0042.JPG"))
+        try FileManager.default.copyItem(atPath: Paths.rawFixture("coffee.dng"), toPath: folder.file("IMG_0042.DNG"))
+        try FileManager.default.copyItem(atPath: Paths.rawFixture("coffee.jpg"), toPath: folder.file("IMG_0042.JPG"))
         let (temp, library, ids) = try Self.library([folder.file("IMG_0042.JPG"), folder.file("IMG_0042.DNG")])
         defer { withExtendedLifetime(temp) {} }
         let id = ids[0]

@@ -7,9 +7,8 @@ import PhotoEditGolden
 /// RAW+JPEG pairs.
 @Suite("RAW development and pairs")
 struct RawDevelopmentTests {
-    static func fixture(_ name: String) -> String { Paths.root.appendingPathComponent("Tests/Fixtures/raw/\(name)").path }
-    static let dng = fixture("coffee.dng")
-    static let jpeg = fixture("coffee.jpg")
+    private static let dng = Paths.rawFixture("coffee.dng")
+    private static let jpeg = Paths.rawFixture("coffee.jpg")
 
     static func develop(_ path: String, _ chain: String, into folder: TemporaryDirectory, name: String) throws -> String {
         let recipe = try Chain.apply(Chain.parse(chain), to: .empty)
@@ -135,7 +134,7 @@ struct RawDevelopmentTests {
     // MARK: Orientation, LinearRaw, previews
 
     @Test func rotatedRawDevelopsUprightAndItsPreviewToo() throws {
-        let rotated = Self.fixture("rotated.dng")
+        let rotated = Paths.rawFixture("rotated.dng")
         let info = try #require(RawDecoder.identify(rotated))
         #expect(info.orientation == 6 && info.width == 300 && info.height == 200)
         let temp = TemporaryDirectory("photoedit-raw-rotated")
@@ -160,16 +159,16 @@ struct RawDevelopmentTests {
 
     @Test func previewsUseTheEmbeddedJPEGOrAHalfSizeDevelopment() throws {
         // Too small an embedded preview, or none: libraw's half-size development.
-        #expect(try RawDecoder.embeddedPreview(Self.fixture("rotated.dng"), minSize: 1024) == nil)
+        #expect(try RawDecoder.embeddedPreview(Paths.rawFixture("rotated.dng"), minSize: 1024) == nil)
         let half = try RawDecoder.preview(Self.dng, minSize: 64)
         #expect(half.width == 150 && half.height == 100)
-        let fitted = try RawDecoder.preview(Self.fixture("rotated.dng"), minSize: 64, target: 128)
+        let fitted = try RawDecoder.preview(Paths.rawFixture("rotated.dng"), minSize: 64, target: 128)
         #expect(fitted.width == 128 && (85...86).contains(fitted.height))
-        #expect(throws: PhotoEditError.self) { try RawDecoder.preview(Self.fixture("truncated.dng"), minSize: 64) }
+        #expect(throws: PhotoEditError.self) { try RawDecoder.preview(Paths.rawFixture("truncated.dng"), minSize: 64) }
     }
 
     @Test func linearRawDNGDevelops() throws {
-        let linear = Self.fixture("linear.dng")
+        let linear = Paths.rawFixture("linear.dng")
         let info = try #require(RawDecoder.identify(linear))
         #expect(info.model == "Synthetic LinearRaw" && info.width == 150 && info.height == 100)
         let temp = TemporaryDirectory("photoedit-raw-linear")
@@ -183,16 +182,8 @@ struct RawDevelopmentTests {
     // MARK: RAW+JPEG pairs
 
     /// A folder holding a RAW and a JPEG of one shot (plus an unrelated JPEG).
-    static func pairFolder() throws -> TemporaryDirectory {
-        let folder = TemporaryDirectory("photoedit-pair")
-        try FileManager.default.copyItem(atPath: dng, toPath: folder.file("IMG_0042.DNG"))
-        try FileManager.default.copyItem(atPath: jpeg, toPath: folder.file("IMG_0042.JPG"))
-        try FileManager.default.copyItem(atPath: Paths.sample("chelsea.jpg"), toPath: folder.file("IMG_0043.JPG"))
-        return folder
-    }
-
     @Test func rawAndJPEGOfOneShotImportAsOnePhoto() throws {
-        let folder = try Self.pairFolder()
+        let folder = try Paths.rawJPEGPairFolder()
         let lib = CLILibrary()
         let r = try lib.succeed(["import", folder.url.path])
         let ids = r.stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
@@ -225,7 +216,7 @@ struct RawDevelopmentTests {
     }
 
     @Test func editsStartFromEitherFileAndSayWhich() throws {
-        let folder = try Self.pairFolder()
+        let folder = try Paths.rawJPEGPairFolder()
         let lib = CLILibrary()
         let id = try lib.importFiles([folder.file("IMG_0042.JPG"), folder.file("IMG_0042.DNG")])[0]
         func base() throws -> String? {
@@ -264,7 +255,7 @@ struct RawDevelopmentTests {
     }
 
     @Test func theSecondFileJoinsLaterAndEarlierEditsRenderTheSame() throws {
-        let folder = try Self.pairFolder()
+        let folder = try Paths.rawJPEGPairFolder()
         let lib = CLILibrary()
         let id = try lib.importFiles([folder.file("IMG_0042.DNG")])[0]
         try lib.succeed(["apply", "raw.wb=5000,exposure=+0.3", id])

@@ -7,8 +7,8 @@ import Testing
 /// `dcraw_emu` with matching settings.
 @Suite("RAW")
 struct RawTests {
-    static let dng = Paths.root.appendingPathComponent("Tests/Fixtures/raw/coffee.dng").path
-    static let truncated = Paths.root.appendingPathComponent("Tests/Fixtures/raw/truncated.dng").path
+    private static let dng = Paths.rawFixture("coffee.dng")
+    private static let truncated = Paths.rawFixture("truncated.dng")
 
     @Test func libRawRecognisesRawByContentOnly() throws {
         let info = try #require(RawDecoder.identify(Self.dng))

@@ -115,7 +115,7 @@ struct BadInputCorpusTests {
             #expect(r.stderr.hasPrefix("photoedit: error: "), "\(c.label): \(r)")
             #expect(r.stderr.contains(c.message), "\(c.label): stderr should contain «\(c.message)»: \(r.stderr)")
             #expect(r.stdout.isEmpty, "\(c.label): \(r)")
-            #expect(after.files == before.files, "\(c.label): files changed: \(CLIBadInputTests.difference(before.files, after.files))")
+            #expect(after.files == before.files, "\(c.label): files changed: \(fileDifference(before.files, after.files))")
             #expect(after.list == before.list, "\(c.label): list --json changed")
             #expect(after.histories == before.histories, "\(c.label): history --json changed")
             // Only read-only commands ran since `after` hashed the files: it is the next case's "before".

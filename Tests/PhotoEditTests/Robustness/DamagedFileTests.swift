@@ -29,10 +29,10 @@ struct DamagedFileTests {
     }
 
     @Test func damagedFilesAreRefusedWithOneLine() throws {
-        let (lib, _, _) = try CLIBadInputTests.makeLibrary()
+        let (lib, _, _) = try CLILibrary.withTwoPhotos()
         let files = TemporaryDirectory("photoedit-damaged")
         for (name, message) in try Self.damaged(in: files) {
-            try CLIBadInputTests.expectUnchanged(lib, by: ["import", files.file(name)], message: message)
+            try lib.expectUnchanged(by: ["import", files.file(name)], message: message)
         }
     }
 
@@ -59,8 +59,8 @@ struct DamagedFileTests {
     /// WebP), no libjxl trace.
     @Test(arguments: [("truncated.webp", "cannot decode (webpload)"), ("corrupt.jxl", "corrupt.jxl")])
     func librariesDoNotTalk(_ name: String, _ message: String) throws {
-        let (lib, _, _) = try CLIBadInputTests.makeLibrary()
-        try CLIBadInputTests.expectUnchanged(lib, by: ["import", Paths.bad(name)], message: message)
+        let (lib, _, _) = try CLILibrary.withTwoPhotos()
+        try lib.expectUnchanged(by: ["import", Paths.bad(name)], message: message)
     }
 
     /// The double unref itself is gone, not only silenced: with PHOTOEDIT_DEBUG

@@ -8,11 +8,11 @@ import Testing
 struct HostileInputTests {
     /// 25 000 `not` overflowed the parser's stack (SIGSEGV).
     @Test func deeplyNestedNotIsRefused() throws {
-        let (lib, _, _) = try CLIBadInputTests.makeLibrary()
+        let (lib, _, _) = try CLILibrary.withTwoPhotos()
         let query = String(repeating: "not ", count: 25_000) + "favorite"
-        try CLIBadInputTests.expectUnchanged(lib, by: ["list", "--where", query], message: "at most 4096 are accepted")
+        try lib.expectUnchanged(by: ["list", "--where", query], message: "at most 4096 are accepted")
         let deep = String(repeating: "not ", count: 33) + "favorite"
-        try CLIBadInputTests.expectUnchanged(lib, by: ["list", "--where", deep], message: "more than 32 deep")
+        try lib.expectUnchanged(by: ["list", "--where", deep], message: "more than 32 deep")
         // The deepest accepted nestings run (SQLite's parser takes them too).
         for shallow in [String(repeating: "not ", count: 32) + "favorite",
                         String(repeating: "not (", count: 16) + "favorite" + String(repeating: ")", count: 16)] {
@@ -36,10 +36,10 @@ struct HostileInputTests {
     @Test(arguments: [#""formatVersion":1e300,"base":"original","filters":[]"#,
                       #""formatVersion":1,"base":"original","filters":[{"id":"exposure","version":1e300,"params":{"ev":1}}]"#])
     func recipeWithAHugeVersionIsRefused(_ body: String) throws {
-        let (lib, a, _) = try CLIBadInputTests.makeLibrary()
+        let (lib, a, _) = try CLILibrary.withTwoPhotos()
         let file = lib.temp.file("huge.json")
         try Data(#"{"format":"org.photoedit.recipe",\#(body)}"#.utf8).write(to: URL(fileURLWithPath: file))
-        try CLIBadInputTests.expectUnchanged(lib, by: ["apply", "--recipe", file, a], message: "is newer than this engine")
+        try lib.expectUnchanged(by: ["apply", "--recipe", file, a], message: "is newer than this engine")
     }
 
     /// File names are printed escaped: a newline or an escape sequence in a
@@ -70,25 +70,25 @@ struct HostileLUTTests {
     @Test(arguments: ["/etc/shadow", "/etc/passwd", "/proc/self/environ", "../../etc/passwd", "../film.cube",
                       "presets/film.cube", ".hidden.cube", "film.cube/"])
     func lutNamesWithFoldersAreRefused(_ name: String) throws {
-        let (lib, a, _) = try CLIBadInputTests.makeLibrary()
-        try CLIBadInputTests.expectUnchanged(lib, by: ["apply", "lut=" + name, a], message: "is not a LUT name")
+        let (lib, a, _) = try CLILibrary.withTwoPhotos()
+        try lib.expectUnchanged(by: ["apply", "lut=" + name, a], message: "is not a LUT name")
     }
 
     @Test func aRecipeFileCannotNameAPathEither() throws {
-        let (lib, a, _) = try CLIBadInputTests.makeLibrary()
+        let (lib, a, _) = try CLILibrary.withTwoPhotos()
         let file = lib.temp.file("evil.json")
         let recipe = #"{"format":"org.photoedit.recipe","formatVersion":1,"base":"original","filters":[{"id":"lut","version":2,"params":{"file":"/etc/passwd"}}]}"#
         try Data(recipe.utf8).write(to: URL(fileURLWithPath: file))
-        try CLIBadInputTests.expectUnchanged(lib, by: ["apply", "--recipe", file, a], message: "is not a LUT name")
+        try lib.expectUnchanged(by: ["apply", "--recipe", file, a], message: "is not a LUT name")
         // A version-1 recipe's path keeps only its last component, looked up in the LUT folders.
         let old = #"{"format":"org.photoedit.recipe","formatVersion":1,"base":"original","filters":[{"id":"lut","version":1,"params":{"file":"/etc/passwd"}}]}"#
         try Data(old.utf8).write(to: URL(fileURLWithPath: file))
-        try CLIBadInputTests.expectUnchanged(lib, by: ["apply", "--recipe", file, a], message: "is not a LUT name")
+        try lib.expectUnchanged(by: ["apply", "--recipe", file, a], message: "is not a LUT name")
     }
 
     /// A file in a LUT folder that is not a LUT: the error names the file and a line number, never the content.
     @Test func aBadLUTNeverShowsItsContent() throws {
-        let (lib, a, _) = try CLIBadInputTests.makeLibrary()
+        let (lib, a, _) = try CLILibrary.withTwoPhotos()
         let folder = lib.temp.file("luts")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try "LUT_3D_SIZE 2\nSECRET-TOKEN-4711 x y\n".write(toFile: folder + "/secret.cube", atomically: true, encoding: .utf8)
@@ -137,20 +137,20 @@ struct HostileLUTTests {
 @Suite("Hostile input: what import reads")
 struct HostileImportTests {
     @Test func aFIFOIsRefusedWithoutBlocking() throws {
-        let (lib, _, _) = try CLIBadInputTests.makeLibrary()
+        let (lib, _, _) = try CLILibrary.withTwoPhotos()
         let fifo = lib.temp.file("photo.jpg")
         #expect(mkfifo(fifo, 0o600) == 0)
-        try CLIBadInputTests.expectUnchanged(lib, by: ["import", fifo], message: "photo.jpg: not a regular file (a FIFO)")
+        try lib.expectUnchanged(by: ["import", fifo], message: "photo.jpg: not a regular file (a FIFO)")
     }
 
     @Test func devicesAreRefused() throws {
-        let (lib, _, _) = try CLIBadInputTests.makeLibrary()
-        try CLIBadInputTests.expectUnchanged(lib, by: ["import", "/dev/zero"], message: "/dev/zero: not a regular file (a device)")
+        let (lib, _, _) = try CLILibrary.withTwoPhotos()
+        try lib.expectUnchanged(by: ["import", "/dev/zero"], message: "/dev/zero: not a regular file (a device)")
         // Through a symbolic link with a photo's name, in a folder import too.
         let folder = lib.temp.file("camera")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: folder + "/IMG_0001.jpg", withDestinationPath: "/dev/zero")
-        try CLIBadInputTests.expectUnchanged(lib, by: ["import", folder + "/IMG_0001.jpg"], message: "not a regular file (a device)")
+        try lib.expectUnchanged(by: ["import", folder + "/IMG_0001.jpg"], message: "not a regular file (a device)")
     }
 
     @Test func theFileSizeLimitIsCheckedWhileReading() throws {

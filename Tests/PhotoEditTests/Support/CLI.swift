@@ -119,3 +119,30 @@ extension JSONValue {
     var array: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
     var isNull: Bool { self == .null }
 }
+
+extension CLILibrary {
+    /// Removes the library's catalog with its WAL and shared-memory files
+    /// (a lost or deleted catalog); `leaveEmpty`: an empty catalog.sqlite in its place.
+    func removeCatalog(leaveEmpty: Bool = false) {
+        for suffix in ["", "-wal", "-shm"] { unlink(path + "/catalog.sqlite" + suffix) }
+        if leaveEmpty { _ = FileManager.default.createFile(atPath: path + "/catalog.sqlite", contents: Data()) }
+    }
+
+    /// Imports 17 distinct synthetic photos: by the pigeonhole principle at
+    /// least two ids share their first hex digit. Returns the ids and that digit.
+    func importSyntheticPhotosSharingAPrefix() throws -> ([String], String) {
+        let folder = temp.url.appendingPathComponent("synthetic")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for seed in 0..<17 {
+            try Pixels.writeSyntheticPNG(to: folder.appendingPathComponent(String(format: "s%02d.png", seed)).path, seed: seed)
+        }
+        let r = try succeed(["import", folder.path])
+        let ids = r.stdoutLines.map { String($0.prefix(32)) }
+        #expect(!r.stderr.contains("17/17"), "no progress when stderr is not a terminal: \(r.stderr)")
+        #expect(ids.count == 17)
+        #expect(Set(ids).count == 17, "distinct images get distinct ids")
+        let counts = Dictionary(grouping: ids) { String($0.prefix(1)) }
+        let prefix = try #require(counts.first { $0.value.count >= 2 }?.key)
+        return (ids, prefix)
+    }
+}

@@ -31,7 +31,7 @@ struct APISnapshot: Equatable {
     /// A readable list of what differs.
     func difference(_ other: APISnapshot) -> String {
         var parts: [String] = []
-        if files != other.files { parts.append("files: " + CLIBadInputTests.difference(files, other.files)) }
+        if files != other.files { parts.append("files: " + fileDifference(files, other.files)) }
         if assets != other.assets { parts.append("assets differ") }
         if histories != other.histories {
             let changed = Set(histories.keys).union(other.histories.keys).filter { histories[$0] != other.histories[$0] }
@@ -209,4 +209,38 @@ extension AssetChangeRequest {
         }
         try setCreationDate(try Date(full, strategy: .iso8601), timeZone: zone)
     }
+}
+
+/// Libraries the bad-input tests change nothing in (CLIBadInputTests, Robustness/).
+extension CLILibrary {
+    /// A library with two photos, one edited (so it has a stored render).
+    static func withTwoPhotos() throws -> (CLILibrary, a: String, b: String) {
+        let lib = CLILibrary()
+        let ids = try lib.importFiles([Paths.sample("coffee.jpg"), Paths.sample("rotated-exif.jpg")])
+        try lib.succeed(["apply", "crop=16:9,exposure=+0.3", ids[0]])
+        return (lib, ids[0], ids[1])
+    }
+
+    /// Runs a command that must fail with one line naming `message` and
+    /// change nothing: the files, `list --json` and every `history --json`.
+    func expectUnchanged(by arguments: [String], message: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let before = try snapshot(filesFirst: false, sourceLocation: sourceLocation)
+        #expect(before.files.keys.contains("catalog.sqlite"), sourceLocation: sourceLocation)
+        let r = try run(arguments, sourceLocation: sourceLocation)
+        let after = try snapshot(filesFirst: true, sourceLocation: sourceLocation)
+        #expect(r.status != 0, "\(r)", sourceLocation: sourceLocation)
+        #expect(r.stderrLines.count == 1, "exactly one line on stderr: \(r)", sourceLocation: sourceLocation)
+        #expect(r.stderr.hasPrefix("photoedit: error: "), "\(r)", sourceLocation: sourceLocation)
+        #expect(r.stderr.contains(message), "stderr names the problem (\(message)): \(r.stderr)", sourceLocation: sourceLocation)
+        #expect(r.stdout.isEmpty, "\(r)", sourceLocation: sourceLocation)
+        #expect(after.files == before.files, "files changed: \(fileDifference(before.files, after.files))", sourceLocation: sourceLocation)
+        #expect(after.list == before.list, "list --json changed", sourceLocation: sourceLocation)
+        #expect(after.histories == before.histories, "history --json changed", sourceLocation: sourceLocation)
+    }
+}
+
+/// The files that differ between two snapshots of a folder (relative path → SHA-256), for messages.
+func fileDifference(_ a: [String: String], _ b: [String: String]) -> String {
+    let keys = Set(a.keys).union(b.keys).sorted().filter { a[$0] != b[$0] }
+    return keys.map { "\($0): \(a[$0] == nil ? "added" : b[$0] == nil ? "removed" : "modified")" }.joined(separator: ", ")
 }

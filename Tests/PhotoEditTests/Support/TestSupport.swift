@@ -10,6 +10,7 @@ typealias Paths = PhotoEditTestSupport.Paths
 typealias TemporaryDirectory = PhotoEditTestSupport.TemporaryDirectory
 typealias CLIResult = PhotoEditTestSupport.CLIResult
 typealias CLIError = PhotoEditTestSupport.TestFailure
+typealias Tool = PhotoEditTestSupport.Tool
 
 /// Hashes files with the engine's own streamed SHA-256.
 enum Hashing {

@@ -38,7 +38,7 @@ struct SnapshotAndSyncTests {
         #expect(copied.status == 0, "\(copied)")
         #expect(try other.succeed(["snapshot", id, "--list"]).stdoutLines.count == 2)
 
-        CatalogRebuildTests.removeCatalog(lib)
+        lib.removeCatalog()
         try lib.succeed(["verify", "--rebuild-catalog"])
         let rebuilt = try lib.succeed(["snapshot", id, "--list"]).stdoutLines.map { $0.split(separator: "\t").prefix(2).joined(separator: " ") }
         #expect(rebuilt == ["B&W 2", "Before client 1"])

@@ -100,7 +100,7 @@ struct VirtualCopyTests {
         #expect(heir["masterIdentifier"]?.isNull == true && heir["copyName"]?.isNull == true, "the copy is the master now")
         #expect(try lib.succeed(["verify"]).status == 0)
         // Its metadata record says so: a rebuilt catalog has it as a master.
-        CatalogRebuildTests.removeCatalog(lib)
+        lib.removeCatalog()
         try lib.succeed(["verify", "--rebuild-catalog"])
         #expect(try lib.show(b)["masterIdentifier"]?.isNull == true)
 

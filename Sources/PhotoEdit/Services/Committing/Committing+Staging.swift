@@ -47,7 +47,7 @@ extension Committing {
 
     /// Sweeps `tmp/` when the last sweep is older than `stagingSweepInterval`.
     func sweepStagingIfDue(now: Date = Date()) {
-        let due = parts.stagingSweep.withLock { last in
+        let due = hooks.stagingSweep.withLock { last in
             guard now.timeIntervalSince(last) >= Self.stagingSweepInterval else { return false }
             last = now
             return true
@@ -165,7 +165,7 @@ extension Committing {
             // The preview first, from the local copy: once the original is
             // in place, every request can count on its preview (unless the
             // library leaves previews to its job workers: see afterImport).
-            if parts.afterImport == nil {
+            if !hooks.announcesCreated {
                 previews.makePreview(ofStaged: staged, as: relative, width: probe.width, height: probe.height, raw: probe.format == "raw")
             }
             try files.publish(staged, as: relative)

@@ -7,8 +7,12 @@ import Foundation
 /// It owns staging from start to end (Committing+Staging.swift): the files
 /// a commit stages (originals, editing outputs), publishes and removes.
 /// It uses no other service.
-struct Committing: LibraryService {
-    let parts: LibraryParts
+struct Committing: LibraryService, FilesUser {
+    let catalogPart: CatalogPart
+    let filesPart: FilesPart
+    let registry: FilterRegistry
+    /// Announces the photos a commit creates; when staging was last swept.
+    let hooks: CommitHooks
     /// The previews of the files it places and removes.
     let previews: Previews
 
@@ -35,7 +39,7 @@ struct Committing: LibraryService {
     /// revision another writer added since.
     func performChangesWritingRevisions(_ block: (PhotoLibraryChanges) throws -> Void) throws -> [String: Revision] {
         try requireWritable()
-        let changes = PhotoLibraryChanges(parts: parts)
+        let changes = PhotoLibraryChanges(catalog: catalog)
         defer { changes.close() }
         try block(changes)
         changes.close()
@@ -176,9 +180,9 @@ struct Committing: LibraryService {
             for file in purgedFiles where !(files.isShared && file.hasPrefix("originals/")) { previews.removeFileAndPreview(file) }
             journal.finish()
             for id in purgedAssets { removeCachedImages(of: id) }
-            if parts.afterImport != nil {
+            if hooks.announcesCreated {
                 let created = creations.sorted { $0.key < $1.key }.compactMap { $0.value?.record.id }
-                if !created.isEmpty { parts.announceCreated(created) }
+                if !created.isEmpty { hooks.announceCreated(created) }
             }
             return written
         } catch {
@@ -240,7 +244,7 @@ struct Committing: LibraryService {
             revision.sidecarPath = sidecar
             try db.insert(revision)
             try db.setCurrentRevision(a.revision, of: id)
-            written[id] = Self.revision(revision)
+            written[id] = CatalogModels.revision(revision)
         }
         switch change {
         case .create:
@@ -281,15 +285,15 @@ struct Committing: LibraryService {
                             size: (a.originalPixelWidth, a.originalPixelHeight))
         case let .favorite(id, value):
             _ = try asset(id)
-            try db.set(.favorite, value, of: id)
+            try db.set(\.favorite, value, of: id)
             described.insert(id)
         case let .hidden(id, value):
             _ = try asset(id)
-            try db.set(.hidden, value, of: id)
+            try db.set(\.hidden, value, of: id)
             described.insert(id)
         case let .creationDate(id, value):
             _ = try asset(id)
-            try db.set(.creationDate, value, of: id)
+            try db.set(\.creationDate, value, of: id)
         case let .location(id, value):
             _ = try asset(id)
             if let value, abs(value.latitude) > 90 || abs(value.longitude) > 180 {
@@ -298,11 +302,11 @@ struct Committing: LibraryService {
             try db.setLocation(value, of: id)
         case let .rating(id, value):
             _ = try asset(id)
-            try db.set(.rating, try Rating.checked(value), of: id)
+            try db.set(\.rating, try Rating.checked(value), of: id)
             described.insert(id)
         case let .colorLabel(id, value):
             _ = try asset(id)
-            try db.set(.colorLabel, value?.rawValue, of: id)
+            try db.set(\.colorLabel, value?.rawValue, of: id)
             described.insert(id)
         case let .keywords(id, add, remove, replace):
             _ = try asset(id)
@@ -310,20 +314,20 @@ struct Committing: LibraryService {
             described.insert(id)
         case let .title(id, value):
             _ = try asset(id)
-            try db.set(.title, try DescriptiveMetadata.checkedText(value, "a title"), of: id)
+            try db.set(\.title, try DescriptiveMetadata.checkedText(value, "a title"), of: id)
             described.insert(id)
         case let .caption(id, value):
             _ = try asset(id)
-            try db.set(.caption, try DescriptiveMetadata.checkedText(value, "a caption"), of: id)
+            try db.set(\.caption, try DescriptiveMetadata.checkedText(value, "a caption"), of: id)
             described.insert(id)
         case .delete(let id):
             let a = try asset(id)
             if a.trashedDate == nil {
-                try db.set(.trashedDate, Date(), of: id)
+                try db.set(\.trashedDate, Date(), of: id)
             }
         case .restore(let id):
             _ = try asset(id)
-            try db.set(.trashedDate, Date?.none, of: id)
+            try db.set(\.trashedDate, Date?.none, of: id)
         case .purge(let id):
             let a = try asset(id)
             guard a.trashedDate != nil else {

@@ -37,7 +37,7 @@ extension Editing {
         let hasPreset = steps.contains { $0.preset != nil }
         // The photo's row and current revision, read once, only when the chain needs them.
         let photo = setsRaw || hasPreset ? try read { db -> (AssetRecord, RevisionRecord?) in
-            let a = try Self.assetRecord(idOrPrefix, db)
+            let a = try CatalogModels.assetRecord(idOrPrefix, db)
             return (a, try db.revision(a.revision, of: a.id))
         } : nil
         if setsRaw, let (a, latest) = photo, a.alternatePath != nil, let latest, latest.baseRevision == nil, latest.basePath == nil {
@@ -237,7 +237,7 @@ extension Editing {
 
     /// `revert(_:to:)`; with `expected`, only while the photo is at that revision.
     func revert(_ idOrPrefix: String, to revision: Int?, expected: Int?) throws -> Revision {
-        let photo = try read { db in try Self.assetRecord(idOrPrefix, db) }
+        let photo = try read { db in try CatalogModels.assetRecord(idOrPrefix, db) }
         let (id, latest) = (photo.id, photo.revision)
         if let expected, latest != expected {
             throw PhotoEditError.conflict(asset: id, expected: expected, actual: latest)

@@ -14,9 +14,9 @@ extension Editing {
     /// one transaction (the id resolved, `precondition` checked in it).
     func editingSnapshot(for idOrPrefix: String, precondition: (@Sendable (Asset) throws -> Void)?) throws -> EditingSnapshot {
         try read { db -> EditingSnapshot in
-            let a = try Self.assetRecord(idOrPrefix, db)
+            let a = try CatalogModels.assetRecord(idOrPrefix, db)
             guard let r = try db.revision(a.revision, of: a.id) else { throw PhotoEditError.unknownAsset(idOrPrefix) }
-            if let precondition { try precondition(Self.asset(a, db)) }
+            if let precondition { try precondition(CatalogModels.asset(a, db)) }
             return EditingSnapshot(record: a, current: r)
         }
     }

@@ -159,7 +159,7 @@ final class ChangeRecorder {
         let key = Key(type: .asset, id: id)
         if touched[key] == nil {
             order.append(key)
-            touched[key] = (.asset(try PhotoLibrary.assetModels([id], db)[id]), aspects)
+            touched[key] = (.asset(try CatalogModels.assetModels([id], db)[id]), aspects)
         } else {
             touched[key]!.forced.formUnion(aspects)
         }
@@ -170,7 +170,7 @@ final class ChangeRecorder {
         let key = Key(type: .album, id: id)
         if touched[key] == nil {
             order.append(key)
-            touched[key] = (.album(try Queries.albums([id], db)[id]), [])
+            touched[key] = (.album(try CatalogModels.albums([id], db)[id]), [])
         }
     }
 
@@ -202,11 +202,11 @@ final class ChangeRecorder {
             let (before, forced) = touched[key]!
             switch before {
             case .asset(let old):
-                let new = try PhotoLibrary.assetModels([key.id], db)[key.id]
+                let new = try CatalogModels.assetModels([key.id], db)[key.id]
                 guard let (kind, aspects) = Self.compare(old, new, forced: forced, aspects: Self.aspects) else { continue }
                 rows.append((key, kind, aspects, try json(old)))
             case .album(let old):
-                let new = try Queries.albums([key.id], db)[key.id]
+                let new = try CatalogModels.albums([key.id], db)[key.id]
                 guard let (kind, aspects) = Self.compare(old, new, forced: forced, aspects: Self.aspects) else { continue }
                 rows.append((key, kind, aspects, try json(old)))
             }
@@ -263,8 +263,9 @@ final class ChangeRecorder {
 /// entries after one, and change sets with each object before and after
 /// (`ChangeWatcher.swift`: the same as an endless stream). The entries are
 /// written by the commit (`ChangeRecorder`, in its transaction).
-struct Feed: LibraryService {
-    let parts: LibraryParts
+struct Feed: LibraryService, FilesUser {
+    let catalogPart: CatalogPart
+    let filesPart: FilesPart
 }
 
 extension Feed {
@@ -301,10 +302,10 @@ extension Feed {
                 }
                 switch row.entry.objectType {
                 case .asset:
-                    let object: Asset? = try text.map { try Self.decode($0) } ?? Self.assetModels([row.entry.identifier], db)[row.entry.identifier]
+                    let object: Asset? = try text.map { try Self.decode($0) } ?? CatalogModels.assetModels([row.entry.identifier], db)[row.entry.identifier]
                     after[i] = (object, nil)
                 case .album:
-                    let object: Album? = try text.map { try Self.decode($0) } ?? Self.albums([row.entry.identifier], db)[row.entry.identifier]
+                    let object: Album? = try text.map { try Self.decode($0) } ?? CatalogModels.albums([row.entry.identifier], db)[row.entry.identifier]
                     after[i] = (nil, object)
                 }
                 nextBefore[key] = .some(row.before)

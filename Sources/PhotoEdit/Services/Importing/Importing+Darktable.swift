@@ -93,7 +93,7 @@ extension Importing {
     /// ``darktable`` is set, else with the photo's unedited render.
     func applyDarktableHistory(_ id: String, _ sidecar: DarktableSidecar) throws -> DarktableImport {
         let data = DarktableHistory.adjustmentData(packet: sidecar.data, history: sidecar.history)
-        let darktable = parts.darktableSetting.withLock { $0 }
+        let darktable = darktable.current
         if let existing = try queries.history(id).last(where: { $0.adjustmentData == data }) {
             let rendered = try isRenderedByDarktable(id, revision: existing.number)
             // Kept before without darktable: now that it is here, it renders the history as a new revision.

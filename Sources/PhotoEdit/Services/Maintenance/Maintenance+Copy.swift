@@ -76,7 +76,7 @@ extension Maintenance {
                     report.bytesWritten += bytes
                 }
             }
-            let (keywords, snapshots) = try read { db in (try Self.keywords(of: [id], db)[id] ?? [], try db.snapshots(of: id)) }
+            let (keywords, snapshots) = try read { db in (try CatalogModels.keywords(of: [id], db)[id] ?? [], try db.snapshots(of: id)) }
             // Tests kill the copy here, before the commit of photo N (its files put).
             CrashPoint.reach("copy-before-commit-\(n + 1)")
             try target.write { db in

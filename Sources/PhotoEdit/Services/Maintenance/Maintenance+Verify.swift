@@ -279,7 +279,7 @@ extension Maintenance {
             let image = try renderer.render(recipe: try Recipe(adjustmentData: data, registry: registry), originalPath: base)
             try Renderer.save(image, to: staged, format: .jpeg, quality: Renderer.renderQuality)
         } else if DarktableHistory(adjustmentData: data) != nil {
-            if let darktable = parts.darktableSetting.withLock({ $0 }) {
+            if let darktable = darktable.current {
                 try darktable.render(original: base, sidecar: data.data, to: staged, work: layout.tmp)
             } else {
                 let unedited = Recipe(nodes: [], base: r.basePath == nil ? .original : .alternate, registry: registry)

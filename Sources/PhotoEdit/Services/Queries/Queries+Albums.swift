@@ -31,7 +31,7 @@ extension Queries {
     func albums() throws -> [Album] {
         try read { db in
             let ids = try db.albumIDsByTitle()
-            let albums = try Self.albums(ids, db)
+            let albums = try CatalogModels.albums(ids, db)
             return ids.compactMap { albums[$0] }
         }
     }

@@ -162,7 +162,7 @@ extension Queries {
         let registry = self.registry
         return try read { db in
             try db.snapshots(of: id).map { s in
-                let data = try db.revision(s.revision, of: id).map(Self.revision)?.adjustmentData
+                let data = try db.revision(s.revision, of: id).map(CatalogModels.revision)?.adjustmentData
                 let recipe = data.flatMap { Recipe.canHandle($0) ? try? Recipe(adjustmentData: $0, registry: registry) : nil }
                 return XMPSidecar.Snapshot(name: s.name, date: s.date, revision: s.revision, recipe: recipe)
             }

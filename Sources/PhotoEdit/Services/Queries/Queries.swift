@@ -2,11 +2,13 @@ import Foundation
 
 /// Queries: reading the library — photos, revisions, albums, resources
 /// and metadata; nothing it does writes.
-struct Queries: LibraryService {
-    let parts: LibraryParts
+struct Queries: LibraryService, FilesUser {
+    let catalogPart: CatalogPart
+    let filesPart: FilesPart
+    let registry: FilterRegistry
 
     func asset(_ idOrPrefix: String) throws -> Asset {
-        try read { db in try Self.asset(try Self.assetRecord(idOrPrefix, db), db) }
+        try read { db in try CatalogModels.asset(try CatalogModels.assetRecord(idOrPrefix, db), db) }
     }
 
     func assets(includeHidden: Bool = false, includeDeleted: Bool = false, onlyDeleted: Bool = false) throws -> [Asset] {
@@ -15,7 +17,7 @@ struct Queries: LibraryService {
     }
 
     func history(_ idOrPrefix: String) throws -> [Revision] {
-        try read { db in try db.revisions(of: try Self.resolve(idOrPrefix, db)).map(Self.revision) }
+        try read { db in try db.revisions(of: try CatalogModels.resolve(idOrPrefix, db)).map(CatalogModels.revision) }
     }
 
     func currentRecipe(_ idOrPrefix: String) throws -> Recipe {

@@ -37,7 +37,7 @@ extension Rendering {
         if Renderer.isRaw(path) {
             (working, scale, denoised) = try renderer.rawPreview(path: path, recipe: recipe, longEdge: longEdge)
         } else {
-            let decoded = try parts.previewBases.base(path: path, longEdge: longEdge)
+            let decoded = try renderPart.previewBases.base(path: path, longEdge: longEdge)
             scale = decoded.scale
             working = try renderer.workingImage(upright: decoded.image)
         }

@@ -17,7 +17,7 @@ extension Committing {
     func stageDuplicate(of sourceIDOrPrefix: String, as id: String, fresh: Bool, journal: IntentJournal,
                         placed: inout [String]) throws -> PreparedDuplicate {
         let (a, current) = try read { db -> (AssetRecord, RevisionRecord?) in
-            guard let a = try db.asset(try Self.resolve(sourceIDOrPrefix, db)) else { throw PhotoEditError.unknownAsset(sourceIDOrPrefix) }
+            guard let a = try db.asset(try CatalogModels.resolve(sourceIDOrPrefix, db)) else { throw PhotoEditError.unknownAsset(sourceIDOrPrefix) }
             return (a, try db.revision(a.revision, of: a.id))
         }
         var prepared = PreparedDuplicate(source: a.id, sourceRevision: a.revision, edit: nil)
@@ -87,9 +87,9 @@ extension Committing {
             placed.append(edit.sidecarPath!)
             try db.insert(edit)
             try db.setCurrentRevision(1, of: copy.id)
-            written[copy.id] = Self.revision(edit)
+            written[copy.id] = CatalogModels.revision(edit)
         } else {
-            written[copy.id] = Self.revision(zero)
+            written[copy.id] = CatalogModels.revision(zero)
         }
     }
 

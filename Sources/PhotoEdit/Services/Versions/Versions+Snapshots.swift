@@ -34,7 +34,7 @@ extension Committing {
 extension Versions {
     /// A photo's snapshots, by name.
     func snapshots(of idOrPrefix: String) throws -> [PhotoSnapshot] {
-        try read { db in try db.snapshots(of: try Queries.resolve(idOrPrefix, db)).map(PhotoSnapshot.init) }
+        try read { db in try db.snapshots(of: try CatalogModels.resolve(idOrPrefix, db)).map(PhotoSnapshot.init) }
     }
 
     /// Names the photo's current revision; returns the snapshot.

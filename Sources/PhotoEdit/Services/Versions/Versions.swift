@@ -4,8 +4,10 @@ import Foundation
 /// own sharing its master's original), named snapshots of a photo's
 /// revisions, presets saved from an edit and selective sync of a recipe's
 /// groups onto other photos. Every change goes through Committing.
-struct Versions: LibraryService {
-    let parts: LibraryParts
+struct Versions: LibraryService, FilesUser {
+    let catalogPart: CatalogPart
+    let filesPart: FilesPart
+    let registry: FilterRegistry
     let queries: Queries
     /// Reverts to a snapshot, copies recipes (sync).
     let editing: Editing

@@ -133,7 +133,7 @@ extension LibraryLayout {
     }
 }
 
-extension LibraryPart {
+extension FilesUser {
     /// Writes the metadata records of photos `ids` as their rows are now,
     /// at the end of the commit's transaction (photos purged meanwhile are
     /// skipped): each staged, flushed, named in `journal` and moved into
@@ -148,7 +148,7 @@ extension LibraryPart {
         var rows: [(id: String, path: String?, old: String?)] = []
         for id in ids.sorted() {
             guard let a = try db.asset(id) else { continue }   // purged in this commit
-            let record = MetadataRecord(a, keywords: try Self.keywords(of: [id], db)[id] ?? [], snapshots: try db.snapshots(of: id))
+            let record = MetadataRecord(a, keywords: try CatalogModels.keywords(of: [id], db)[id] ?? [], snapshots: try db.snapshots(of: id))
             if record.isEmpty && a.metadataPath == nil { continue }
             var path: String?
             if !record.isEmpty {
@@ -166,7 +166,7 @@ extension LibraryPart {
         }
         for row in rows {
             if let old = row.old { replaced.append(old) }
-            try db.set(.metadataPath, row.path, of: row.id)
+            try db.set(\.metadataPath, row.path, of: row.id)
         }
     }
 
@@ -179,7 +179,7 @@ extension LibraryPart {
         var keywords: [String: [String]] = [:]
         for start in stride(from: 0, to: assets.count, by: 500) {
             let ids = assets[start..<min(start + 500, assets.count)].map(\.id)
-            keywords.merge(try read { db in try Self.keywords(of: ids, db) }) { first, _ in first }
+            keywords.merge(try read { db in try CatalogModels.keywords(of: ids, db) }) { first, _ in first }
         }
         let snapshots = try read { db in try db.allSnapshots() }
         var without = 0
@@ -189,7 +189,7 @@ extension LibraryPart {
             else { continue }
             // Changed since it was listed (another process's commit)? Its row now, read with its keywords.
             let now = try read { db in
-                try db.asset(listed.id).map { ($0, try Self.keywords(of: [listed.id], db)[listed.id] ?? [], try db.snapshots(of: listed.id)) }
+                try db.asset(listed.id).map { ($0, try CatalogModels.keywords(of: [listed.id], db)[listed.id] ?? [], try db.snapshots(of: listed.id)) }
             }
             guard let (a, words, named) = now else { continue }   // purged meanwhile
             if let path = a.metadataPath { referenced.insert(path) }

@@ -26,8 +26,11 @@ import Glibc
 /// A lower part, not a service: Committing (at import and commit),
 /// Maintenance (verify, recovery) and image requests (through the façade's
 /// `storedPreview`) share it, and it reaches no service.
-struct Previews: LibraryPart {
-    let parts: LibraryParts
+struct Previews: FilesUser, RenderUser {
+    let catalogPart: CatalogPart
+    let filesPart: FilesPart
+    let renderPart: RenderPart
+    let registry: FilterRegistry
 
 
     /// The preview's long edge, in pixels (Immich's preview size).

@@ -102,7 +102,7 @@ struct RevisionSidecar: LibraryRecord, Equatable, Sendable {
     }
 }
 
-extension LibraryPart {
+extension FilesUser {
     /// Writes the sidecar of revision `r` of photo `a` (staged in `tmp/`,
     /// flushed, named in `journal`, moved into place read-only) and returns
     /// its relative path. Called inside the commit's transaction: if it rolls
