@@ -367,7 +367,8 @@ extension PhotoLibrary {
     /// (full size; a RAW developed neutrally). Nothing is written.
     public func denoiseIdentification(for idOrPrefix: String) throws -> DenoiseIdentification {
         var found = try editing.denoiseIdentification(for: idOrPrefix)
-        found.recorded = try DenoiseIdentification.recorded(in: queries.currentRecipe(idOrPrefix))
+        // A current edit in a format this build cannot read (a darktable history) records none.
+        found.recorded = (try? queries.currentRecipe(idOrPrefix)).flatMap(DenoiseIdentification.recorded(in:))
         return found
     }
 

@@ -45,6 +45,26 @@ struct LightroomDenoiseRecordTests {
         #expect(eight.recipe.node("denoise")?.parameters.text("source") == "auto")
     }
 
+    /// A RAW's sidecar whose packet carries a record (as an import writes it):
+    /// the revision renders with that profile, and the library names it.
+    @Test func anImportedRecordIsTheProfileTheLibraryNames() throws {
+        let dir = TemporaryDirectory("photoedit-lr-denoise-import")
+        let values = try #require(LightroomSettings.cameraDenoise(make: "PhotoEdit", model: "Synthetic CFA", iso: 200, database: Self.database(dir)))
+        let packet = try #require(LightroomSettings.recordingDenoise(Data(Self.packet.utf8), values))
+        let raw = dir.file("noisy.dng")
+        try FileManager.default.copyItem(atPath: Paths.root.appendingPathComponent("Tests/Fixtures/raw/coffee.dng").path, toPath: raw)
+        try packet.write(to: URL(fileURLWithPath: dir.file("noisy.xmp")))
+        let library = try PhotoLibrary(url: dir.url.appendingPathComponent("library"))
+        let result = try #require(try library.importItems([raw]).first)
+        let id = try #require(result.id)
+        #expect(result.lightroom?.isNew == true && result.warnings.isEmpty, "\(result.warnings)")
+        let node = try #require(try library.currentRecipe(id).node("denoise"))
+        #expect(node.parameters.text("source") == "profile" && node.parameters.text("profile") == "synthetic iso 100–400 at 200")
+        #expect(try library.denoiseIdentification(for: id).recorded == "synthetic iso 100–400 at 200")
+        // The stored packet is the sidecar's bytes, the record with them.
+        #expect(try library.asset(id).adjustmentData?.data == packet)
+    }
+
     @Test func aDamagedRecordIsListedAndChangesNothing() throws {
         for bad in [#"{"profile":"x"}"#, "not json", #"{"profile":"x","iso":1,"a_r":5,"a_g":0,"a_b":0,"b_r":0,"b_g":0,"b_b":0}"#] {
             let text = Self.packet.replacingOccurrences(of: "</rdf:RDF>", with:
