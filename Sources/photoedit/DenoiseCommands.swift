@@ -27,6 +27,7 @@ struct DenoiseCommand: ParsableCommand {
                     "make": .string(found.make), "model": .string(found.model), "iso": found.iso.map { .number($0) } ?? .null,
                     "profile": profile, "working": found.working.map(model) ?? .null, "estimated": model(found.estimated), "estimatedBlocks": .number(Double(found.estimatedBlocks)),
                     "note": found.note.map { .string($0) } ?? .null, "database": found.database.map { .string($0) } ?? .null,
+                    "recorded": found.recorded.map { .string($0) } ?? .null,
                 ]))
                 return
             }
@@ -40,6 +41,7 @@ struct DenoiseCommand: ParsableCommand {
                 Output.line("profile   - (estimated: \(sigma(found.estimated)))")
             }
             Output.line("measured  \(sigma(found.estimated)) from \(found.estimatedBlocks) blocks of 16×16")
+            if let recorded = found.recorded { Output.line("recorded  \(recorded) (the current edit's denoise renders with it)") }
             if let note = found.note { Output.line("note: \(note)") }
         }
     }

@@ -24,6 +24,11 @@ public struct DenoiseIdentification: Sendable, Codable {
     public var note: String?
     /// The profile file read.
     public var database: String?
+    /// The profile the photo's current edit records in its `denoise` node
+    /// (a chain's `denoise`, or a Lightroom import's noise reduction: its
+    /// name, e.g. "EOS 30D iso 1600"), which it renders with whatever the
+    /// profile file says now; nil when it records none.
+    public var recorded: String?
 
     /// The noise's standard deviation at 18 % grey (linear, 1 = white), of
     /// the estimate.
@@ -92,6 +97,14 @@ extension DenoiseIdentification {
     private static func exifText(_ s: String) -> String {
         let value = s.range(of: " (").map { String(s[..<$0.lowerBound]) } ?? s
         return value.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The profile name a recipe's `denoise` node records (source `profile`), nil otherwise.
+    static func recorded(in recipe: Recipe) -> String? {
+        guard let node = recipe.node(Filters.denoise.id), node.parameters.text("source") == "profile",
+              NoiseModel(node.parameters) != nil else { return nil }
+        let name = node.parameters.text("profile")
+        return name.isEmpty ? "(unnamed)" : name
     }
 
     /// Whether a `denoise` node still has to find its noise model when the

@@ -365,7 +365,12 @@ extension PhotoLibrary {
     /// `denoise` filter would record for it (interpolated between ISOs), or
     /// why none, and the noise measured on the photo's flat regions
     /// (full size; a RAW developed neutrally). Nothing is written.
-    public func denoiseIdentification(for idOrPrefix: String) throws -> DenoiseIdentification { try editing.denoiseIdentification(for: idOrPrefix) }
+    public func denoiseIdentification(for idOrPrefix: String) throws -> DenoiseIdentification {
+        var found = try editing.denoiseIdentification(for: idOrPrefix)
+        // A current edit in a format this build cannot read (a darktable history) records none.
+        found.recorded = (try? queries.currentRecipe(idOrPrefix)).flatMap(DenoiseIdentification.recorded(in:))
+        return found
+    }
 
     /// The `perspective` values `upright` writes for a photo in `mode` (what
     /// `apply(chain: "upright=MODE", …)` would set), or why it finds none:

@@ -52,6 +52,15 @@ public enum LightroomLocalCorrections {
     /// translated then keep rendering without them.
     static let amountsSince3: Set<String> = ["LocalClarity2012", "LocalDehaze", "LocalTexture", "LocalExposure", "LocalContrast", "LocalClarity"]
 
+    /// The local colour swatch's hue (`LocalToningHue`, 0…360 °, Lightroom's
+    /// picker: 0 red, 60 yellow, 240 blue, 300 magenta) onto the two axes of
+    /// a colour shift: temperature towards yellow (60 °; its opposite, blue),
+    /// tint towards magenta (330 °; green opposite) — inferred, Adobe
+    /// publishes no model of its colour overlay.
+    static let toningAxes: [(LocalAdjustment, Double)] = [(.temperature, 60), (.tint, 330)]
+    /// The shift of a saturation of 1 (the swatch's most) along its hue, in the local temperature/tint units.
+    static let toningScale = 100.0
+
     /// Amounts Lightroom sets that photoedit's local corrections have no equivalent of.
     static let unmappedAmounts = [
         "LocalToningHue", "LocalToningSaturation", "LocalMoire", "LocalDefringe", "LocalGrain", "LocalBrightness",
@@ -255,7 +264,22 @@ public enum LightroomLocalCorrections {
             }
             amounts[kind] = value
         }
-        for name in unmappedAmounts + (since3 ? [] : amountsSince3.sorted()) {
+        // The colour swatch (translation 9): its hue and saturation as the local
+        // temperature (yellow–blue) and tint (magenta–green) it moves towards; a
+        // hue without saturation changes nothing.
+        var unmapped = unmappedAmounts + (since3 ? [] : amountsSince3.sorted())
+        if frame.translation >= LightroomSettings.lookSpacesSince {
+            unmapped.removeAll { $0 == "LocalToningHue" || $0 == "LocalToningSaturation" }
+            if let saturation = try fields.number("LocalToningSaturation", what), saturation != 0 {
+                guard (0...1).contains(saturation) else { throw XMPProblem("\(what): crs:LocalToningSaturation is not a number from 0 to 1") }
+                let hue = try fields.number("LocalToningHue", what) ?? 0
+                for (kind, direction) in Self.toningAxes {
+                    let shift = saturation * scale * Self.toningScale * Foundation.cos((hue - direction) * .pi / 180)
+                    amounts[kind] = JSONValue.canonicalNumber(min(max((amounts[kind] ?? 0) + shift, kind.range.lowerBound), kind.range.upperBound))
+                }
+            }
+        }
+        for name in unmapped {
             if let v = try fields.number(name, what), v != 0 { notes.append("\(name) \(LightroomSettings.describe(v))") }
         }
         var components: [MaskComponent] = []

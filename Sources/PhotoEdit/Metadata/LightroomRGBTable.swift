@@ -206,32 +206,17 @@ public struct LightroomRGBTable: Sendable, Equatable {
         }
     }
 
-    /// The table as a `.cube` LUT over its own (encoded) RGB, 0…1, red
-    /// fastest: a cube as it is, curves sampled on a cube of
-    /// `min(divisions, 33)` points an axis (linearly between their nodes).
+    /// A cube table as a `.cube` LUT over its own (encoded) RGB, 0…1, red
+    /// fastest (curves are applied as curves: `LookTableTransform`).
     func cubeLUT() -> CubeLUT {
+        precondition(dimensions == 3, "a curve table has no cube")
         let scale = Float(1) / 65535
-        if dimensions == 3 {
-            let n = divisions
-            var table = [Float](repeating: 0, count: n * n * n * 3)
-            for r in 0..<n { for g in 0..<n { for b in 0..<n {
-                let source = ((r * n + g) * n + b) * 3, target = ((b * n + g) * n + r) * 3
-                for c in 0..<3 { table[target + c] = Float(samples[source + c]) * scale }
-            } } }
-            return CubeLUT(size: n, table: table, domainMin: [0, 0, 0], domainMax: [1, 1, 1])
-        }
-        let n = min(divisions, 33)
-        func curve(_ channel: Int, _ x: Float) -> Float {
-            let t = x * Float(divisions - 1)
-            let i = min(Int(t), divisions - 2)
-            let f = t - Float(i)
-            let a = Float(samples[i * 3 + channel]), b = Float(samples[(i + 1) * 3 + channel])
-            return (a + (b - a) * f) * scale
-        }
-        let axis = (0..<n).map { (curve(0, Float($0) / Float(n - 1)), curve(1, Float($0) / Float(n - 1)), curve(2, Float($0) / Float(n - 1))) }
-        var table: [Float] = []
-        table.reserveCapacity(n * n * n * 3)
-        for b in 0..<n { for g in 0..<n { for r in 0..<n { table += [axis[r].0, axis[g].1, axis[b].2] } } }
+        let n = divisions
+        var table = [Float](repeating: 0, count: n * n * n * 3)
+        for r in 0..<n { for g in 0..<n { for b in 0..<n {
+            let source = ((r * n + g) * n + b) * 3, target = ((b * n + g) * n + r) * 3
+            for c in 0..<3 { table[target + c] = Float(samples[source + c]) * scale }
+        } } }
         return CubeLUT(size: n, table: table, domainMin: [0, 0, 0], domainMax: [1, 1, 1])
     }
 }

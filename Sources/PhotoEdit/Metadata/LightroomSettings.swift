@@ -18,7 +18,7 @@ public struct LightroomSettings: Sendable {
     /// The `formatIdentifier` of Lightroom develop settings kept as adjustment data.
     public static let formatIdentifier = "com.adobe.crs"
     /// The version of photoedit's translation, written as `formatVersion`.
-    public static let translationVersion = 8
+    public static let translationVersion = 9
     /// The first translation version that maps noise reduction onto the
     /// profiled `denoise` filter (before: luminance onto `noise`, colour
     /// beyond Lightroom's default 25 onto `noise.chroma`).
@@ -29,6 +29,11 @@ public struct LightroomSettings: Sendable {
     /// The first translation version that applies a look table
     /// (`crs:RGBTable` and its `crs:Table_<MD5>`) onto `rgbtable`.
     static let lookTableSince = 8
+    /// The first translation version that applies a look table in any of
+    /// Adobe's spaces (ProPhoto, Adobe RGB, P3, Rec. 2020; linear and
+    /// gamma-encoded; cubes and curves), reads a profile's look (`crs:Look`),
+    /// and maps the corpus' remaining settings (issue 39).
+    static let lookSpacesSince = 9
     /// The suffix of `formatVersion` for settings applied to a rendered file (not a RAW).
     public static let renderedSuffix = "-rendered"
     /// The `crs:` namespace.
@@ -60,6 +65,15 @@ public struct LightroomSettings: Sendable {
     /// The camera and lens the packet's `tiff:`/`exif:`/`aux:` members name
     /// (Lightroom writes them into sidecars), for the lens profile.
     let lensEXIF: [String: String]
+    /// The profile's look (`crs:Look`) when it is not Lightroom's default
+    /// rendering (translation 9 on): its look table is applied, its other
+    /// settings are merged into `values`/`arrays` beneath the packet's own.
+    let look: LightroomLook?
+    /// The look's settings the packet sets too (the packet's are applied).
+    let lookConflicts: [String]
+    /// The noise profile recorded with the packet at import
+    /// (`photoedit:denoise`, translation 9 on; LightroomDenoise.swift).
+    let recordedDenoise: Result<[String: ParameterValue], XMPProblem>?
     /// The translation version read with.
     public let version: Int
     /// The settings apply to a rendered file (JPEG, TIFF…), not a RAW's development.
@@ -75,9 +89,17 @@ public struct LightroomSettings: Sendable {
             case .array(let items): arrays[name.local] = items.map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }
             }
         }
+        structures = Set(packet.structures.filter { $0.namespace == Self.namespace }.map(\.local))
+        if version >= Self.lookSpacesSince, let look = LightroomLook(packet), !look.isNeutral {
+            let merged = look.merged(into: values, arrays: arrays)
+            (values, arrays, lookConflicts) = (merged.values, merged.arrays, merged.conflicts)
+            self.look = look
+        } else {
+            (look, lookConflicts) = (nil, [])
+        }
         self.values = values
         self.arrays = arrays
-        structures = Set(packet.structures.filter { $0.namespace == Self.namespace }.map(\.local))
+        recordedDenoise = version >= Self.lookSpacesSince ? Self.recordedDenoise(packet) : nil
         guard values.count + arrays.count + structures.count <= Self.maxSettings else {
             throw XMPProblem("more than \(Self.maxSettings) crs: settings")
         }
@@ -497,11 +519,23 @@ extension LightroomSettings {
         ])
         do {
             var recipe = try Recipe(json: json, registry: registry)
-            var unmapped = t.unmapped + unmappedSettings(read: version >= Self.lookTableSince ? t.read.union(["RGBTable"]) : t.read)
+            var recordedProblem: [String] = []
+            if let node = recipe.node(Filters.denoise.id), let recorded = recordedDenoise {
+                switch recorded {
+                case .success(let values):
+                    // The profile recorded at import: the node renders with it, whatever the profile file says now.
+                    let merged = node.parameters.values.merging(values) { _, recorded in recorded }
+                    recipe.set(RecipeNode(filter: node.filter, version: node.version, parameters: try Filters.denoise.validated(merged)), registry: registry)
+                case .failure(let problem):
+                    recordedProblem.append("photoedit:denoise (\(problem.description))")
+                }
+            }
+            var unmapped = t.unmapped + unmappedSettings(read: version >= Self.lookTableSince ? t.read.union(["RGBTable"]) : t.read) + recordedProblem
             var applied = t.applied
+            var corrections: [LocalCorrection] = []
             switch local {
             case .success(let reading)?:
-                try recipe.setLocalCorrections(reading.corrections, registry: registry)
+                corrections = reading.corrections
                 try recipe.setRetouchSpots(reading.spots, registry: registry)
                 unmapped += reading.unmapped
                 // A list counts as applied when nothing of it was left out.
@@ -514,14 +548,37 @@ extension LightroomSettings {
             case nil:
                 break
             }
+            // The global settings that became local corrections come after the packet's own (within the limit).
+            let room = max(0, MaskLimits.corrections - corrections.count)
+            corrections += t.corrections.prefix(room)
+            if t.corrections.count > room { unmapped.append("VignetteAmount (more than \(MaskLimits.corrections) local corrections)") }
+            if !corrections.isEmpty || local != nil { try recipe.setLocalCorrections(corrections, registry: registry) }
             if version >= Self.lookTableSince, let name = values["RGBTable"] {
-                switch lookTable(name) {
+                switch lookTable(name, amount: amount) {
                 case .success(let look):
                     try recipe.setLookTable(look, registry: registry)
                     applied.append("RGBTable")
                 case .failure(let problem):
                     unmapped.append("RGBTable (\(problem.description))")
                 }
+            }
+            // A profile's look (translation 9): its table at the profile's amount.
+            if let look {
+                let title = "Look " + look.title
+                if let name = look.values["RGBTable"] {
+                    if values["RGBTable"] != nil {
+                        unmapped.append("\(title) RGBTable (the packet has its own RGBTable: one look table is applied)")
+                    } else {
+                        switch lookTable(name, amount: look.amount, in: look.values) {
+                        case .success(let table):
+                            try recipe.setLookTable(table, registry: registry)
+                            applied.append("Look")
+                        case .failure(let problem):
+                            unmapped.append("\(title) (\(problem.description))")
+                        }
+                    }
+                }
+                unmapped += lookConflicts.map { "\(title) \($0) (the packet sets its own)" }
             }
             return LightroomTranslation(recipe: recipe, unmapped: unmapped, applied: Array(Set(applied)).sorted())
         } catch {
@@ -531,18 +588,39 @@ extension LightroomSettings {
         }
     }
 
-    /// The look table `crs:RGBTable` names (`crs:Table_<name>`), at the
-    /// preset's amount (within the table's own range).
-    func lookTable(_ name: String) -> Result<LookTableContent, PhotoEditError> {
+    /// A vignette as a local correction (translation 9): `ev` at the corners
+    /// of `frame` (x, y, w, h, fractions of the upright photo), none inside
+    /// the ellipse through the frame's shape at `midpoint − feather/2` of the
+    /// centre-to-corner distance, fading in to `midpoint + feather/2` — the
+    /// `vignette` filter's law with its roundness 0 (the frame's shape).
+    static func vignetteCorrection(ev: Double, midpoint: Double, feather: Double, frame: (Double, Double, Double, Double)) -> LocalCorrection {
+        let width = max(0.02, feather)
+        let inner = max(0, midpoint - width / 2), outer = min(1.4, max(0.02, midpoint + width / 2))
+        // The vignette's distance is 1 at the corners: the ellipse of distance d has half-axes d·√2 of the half-frame.
+        let (x, y, w, h) = frame
+        let radial = RadialGradient(centre: MaskPoint(x: x + w / 2, y: y + h / 2), radiusX: w * outer / 2.squareRoot(),
+                                    radiusY: h * outer / 2.squareRoot(), feather: min(1, max(0.001, 1 - inner / outer)), inside: false)
+        return LocalCorrection(mask: Mask(.radial(radial)), amounts: [.exposure: JSONValue.canonicalNumber(min(max(ev, -5), 5))])
+    }
+
+    /// The look table `crs:RGBTable` names (`crs:Table_<name>`, in `tables`
+    /// — a look's parameters — or the packet), at `amount` (within the
+    /// table's own range).
+    func lookTable(_ name: String, amount: Double, in tables: [String: String] = [:]) -> Result<LookTableContent, PhotoEditError> {
         guard name.count == 32, name.allSatisfy(\.isHexDigit) else {
             return .failure(LightroomRGBTable.fail("its name is not an MD5 fingerprint"))
         }
-        guard let text = values["Table_" + name] ?? values["Table_" + name.uppercased()] else {
+        let keys = ["Table_" + name, "Table_" + name.uppercased()]
+        guard let text = keys.lazy.compactMap({ tables[$0] ?? self.values[$0] }).first else {
             return .failure(LightroomRGBTable.fail("the packet has no crs:Table_\(name)"))
         }
         do {
             let binary = try LightroomRGBTable.base85(text)
             let table = try LightroomRGBTable.decode(bytes: binary)
+            // Translation 8 rendered cubes in sRGB only; the rest stays listed there.
+            if version < Self.lookSpacesSince && !(table.dimensions == 3 && table.primaries == .sRGB && table.gamma == .sRGB) {
+                throw LightroomRGBTable.fail("a \(table.dimensions == 3 ? "cube" : "curve table") in \(table.primaries) primaries, \(table.gamma) gamma: only cubes in sRGB are rendered yet")
+            }
             return .success(try LookTableContent(binary: binary, amount: min(amount, table.maxAmount)))
         } catch let error as PhotoEditError {
             return .failure(error)
@@ -612,6 +690,9 @@ struct Translator {
     var texts: [String: [String: String]] = [:]
     var unmapped: [String] = []
     var applied: [String] = []
+    /// Local corrections the global settings become (translation 9: lens
+    /// vignetting beside a post-crop vignette, the vignette's highlights).
+    var corrections: [LocalCorrection] = []
     /// The settings read (never listed by name for being set).
     var read: Set<String>
 
@@ -894,10 +975,31 @@ struct Translator {
                 set("vignette", "midpoint", lensMidpoint ?? 50, 0...100)
                 set("vignette", "roundness", 100, -100...100)
                 applied.append("VignetteAmount")
+            } else if version >= LightroomSettings.lookSpacesSince {
+                // Beside a post-crop vignette (translation 9): the lens's, on the
+                // whole frame before the crop, as a local correction.
+                corrections.append(LightroomSettings.vignetteCorrection(ev: 3 * amount / 100, midpoint: (lensMidpoint ?? 50) / 100,
+                                                                       feather: 0.5, frame: (0, 0, 1, 1)))
+                applied.append("VignetteAmount")
             } else {
                 note("VignetteAmount \(LightroomSettings.describe(amount)) (with a post-crop vignette)")
             }
         }
+        // The post-crop vignette's Highlights (translation 9; Highlight and Colour
+        // Priority styles, a darkening vignette): the vignette's bright areas
+        // brightened back by that share of its darkening, a local correction
+        // of the vignette's shape in the cropped frame and of the light tones.
+        if version >= LightroomSettings.lookSpacesSince, let contrast = try number("PostCropVignetteHighlightContrast", 0...100), contrast != 0,
+           let amount = nodes["vignette"]?["amount"], amount < 0,
+           (try number("PostCropVignetteStyle", 1...3)).map({ $0 != 3 }) ?? true {
+            let crop = nodes["crop"].map { ($0["x"] ?? 0, $0["y"] ?? 0, $0["w"] ?? 1, $0["h"] ?? 1) } ?? (0, 0, 1, 1)
+            var correction = LightroomSettings.vignetteCorrection(ev: -3 * amount / 100 * contrast / 100, midpoint: (midpoint ?? 50) / 100,
+                                                                  feather: (feather ?? 50) / 100, frame: crop)
+            correction.mask.components.append(MaskComponent(.luminance(LuminanceRange(low: 0.7, high: 1, feather: 0.2)), mode: .intersect))
+            corrections.append(correction)
+            applied.append("PostCropVignetteHighlightContrast")
+        }
+        if version >= LightroomSettings.lookSpacesSince { read.formUnion(["PostCropVignetteHighlightContrast", "PostCropVignetteStyle"]) }
         if version >= 2 { read.formUnion(["VignetteAmount", "VignetteMidpoint"]) }
         // Noise reduction (version 6): Lightroom's manual noise reduction on
         // `denoise` (the same 0…100 scales; the model from the camera's profile

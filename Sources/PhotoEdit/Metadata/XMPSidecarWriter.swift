@@ -8,6 +8,8 @@ struct LightroomEquivalents {
     var values: [(name: String, value: String)] = []
     /// Tone curves (`ToneCurvePV2012`, `…Red`…): `x, y` points on 0…255.
     var curves: [(name: String, points: [String])] = []
+    /// Structures (`crs:Look`), as XML elements of the description.
+    var elements: [String] = []
     /// Filters (or parts of them) that have no `crs:` equivalent, one text each.
     var notExported: [String] = []
 
@@ -175,11 +177,17 @@ struct LightroomEquivalents {
                 }
             case "local", "retouch": break  // LightroomLocalCorrections.xmpElements writes them
             case "rgbtable":
-                // The table under Adobe's name for it (read back by translation 8).
+                // The table under Adobe's name for it (read back by translation 8); at
+                // another amount, as a profile's look with that amount (read back by 9).
                 guard case .table(let look)? = p.content else { break }
-                values.append(("RGBTable", look.table.fingerprint))
                 values.append(("Table_" + look.table.fingerprint, LightroomRGBTable.text(look.binary)))
-                if look.amount != 1 { notExported.append("rgbtable amount \(JSONValue.format(look.percent)) % (a sidecar has no look amount)") }
+                if look.amount == 1 {
+                    values.append(("RGBTable", look.table.fingerprint))
+                } else {
+                    elements.append("<crs:Look><rdf:Description crs:Name=\"\(LightroomEquivalents.lookName)\" crs:Amount=\"\(JSONValue.format(look.amount))\""
+                        + " crs:SupportsAmount=\"True\"><crs:Parameters><rdf:Description crs:RGBTable=\"\(look.table.fingerprint)\"/>"
+                        + "</crs:Parameters></rdf:Description></crs:Look>")
+                }
             case "lens": lens(p)
             default:
                 notExported.append(node.filter)
@@ -196,6 +204,9 @@ struct LightroomEquivalents {
 }
 
 extension LightroomEquivalents {
+    /// The name of the look `export --xmp` writes for a look table at an amount other than 100 %.
+    static let lookName = "photoedit look table"
+
     /// `lens` as Lightroom's Lens Corrections panel (the inverse of
     /// `Translator.lensCorrections`): the profile with its distortion and
     /// vignetting scales, Remove Chromatic Aberration with the profile's
@@ -318,6 +329,7 @@ public struct XMPSidecar: Sendable {
                            "crs:ProcessVersion=\"11.0\"", "crs:HasSettings=\"True\""]
             if applied { attributes.append("crs:AlreadyApplied=\"True\"") }
             attributes += crs.values.map { "crs:\($0.name)=\"\(Self.escaped($0.value))\"" }
+            elements += crs.elements
             elements += crs.curves.map { curve in
                 "<crs:\(curve.name)><rdf:Seq>" + curve.points.map { "<rdf:li>\($0)</rdf:li>" }.joined() + "</rdf:Seq></crs:\(curve.name)>"
             }

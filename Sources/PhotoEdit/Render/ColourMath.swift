@@ -70,13 +70,17 @@ enum ColourMath {
     /// Primaries (x, y of red, green, blue) of output spaces, all D65.
     static let displayP3Primaries: [(Double, Double)] = [(0.680, 0.320), (0.265, 0.690), (0.150, 0.060)]
     static let adobeRGBPrimaries: [(Double, Double)] = [(0.64, 0.33), (0.21, 0.71), (0.15, 0.06)]
+    /// ITU-R BT.2020's primaries (D65).
+    static let rec2020Primaries: [(Double, Double)] = [(0.708, 0.292), (0.170, 0.797), (0.131, 0.046)]
+    /// ProPhoto RGB's (ROMM RGB) primaries, whose white is D50.
+    static let proPhotoPrimaries: [(Double, Double)] = [(0.7347, 0.2653), (0.1596, 0.8404), (0.0366, 0.0001)]
 
-    /// Linear RGB → XYZ for primaries with a D65 white (the standard
-    /// derivation: columns scaled so that RGB (1,1,1) is the white).
-    static func rgbToXYZ(_ primaries: [(Double, Double)]) -> [Double] {
+    /// Linear RGB → XYZ for primaries with a `white` (D65 unless said; the
+    /// standard derivation: columns scaled so that RGB (1,1,1) is the white).
+    static func rgbToXYZ(_ primaries: [(Double, Double)], white: [Double] = d65) -> [Double] {
         let cols = primaries.map { xyz(x: $0.0, y: $0.1) }
         let m: [Double] = [cols[0][0], cols[1][0], cols[2][0], cols[0][1], cols[1][1], cols[2][1], cols[0][2], cols[1][2], cols[2][2]]
-        let s = apply(inverse(m), d65)
+        let s = apply(inverse(m), white)
         return [m[0] * s[0], m[1] * s[1], m[2] * s[2], m[3] * s[0], m[4] * s[1], m[5] * s[2], m[6] * s[0], m[7] * s[1], m[8] * s[2]]
     }
 

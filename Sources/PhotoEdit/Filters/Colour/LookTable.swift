@@ -14,12 +14,9 @@ public struct LookTableContent: Hashable, Sendable {
     /// The decoded table (checked when the content is made).
     public let table: LightroomRGBTable
 
-    /// Checks the table (and that photoedit renders its colour space) and the amount.
+    /// Checks the table and the amount.
     public init(binary: [UInt8], amount: Double) throws {
         let table = try LightroomRGBTable.decode(bytes: binary)
-        guard table.dimensions == 3, table.primaries == .sRGB, table.gamma == .sRGB else {
-            throw LightroomRGBTable.fail("a \(table.dimensions == 3 ? "cube" : "curve table") in \(table.primaries) primaries, \(table.gamma) gamma: only cubes in sRGB are rendered yet")
-        }
         guard amount.isFinite, amount >= 0, amount <= table.maxAmount else {
             throw LightroomRGBTable.fail("amount \(amount) is outside 0…\(table.maxAmount)")
         }
@@ -71,6 +68,22 @@ public struct LookTableContent: Hashable, Sendable {
         return try LookTableContent(binary: binary(base64: text), amount: percent / 100)
     }
 
+    /// A cube in sRGB primaries and sRGB gamma: what translation 8 rendered,
+    /// on the 16-bit sRGB-encoded image (as the `lut` filter applies a `.cube`).
+    var isSRGBCube: Bool { table.dimensions == 3 && table.primaries == .sRGB && table.gamma == .sRGB }
+
+    /// Applies the table at its amount to the linear working image: an sRGB
+    /// cube as the `lut` filter applies a `.cube` (as translation 8 did), any
+    /// other table in its own space (`LookTableTransform`).
+    func apply(to image: Image) throws -> Image {
+        if amount == 0 { return image }
+        if isSRGBCube {
+            let encoded = try image.colourspace("rgb16")
+            return try cube.apply(to: encoded, tetrahedral: true, strength: amount).colourspace("scrgb")
+        }
+        return try LookTableTransform(table).apply(to: image, cube: table.dimensions == 3 ? cube : nil, amount: amount)
+    }
+
     /// The table as a `.cube` LUT, decoded once per process per table.
     var cube: CubeLUT {
         if let hit = Self.cubes.withLock({ $0[table.fingerprint] }) { return hit }
@@ -87,20 +100,21 @@ public struct LookTableContent: Hashable, Sendable {
 
 extension Filters {
     /// A Lightroom look table (`crs:RGBTable`, a profile's or preset's look),
-    /// held in the recipe and applied as the `lut` filter applies a `.cube`
-    /// LUT: on the sRGB-encoded image, tetrahedral, mixed by its amount.
+    /// held in the recipe, applied in the table's own colour space (its
+    /// primaries and transfer curve: sRGB, Adobe RGB, ProPhoto, Display P3,
+    /// Rec. 2020; linear, sRGB, 1.8, 2.2, Rec. 2020), a cube tetrahedrally or
+    /// three curves, mixed by its amount. A cube in sRGB primaries and gamma
+    /// is applied as the `lut` filter applies a `.cube` LUT (16-bit sRGB).
     public static let rgbtable: FilterDefinition = {
         var d = FilterDefinition(
             id: "rgbtable", version: 1, stage: .colour, order: 91,
-            summary: "a Lightroom look table (crs:RGBTable), held in the recipe, applied as a 3D LUT at its amount",
-            colourSpace: "the table's: sRGB-encoded RGB 0…1, back to linear",
+            summary: "a Lightroom look table (crs:RGBTable), held in the recipe, applied in its own colour space (a 3D LUT or three curves) at its amount",
+            colourSpace: "the table's: its primaries (sRGB, Adobe RGB, ProPhoto, Display P3, Rec. 2020) and transfer curve, 0…1, back to linear sRGB",
             parameters: [],
             forms: [ChainForm([], "e.g. rgbtable=100:TABLE (the amount in %, the table as URL-safe base64; written by the Lightroom translation)")]
         ) { image, p, _ in
-            guard case .table(let look)? = p.content, look.amount != 0 else { return image }
-            let encoded = try image.colourspace("rgb16")
-            let out = try look.cube.apply(to: encoded, tetrahedral: true, strength: look.amount)
-            return try out.colourspace("scrgb")
+            guard case .table(let look)? = p.content else { return image }
+            return try look.apply(to: image)
         }
         d.structure = StructuredFilter(
             decode: { params, _ in .table(try LookTableContent.decode(params)) },

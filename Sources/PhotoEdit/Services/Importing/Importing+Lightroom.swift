@@ -102,19 +102,29 @@ extension Importing {
         // Lightroom develops a RAW (a pair's RAW too); on a rendered file it
         // reads white balance in its relative form.
         let hasRaw = asset.format == "raw" || asset.isRawPlusJPEG
-        let settings = try LightroomSettings(packet: packet, rendered: !hasRaw)
+        var settings = try LightroomSettings(packet: packet, rendered: !hasRaw)
         // The crs: settings are checked even when photoedit's own recipe is used.
-        let translation = try settings.translation(registry: registry)
-        var recipe = translation.recipe, unmapped = translation.unmapped
-        var data = LightroomSettings.adjustmentData(packet: packet, rendered: !hasRaw)
+        var translation = try settings.translation(registry: registry)
         let ours = settings.photoeditRecipe(registry: registry)
+        // Noise reduction on a RAW: the camera's noise profile recorded with the packet (LightroomDenoise.swift).
+        var stored = packet
+        if ours == nil, hasRaw, settings.recordedDenoise == nil, let node = translation.recipe.node(Filters.denoise.id),
+           node.parameters.text("source") == "auto",
+           let values = LightroomSettings.cameraDenoise(rawPath: asset.format == "raw" ? try originalPath(id) : try alternatePath(id) ?? originalPath(id)),
+           let recorded = LightroomSettings.recordingDenoise(packet, values) {
+            stored = recorded
+            settings = try LightroomSettings(packet: stored, rendered: !hasRaw)
+            translation = try settings.translation(registry: registry)
+        }
+        var recipe = translation.recipe, unmapped = translation.unmapped
+        var data = LightroomSettings.adjustmentData(packet: stored, rendered: !hasRaw)
         if let ours {
             // A sidecar photoedit wrote: its own recipe, whole, over the approximation.
             (recipe, unmapped, data) = (ours, [], ours.adjustmentData)
         }
         // The same packet imported before (by any translation version) is that revision.
         if let existing = try queries.history(id).last(where: {
-            $0.adjustmentData.map { $0.formatIdentifier == data.formatIdentifier && $0.data == data.data } == true
+            $0.adjustmentData.map { $0.formatIdentifier == data.formatIdentifier && ($0.data == data.data || $0.data == packet) } == true
         }) {
             return LightroomImport(source: source, revision: existing.number, isNew: false, unmapped: unmapped, isPhotoeditRecipe: ours != nil)
         }
