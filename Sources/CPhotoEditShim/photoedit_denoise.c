@@ -17,6 +17,12 @@
  *    finest scale's σ is corrected by a measure on the image (below).
  * 4. The planes are recombined and the transform inverted (algebraic
  *    inverse x = sqrt(c)·t + a·t²/4).
+ * On a reduced image (settings.scale < 1) the full size's finest
+ * log2(1/scale) scales, below its pixels, are skipped (pe_denoise_rgb).
+ *
+ * Speed: each scale is one pass over row bands (blur rows kept in a ring,
+ * the local energy's rows computed with them), then the shrinkage; the
+ * inner loops have no branches or index reflection but at the borders.
  */
 #include "photoedit_denoise.h"
 
@@ -125,86 +131,87 @@ static void pe_dn_inverse_rows(void *p, int y0, int y1) {
 
 /* ---- à-trous wavelet shrinkage of one plane ---- */
 
-typedef struct {
-    const float *in;
-    float *out;
-    int width, height, hole;
-} pe_dn_blur;
-
-static void pe_dn_blur_rows_h(void *p, int y0, int y1) {
-    pe_dn_blur *k = p;
-    const int w = k->width, d = k->hole;
-    for (int y = y0; y < y1; y++) {
-        const float *row = k->in + (long)y * w;
-        float *o = k->out + (long)y * w;
-        for (int x = 0; x < w; x++) {
-            float s;
-            if (x >= 2 * d && x + 2 * d < w) {
-                s = row[x - 2 * d] + row[x + 2 * d] + 4 * (row[x - d] + row[x + d]) + 6 * row[x];
-            } else {
-                s = row[pe_dn_reflect(x - 2 * d, w)] + row[pe_dn_reflect(x + 2 * d, w)]
-                    + 4 * (row[pe_dn_reflect(x - d, w)] + row[pe_dn_reflect(x + d, w)]) + 6 * row[x];
+/* One B3-spline row blur with holes of d pixels, reflected at the ends. */
+static void pe_dn_blur_row(const float *row, float *o, int w, int d) {
+    /* Columns [lo, hi) have all four neighbours inside the row. */
+    const int lo = 2 * d < w ? 2 * d : w, hi = w - 2 * d > lo ? w - 2 * d : lo;
+    for (int x = 0; x < w; x++) {
+        if (x == lo) {
+            for (; x < hi; x++) {
+                o[x] = (row[x - 2 * d] + row[x + 2 * d] + 4 * (row[x - d] + row[x + d]) + 6 * row[x]) * (1.0f / 16);
             }
-            o[x] = s * (1.0f / 16);
+            if (x >= w) break;
         }
+        float s = row[pe_dn_reflect(x - 2 * d, w)] + row[pe_dn_reflect(x + 2 * d, w)]
+            + 4 * (row[pe_dn_reflect(x - d, w)] + row[pe_dn_reflect(x + d, w)]) + 6 * row[x];
+        o[x] = s * (1.0f / 16);
     }
 }
 
-static void pe_dn_blur_rows_v(void *p, int y0, int y1) {
-    pe_dn_blur *k = p;
-    const int w = k->width, h = k->height, d = k->hole;
-    for (int y = y0; y < y1; y++) {
-        const float *r0 = k->in + (long)pe_dn_reflect(y - 2 * d, h) * w;
-        const float *r1 = k->in + (long)pe_dn_reflect(y - d, h) * w;
-        const float *r2 = k->in + (long)y * w;
-        const float *r3 = k->in + (long)pe_dn_reflect(y + d, h) * w;
-        const float *r4 = k->in + (long)pe_dn_reflect(y + 2 * d, h) * w;
-        float *o = k->out + (long)y * w;
-        for (int x = 0; x < w; x++) o[x] = (r0[x] + r4[x] + 4 * (r1[x] + r3[x]) + 6 * r2[x]) * (1.0f / 16);
-    }
-}
-
-/* Local energy of a scale's detail coefficients w = fine − coarse: the
- * mean of w² over a (2r+1)² window around each pixel (running sums,
- * reflected at the borders), in two passes: rows (w² and its horizontal
- * box) into `rows`, then columns, fused with the shrinkage. */
-typedef struct {
-    const float *fine, *coarse;
-    float *rows;
-    int width, radius;
-} pe_dn_energy;
-
-static void pe_dn_energy_rows(void *p, int y0, int y1) {
-    pe_dn_energy *k = p;
-    const int w = k->width, r = k->radius;
+/* The horizontal part of the local energy of a scale's detail
+ * coefficients w = fine − coarse in one row: the mean of w² over 2r + 1
+ * pixels (a running sum; `pad` holds w + 2r + 2 floats). The vertical part
+ * is fused with the shrinkage (pe_dn_shrink_rows). */
+static void pe_dn_energy_row(const float *f, const float *c, float *o, int w, int r, float *pad) {
     const float scale = 1.0f / (2 * r + 1);
-    float *sq = malloc(sizeof(float) * (size_t)w);
-    for (int y = y0; y < y1; y++) {
-        const float *f = k->fine + (long)y * w, *c = k->coarse + (long)y * w;
-        float *o = k->rows + (long)y * w;
-        if (!sq) {
-            for (int x = 0; x < w; x++) {
-                double s = 0;
-                for (int d = -r; d <= r; d++) {
-                    int i = pe_dn_reflect(x + d, w);
-                    s += (double)(f[i] - c[i]) * (f[i] - c[i]);
-                }
-                o[x] = (float)(s * scale);
-            }
-            continue;
-        }
-        for (int x = 0; x < w; x++) {
-            float v = f[x] - c[x];
-            sq[x] = v * v;
-        }
-        double sum = 0;
-        for (int x = -r; x <= r; x++) sum += sq[pe_dn_reflect(x, w)];
-        for (int x = 0; x < w; x++) {
-            o[x] = (float)(sum * scale);
-            sum += sq[pe_dn_reflect(x + r + 1, w)] - sq[pe_dn_reflect(x - r, w)];
-        }
+    /* The squares at [r, r + w), reflected into r + 1 cells each side. */
+    float *sq = pad + r;
+    for (int x = 0; x < w; x++) {
+        float v = f[x] - c[x];
+        sq[x] = v * v;
     }
-    free(sq);
+    for (int x = -r; x < 0; x++) sq[x] = sq[pe_dn_reflect(x, w)];
+    for (int x = w; x <= w + r; x++) sq[x] = sq[pe_dn_reflect(x, w)];
+    double sum = 0;
+    for (int x = -r; x <= r; x++) sum += sq[x];
+    for (int x = 0; x < w; x++) {
+        o[x] = (float)(sum * scale);
+        sum += sq[x + r + 1] - sq[x - r];
+    }
+}
+
+/* One scale in one pass over row bands: the separable à-trous blur of
+ * `fine` into `coarse` (the rows' horizontal blurs kept in a ring of 4d + 1
+ * rows, each computed once per band), and, when `energy` is set, the
+ * horizontal local energy of fine − coarse into it. */
+typedef struct {
+    const float *fine;
+    float *coarse, *energy;
+    int width, height, hole, radius;
+    int failed;  /* set (atomically) when a band's memory ran out */
+} pe_dn_scale;
+
+static void pe_dn_scale_rows(void *p, int y0, int y1) {
+    pe_dn_scale *k = p;
+    const int w = k->width, h = k->height, d = k->hole, r = k->radius, slots = 4 * d + 1;
+    float *ring = malloc(sizeof(float) * ((size_t)slots * w + (size_t)w + 2 * (size_t)r + 2));
+    int *tag = malloc(sizeof(int) * (size_t)slots);
+    if (!ring || !tag) {
+        free(ring); free(tag);
+        __atomic_store_n(&k->failed, 1, __ATOMIC_RELAXED);
+        return;
+    }
+    float *pad = ring + (size_t)slots * w;
+    for (int i = 0; i < slots; i++) tag[i] = -1;
+    for (int y = y0; y < y1; y++) {
+        /* The rows a blur needs are at most 4d + 1 consecutive ones (also
+         * when reflected), so row i's slot i mod (4d + 1) is its own. */
+        const float *at[5];
+        for (int t = 0; t < 5; t++) {
+            int i = pe_dn_reflect(y + (t - 2) * d, h), slot = i % slots;
+            float *row = ring + (size_t)slot * w;
+            if (tag[slot] != i) {
+                pe_dn_blur_row(k->fine + (long)i * w, row, w, d);
+                tag[slot] = i;
+            }
+            at[t] = row;
+        }
+        float *o = k->coarse + (long)y * w;
+        for (int x = 0; x < w; x++) o[x] = (at[0][x] + at[4][x] + 4 * (at[1][x] + at[3][x]) + 6 * at[2][x]) * (1.0f / 16);
+        if (k->energy) pe_dn_energy_row(k->fine + (long)y * w, o, k->energy + (long)y * w, w, r, pad);
+    }
+    free(ring);
+    free(tag);
 }
 
 /* Locally adaptive Wiener shrinkage of one scale: with E the local mean of
@@ -222,16 +229,28 @@ typedef struct {
 
 static inline void pe_dn_shrink_row(const pe_dn_shrink *k, int y, const double *column, float scale) {
     const long at = (long)y * k->width;
-    const float *f = k->fine + at, *c = k->coarse + at;
-    float *out = k->sum + at;
-    for (int x = 0; x < k->width; x++) {
-        float w = f[x] - c[x];
-        float kept = w;
-        if (!k->keep) {
-            float s2 = (float)(column[x] * scale) - k->noise2;
-            kept = s2 <= 0 ? 0 : w * (s2 / (s2 + k->lambda2));
+    const float *restrict f = k->fine + at, *restrict c = k->coarse + at;
+    float *restrict out = k->sum + at;
+    const int n = k->width;
+    const float noise2 = k->noise2, lambda2 = k->lambda2;
+    /* Branches hoisted out of the loops, which the compiler vectorises. */
+    if (k->keep) {
+        if (k->first) for (int x = 0; x < n; x++) out[x] = f[x] - c[x];
+        else for (int x = 0; x < n; x++) out[x] += f[x] - c[x];
+        return;
+    }
+    if (k->first) {
+        for (int x = 0; x < n; x++) {
+            float s2 = (float)(column[x] * scale) - noise2;
+            float g = s2 / (s2 + lambda2);
+            out[x] = s2 <= 0 ? 0 : (f[x] - c[x]) * g;
         }
-        out[x] = k->first ? kept : out[x] + kept;
+    } else {
+        for (int x = 0; x < n; x++) {
+            float s2 = (float)(column[x] * scale) - noise2;
+            float g = s2 / (s2 + lambda2);
+            out[x] += s2 <= 0 ? 0 : (f[x] - c[x]) * g;
+        }
     }
 }
 
@@ -291,9 +310,27 @@ static int pe_dn_window(int j) {
     return radius[j];
 }
 
-static int pe_dn_by_float(const void *l, const void *r) {
-    float a = *(const float *)l, b = *(const float *)r;
-    return a < b ? -1 : a > b;
+/* The k-th smallest of n floats (reorders them; Hoare's selection). */
+static float pe_dn_select(float *v, size_t n, size_t k) {
+    size_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        float pivot = v[lo + (hi - lo) / 2];
+        size_t i = lo, j = hi;
+        while (i <= j) {
+            while (v[i] < pivot) i++;
+            while (v[j] > pivot) j--;
+            if (i <= j) {
+                float t = v[i]; v[i] = v[j]; v[j] = t;
+                i++;
+                if (j == 0) break;
+                j--;
+            }
+        }
+        if (k <= j) hi = j;
+        else if (k >= i) lo = i;
+        else return v[k];
+    }
+    return v[k];
 }
 
 /* The 10th percentile of the local energy E over an even sample of at most
@@ -309,27 +346,24 @@ static double pe_dn_low_energy(const float *rows, int width, int height, int r) 
         for (int d = -r; d <= r; d++) s += rows[(long)pe_dn_reflect(y + d, height) * width + x];
         sample[i] = (float)(s / (2 * r + 1));
     }
-    qsort(sample, count, sizeof(float), pe_dn_by_float);
-    double low = sample[count / 10];
+    double low = pe_dn_select(sample, count, count / 10);
     free(sample);
     return low;
 }
 
 /* Shrinks `plane` in place: `levels` scales with noise σ_j (unit input
- * noise) and strengths λ_j. Work: 3 planes (cur, next, tmp). */
-static void pe_dn_wavelet(float *plane, float *cur, float *next, float *tmp, int width, int height,
+ * noise) and strengths λ_j. Work: 3 planes (cur, next, tmp). Returns 0,
+ * or -1 when memory ran out (`plane` is then partly shrunk). */
+static int pe_dn_wavelet(float *plane, float *cur, float *next, float *tmp, int width, int height,
                           const double *lambda, int levels, int threads) {
     memcpy(cur, plane, sizeof(float) * (size_t)width * height);
     for (int j = 0; j < levels; j++) {
-        pe_dn_blur h = { cur, tmp, width, height, 1 << j };
-        pe_dn_parallel(height, threads, pe_dn_blur_rows_h, &h);
-        pe_dn_blur v = { tmp, next, width, height, 1 << j };
-        pe_dn_parallel(height, threads, pe_dn_blur_rows_v, &v);
         const int radius = pe_dn_window(j);
         double sigma = pe_dn_level_sigma[j];
+        pe_dn_scale scale = { cur, next, lambda[j] > 0 ? tmp : NULL, width, height, 1 << j, radius, 0 };
+        pe_dn_parallel(height, threads, pe_dn_scale_rows, &scale);
+        if (scale.failed) return -1;
         if (lambda[j] > 0) {
-            pe_dn_energy e = { cur, next, tmp, width, radius };
-            pe_dn_parallel(height, threads, pe_dn_energy_rows, &e);
             if (j < PE_DN_MEASURED) {
                 double low = pe_dn_low_energy(tmp, width, height, radius);
                 double r = low > 0 ? sqrt(low) / (pe_dn_low_white[j] * sigma) : 1;
@@ -344,6 +378,7 @@ static void pe_dn_wavelet(float *plane, float *cur, float *next, float *tmp, int
     }
     pe_dn_add add = { plane, cur, width };
     pe_dn_parallel(height, threads, pe_dn_add_rows, &add);
+    return 0;
 }
 
 static double pe_dn_clamp(double v, double lo, double hi) {
@@ -368,6 +403,14 @@ int pe_denoise_rgb(float *rgb, int width, int height, const pe_denoise_settings 
     float *cur = memory + 3 * n, *next = memory + 4 * n, *tmp = memory + 5 * n;
 
     double lambda[PE_DN_MAX_LEVELS];
+    int failed = 0;
+    /* A reduced image (a preview): the full-size render's finest `drop`
+     * scales fall below its pixels (reduced away with their noise, which
+     * the model's variance × scale² accounts for), so its scale j is the
+     * full size's scale j + drop and takes that scale's strength; scales
+     * coarser than the full size's last are left alone, as there. */
+    double scale = s->scale > 0 && s->scale < 1 ? pe_dn_clamp(s->scale, 1e-6, 1) : 1;
+    int drop = (int)lround(-log2(scale));
     if (luma > 0) {
         /* Detail 0.5 is neutral; more spares the two finest scales, less
          * smooths them harder. Contrast spares the coarser scales. */
@@ -376,7 +419,10 @@ int pe_denoise_rgb(float *rgb, int width, int height, const pe_denoise_settings 
             double f = j == 0 ? 1 + 1.2 * (0.5 - detail) : j == 1 ? 1 + 0.6 * (0.5 - detail) : 1 - 0.8 * contrast;
             lambda[j] = PE_DN_LUMA_GAIN * luma * f;
         }
-        pe_dn_wavelet(basis.plane[0], cur, next, tmp, width, height, lambda, PE_DN_LUMA_LEVELS, threads);
+        if (PE_DN_LUMA_LEVELS > drop) {
+            failed |= pe_dn_wavelet(basis.plane[0], cur, next, tmp, width, height, lambda + drop,
+                                    PE_DN_LUMA_LEVELS - drop, threads);
+        }
     }
     if (chroma > 0) {
         double detail = pe_dn_clamp(s->chroma_detail, 0, 1), smooth = pe_dn_clamp(s->chroma_smoothness, 0, 1);
@@ -385,7 +431,14 @@ int pe_denoise_rgb(float *rgb, int width, int height, const pe_denoise_settings 
             double f = j == 0 ? 1 + 1.2 * (0.5 - detail) : j == 1 ? 1 + 0.6 * (0.5 - detail) : 1;
             lambda[j] = PE_DN_CHROMA_GAIN * chroma * f;
         }
-        for (int p = 1; p < 3; p++) pe_dn_wavelet(basis.plane[p], cur, next, tmp, width, height, lambda, levels, threads);
+        for (int p = 1; p < 3 && !failed && levels > drop; p++) {
+            failed |= pe_dn_wavelet(basis.plane[p], cur, next, tmp, width, height, lambda + drop,
+                                    levels - drop, threads);
+        }
+    }
+    if (failed) {   /* `rgb` is untouched until here */
+        free(memory);
+        return -1;
     }
     pe_dn_parallel(height, threads, pe_dn_inverse_rows, &basis);
     free(memory);

@@ -7,9 +7,10 @@
  * pe_denoise_rgb stabilises the variance (generalised Anscombe transform),
  * decorrelates luminance and two colour-difference planes, shrinks their
  * à-trous (B3 spline) wavelet details by a locally adaptive Wiener gain
- * against the noise of each scale, and transforms back.
- * Each pass runs in row bands on `threads` threads; the result does not
- * depend on their number.
+ * against the noise of each scale, and transforms back. On a reduced image
+ * (`scale` < 1) the full size's finest scales, below its pixels, are skipped.
+ * Each pass runs in row bands on `threads` threads; the result depends on
+ * their number only by float rounding (running sums start at each band).
  */
 #ifndef PHOTOEDIT_DENOISE_H
 #define PHOTOEDIT_DENOISE_H
@@ -22,6 +23,9 @@ typedef struct {
     double chroma;              /* 0…1.5: colour strength */
     double chroma_detail;       /* 0…1: spares the finest colour scale */
     double chroma_smoothness;   /* 0…1: how coarse the colour noise removed may be (more scales) */
+    double scale;               /* the image's scale against the full-size photo (a preview: < 1;
+                                   0 means 1): its wavelet scales follow the full size's, so a
+                                   preview looks like the full render reduced (see the .c) */
     int threads;                /* 1…16 */
 } pe_denoise_settings;
 

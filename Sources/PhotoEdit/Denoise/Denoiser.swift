@@ -21,7 +21,11 @@ enum Denoiser {
     /// With `matrix` (a RAW's camera RGB → working space, row-major 3×3),
     /// the result is then turned by it and clipped to 0…1, as libraw's own
     /// conversion does, and comes out in the working space (scRGB).
-    static func apply(_ image: Image, model: NoiseModel?, settings: Settings, matrix: [Double]? = nil) throws -> Image {
+    /// `scale` is the image's size against the full-size photo (a preview's
+    /// is below 1): the wavelet scales follow the full size's, so the
+    /// full render's finest scales, below the reduced image's pixels, are
+    /// skipped and a preview looks like the full render reduced.
+    static func apply(_ image: Image, model: NoiseModel?, settings: Settings, scale: Double = 1, matrix: [Double]? = nil) throws -> Image {
         let input = try image.formatName == "float" ? image : image.cast("float")
         guard input.bands == 3 else { throw PhotoEditError.native(library: "photoedit", operation: "denoise", message: "needs 3 bands, got \(input.bands)") }
         let interpretation = input.interpretationName
@@ -39,6 +43,7 @@ enum Denoiser {
         _ = withUnsafeMutableBytes(of: &s.b) { $0.bindMemory(to: Double.self).update(from: used.b) }
         s.luma = settings.luma; s.luma_detail = settings.lumaDetail; s.luma_contrast = settings.lumaContrast
         s.chroma = settings.chroma; s.chroma_detail = settings.chromaDetail; s.chroma_smoothness = settings.chromaSmoothness
+        s.scale = scale.isFinite ? min(1, max(0, scale)) : 1
         s.threads = Int32(threads)
         guard pe_denoise_rgb(pixels, Int32(width), Int32(height), &s) == 0 else {
             throw PhotoEditError.native(library: "photoedit", operation: "denoise", message: "out of memory for \(width)×\(height) pixels")

@@ -299,7 +299,8 @@ public struct Renderer: Sendable {
             Filters.cameraNoise($0, multipliers: development.multipliers, exposure: raw.exposureShift,
                                 halfSize: halfSize, scale: development.developScale / (halfSize ? 0.5 : 1))
         }
-        return try Denoiser.apply(development.image, model: model, settings: Denoiser.Settings(parameters), matrix: development.matrix)
+        return try Denoiser.apply(development.image, model: model, settings: Denoiser.Settings(parameters),
+                                  scale: development.developScale, matrix: development.matrix)
     }
 
     /// The base of a preview of the RAW at `path` fitting `longEdge`, for

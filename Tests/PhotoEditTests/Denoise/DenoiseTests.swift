@@ -127,6 +127,28 @@ struct DenoiseTests {
         #expect(light > 0 && strong > light, "\(light) < \(strong)")
     }
 
+    /// A preview's wavelet scales follow the full size's: at a quarter of
+    /// the size the full render's two finest scales are below the
+    /// preview's pixels, so Detail (which acts on them) changes nothing
+    /// there, while Contrast (on the coarser scales) still does; at full
+    /// size both change the result.
+    @Test func previewScalesFollowTheFullSize() throws {
+        let image = try noisy(detail.working("astronaut.jpg"), a: 1e-4, b: 1e-5)
+        let model = NoiseModel(a: [1e-4, 1e-4, 1e-4], b: [1e-5, 1e-5, 1e-5])
+        func run(detail: Double, contrast: Double, scale: Double) throws -> Image {
+            try Denoiser.apply(image, model: model, settings: Denoiser.Settings(luma: 0.6, lumaDetail: detail, lumaContrast: contrast),
+                               scale: scale)
+        }
+        let base = try run(detail: 0.5, contrast: 0, scale: 0.25)
+        #expect(try Pixels.maxAbsDifference(run(detail: 0, contrast: 0, scale: 0.25), base) == 0)
+        #expect(try Pixels.maxAbsDifference(run(detail: 1, contrast: 0, scale: 0.25), base) == 0)
+        #expect(try Pixels.maxAbsDifference(run(detail: 0.5, contrast: 1, scale: 0.25), base) > 0)
+        let full = try run(detail: 0.5, contrast: 0, scale: 1)
+        #expect(try Pixels.maxAbsDifference(run(detail: 1, contrast: 0, scale: 1), full) > 0)
+        // Fewer scales at the preview: it differs from the same image denoised as a full-size one.
+        #expect(try Pixels.maxAbsDifference(full, base) > 0)
+    }
+
     // MARK: chain and parameters
 
     @Test func chainForms() throws {

@@ -14,7 +14,10 @@ extension Filters {
     /// into à-trous wavelet scales whose details are shrunk by a locally
     /// adaptive Wiener gain (the signal's variance around each pixel against
     /// the noise of that scale); the transform is inverted. Previews scale the variance by scale², the
-    /// noise left after averaging.
+    /// noise left after averaging, and skip the full size's finest wavelet
+    /// scales (below their pixels): each of their scales takes the strength
+    /// of the full size's scale it shows, so a preview looks like the full
+    /// render reduced.
     ///
     /// Version 2, on a RAW, works in the camera's own RGB — linear, white
     /// balanced, demosaiced, before the colour matrix (the space darktable's
@@ -57,7 +60,8 @@ extension Filters {
                           render: { image, p, context in
                               let settings = Denoiser.Settings(p)
                               if !settings.isActive { return image }
-                              return try Denoiser.apply(image, model: NoiseModel(p)?.reduced(by: context.scale), settings: settings)
+                              return try Denoiser.apply(image, model: NoiseModel(p)?.reduced(by: context.scale), settings: settings,
+                                                        scale: context.scale)
                           }),
         ],
         recorded: ["profile", "iso", "a_r", "a_g", "a_b", "b_r", "b_g", "b_b"]
@@ -68,7 +72,7 @@ extension Filters {
         // profile's raw values do not describe it, so its noise is estimated.
         let settings = Denoiser.Settings(p)
         if !settings.isActive { return image }
-        return try Denoiser.apply(image, model: nil, settings: settings)
+        return try Denoiser.apply(image, model: nil, settings: settings, scale: context.scale)
     }
 
     /// A camera-RGB profile (darktable's values: variance a·x + b of raw
