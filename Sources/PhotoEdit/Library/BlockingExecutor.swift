@@ -35,7 +35,7 @@ public enum BlockingExecutor {
 
     /// How many pieces of long, CPU-bound work run at once on the bulk lane
     /// (``runBulk(_:)``): one per core.
-    public static let bulkWidth = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    package static let bulkWidth = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
     /// Runs long, CPU-bound work — an upload's import, which decodes the
     /// whole photo and makes its previews — on a lane of its own, at most
@@ -50,7 +50,7 @@ public enum BlockingExecutor {
     /// run at a lower priority (nice 10), so short work gets the cores first
     /// (bench/upload-load-benchmark.py).
     @discardableResult
-    public static func runBulk<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    package static func runBulk<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await run(on: bulkThreads, returningOnCancel: false, work)
     }
 
