@@ -45,9 +45,8 @@ public enum BlockingExecutor {
     /// Sixty-four uploads at once would otherwise take every thread of the
     /// executor for seconds each, and a render hit's catalog read — a
     /// millisecond of work — would wait behind them in the queue. On its own
-    /// lane that work waits only for the cores it needs anyway, the
-    /// executor's threads stay free for short work, and the lane's threads
-    /// run at a lower priority (nice 10), so short work gets the cores first
+    /// lane that work waits only for the cores it needs anyway, and the
+    /// executor's threads stay free for short work
     /// (bench/upload-load-benchmark.py).
     @discardableResult
     package static func runBulk<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
@@ -89,10 +88,8 @@ public enum BlockingExecutor {
     /// The executor's own threads, started as work needs them, never more than ``width``.
     private static let threads = WorkerThreads(name: "photoedit.blocking", count: width)
 
-    /// The bulk lane's threads, never more than ``bulkWidth``, at nice 10:
-    /// when the cores are all busy, short work (a render hit) gets ahead of
-    /// bulk work instead of sharing the cores evenly with it.
-    private static let bulkThreads = WorkerThreads(name: "photoedit.bulk", count: bulkWidth, niceness: 10)
+    /// The bulk lane's threads, never more than ``bulkWidth``.
+    private static let bulkThreads = WorkerThreads(name: "photoedit.bulk", count: bulkWidth)
 }
 
 /// A continuation resumed once, by whichever comes first: the work's

@@ -40,22 +40,16 @@ package final class WorkerThreads: Sendable {
     private let name: String
     /// How many threads at most.
     package let count: Int
-    /// The threads' nice value (0: the process's own; higher: a smaller
-    /// share of the CPU when other threads want it too).
-    private let niceness: Int32
     private let state = Mutex(State())
     /// One signal per job handed to an idle thread.
     // A semaphore on purpose: the workers are plain threads that must block while there is no work.
     private let wake = DispatchSemaphore(value: 0)
 
-    /// Up to `count` threads named `name`, each lowering its own priority
-    /// to `niceness` when it starts (Linux's nice applies per thread; the
-    /// threads libvips starts from one inherit it).
-    package init(name: String, count: Int, niceness: Int32 = 0) {
+    /// Up to `count` threads named `name`.
+    package init(name: String, count: Int) {
         precondition(count > 0, "WorkerThreads needs at least one thread")
         self.name = name
         self.count = count
-        self.niceness = niceness
     }
 
     /// Runs `work` on one of the threads: at once when one is idle or may
@@ -87,11 +81,6 @@ package final class WorkerThreads: Sendable {
 
     private func startThread() {
         let thread = Thread { [self] in
-            #if os(Linux)
-            // Best effort: raising one's own nice value needs no privilege. On
-            // Linux the nice value is a thread's (who 0 = the calling thread).
-            if niceness > 0 { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness) }
-            #endif
             while true {
                 let job = state.withLock { s -> (@Sendable () -> Void)? in
                     guard let job = s.pop() else {

@@ -55,16 +55,4 @@ struct BlockingExecutorTests {
         #expect(bulkCounts.started == bulkJobs)
         #expect(bulkCounts.most == BlockingExecutor.bulkWidth, "bulk jobs at once: \(bulkCounts.most)")
     }
-
-    #if os(Linux)
-    @Test("bulk work runs at a lower priority (nice 10) on its own threads; the executor's threads keep the process's")
-    func bulkThreadsAreNiced() async throws {
-        let process = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
-        let bulk = try await BlockingExecutor.runBulk { getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) }
-        let short = try await BlockingExecutor.run { getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) }
-        #expect(bulk == min(19, process + 10), "bulk thread nice \(bulk), process \(process)")
-        #expect(short == process)
-        #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) == process)
-    }
-    #endif
 }
