@@ -22,6 +22,7 @@ struct EditRouteTransactionTests {
         let library = f.library
         var configuration = ServerConfiguration()
         configuration.port = 0
+        configuration.headerTimeout = .seconds(60)  // as the server tests' `server(_:)`
         var logger = Logger(label: "test")
         logger.logLevel = .warning
         let json: HTTPFields = [.contentType: "application/json"]

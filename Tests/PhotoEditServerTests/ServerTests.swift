@@ -53,6 +53,10 @@ extension TestResponse {
 func server(_ library: PhotoLibrary, _ configure: (inout ServerConfiguration) -> Void = { _ in }) -> some ApplicationProtocol {
     var configuration = ServerConfiguration()
     configuration.port = 0
+    // A test's client writes its request from a task of this process, which
+    // runs the other suites too: give it nginx's default for the request head,
+    // not serve's 10 s (ConnectionAbuseTests sets its own to test the deadline).
+    configuration.headerTimeout = .seconds(60)
     configure(&configuration)
     var logger = Logger(label: "test")
     logger.logLevel = .warning
