@@ -99,4 +99,51 @@ struct ParameterKeyTests {
         let recorded = Parameters.undeclaredReads.withLock { $0.filter { $0.hasPrefix("keyed-check.") } }
         #expect(recorded == ["keyed-check.amount"])
     }
+
+    /// The engine reads filter parameters through keys only: a by-name read
+    /// with a string literal (`p.number("ev")`, `node.parameters.text("lens")`)
+    /// in `Sources/PhotoEdit` fails here, naming the line. Library users
+    /// keep `Parameters.number/text/bool(_:)`.
+    static let byNameRead = try! NSRegularExpression(pattern: #"[\w$)\]](?<!Value|Spec|Key)\.(number|text|bool)\(\s*"(?:[^"\\]|\\.)*"\s*\)"#)
+
+    /// By-name reads not converted yet (issue 42; Importing is being
+    /// reworked elsewhere): each is listed until it reads through a key,
+    /// then this test asks for its entry to go.
+    static let notYetConverted: Set<String> = [
+        "Sources/PhotoEdit/Services/Importing/Importing+Lightroom.swift:112",
+    ]
+
+    static func byNameReads(in text: String, path: String) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { i, line in
+            let code = String(line)
+            if code.trimmingCharacters(in: .whitespaces).hasPrefix("//") { return nil }
+            let range = NSRange(code.startIndex..., in: code)
+            return byNameRead.firstMatch(in: code, range: range) == nil ? nil : "\(path):\(i + 1)"
+        }
+    }
+
+    @Test func theEngineReadsNoParameterByName() throws {
+        // The pattern itself: what it finds and what it leaves.
+        #expect(Self.byNameReads(in: "let a = p.number(\"amount\") / 100", path: "x") == ["x:1"])
+        #expect(Self.byNameReads(in: "guard node.parameters.text(\"lens\").isEmpty", path: "x") == ["x:1"])
+        #expect(Self.byNameReads(in: "{ $0.bool(\"auto\") }", path: "x") == ["x:1"])
+        #expect(Self.byNameReads(in: "let a = p[Filters.ExposureKeys.ev]", path: "x").isEmpty)
+        #expect(Self.byNameReads(in: ".number(\"ev\", -5...5, default: 0, \"stops\")", path: "x").isEmpty)
+        #expect(Self.byNameReads(in: "fixed: [\"mode\": .text(\"rect\")]", path: "x").isEmpty)
+        #expect(Self.byNameReads(in: "let v = ParameterValue.text(\"rect\")", path: "x").isEmpty)
+        #expect(Self.byNameReads(in: "    /// reads p.number(\"ev\")", path: "x").isEmpty)
+
+        let root = Paths.root.appendingPathComponent("Sources/PhotoEdit")
+        let paths = try FileManager.default.subpathsOfDirectory(atPath: root.path).filter { $0.hasSuffix(".swift") }.sorted()
+        #expect(paths.count > 100)
+        var reads: [String] = []
+        for path in paths {
+            let text = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+            reads += Self.byNameReads(in: text, path: "Sources/PhotoEdit/" + path)
+        }
+        let unexpected = reads.filter { !Self.notYetConverted.contains($0) }
+        #expect(unexpected.isEmpty, "read these through the filter's keys (p[Filters.<Name>Keys.name]): \(unexpected)")
+        let converted = Self.notYetConverted.subtracting(reads)
+        #expect(converted.isEmpty, "no longer a by-name read: remove from notYetConverted \(converted.sorted())")
+    }
 }
