@@ -234,11 +234,13 @@ public struct RenderContext: Sendable {
 
 /// A complete, validated set of parameter values for one filter.
 ///
+/// Read a value through its filter's key, `parameters[key]` (see
+/// `ParameterKey`), or by name with `number(_:)`, `text(_:)`, `bool(_:)`.
 /// A validated set holds every parameter its filter (at that version)
-/// declares, so reading any other name is a misspelt name: the accessors
-/// record it in ``undeclaredReads``, and
-/// `TypedParameterTests` renders every filter at every version with each
-/// parameter moved, so a typo fails a test instead of rendering a silent 0.
+/// declares, so reading any other name (another filter's key, a misspelt
+/// name) records it in ``undeclaredReads``, and `TypedParameterTests`
+/// renders every filter at every version with each parameter moved, so such
+/// a read fails a test instead of rendering a silent 0.
 public struct Parameters: Hashable, Sendable {
     public internal(set) var values: [String: ParameterValue]
     /// The lists a structured filter holds instead of numbers (`local`'s
