@@ -101,9 +101,9 @@ extension DenoiseIdentification {
 
     /// The profile name a recipe's `denoise` node records (source `profile`), nil otherwise.
     static func recorded(in recipe: Recipe) -> String? {
-        guard let node = recipe.node(Filters.denoise.id), node.parameters.text("source") == "profile",
+        guard let node = recipe.node(Filters.denoise.id), node.parameters[Filters.DenoiseKeys.source] == "profile",
               NoiseModel(node.parameters) != nil else { return nil }
-        let name = node.parameters.text("profile")
+        let name = node.parameters[Filters.DenoiseKeys.profile]
         return name.isEmpty ? "(unnamed)" : name
     }
 
@@ -111,7 +111,7 @@ extension DenoiseIdentification {
     /// photo is edited: source `auto`, or `profile` with none recorded yet.
     static func needsResolving(_ recipe: Recipe) -> Bool {
         guard let node = recipe.node(Filters.denoise.id), node.version == Filters.denoise.version else { return false }
-        let source = node.parameters.text("source")
+        let source = node.parameters[Filters.DenoiseKeys.source]
         return source == "auto" || (source == "profile" && NoiseModel(node.parameters) == nil)
     }
 
@@ -124,15 +124,16 @@ extension DenoiseIdentification {
         if let profile, working != nil {
             // The profile's own values (camera RGB, raw units): the renderer
             // carries them to each development (Filters.cameraNoise).
-            values["source"] = .text("profile")
-            values["profile"] = .text(profile.name)
-            values["iso"] = .number(min(10_000_000, profile.iso))
-            for (i, c) in ["r", "g", "b"].enumerated() {
-                values["a_" + c] = .number(min(0.1, profile.noise.a[i]))
-                values["b_" + c] = .number(min(0.1, profile.noise.b[i]))
+            let k = Filters.DenoiseKeys.self
+            values[k.source.name] = .text("profile")
+            values[k.profile.name] = .text(profile.name)
+            values[k.iso.name] = .number(min(10_000_000, profile.iso))
+            for (i, (a, b)) in [(k.aR, k.bR), (k.aG, k.bG), (k.aB, k.bB)].enumerated() {
+                values[a.name] = .number(min(0.1, profile.noise.a[i]))
+                values[b.name] = .number(min(0.1, profile.noise.b[i]))
             }
         } else {
-            values["source"] = .text("estimate")
+            values[Filters.DenoiseKeys.source.name] = .text("estimate")
         }
         var result = recipe
         result.set(RecipeNode(filter: node.filter, version: node.version, parameters: try Filters.denoise.validated(values)), registry: registry)

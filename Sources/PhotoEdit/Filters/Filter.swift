@@ -234,11 +234,13 @@ public struct RenderContext: Sendable {
 
 /// A complete, validated set of parameter values for one filter.
 ///
+/// Read a value through its filter's key, `parameters[key]` (see
+/// `ParameterKey`), or by name with `number(_:)`, `text(_:)`, `bool(_:)`.
 /// A validated set holds every parameter its filter (at that version)
-/// declares, so reading any other name is a misspelt name: the accessors
-/// record it in ``undeclaredReads``, and
-/// `TypedParameterTests` renders every filter at every version with each
-/// parameter moved, so a typo fails a test instead of rendering a silent 0.
+/// declares, so reading any other name (another filter's key, a misspelt
+/// name) records it in ``undeclaredReads``, and `TypedParameterTests`
+/// renders every filter at every version with each parameter moved, so such
+/// a read fails a test instead of rendering a silent 0.
 public struct Parameters: Hashable, Sendable {
     public internal(set) var values: [String: ParameterValue]
     /// The lists a structured filter holds instead of numbers (`local`'s
@@ -277,24 +279,18 @@ public struct Parameters: Hashable, Sendable {
         return nil
     }
 
-    /// A number parameter (0 if absent or of another type).
-    public func number(_ name: String) -> Double {
-        if case .number(let n)? = value(name) { return n }
-        return 0
-    }
+    /// A number parameter read by name (0 if absent or of another type), for
+    /// library users. The engine reads through `ParameterKey`s
+    /// (`parameters[key]`), so a misspelt name cannot compile.
+    public func number(_ name: String) -> Double { Double.read(value(name)) }
 
-    /// A choice parameter ("" if absent).
-    public func text(_ name: String) -> String {
-        if case .text(let t)? = value(name) { return t }
-        return ""
-    }
+    /// A choice or text parameter read by name ("" if absent); the engine reads through keys.
+    public func text(_ name: String) -> String { String.read(value(name)) }
 
-    /// A bool parameter (false if absent).
-    public func bool(_ name: String) -> Bool {
-        if case .bool(let b)? = value(name) { return b }
-        return false
-    }
+    /// A bool parameter read by name (false if absent); the engine reads through keys.
+    public func bool(_ name: String) -> Bool { Bool.read(value(name)) }
 
+    /// The value of parameter `name` (nil if absent).
     public subscript(name: String) -> ParameterValue? { value(name) }
 }
 
@@ -306,6 +302,9 @@ public struct LegacyVersion: Sendable {
     public let version: Int
     /// Its parameters, as declared then.
     public let parameters: [ParameterSpec]
+    /// The keys its `migrate` and `render` read, when declared by keys:
+    /// exactly `parameters` (checked when a registry is built).
+    public let keys: [any AnyParameterKey]
     /// What the step to `version + 1` changes, in one line.
     public let note: String
     /// Does `version + 1` render a migrated recipe differently? If it does,
@@ -320,13 +319,15 @@ public struct LegacyVersion: Sendable {
     let needsRandomAccess: (@Sendable (Parameters) -> Bool)?
 
     /// Declares an earlier version; `render` is required when `changesRendering`.
-    public init(version: Int, parameters: [ParameterSpec], note: String, changesRendering: Bool,
+    /// Its parameters are `parameters`, or, when declared by `keys`, theirs.
+    public init(version: Int, parameters: [ParameterSpec] = [], keys: [any AnyParameterKey] = [], note: String, changesRendering: Bool,
                 migrate: @escaping @Sendable (Parameters) -> [String: ParameterValue] = { $0.values },
                 needsRandomAccess: (@Sendable (Parameters) -> Bool)? = nil,
                 render: (@Sendable (Image, Parameters, RenderContext) throws -> Image)? = nil) {
         precondition(!changesRendering || render != nil, "a legacy version whose successor renders differently must keep its render")
         self.version = version
-        self.parameters = parameters
+        self.parameters = parameters.isEmpty ? keys.map(\.spec) : parameters
+        self.keys = keys
         self.note = note
         self.changesRendering = changesRendering
         self.migrate = migrate
@@ -338,8 +339,9 @@ public struct LegacyVersion: Sendable {
 extension LegacyVersion {
     /// A version whose successor only adds parameters, whose given values
     /// render exactly as this version did (no rendering change).
-    static func adding(_ added: [String: ParameterValue], version: Int, parameters: [ParameterSpec], note: String) -> LegacyVersion {
-        LegacyVersion(version: version, parameters: parameters, note: note, changesRendering: false,
+    static func adding(_ added: [String: ParameterValue], version: Int, parameters: [ParameterSpec] = [],
+                       keys: [any AnyParameterKey] = [], note: String) -> LegacyVersion {
+        LegacyVersion(version: version, parameters: parameters, keys: keys, note: note, changesRendering: false,
                       migrate: { p in p.values.merging(added) { _, new in new } })
     }
 }
@@ -363,6 +365,10 @@ public struct FilterDefinition: Sendable {
     public let colourSpace: String
     /// The parameters, declared once.
     public let parameters: [ParameterSpec]
+    /// The typed keys its closures (and other engine code) read the
+    /// parameters through, when declared by keys: exactly `parameters`
+    /// (checked when a registry is built; see `declarationProblems`).
+    public let keys: [any AnyParameterKey]
     /// Ways to write the filter in a chain; the first is the main one.
     public let forms: [ChainForm]
     /// Checks relations between parameters; returns a problem or nil.
@@ -393,9 +399,10 @@ public struct FilterDefinition: Sendable {
     /// (`inPanel`; see `editorPlacement` in EditorPanels.swift).
     var placement: EditorPlacement? = nil
 
-    /// Declares a filter (see docs/adding-a-filter.md).
+    /// Declares a filter (see docs/adding-a-filter.md). Its parameters are
+    /// `parameters`, or, when declared by `keys` (the engine's way), theirs.
     public init(id: String, version: Int, stage: PipelineStage, order: Int, summary: String, colourSpace: String,
-                parameters: [ParameterSpec], forms: [ChainForm], legacy: [LegacyVersion] = [],
+                parameters: [ParameterSpec] = [], keys: [any AnyParameterKey] = [], forms: [ChainForm], legacy: [LegacyVersion] = [],
                 check: @escaping @Sendable (Parameters) -> String? = { _ in nil },
                 normalize: @escaping @Sendable (Parameters) -> Parameters = { $0 },
                 needsRandomAccess: @escaping @Sendable (Parameters) -> Bool = { _ in false },
@@ -409,7 +416,8 @@ public struct FilterDefinition: Sendable {
         self.order = order
         self.summary = summary
         self.colourSpace = colourSpace
-        self.parameters = parameters
+        self.parameters = parameters.isEmpty ? keys.map(\.spec) : parameters
+        self.keys = keys
         self.forms = forms
         self.check = check
         self.normalize = normalize

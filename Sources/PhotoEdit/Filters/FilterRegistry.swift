@@ -7,8 +7,12 @@ public struct FilterRegistry: Sendable {
     public let filters: [FilterDefinition]
     private let byID: [String: FilterDefinition]
 
-    /// A registry of `filters`; ids must be unique.
+    /// A registry of `filters`; ids must be unique and every declaration
+    /// sound (`FilterDefinition.declarationProblems`: keys exactly the
+    /// declared parameters…), else the process stops here, at start-up.
     public init(_ filters: [FilterDefinition]) {
+        let problems = filters.flatMap(\.declarationProblems)
+        precondition(problems.isEmpty, "filter declarations: \(problems.joined(separator: "; "))")
         self.filters = filters.sorted { ($0.stage, $0.order, $0.id) < ($1.stage, $1.order, $1.id) }
         var map: [String: FilterDefinition] = [:]
         for f in filters {

@@ -108,7 +108,7 @@ enum LocalJSON {
             self.what = what
         }
 
-        func number(_ key: String, default value: Double? = nil) throws -> Double {
+        func double(_ key: String, default value: Double? = nil) throws -> Double {
             guard let v = object[key] else {
                 guard let value else { throw MaskProblem.invalid("\(what) needs '\(key)'") }
                 return value
@@ -165,7 +165,7 @@ enum LocalJSON {
         let amountsField = try Fields(f.object["amounts"] ?? .object([:]), "\(what) amounts", keys: Set(LocalAdjustment.allCases.map(\.rawValue)))
         var amounts: [LocalAdjustment: Double] = [:]
         for kind in LocalAdjustment.allCases where amountsField.object[kind.rawValue] != nil {
-            amounts[kind] = try amountsField.number(kind.rawValue)
+            amounts[kind] = try amountsField.double(kind.rawValue)
         }
         guard let maskValue = f.object["mask"] else { throw MaskProblem.invalid("\(what) needs 'mask'") }
         let m = try Fields(maskValue, "\(what) mask", keys: ["invert", "shapes"])
@@ -188,14 +188,14 @@ enum LocalJSON {
         switch type {
         case "linear":
             f = try Fields(value, what, keys: common.union(["x0", "y0", "x1", "y1"]))
-            shape = .linear(LinearGradient(zero: MaskPoint(x: try f.number("x0"), y: try f.number("y0")),
-                                           full: MaskPoint(x: try f.number("x1"), y: try f.number("y1"))))
+            shape = .linear(LinearGradient(zero: MaskPoint(x: try f.double("x0"), y: try f.double("y0")),
+                                           full: MaskPoint(x: try f.double("x1"), y: try f.double("y1"))))
         case "radial":
             f = try Fields(value, what, keys: common.union(["x", "y", "rx", "ry", "angle", "roundness", "feather", "inside"]))
-            shape = .radial(RadialGradient(centre: MaskPoint(x: try f.number("x"), y: try f.number("y")),
-                                           radiusX: try f.number("rx"), radiusY: try f.number("ry"),
-                                           angle: try f.number("angle", default: 0), roundness: try f.number("roundness", default: 0),
-                                           feather: try f.number("feather", default: 0.5), inside: try f.bool("inside", default: true)))
+            shape = .radial(RadialGradient(centre: MaskPoint(x: try f.double("x"), y: try f.double("y")),
+                                           radiusX: try f.double("rx"), radiusY: try f.double("ry"),
+                                           angle: try f.double("angle", default: 0), roundness: try f.double("roundness", default: 0),
+                                           feather: try f.double("feather", default: 0.5), inside: try f.bool("inside", default: true)))
         case "brush":
             f = try Fields(value, what, keys: common.union(["strokes"]))
             let list = try f.array("strokes")
@@ -205,11 +205,11 @@ enum LocalJSON {
             shape = .brush(try list.enumerated().map { i, s in try stroke(s, "\(what) stroke \(i + 1)") })
         case "luminance":
             f = try Fields(value, what, keys: common.union(["low", "high", "feather"]))
-            shape = .luminance(LuminanceRange(low: try f.number("low"), high: try f.number("high"), feather: try f.number("feather", default: 0.1)))
+            shape = .luminance(LuminanceRange(low: try f.double("low"), high: try f.double("high"), feather: try f.double("feather", default: 0.1)))
         case "colour":
             f = try Fields(value, what, keys: common.union(["hue", "width", "feather", "chroma"]))
-            shape = .colour(ColourRange(hue: try f.number("hue"), width: try f.number("width", default: 30),
-                                        feather: try f.number("feather", default: 20), chroma: try f.number("chroma", default: 10)))
+            shape = .colour(ColourRange(hue: try f.double("hue"), width: try f.double("width", default: 30),
+                                        feather: try f.double("feather", default: 20), chroma: try f.double("chroma", default: 10)))
         default:
             throw MaskProblem.invalid("\(what) type '\(type.prefix(40))' is not linear, radial, brush, luminance or colour")
         }
@@ -232,8 +232,8 @@ enum LocalJSON {
             }
             return MaskPoint(x: x, y: y)
         }
-        return BrushStroke(points: points, radius: try f.number("radius"), feather: try f.number("feather", default: 0.5),
-                           flow: try f.number("flow", default: 1), erase: try f.bool("erase", default: false))
+        return BrushStroke(points: points, radius: try f.double("radius"), feather: try f.double("feather", default: 0.5),
+                           flow: try f.double("flow", default: 1), erase: try f.bool("erase", default: false))
     }
 
     static func spots(_ params: [String: JSONValue]) throws -> [RetouchSpot] {
@@ -247,10 +247,10 @@ enum LocalJSON {
             guard let mode = RetouchSpot.Mode(rawValue: modeName) else {
                 throw MaskProblem.invalid("\(what) mode '\(modeName.prefix(40))' is not clone or heal")
             }
-            return try RetouchSpot(mode: mode, centre: MaskPoint(x: try f.number("x"), y: try f.number("y")),
-                                   radiusX: try f.number("rx"), radiusY: try f.number("ry"),
-                                   offset: MaskPoint(x: try f.number("dx"), y: try f.number("dy")),
-                                   feather: try f.number("feather", default: 0.3), opacity: try f.number("opacity", default: 1),
+            return try RetouchSpot(mode: mode, centre: MaskPoint(x: try f.double("x"), y: try f.double("y")),
+                                   radiusX: try f.double("rx"), radiusY: try f.double("ry"),
+                                   offset: MaskPoint(x: try f.double("dx"), y: try f.double("dy")),
+                                   feather: try f.double("feather", default: 0.3), opacity: try f.double("opacity", default: 1),
                                    enabled: try f.bool("enabled", default: true)).validated(what)
         }
     }

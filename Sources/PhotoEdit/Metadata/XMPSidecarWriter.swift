@@ -27,64 +27,66 @@ struct LightroomEquivalents {
             let p = node.parameters
             switch node.filter {
             case "raw":
-                switch p.text("wb") {
+                switch p[Filters.RawKeys.wb] {
                 case "auto": values.append(("WhiteBalance", "Auto"))
                 case "kelvin":
                     values.append(("WhiteBalance", "Custom"))
-                    add("Temperature", p.number("temperature"), signed: false)
-                    add("Tint", p.number("tint"))
+                    add("Temperature", p[Filters.RawKeys.temperature], signed: false)
+                    add("Tint", p[Filters.RawKeys.tint])
                 case "custom": notExported.append("raw.wb custom multipliers")
                 default: values.append(("WhiteBalance", "As Shot"))
                 }
-                let rest = ["highlights", "demosaic", "exposure", "preserve", "black", "white", "denoise"]
-                    .filter { p[$0] != Filters.raw.defaults[$0] }
-                if !rest.isEmpty { notExported.append("raw " + rest.joined(separator: ", ")) }
-            case "temperature": add("IncrementalTemperature", p.number("amount"))
-            case "tint": add("IncrementalTint", p.number("amount"))
-            case "exposure": add("Exposure2012", p.number("ev"))
-            case "contrast": add("Contrast2012", p.number("amount"))
-            case "highlights": add("Highlights2012", p.number("amount"))
-            case "shadows": add("Shadows2012", p.number("amount"))
-            case "whites": add("Whites2012", p.number("amount"))
-            case "blacks": add("Blacks2012", p.number("amount"))
+                let k = Filters.RawKeys.self
+                let rest = ([k.highlights, k.demosaic] as [any AnyParameterKey] + [k.exposure, k.preserve, k.black, k.white, k.denoise])
+                    .filter { !$0.isDefault(in: p) }
+                if !rest.isEmpty { notExported.append("raw " + rest.map(\.spec.name).joined(separator: ", ")) }
+            case "temperature": add("IncrementalTemperature", p[Filters.TemperatureKeys.amount])
+            case "tint": add("IncrementalTint", p[Filters.TintKeys.amount])
+            case "exposure": add("Exposure2012", p[Filters.ExposureKeys.ev])
+            case "contrast": add("Contrast2012", p[Filters.ContrastKeys.amount])
+            case "highlights": add("Highlights2012", p[Filters.HighlightsKeys.amount])
+            case "shadows": add("Shadows2012", p[Filters.ShadowsKeys.amount])
+            case "whites": add("Whites2012", p[Filters.WhitesKeys.amount])
+            case "blacks": add("Blacks2012", p[Filters.BlacksKeys.amount])
             case "vibrance":
-                add("Vibrance", p.number("amount"))
-                if !p.bool("spare_skin") { notExported.append("vibrance spare_skin=false") }
-            case "saturation": add("Saturation", p.number("amount"))
+                add("Vibrance", p[Filters.VibranceKeys.amount])
+                if !p[Filters.VibranceKeys.spareSkin] { notExported.append("vibrance spare_skin=false") }
+            case "saturation": add("Saturation", p[Filters.SaturationKeys.amount])
             case "hsl":
                 for (band, range) in LightroomSettings.bands.sorted(by: { $0.key < $1.key }) {
-                    for (prefix, suffix) in [("HueAdjustment", "h"), ("SaturationAdjustment", "s"), ("LuminanceAdjustment", "l")] {
-                        let v = p.number("\(range)_\(suffix)")
+                    guard let keys = Filters.HSLKeys.ranges.first(where: { $0.name == range }) else { continue }
+                    for (prefix, key) in [("HueAdjustment", keys.hue), ("SaturationAdjustment", keys.saturation), ("LuminanceAdjustment", keys.luminance)] {
+                        let v = p[key]
                         if v != 0 { add(prefix + band, v) }
                     }
                 }
             case "curve":
                 let names = ["rgb": "ToneCurvePV2012", "red": "ToneCurvePV2012Red", "green": "ToneCurvePV2012Green", "blue": "ToneCurvePV2012Blue"]
                 // Lightroom (and darktable) read whole 0…255 steps: points off that grid move by at most 0.5 / 255.
-                func points(_ prefix: String) -> [String] {
-                    (1...Int(p.number(prefix + "n"))).map {
-                        "\(Int((p.number("\(prefix)x\($0)") * 255).rounded())), \(Int((p.number("\(prefix)y\($0)") * 255).rounded()))"
+                func points(_ keys: Filters.CurveKeys.Points) -> [String] {
+                    (0..<Int(p[keys.n])).map {
+                        "\(Int((p[keys.x[$0]] * 255).rounded())), \(Int((p[keys.y[$0]] * 255).rounded()))"
                     }
                 }
-                let main = Filters.curvePoints(p, prefix: "")
-                if let name = names[p.text("channel")] {
-                    if !Filters.isIdentityCurve(main) { curves.append((name, points(""))) }
+                let main = Filters.curvePoints(p, Filters.CurveKeys.main)
+                if let name = names[p[Filters.CurveKeys.channel]] {
+                    if !Filters.isIdentityCurve(main) { curves.append((name, points(Filters.CurveKeys.main))) }
                 } else if !Filters.isIdentityCurve(main) {
                     notExported.append("curve on the luminance")
                 }
                 // Version 2's channel curves: Lightroom's own channel curves.
-                for channel in Filters.curveChannels where p[channel + "_n"] != nil {
-                    guard !Filters.isIdentityCurve(Filters.curvePoints(p, prefix: channel + "_")) else { continue }
+                for (channel, keys) in zip(Filters.curveChannels, Filters.CurveKeys.channels) where p.values[keys.n.name] != nil {
+                    guard !Filters.isIdentityCurve(Filters.curvePoints(p, keys)) else { continue }
                     let name = names[channel]!
                     if curves.contains(where: { $0.name == name }) {
                         notExported.append("curve.\(channel) (the main curve is on the \(channel) channel)")
                     } else {
-                        curves.append((name, points(channel + "_")))
+                        curves.append((name, points(keys)))
                     }
                 }
             case "crop":
-                guard p.text("mode") == "rect" else { notExported.append("crop \(p.text("mode"))"); continue }
-                let (x, y, w, h) = (p.number("x"), p.number("y"), p.number("w"), p.number("h"))
+                guard p[Filters.CropKeys.mode] == "rect" else { notExported.append("crop \(p[Filters.CropKeys.mode])"); continue }
+                let (x, y, w, h) = (p[Filters.CropKeys.x], p[Filters.CropKeys.y], p[Filters.CropKeys.w], p[Filters.CropKeys.h])
                 let stored = LightroomSettings.stored(x: x, y: y, w: w, h: h, orientation: orientation)
                 values.append(("HasCrop", "True"))
                 add("CropLeft", stored.left, signed: false)
@@ -92,88 +94,90 @@ struct LightroomEquivalents {
                 add("CropRight", stored.right, signed: false)
                 add("CropBottom", stored.bottom, signed: false)
             case "straighten":
-                let angle = p.number("angle")
+                let angle = p[Filters.StraightenKeys.angle]
                 add("CropAngle", [2, 4, 5, 7].contains(orientation) ? -angle : angle)
                 if recipe.node("crop") == nil { values.append(("HasCrop", "True")) }
             case "sharpen":
-                add("Sharpness", clamped(p.number("amount"), 0...150, "sharpen amount"), signed: false)
-                add("SharpenRadius", clamped(p.number("radius"), 0.5...3, "sharpen radius"))
-                add("SharpenEdgeMasking", clamped(p.number("threshold") * 5, 0...100, "sharpen threshold×5"), signed: false)
+                add("Sharpness", clamped(p[Filters.SharpenKeys.amount], 0...150, "sharpen amount"), signed: false)
+                add("SharpenRadius", clamped(p[Filters.SharpenKeys.radius], 0.5...3, "sharpen radius"))
+                add("SharpenEdgeMasking", clamped(p[Filters.SharpenKeys.threshold] * 5, 0...100, "sharpen threshold×5"), signed: false)
                 // Version 2's detail (read back by translation 7); version 1 is detail 100.
-                if case .number(let detail)? = p.values["detail"] { add("SharpenDetail", detail, signed: false) } else { add("SharpenDetail", 100, signed: false) }
+                if case .number(let detail)? = p.values[Filters.SharpenKeys.detail.name] { add("SharpenDetail", detail, signed: false) } else { add("SharpenDetail", 100, signed: false) }
             case "vignette":
-                add("PostCropVignetteAmount", p.number("amount"))
-                add("PostCropVignetteMidpoint", p.number("midpoint"), signed: false)
-                add("PostCropVignetteRoundness", p.number("roundness"))
-                add("PostCropVignetteFeather", p.number("feather"), signed: false)
+                add("PostCropVignetteAmount", p[Filters.VignetteKeys.amount])
+                add("PostCropVignetteMidpoint", p[Filters.VignetteKeys.midpoint], signed: false)
+                add("PostCropVignetteRoundness", p[Filters.VignetteKeys.roundness])
+                add("PostCropVignetteFeather", p[Filters.VignetteKeys.feather], signed: false)
             case "grain":
-                add("GrainAmount", p.number("amount"), signed: false)
-                add("GrainSize", clamped((p.number("size") - 1) / 0.09, 0...100, "grain size (as Lightroom's 0…100)"), signed: false)
-                add("GrainFrequency", p.number("roughness"), signed: false)
-                if p.number("seed") != 0 { notExported.append("grain seed") }
+                add("GrainAmount", p[Filters.GrainKeys.amount], signed: false)
+                add("GrainSize", clamped((p[Filters.GrainKeys.size] - 1) / 0.09, 0...100, "grain size (as Lightroom's 0…100)"), signed: false)
+                add("GrainFrequency", p[Filters.GrainKeys.roughness], signed: false)
+                if p[Filters.GrainKeys.seed] != 0 { notExported.append("grain seed") }
             case "calibration":
-                for (primary, name) in [("Red", "red"), ("Green", "green"), ("Blue", "blue")] {
-                    add(primary + "Hue", p.number(name + "_hue"))
-                    add(primary + "Saturation", p.number(name + "_sat"))
+                let k = Filters.CalibrationKeys.self
+                for (primary, hue, saturation) in [("Red", k.redHue, k.redSat), ("Green", k.greenHue, k.greenSat), ("Blue", k.blueHue, k.blueSat)] {
+                    add(primary + "Hue", p[hue])
+                    add(primary + "Saturation", p[saturation])
                 }
-                add("ShadowTint", p.number("shadow_tint"))
+                add("ShadowTint", p[Filters.CalibrationKeys.shadowTint])
             case "denoise":
                 // Lightroom's manual noise reduction, the same scales (read back by translation 6).
-                add("LuminanceSmoothing", p.number("luma"), signed: false)
-                add("LuminanceNoiseReductionDetail", p.number("luma_detail"), signed: false)
-                add("LuminanceNoiseReductionContrast", p.number("luma_contrast"), signed: false)
-                add("ColorNoiseReduction", p.number("chroma"), signed: false)
-                add("ColorNoiseReductionDetail", p.number("chroma_detail"), signed: false)
-                add("ColorNoiseReductionSmoothness", p.number("chroma_smoothness"), signed: false)
-                if p.text("source") == "estimate" { notExported.append("denoise source estimate (Lightroom reads the camera's noise itself)") }
+                add("LuminanceSmoothing", p[Filters.DenoiseKeys.luma], signed: false)
+                add("LuminanceNoiseReductionDetail", p[Filters.DenoiseKeys.lumaDetail], signed: false)
+                add("LuminanceNoiseReductionContrast", p[Filters.DenoiseKeys.lumaContrast], signed: false)
+                add("ColorNoiseReduction", p[Filters.DenoiseKeys.chroma], signed: false)
+                add("ColorNoiseReductionDetail", p[Filters.DenoiseKeys.chromaDetail], signed: false)
+                add("ColorNoiseReductionSmoothness", p[Filters.DenoiseKeys.chromaSmoothness], signed: false)
+                if p[Filters.DenoiseKeys.source] == "estimate" { notExported.append("denoise source estimate (Lightroom reads the camera's noise itself)") }
             case "noise" where recipe.node("denoise") != nil:
                 notExported.append("noise (with denoise: Lightroom has one noise reduction)")
             case "noise":
-                add("LuminanceSmoothing", p.number("strength"), signed: false)
-                if p.number("chroma") > 0 { add("ColorNoiseReduction", 25 + p.number("chroma") * 0.75, signed: false) }
-                if p["radius"] != Filters.noise.defaults["radius"] { notExported.append("noise radius") }
+                add("LuminanceSmoothing", p[Filters.NoiseKeys.strength], signed: false)
+                if p[Filters.NoiseKeys.chroma] > 0 { add("ColorNoiseReduction", 25 + p[Filters.NoiseKeys.chroma] * 0.75, signed: false) }
+                if !Filters.NoiseKeys.radius.isDefault(in: p) { notExported.append("noise radius") }
             case "mono":
-                guard p.number("amount") == 100 else { notExported.append("mono \(JSONValue.format(p.number("amount"))) % (Lightroom's is all or nothing)"); continue }
+                guard p[Filters.MonoKeys.amount] == 100 else { notExported.append("mono \(JSONValue.format(p[Filters.MonoKeys.amount])) % (Lightroom's is all or nothing)"); continue }
                 values.append(("ConvertToGrayscale", "True"))
-                for (name, weight, rec709) in [("GrayMixerRed", p.number("red"), 0.2126), ("GrayMixerGreen", p.number("green"), 0.7152),
-                                               ("GrayMixerBlue", p.number("blue"), 0.0722)] {
+                for (name, weight, rec709) in [("GrayMixerRed", p[Filters.MonoKeys.red], 0.2126), ("GrayMixerGreen", p[Filters.MonoKeys.green], 0.7152),
+                                               ("GrayMixerBlue", p[Filters.MonoKeys.blue], 0.0722)] {
                     add(name, clamped((weight / rec709 - 1) * 100, -200...200, name))
                 }
             case "splittone":
-                add("SplitToningShadowHue", p.number("shadow_hue"), signed: false)
-                add("SplitToningShadowSaturation", p.number("shadow_sat"), signed: false)
-                add("SplitToningHighlightHue", p.number("high_hue"), signed: false)
-                add("SplitToningHighlightSaturation", p.number("high_sat"), signed: false)
-                add("SplitToningBalance", p.number("balance"))
+                add("SplitToningShadowHue", p[Filters.SplitToneKeys.shadowHue], signed: false)
+                add("SplitToningShadowSaturation", p[Filters.SplitToneKeys.shadowSat], signed: false)
+                add("SplitToningHighlightHue", p[Filters.SplitToneKeys.highHue], signed: false)
+                add("SplitToningHighlightSaturation", p[Filters.SplitToneKeys.highSat], signed: false)
+                add("SplitToningBalance", p[Filters.SplitToneKeys.balance])
             case "clarity":
-                add("Clarity2012", p.number("amount"))
-                if p["radius"] != Filters.clarity.defaults["radius"] { notExported.append("clarity radius") }
+                add("Clarity2012", p[Filters.ClarityKeys.amount])
+                if !Filters.ClarityKeys.radius.isDefault(in: p) { notExported.append("clarity radius") }
             case "texture":
-                add("Texture", p.number("amount"))
-                if p["radius"] != Filters.texture.defaults["radius"] { notExported.append("texture radius") }
-            case "dehaze": add("Dehaze", p.number("strength"))
+                add("Texture", p[Filters.TextureKeys.amount])
+                if !Filters.TextureKeys.radius.isDefault(in: p) { notExported.append("texture radius") }
+            case "dehaze": add("Dehaze", p[Filters.DehazeKeys.strength])
             case "perspective":
                 // Lightroom's Vertical is ours negated (docs/xmp.md); the rest keep their sign.
-                add("PerspectiveVertical", 0 - p.number("vertical"))
-                add("PerspectiveHorizontal", p.number("horizontal"))
-                add("PerspectiveRotate", p.number("rotate"))
-                add("PerspectiveScale", p.number("scale"), signed: false)
-                add("PerspectiveAspect", p.number("aspect"))
-                add("PerspectiveX", p.number("x"))
-                add("PerspectiveY", p.number("y"))
+                add("PerspectiveVertical", 0 - p[Filters.PerspectiveKeys.vertical])
+                add("PerspectiveHorizontal", p[Filters.PerspectiveKeys.horizontal])
+                add("PerspectiveRotate", p[Filters.PerspectiveKeys.rotate])
+                add("PerspectiveScale", p[Filters.PerspectiveKeys.scale], signed: false)
+                add("PerspectiveAspect", p[Filters.PerspectiveKeys.aspect])
+                add("PerspectiveX", p[Filters.PerspectiveKeys.x])
+                add("PerspectiveY", p[Filters.PerspectiveKeys.y])
             case "ca":
                 // Remove Chromatic Aberration (translation 7 reads it back as `ca` auto when no lens is known).
-                if p.text("mode") == "auto" {
+                if p[Filters.ChromaticAberrationKeys.mode] == "auto" {
                     if !values.contains(where: { $0.name == "AutoLateralCA" }) { values.append(("AutoLateralCA", "1")) }
-                } else if p.number("red") != 0 || p.number("blue") != 0 {
+                } else if p[Filters.ChromaticAberrationKeys.red] != 0 || p[Filters.ChromaticAberrationKeys.blue] != 0 {
                     notExported.append("ca red, blue (Lightroom's chromatic aberration correction has no manual scales)")
                 }
             case "defringe":
                 // Lightroom's Defringe, the same scales (read back by translation 7).
-                for (colour, name) in [("Purple", "purple"), ("Green", "green")] where p.number(name) > 0 {
-                    add("Defringe\(colour)Amount", p.number(name), signed: false)
-                    add("Defringe\(colour)HueLo", p.number(name + "_lo"), signed: false)
-                    add("Defringe\(colour)HueHi", p.number(name + "_hi"), signed: false)
+                let k = Filters.DefringeKeys.self
+                for (colour, amount, lo, hi) in [("Purple", k.purple, k.purpleLo, k.purpleHi), ("Green", k.green, k.greenLo, k.greenHi)] where p[amount] > 0 {
+                    add("Defringe\(colour)Amount", p[amount], signed: false)
+                    add("Defringe\(colour)HueLo", p[lo], signed: false)
+                    add("Defringe\(colour)HueHi", p[hi], signed: false)
                 }
             case "local", "retouch": break  // LightroomLocalCorrections.xmpElements writes them
             case "rgbtable":
@@ -212,18 +216,18 @@ extension LightroomEquivalents {
     /// vignetting scales, Remove Chromatic Aberration with the profile's
     /// scale, the manual distortion; the lens named as lensfun names it.
     mutating func lens(_ p: Parameters) {
-        let profile = !p.text("lens").isEmpty && (p.number("distortion") > 0 || p.number("vignetting") > 0)
+        let profile = !p[Filters.LensKeys.lens].isEmpty && (p[Filters.LensKeys.distortion] > 0 || p[Filters.LensKeys.vignetting] > 0)
         if profile {
             values.append(("LensProfileEnable", "1"))
-            values.append(("LensProfileName", p.text("lens")))
-            values.append(("LensProfileDistortionScale", JSONValue.format(p.number("distortion"))))
-            values.append(("LensProfileVignettingScale", JSONValue.format(p.number("vignetting"))))
+            values.append(("LensProfileName", p[Filters.LensKeys.lens]))
+            values.append(("LensProfileDistortionScale", JSONValue.format(p[Filters.LensKeys.distortion])))
+            values.append(("LensProfileVignettingScale", JSONValue.format(p[Filters.LensKeys.vignetting])))
         }
-        if !p.text("lens").isEmpty && p.number("tca") > 0 && !values.contains(where: { $0.name == "AutoLateralCA" }) {
+        if !p[Filters.LensKeys.lens].isEmpty && p[Filters.LensKeys.tca] > 0 && !values.contains(where: { $0.name == "AutoLateralCA" }) {
             values.append(("AutoLateralCA", "1"))
-            values.append(("LensProfileChromaticAberrationScale", JSONValue.format(p.number("tca"))))
+            values.append(("LensProfileChromaticAberrationScale", JSONValue.format(p[Filters.LensKeys.tca])))
         }
-        if p.number("manual") != 0 { values.append(("LensManualDistortionAmount", LightroomSettings.describe(p.number("manual")))) }
+        if p[Filters.LensKeys.manual] != 0 { values.append(("LensManualDistortionAmount", LightroomSettings.describe(p[Filters.LensKeys.manual]))) }
     }
 }
 

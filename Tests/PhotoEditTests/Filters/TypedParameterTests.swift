@@ -2,9 +2,11 @@ import Foundation
 import Testing
 @testable import PhotoEdit
 
-/// Filters read their parameters through their declaration: a validated
-/// parameter set holds every declared name, so a read of any other name (a
-/// typo) is recorded by `Parameters` instead of rendering a silent 0. This
+/// Filters read their parameters through their declaration, as typed keys
+/// (`ParameterKeyTests`), so a misspelt name does not compile; a validated
+/// parameter set holds every declared name, so a read of any other name
+/// (another filter's key, a by-name read) is recorded by `Parameters`
+/// instead of rendering a silent 0. This
 /// suite renders every filter, at its current version and at each earlier
 /// version that keeps its own renderer, at its defaults and with each
 /// parameter moved to its ends (every choice, both bools), and fails when

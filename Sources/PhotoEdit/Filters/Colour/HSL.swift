@@ -7,22 +7,33 @@ extension Filters {
         ("red", 0), ("orange", 30), ("yellow", 60), ("green", 120), ("aqua", 180), ("blue", 240), ("purple", 270), ("magenta", 300),
     ]
 
+    /// The parameters of `hsl`, read through these keys: three per colour range.
+    enum HSLKeys {
+        /// The keys of one colour range (`red_h`, `red_s`, `red_l`).
+        struct RangeKeys: Sendable {
+            /// The range's name (`red`…).
+            let name: String
+            let hue, saturation, luminance: ParameterKey<Double>
+
+            init(_ name: String) {
+                self.name = name
+                hue = .number("\(name)_h", -100...100, default: 0, "hue shift of the \(name)s: ±100 turns them by ±30° (towards the next range)")
+                saturation = .number("\(name)_s", -100...100, default: 0, "saturation of the \(name)s: -100 grey, +100 twice the chroma")
+                luminance = .number("\(name)_l", -100...100, default: 0, "luminance of the \(name)s: ±100 scales their lightness L* by 1 ± 0.5")
+            }
+        }
+
+        /// In the order of `hslRanges`.
+        static let ranges = hslRanges.map { RangeKeys($0.name) }
+    }
+
     /// Hue, saturation and luminance per colour range (Lightroom's HSL panel):
     /// soft hue masks select the range, the change is made in CIE LCh.
     public static let hsl = FilterDefinition(
         id: "hsl", version: 1, stage: .colour, order: 30,
         summary: "hue, saturation and luminance of eight colour ranges (red, orange, yellow, green, aqua, blue, purple, magenta)",
         colourSpace: "CIE LCh(ab) from linear RGB and back (masks by hue on the perceptual RGB colour wheel)",
-        parameters: hslRanges.flatMap { range in
-            [
-                ParameterSpec.number("\(range.name)_h", -100...100, default: 0,
-                                     "hue shift of the \(range.name)s: ±100 turns them by ±30° (towards the next range)"),
-                ParameterSpec.number("\(range.name)_s", -100...100, default: 0,
-                                     "saturation of the \(range.name)s: -100 grey, +100 twice the chroma"),
-                ParameterSpec.number("\(range.name)_l", -100...100, default: 0,
-                                     "luminance of the \(range.name)s: ±100 scales their lightness L* by 1 ± 0.5"),
-            ]
-        },
+        keys: HSLKeys.ranges.flatMap { [$0.hue, $0.saturation, $0.luminance] as [any AnyParameterKey] },
         forms: [ChainForm([], "hsl alone resets every range; set ranges by name, e.g. hsl.blue_s=-30,hsl.orange_l=+20")]
     ) { image, p, _ in
         let ranges = Filters.hslRanges
@@ -31,7 +42,8 @@ extension Filters {
         var dh: Image?, ds: Image?, dl: Image?
         func add(_ sum: Image?, _ term: Image) throws -> Image { try sum.map { try $0.adding(term) } ?? term }
         for (i, range) in ranges.enumerated() {
-            let h = p.number("\(range.name)_h"), s = p.number("\(range.name)_s"), l = p.number("\(range.name)_l")
+            let keys = HSLKeys.ranges[i]
+            let h = p[keys.hue], s = p[keys.saturation], l = p[keys.luminance]
             if h == 0 && s == 0 && l == 0 { continue }
             let previous = ranges[(i + ranges.count - 1) % ranges.count].centre, next = ranges[(i + 1) % ranges.count].centre
             let mask = try hue.colourHueMask(centre: range.centre,

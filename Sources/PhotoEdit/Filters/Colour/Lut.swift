@@ -4,6 +4,19 @@ import Foundation
 import Synchronization
 
 extension Filters {
+    /// The parameters of `lut`, read through these keys.
+    enum LutKeys {
+        static let file = ParameterKey.text("file", default: "", "the .cube file's name, found in the LUT folders (--luts, $PHOTOEDIT_LUTS, the preset folders)")
+        static let strength = ParameterKey.number("strength", 0...100, default: 100, unit: "%", "how much of the LUT's result to use")
+        static let interpolation = ParameterKey.choice("interpolation", ["tetrahedral", "trilinear"], default: "tetrahedral",
+                                                       "how colours between LUT points are computed")
+        static let sha256 = ParameterKey.text("sha256", default: "", "the file's SHA-256 when the LUT was applied (recorded by the engine)")
+        /// Version 1's: the file was a path (no recorded hash).
+        static let version1: [any AnyParameterKey] = [
+            ParameterKey.text("file", default: "", "the .cube file: a path, or a name found beside the presets"), strength, interpolation,
+        ]
+    }
+
     /// A 3D look-up table from a `.cube` file (the Adobe/Resolve format),
     /// applied to the sRGB-encoded image, as LUTs are made for display-referred
     /// input, then mixed with the input by `strength`.
@@ -15,12 +28,7 @@ extension Filters {
         id: "lut", version: 2, stage: .colour, order: 90,
         summary: "applies a .cube 3D LUT (trilinear or tetrahedral), mixed by strength",
         colourSpace: "sRGB-encoded RGB 0…1 (the LUT's domain), back to linear",
-        parameters: [
-            .text("file", default: "", "the .cube file's name, found in the LUT folders (--luts, $PHOTOEDIT_LUTS, the preset folders)"),
-            .number("strength", 0...100, default: 100, unit: "%", "how much of the LUT's result to use"),
-            .choice("interpolation", ["tetrahedral", "trilinear"], default: "tetrahedral", "how colours between LUT points are computed"),
-            .text("sha256", default: "", "the file's SHA-256 when the LUT was applied (recorded by the engine)"),
-        ],
+        keys: [LutKeys.file, LutKeys.strength, LutKeys.interpolation, LutKeys.sha256],
         forms: [
             ChainForm(["file"], "e.g. lut=film.cube"),
             ChainForm(["file", "strength"], "e.g. lut=film.cube:60"),
@@ -28,44 +36,40 @@ extension Filters {
         legacy: [
             LegacyVersion(
                 version: 1,
-                parameters: [
-                    .text("file", default: "", "the .cube file: a path, or a name found beside the presets"),
-                    .number("strength", 0...100, default: 100, unit: "%", "how much of the LUT's result to use"),
-                    .choice("interpolation", ["tetrahedral", "trilinear"], default: "tetrahedral", "how colours between LUT points are computed"),
-                ],
+                keys: LutKeys.version1,
                 note: "the file is a name looked up in the LUT folders (a path keeps its last component); its SHA-256 is recorded",
                 changesRendering: false,
                 migrate: { p in
                     var values = p.values
-                    values["file"] = .text(p.text("file").split(separator: "/").last.map(String.init) ?? "")
-                    values["sha256"] = .text("")
+                    values[LutKeys.file.name] = .text(p[LutKeys.file].split(separator: "/").last.map(String.init) ?? "")
+                    values[LutKeys.sha256.name] = .text("")
                     return values
                 }),
         ],
         check: { p in
-            if let problem = LUTFolders.problem(name: p.text("file")) { return "file: \(problem)" }
-            let hash = p.text("sha256")
+            if let problem = LUTFolders.problem(name: p[LutKeys.file]) { return "file: \(problem)" }
+            let hash = p[LutKeys.sha256]
             if !hash.isEmpty && !(hash.count == 64 && hash.allSatisfy { $0.isHexDigit && !$0.isUppercase }) {
                 return "sha256 must be 64 lowercase hexadecimal digits"
             }
             return nil
         },
-        recorded: ["sha256"],
+        recorded: [LutKeys.sha256.name],
         bind: { p in
-            let file = p.text("file")
+            let file = p[LutKeys.file]
             guard !file.isEmpty else { return p }
             var bound = p
-            bound.values["sha256"] = .text(try FileIO.sha256(of: LUTFolders.resolve(file)))
+            bound.values[LutKeys.sha256.name] = .text(try FileIO.sha256(of: LUTFolders.resolve(file)))
             return bound
         }
     ) { image, p, _ in
-        let file = p.text("file")
-        if file.isEmpty || p.number("strength") == 0 { return image }
+        let file = p[LutKeys.file]
+        if file.isEmpty || p[LutKeys.strength] == 0 { return image }
         let cube = try CubeLUT.load(LUTFolders.resolve(file))
         // Linear → sRGB-encoded 16-bit (clipped to the LUT's 0…1 domain).
         let encoded = try image.colourspace("rgb16")
-        let out = try cube.apply(to: encoded, tetrahedral: p.text("interpolation") == "tetrahedral",
-                                 strength: p.number("strength") / 100)
+        let out = try cube.apply(to: encoded, tetrahedral: p[LutKeys.interpolation] == "tetrahedral",
+                                 strength: p[LutKeys.strength] / 100)
         return try out.colourspace("scrgb")
     }
 }

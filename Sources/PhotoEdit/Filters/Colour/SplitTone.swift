@@ -1,6 +1,15 @@
 import Foundation
 
 extension Filters {
+    /// The parameters of `splittone`, read through these keys.
+    enum SplitToneKeys {
+        static let shadowHue = ParameterKey.number("shadow_hue", 0...360, default: 220, unit: "°", "hue of the shadow tint (0 red, 60 yellow, 120 green, 180 cyan, 240 blue, 300 magenta)")
+        static let shadowSat = ParameterKey.number("shadow_sat", 0...100, default: 0, "strength of the shadow tint; 100 gives the pure hue in the deepest shadows")
+        static let highHue = ParameterKey.number("high_hue", 0...360, default: 40, unit: "°", "hue of the highlights' tint")
+        static let highSat = ParameterKey.number("high_sat", 0...100, default: 0, "strength of the highlights' tint; 100 gives the pure hue in the brightest highlights")
+        static let balance = ParameterKey.number("balance", -100...100, default: 0, "+ gives the highlight tint more of the tonal range, - the shadow tint")
+    }
+
     /// Split toning: tints the shadows with one hue and the highlights with
     /// another, keeping each pixel's luminance. `splittone` alone is a sepia
     /// tone (use `mono,splittone` for a sepia print).
@@ -8,13 +17,7 @@ extension Filters {
         id: "splittone", version: 1, stage: .colour, order: 50,
         summary: "tints shadows and highlights with their own hues (split toning); splittone alone is sepia",
         colourSpace: "linear RGB, luminance kept (shadow/highlight weights from perceptual luminance)",
-        parameters: [
-            .number("shadow_hue", 0...360, default: 220, unit: "°", "hue of the shadow tint (0 red, 60 yellow, 120 green, 180 cyan, 240 blue, 300 magenta)"),
-            .number("shadow_sat", 0...100, default: 0, "strength of the shadow tint; 100 gives the pure hue in the deepest shadows"),
-            .number("high_hue", 0...360, default: 40, unit: "°", "hue of the highlights' tint"),
-            .number("high_sat", 0...100, default: 0, "strength of the highlights' tint; 100 gives the pure hue in the brightest highlights"),
-            .number("balance", -100...100, default: 0, "+ gives the highlight tint more of the tonal range, - the shadow tint"),
-        ],
+        keys: [SplitToneKeys.shadowHue, SplitToneKeys.shadowSat, SplitToneKeys.highHue, SplitToneKeys.highSat, SplitToneKeys.balance],
         forms: [
             ChainForm(["shadow_hue", "shadow_sat", "high_hue", "high_sat"], "e.g. splittone=220:30:40:25 (teal shadows, warm highlights)"),
             ChainForm(["shadow_hue", "shadow_sat", "high_hue", "high_sat", "balance"], "with a balance, e.g. splittone=220:30:40:25:+20"),
@@ -23,13 +26,13 @@ extension Filters {
                       "splittone alone: a sepia tone (shadows 30°/70, highlights 45°/50); mono,splittone for a sepia print"),
         ]
     ) { image, p, _ in
-        let ss = p.number("shadow_sat") / 100, hs = p.number("high_sat") / 100
+        let ss = p[SplitToneKeys.shadowSat] / 100, hs = p[SplitToneKeys.highSat] / 100
         if ss == 0 && hs == 0 { return image }
         // out = rgb + Y·(ws·ss·(cs − 1) + wh·hs·(ch − 1)), with c the tint colour
         // scaled to luminance 1, so Y(out) = Y(rgb).
-        let cs = colourTint(hue: p.number("shadow_hue")), ch = colourTint(hue: p.number("high_hue"))
+        let cs = colourTint(hue: p[SplitToneKeys.shadowHue]), ch = colourTint(hue: p[SplitToneKeys.highHue])
         let y = try image.luminance()
-        let t = try y.signedPower(1 / 2.2).linear(multiply: [1], add: [p.number("balance") / 200]).clamped01()
+        let t = try y.signedPower(1 / 2.2).linear(multiply: [1], add: [p[SplitToneKeys.balance] / 200]).clamped01()
         let ws = try t.linear(multiply: [-1], add: [1]).call("math2_const", [("math2", .string("pow")), ("c", .doubles([2]))])
         let wh = try t.call("math2_const", [("math2", .string("pow")), ("c", .doubles([2]))])
         let shadow = try ws.linear(multiply: cs.map { ss * ($0 - 1) }, add: [0, 0, 0])

@@ -1,6 +1,31 @@
 import Foundation
 
 extension Filters {
+    /// The parameters of `denoise` (both versions), read through these keys.
+    enum DenoiseKeys {
+        static let luma = ParameterKey.number("luma", 0...100, default: 0, "luminance noise reduction (Lightroom's Luminance): how strongly each wavelet scale's noise is suppressed (about 33: least squares)")
+        static let lumaDetail = ParameterKey.number("luma_detail", 0...100, default: 50, "keeps the finest luminance detail (Lightroom's Detail): 50 neutral, more spares the two finest scales, less smooths them harder")
+        static let lumaContrast = ParameterKey.number("luma_contrast", 0...100, default: 0, "keeps medium-scale contrast (Lightroom's Contrast): spares the coarser scales")
+        static let chroma = ParameterKey.number("chroma", 0...100, default: 0, "colour noise reduction (Lightroom's Color), on the two colour-difference planes")
+        static let chromaDetail = ParameterKey.number("chroma_detail", 0...100, default: 50, "keeps fine colour detail (Lightroom's Color Detail): 50 neutral")
+        static let chromaSmoothness = ParameterKey.number("chroma_smoothness", 0...100, default: 50, "how coarse the colour blotches removed may be (Lightroom's Color Smoothness): 3 to 6 wavelet scales")
+        static let source = ParameterKey.choice("source", ["auto", "profile", "estimate"], default: "auto",
+            "where the noise model comes from: auto (the camera's profile when editing, else an estimate), profile (the stored one), estimate (measured on the photo)")
+        static let profile = ParameterKey.text("profile", default: "", "the noise profile used (darktable's name, e.g. 'EOS 30D iso 1600'), recorded when the filter is set")
+        static let iso = ParameterKey.number("iso", 0...10_000_000, default: 0, "the photo's ISO the profile was interpolated at, recorded")
+        static let aR = ParameterKey.number("a_r", 0...0.1, default: 0, "noise model: signal-dependent variance, red (recorded)")
+        static let aG = ParameterKey.number("a_g", 0...0.1, default: 0, "noise model: signal-dependent variance, green (recorded)")
+        static let aB = ParameterKey.number("a_b", 0...0.1, default: 0, "noise model: signal-dependent variance, blue (recorded)")
+        static let bR = ParameterKey.number("b_r", 0...0.1, default: 0, "noise model: constant variance, red (recorded)")
+        static let bG = ParameterKey.number("b_g", 0...0.1, default: 0, "noise model: constant variance, green (recorded)")
+        static let bB = ParameterKey.number("b_b", 0...0.1, default: 0, "noise model: constant variance, blue (recorded)")
+        static let all: [any AnyParameterKey] = [
+            luma, lumaDetail, lumaContrast, chroma, chromaDetail, chromaSmoothness, source, profile, iso, aR, aG, aB, bR, bG, bB,
+        ]
+        /// The recorded noise model: a (signal-dependent) and b (constant) variance of red, green, blue.
+        static let model = [aR, aG, aB, bR, bG, bB]
+    }
+
     /// Profiled noise reduction (issue 39): Lightroom's manual noise
     /// reduction (Luminance with Detail and Contrast; Color with Detail and
     /// Smoothness) on darktable's noise model.
@@ -30,7 +55,7 @@ extension Filters {
         id: "denoise", version: 2, stage: .denoise, order: 5,
         summary: "profiled noise reduction: variance-stabilised wavelet shrinkage of luminance and colour, by the camera's noise profile or an estimate",
         colourSpace: "a RAW's linear camera RGB before the colour matrix (else linear RGB), variance-stabilised per channel (generalised Anscombe), as luminance and two colour differences",
-        parameters: denoiseParameters,
+        keys: DenoiseKeys.all,
         forms: [
             ChainForm([], fixed: defaultStrengths,
                       "denoise alone: luminance \(JSONValue.format(defaultLuma)), colour \(JSONValue.format(defaultChroma)), with the camera's profile (else an estimate)"),
@@ -44,16 +69,16 @@ extension Filters {
             ChainForm(named: "chroma", ["chroma", "chroma_detail", "chroma_smoothness"], "colour, detail and smoothness, e.g. denoise.chroma=40:50:70"),
         ],
         legacy: [
-            LegacyVersion(version: 1, parameters: denoiseParameters,
+            LegacyVersion(version: 1, keys: DenoiseKeys.all,
                           note: "v2 denoises a RAW in camera RGB before the colour matrix and records the profile's raw values (v1 recorded them carried into the working space, and ran after the matrix); a recorded v1 model is dropped (source auto: found again)",
                           changesRendering: true,
                           migrate: { p in
                               var values = p.values
-                              if p.text("source") == "profile" {
-                                  values["source"] = .text("auto")
-                                  for name in ["a_r", "a_g", "a_b", "b_r", "b_g", "b_b"] { values[name] = .number(0) }
-                                  values["profile"] = .text("")
-                                  values["iso"] = .number(0)
+                              if p[DenoiseKeys.source] == "profile" {
+                                  values[DenoiseKeys.source.name] = .text("auto")
+                                  for key in DenoiseKeys.model { values[key.name] = .number(0) }
+                                  values[DenoiseKeys.profile.name] = .text("")
+                                  values[DenoiseKeys.iso.name] = .number(0)
                               }
                               return values
                           },
@@ -101,47 +126,34 @@ extension Filters {
     /// defaults are 0, the identity): where the noise of flat areas falls
     /// at least threefold while edges stay within 10 % of their width.
     static let defaultLuma = 50.0, defaultChroma = 50.0
-    static let defaultStrengths: [String: ParameterValue] = ["luma": .number(defaultLuma), "chroma": .number(defaultChroma)]
-
-    static let denoiseParameters: [ParameterSpec] = [
-        .number("luma", 0...100, default: 0, "luminance noise reduction (Lightroom's Luminance): how strongly each wavelet scale's noise is suppressed (about 33: least squares)"),
-        .number("luma_detail", 0...100, default: 50, "keeps the finest luminance detail (Lightroom's Detail): 50 neutral, more spares the two finest scales, less smooths them harder"),
-        .number("luma_contrast", 0...100, default: 0, "keeps medium-scale contrast (Lightroom's Contrast): spares the coarser scales"),
-        .number("chroma", 0...100, default: 0, "colour noise reduction (Lightroom's Color), on the two colour-difference planes"),
-        .number("chroma_detail", 0...100, default: 50, "keeps fine colour detail (Lightroom's Color Detail): 50 neutral"),
-        .number("chroma_smoothness", 0...100, default: 50, "how coarse the colour blotches removed may be (Lightroom's Color Smoothness): 3 to 6 wavelet scales"),
-        .choice("source", ["auto", "profile", "estimate"], default: "auto",
-                "where the noise model comes from: auto (the camera's profile when editing, else an estimate), profile (the stored one), estimate (measured on the photo)"),
-        .text("profile", default: "", "the noise profile used (darktable's name, e.g. 'EOS 30D iso 1600'), recorded when the filter is set"),
-        .number("iso", 0...10_000_000, default: 0, "the photo's ISO the profile was interpolated at, recorded"),
-        .number("a_r", 0...0.1, default: 0, "noise model: signal-dependent variance, red (recorded)"),
-        .number("a_g", 0...0.1, default: 0, "noise model: signal-dependent variance, green (recorded)"),
-        .number("a_b", 0...0.1, default: 0, "noise model: signal-dependent variance, blue (recorded)"),
-        .number("b_r", 0...0.1, default: 0, "noise model: constant variance, red (recorded)"),
-        .number("b_g", 0...0.1, default: 0, "noise model: constant variance, green (recorded)"),
-        .number("b_b", 0...0.1, default: 0, "noise model: constant variance, blue (recorded)"),
+    static let defaultStrengths: [String: ParameterValue] = [
+        DenoiseKeys.luma.name: .number(defaultLuma), DenoiseKeys.chroma.name: .number(defaultChroma),
     ]
 }
 
 extension Denoiser.Settings {
+    private typealias K = Filters.DenoiseKeys
+
     /// Does it change anything (a strength above 0)?
     var isActive: Bool { luma > 0 || chroma > 0 }
 
     /// The `denoise` filter's settings (0…100 → 0…1).
     init(_ p: Parameters) {
-        self.init(luma: p.number("luma") / 100, lumaDetail: p.number("luma_detail") / 100, lumaContrast: p.number("luma_contrast") / 100,
-                  chroma: p.number("chroma") / 100, chromaDetail: p.number("chroma_detail") / 100,
-                  chromaSmoothness: p.number("chroma_smoothness") / 100)
+        self.init(luma: p[K.luma] / 100, lumaDetail: p[K.lumaDetail] / 100, lumaContrast: p[K.lumaContrast] / 100,
+                  chroma: p[K.chroma] / 100, chromaDetail: p[K.chromaDetail] / 100,
+                  chromaSmoothness: p[K.chromaSmoothness] / 100)
     }
 }
 
 extension NoiseModel {
+    private typealias K = Filters.DenoiseKeys
+
     /// The model a `denoise` node of source `profile` records; nil otherwise
     /// (or when it is all zero), so that it is estimated on the image rendered.
     init?(_ p: Parameters) {
-        let model = NoiseModel(a: [p.number("a_r"), p.number("a_g"), p.number("a_b")],
-                               b: [p.number("b_r"), p.number("b_g"), p.number("b_b")])
-        if p.text("source") != "profile" || model.isZero { return nil }
+        let model = NoiseModel(a: [p[K.aR], p[K.aG], p[K.aB]],
+                               b: [p[K.bR], p[K.bG], p[K.bB]])
+        if p[K.source] != "profile" || model.isZero { return nil }
         self = model
     }
 }

@@ -1,6 +1,17 @@
 import Foundation
 
 extension Filters {
+    /// The parameters of `noise`, read through these keys.
+    enum NoiseKeys {
+        static let strength = ParameterKey.number("strength", 0...100, default: 0, "how much is smoothed, and how large a difference still counts as noise")
+        static let radius = ParameterKey.number("radius", 0.5...10, default: 1.5, unit: "px", "gaussian sigma of the smoothing, in pixels of the full-size image")
+        static let chroma = ParameterKey.number("chroma", 0...100, default: 0, "colour noise reduction: how much the colour (not the luminance) is smoothed, and how widely")
+        /// Version 1's parameters.
+        static let version1: [any AnyParameterKey] = [strength, radius]
+        /// The current version's.
+        static let all: [any AnyParameterKey] = version1 + [chroma]
+    }
+
     /// Noise reduction: a gaussian blur blended in where the pixel is close
     /// to its neighbourhood (a sigma filter, edge-preserving like a
     /// bilateral filter).
@@ -21,21 +32,19 @@ extension Filters {
         id: "noise", version: 2, stage: .denoise, order: 10,
         summary: "noise reduction: blends in a gaussian blur where the pixel differs little from its surroundings, sparing edges; smooths colour noise",
         colourSpace: "linear RGB, guarded by perceptual luminance (Rec. 709 Y ^ 1/2.2); colour as RGB − Y",
-        parameters: noiseParameters + [
-            .number("chroma", 0...100, default: 0, "colour noise reduction: how much the colour (not the luminance) is smoothed, and how widely"),
-        ],
+        keys: NoiseKeys.all,
         forms: [
             ChainForm(["strength"], "e.g. noise=40"),
             ChainForm(["strength", "radius"], "strength and radius, e.g. noise=40:2"),
             ChainForm(["strength", "radius", "chroma"], "strength, radius and colour, e.g. noise=40:2:30"),
         ],
         legacy: [
-            .adding(["chroma": .number(0)], version: 1, parameters: noiseParameters,
+            .adding([NoiseKeys.chroma.name: .number(0)], version: 1, keys: NoiseKeys.version1,
                     note: "v2 adds chroma, colour noise reduction (default 0: version 1's render exactly)"),
         ]
     ) { image, p, context in
-        var out = try noiseLuminance(image, strength: p.number("strength") / 100, sigma: p.number("radius") * context.scale, context)
-        let chroma = p.number("chroma") / 100
+        var out = try noiseLuminance(image, strength: p[NoiseKeys.strength] / 100, sigma: p[NoiseKeys.radius] * context.scale, context)
+        let chroma = p[NoiseKeys.chroma] / 100
         if chroma > 0 {
             let y = try out.luminance()
             let grey = try y.joined(with: y).joined(with: y)
@@ -45,11 +54,6 @@ extension Filters {
         }
         return out
     }
-
-    static let noiseParameters: [ParameterSpec] = [
-        .number("strength", 0...100, default: 0, "how much is smoothed, and how large a difference still counts as noise"),
-        .number("radius", 0.5...10, default: 1.5, unit: "px", "gaussian sigma of the smoothing, in pixels of the full-size image"),
-    ]
 
     /// Version 1's edge-preserving smoothing (strength 0…1, sigma in pixels of this render).
     static func noiseLuminance(_ image: Image, strength: Double, sigma: Double, _ context: RenderContext) throws -> Image {

@@ -1,6 +1,19 @@
 import Foundation
 
 extension Filters {
+    /// The parameters of `sharpen`, read through these keys.
+    enum SharpenKeys {
+        static let amount = ParameterKey.number("amount", 0...500, default: 0, unit: "%", "strength: how much of the detail (image − blurred image) is added")
+        static let radius = ParameterKey.number("radius", 0.3...20, default: 1, unit: "px", "gaussian sigma of the blur, in pixels of the full-size image")
+        static let threshold = ParameterKey.number("threshold", 0...255, default: 0, "detail smaller than this (0–255 perceptual levels) is left alone, to spare noise")
+        static let detail = ParameterKey.number("detail", 0...100, default: 100,
+            "how much of the overshoot beyond the neighbourhood's darkest and lightest values is kept (Lightroom's Detail): 0 edges only, no halos; 100 the whole unsharp mask")
+        /// Version 1's parameters.
+        static let version1: [any AnyParameterKey] = [amount, radius, threshold]
+        /// The current version's.
+        static let all: [any AnyParameterKey] = version1 + [detail]
+    }
+
     /// Sharpen: unsharp mask on perceptual luminance, so colours do not fringe.
     ///
     /// L = max(Y, 0)^(1/2.2) with Y the Rec. 709 luminance; D = L − gauss(L, radius);
@@ -19,10 +32,7 @@ extension Filters {
         id: "sharpen", version: 2, stage: .detail, order: 10,
         summary: "unsharp mask on perceptual luminance: amount, radius, threshold, detail (halo suppression)",
         colourSpace: "perceptual luminance (Rec. 709 Y ^ 1/2.2); RGB scaled by the luminance ratio in linear light",
-        parameters: sharpenParameters + [
-            .number("detail", 0...100, default: 100,
-                    "how much of the overshoot beyond the neighbourhood's darkest and lightest values is kept (Lightroom's Detail): 0 edges only, no halos; 100 the whole unsharp mask"),
-        ],
+        keys: SharpenKeys.all,
         forms: [
             ChainForm(["amount"], "e.g. sharpen=80"),
             ChainForm(["amount", "radius"], "amount and radius, e.g. sharpen=80:1.5"),
@@ -31,19 +41,13 @@ extension Filters {
             ChainForm(named: "detail", ["detail"], "detail alone, e.g. sharpen.detail=25"),
         ],
         legacy: [
-            .adding(["detail": .number(100)], version: 1, parameters: sharpenParameters,
+            .adding([SharpenKeys.detail.name: .number(100)], version: 1, keys: SharpenKeys.version1,
                     note: "v2 adds detail (halo suppression; default 100: version 1's unsharp mask exactly)"),
         ]
     ) { image, p, context in
-        try unsharpMask(image, amount: p.number("amount") / 100, sigma: p.number("radius") * context.scale,
-                        threshold: p.number("threshold") / 255, detail: p.number("detail") / 100)
+        try unsharpMask(image, amount: p[SharpenKeys.amount] / 100, sigma: p[SharpenKeys.radius] * context.scale,
+                        threshold: p[SharpenKeys.threshold] / 255, detail: p[SharpenKeys.detail] / 100)
     }
-
-    static let sharpenParameters: [ParameterSpec] = [
-        .number("amount", 0...500, default: 0, unit: "%", "strength: how much of the detail (image − blurred image) is added"),
-        .number("radius", 0.3...20, default: 1, unit: "px", "gaussian sigma of the blur, in pixels of the full-size image"),
-        .number("threshold", 0...255, default: 0, "detail smaller than this (0–255 perceptual levels) is left alone, to spare noise"),
-    ]
 
     /// The largest side of the neighbourhood `detail` holds the sharpened luminance in.
     static let sharpenWindowLimit = 11

@@ -1,6 +1,17 @@
 import Foundation
 
 extension Filters {
+    /// The parameters of `calibration`, read through these keys.
+    enum CalibrationKeys {
+        static let redHue = ParameterKey.number("red_hue", -100...100, default: 0, "turns the red primary: + towards yellow, − towards magenta (100 = 20°)")
+        static let redSat = ParameterKey.number("red_sat", -100...100, default: 0, "the red primary's saturation: +100 × 1.5, −100 × 0.5")
+        static let greenHue = ParameterKey.number("green_hue", -100...100, default: 0, "turns the green primary: + towards cyan, − towards yellow")
+        static let greenSat = ParameterKey.number("green_sat", -100...100, default: 0, "the green primary's saturation")
+        static let blueHue = ParameterKey.number("blue_hue", -100...100, default: 0, "turns the blue primary: + towards magenta, − towards cyan")
+        static let blueSat = ParameterKey.number("blue_sat", -100...100, default: 0, "the blue primary's saturation")
+        static let shadowTint = ParameterKey.number("shadow_tint", -100...100, default: 0, "tints the shadows: + magenta, − green")
+    }
+
     /// Calibration: moves the working space's red, green and blue primaries
     /// (the colour a pure channel stands for), as Lightroom's Calibration
     /// panel and the "primaries" of darktable's and RawTherapee's channel
@@ -26,14 +37,9 @@ extension Filters {
         id: "calibration", version: 1, stage: .whiteBalance, order: 30,
         summary: "moves the red, green and blue primaries (hue, saturation) and tints the shadows, like Lightroom's Calibration panel",
         colourSpace: "linear RGB (a 3×3 matrix that keeps white); the shadow tint weighted by perceptual luminance",
-        parameters: [
-            .number("red_hue", -100...100, default: 0, "turns the red primary: + towards yellow, − towards magenta (100 = 20°)"),
-            .number("red_sat", -100...100, default: 0, "the red primary's saturation: +100 × 1.5, −100 × 0.5"),
-            .number("green_hue", -100...100, default: 0, "turns the green primary: + towards cyan, − towards yellow"),
-            .number("green_sat", -100...100, default: 0, "the green primary's saturation"),
-            .number("blue_hue", -100...100, default: 0, "turns the blue primary: + towards magenta, − towards cyan"),
-            .number("blue_sat", -100...100, default: 0, "the blue primary's saturation"),
-            .number("shadow_tint", -100...100, default: 0, "tints the shadows: + magenta, − green"),
+        keys: [
+            CalibrationKeys.redHue, CalibrationKeys.redSat, CalibrationKeys.greenHue, CalibrationKeys.greenSat, CalibrationKeys.blueHue,
+            CalibrationKeys.blueSat, CalibrationKeys.shadowTint,
         ],
         forms: [
             ChainForm(["red_hue", "red_sat", "green_hue", "green_sat", "blue_hue", "blue_sat"],
@@ -42,8 +48,9 @@ extension Filters {
                       "and the shadow tint, e.g. calibration=0:0:0:0:0:0:+8"),
         ]
     ) { image, p, _ in
-        let primaries = ["red", "green", "blue"].map { (hue: p.number("\($0)_hue"), sat: p.number("\($0)_sat")) }
-        let tint = p.number("shadow_tint")
+        let primaries = [(CalibrationKeys.redHue, CalibrationKeys.redSat), (CalibrationKeys.greenHue, CalibrationKeys.greenSat),
+                         (CalibrationKeys.blueHue, CalibrationKeys.blueSat)].map { (hue: p[$0], sat: p[$1]) }
+        let tint = p[CalibrationKeys.shadowTint]
         var out = image
         if primaries.contains(where: { $0.hue != 0 || $0.sat != 0 }) {
             out = try out.recombine(calibrationMatrix(primaries))

@@ -1,19 +1,27 @@
 import Foundation
 
 extension Filters {
+    /// The parameters of `temperature`, read through these keys.
+    enum TemperatureKeys {
+        static let amount = ParameterKey.number("amount", -100...100, default: 0, unit: "mired",
+                                                "shift of the assumed light along the Planckian locus; + warmer, - cooler")
+    }
+
+    /// The parameters of `tint`, read through these keys.
+    enum TintKeys {
+        static let amount = ParameterKey.number("amount", -100...100, default: 0, "green–magenta shift; 100 moves the white point by Δy = 0.02")
+    }
+
     /// Colour temperature: a chromatic adaptation (Bradford) as if the light
     /// had been cooler (warm result, positive) or warmer (cool result).
     public static let temperature = FilterDefinition(
         id: "temperature", version: 1, stage: .whiteBalance, order: 10,
         summary: "white balance warm/cool: +N warms as if the light were N mired bluer",
         colourSpace: "linear RGB (scene-referred)",
-        parameters: [
-            .number("amount", -100...100, default: 0, unit: "mired",
-                    "shift of the assumed light along the Planckian locus; + warmer, - cooler"),
-        ],
+        keys: [TemperatureKeys.amount],
         forms: [ChainForm(["amount"], "e.g. temperature=+20")]
     ) { image, p, _ in
-        let amount = p.number("amount")
+        let amount = p[TemperatureKeys.amount]
         if amount == 0 { return image }
         return try image.recombine(temperatureMatrix(amount))
     }
@@ -31,12 +39,10 @@ extension Filters {
         id: "tint", version: 1, stage: .whiteBalance, order: 20,
         summary: "white balance green/magenta: + towards magenta, - towards green",
         colourSpace: "linear RGB (scene-referred)",
-        parameters: [
-            .number("amount", -100...100, default: 0, "green–magenta shift; 100 moves the white point by Δy = 0.02"),
-        ],
+        keys: [TintKeys.amount],
         forms: [ChainForm(["amount"], "e.g. tint=-10")]
     ) { image, p, _ in
-        let amount = p.number("amount")
+        let amount = p[TintKeys.amount]
         if amount == 0 { return image }
         return try image.recombine(tintMatrix(amount))
     }

@@ -2,6 +2,18 @@ import CVips
 import Foundation
 
 extension Filters {
+    /// The parameters of `grain`, read through these keys.
+    enum GrainKeys {
+        static let amount = ParameterKey.number("amount", 0...100, default: 0, "strength: 100 gives a standard deviation of 0.5 EV")
+        static let size = ParameterKey.number("size", 1...10, default: 1.5, unit: "px", "grain size, in pixels of the full-size image")
+        static let seed = ParameterKey.number("seed", 0...2_147_483_647, default: 0, step: 1, "random seed: another seed gives another grain pattern")
+        static let roughness = ParameterKey.number("roughness", 0...100, default: 50, "how uneven the grain is: 50 as version 1, 100 gritty, 0 soft and regular")
+        /// Version 1's parameters.
+        static let version1: [any AnyParameterKey] = [amount, size, seed]
+        /// The current version's.
+        static let all: [any AnyParameterKey] = version1 + [roughness]
+    }
+
     /// Grain: seeded gaussian luminance noise (libvips `gaussnoise` with its
     /// `seed`), so a recipe renders the same pixels every time.
     ///
@@ -22,9 +34,7 @@ extension Filters {
         id: "grain", version: 2, stage: .effects, order: 20,
         summary: "film-like luminance grain, seeded so the same recipe gives the same pixels",
         colourSpace: "linear RGB (multiplicative, as an exposure change per pixel)",
-        parameters: grainParameters + [
-            .number("roughness", 0...100, default: 50, "how uneven the grain is: 50 as version 1, 100 gritty, 0 soft and regular"),
-        ],
+        keys: GrainKeys.all,
         forms: [
             ChainForm(["amount"], "e.g. grain=25"),
             ChainForm(["amount", "size"], "amount and size, e.g. grain=25:2"),
@@ -32,14 +42,14 @@ extension Filters {
             ChainForm(["amount", "size", "seed", "roughness"], "amount, size, seed and roughness, e.g. grain=25:2:7:80"),
         ],
         legacy: [
-            .adding(["roughness": .number(50)], version: 1, parameters: grainParameters,
+            .adding([GrainKeys.roughness.name: .number(50)], version: 1, keys: GrainKeys.version1,
                     note: "v2 adds roughness (default 50: version 1's grain exactly)"),
         ]
     ) { image, p, context in
-        let amount = p.number("amount") / 100
+        let amount = p[GrainKeys.amount] / 100
         if amount == 0 { return image }
-        let size = max(1, p.number("size") * context.scale)
-        let seed = Int(p.number("seed")), roughness = p.number("roughness") / 100
+        let size = max(1, p[GrainKeys.size] * context.scale)
+        let seed = Int(p[GrainKeys.seed]), roughness = p[GrainKeys.roughness] / 100
         var noise = try grainNoise(width: image.width, height: image.height, size: size, seed: seed,
                                    smoothing: roughness < 0.5 ? (0.5 - roughness) * 2 * 0.7 : 0)
         if roughness > 0.5 {
@@ -51,12 +61,6 @@ extension Filters {
         let gain = try noise.linear(multiply: [0.5 * amount * Foundation.log(2)], add: [0]).call("math", [("math", .string("exp"))])
         return try image.multiplied(by: gain)
     }
-
-    static let grainParameters: [ParameterSpec] = [
-        .number("amount", 0...100, default: 0, "strength: 100 gives a standard deviation of 0.5 EV"),
-        .number("size", 1...10, default: 1.5, unit: "px", "grain size, in pixels of the full-size image"),
-        .number("seed", 0...2_147_483_647, default: 0, step: 1, "random seed: another seed gives another grain pattern"),
-    ]
 
     /// Unit gaussian noise (1 band, width × height) drawn at 1/size of the
     /// resolution and enlarged bilinearly, after a gaussian of `smoothing`

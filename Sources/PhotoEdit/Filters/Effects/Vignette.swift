@@ -1,6 +1,14 @@
 import Foundation
 
 extension Filters {
+    /// The parameters of `vignette`, read through these keys.
+    enum VignetteKeys {
+        static let amount = ParameterKey.number("amount", -100...100, default: 0, "−100 darkens the corners by 3 EV, +100 brightens them by 3 EV")
+        static let midpoint = ParameterKey.number("midpoint", 0...100, default: 50, unit: "%", "where the change is half done: 0 the centre, 100 the corners")
+        static let roundness = ParameterKey.number("roundness", -100...100, default: 0, "0 follows the frame's shape, +100 a circle, −100 a rounded rectangle")
+        static let feather = ParameterKey.number("feather", 0...100, default: 50, unit: "%", "width of the transition, as a share of centre-to-corner")
+    }
+
     /// Vignette: darkens (amount < 0) or brightens (amount > 0) towards the
     /// corners of the final frame, as an exposure change in linear light.
     ///
@@ -14,12 +22,7 @@ extension Filters {
         id: "vignette", version: 1, stage: .effects, order: 10,
         summary: "darkens (negative) or brightens (positive) the corners of the final frame, in linear light",
         colourSpace: "linear RGB (an exposure change of up to ±3 EV)",
-        parameters: [
-            .number("amount", -100...100, default: 0, "−100 darkens the corners by 3 EV, +100 brightens them by 3 EV"),
-            .number("midpoint", 0...100, default: 50, unit: "%", "where the change is half done: 0 the centre, 100 the corners"),
-            .number("roundness", -100...100, default: 0, "0 follows the frame's shape, +100 a circle, −100 a rounded rectangle"),
-            .number("feather", 0...100, default: 50, unit: "%", "width of the transition, as a share of centre-to-corner"),
-        ],
+        keys: [VignetteKeys.amount, VignetteKeys.midpoint, VignetteKeys.roundness, VignetteKeys.feather],
         forms: [
             ChainForm(["amount"], "e.g. vignette=-30"),
             ChainForm(["amount", "midpoint"], "amount and midpoint, e.g. vignette=-30:40"),
@@ -27,10 +30,10 @@ extension Filters {
             ChainForm(["amount", "midpoint", "roundness", "feather"], "all four, e.g. vignette=-30:40:100:80"),
         ]
     ) { image, p, _ in
-        let amount = p.number("amount") / 100
+        let amount = p[VignetteKeys.amount] / 100
         if amount == 0 { return image }
         let (w, h) = (Double(image.width), Double(image.height))
-        let roundness = p.number("roundness") / 100
+        let roundness = p[VignetteKeys.roundness] / 100
         let power = roundness < 0 ? 2 * Foundation.pow(4, -roundness) : 2
         let r = (w * w + h * h).squareRoot() / 2
         let circle = max(0, roundness)
@@ -43,8 +46,8 @@ extension Filters {
             .linear(multiply: [ap, bp], add: [0, 0]).call("bandmean")
         let d = try powered.linear(multiply: [2 / (ap + bp)], add: [0])
             .call("math2_const", [("math2", .string("pow")), ("c", .doubles([1 / power]))])
-        let mid = p.number("midpoint") / 100
-        let width = max(0.02, p.number("feather") / 100)
+        let mid = p[VignetteKeys.midpoint] / 100
+        let width = max(0.02, p[VignetteKeys.feather] / 100)
         let t = try d.linear(multiply: [1 / width], add: [-(mid - width / 2) / width]).clamped(0, 1)
         let smooth = try t.multiplied(by: t).multiplied(by: t.linear(multiply: [-2], add: [3]))
         let gain = try smooth.linear(multiply: [3 * amount * Foundation.log(2)], add: [0]).call("math", [("math", .string("exp"))])

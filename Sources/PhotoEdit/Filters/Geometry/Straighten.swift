@@ -1,6 +1,11 @@
 import Foundation
 
 extension Filters {
+    /// The parameters of `straighten`, read through these keys.
+    enum StraightenKeys {
+        static let angle = ParameterKey.number("angle", -45...45, default: 0, unit: "°", "clockwise rotation; negative turns anticlockwise")
+    }
+
     /// Straighten: rotates by any angle (-45…45°, clockwise positive) and
     /// crops to the largest upright rectangle of the original aspect ratio
     /// that lies inside the rotated image, so no corner is empty.
@@ -14,13 +19,11 @@ extension Filters {
         id: "straighten", version: 1, stage: .geometry, order: 15,
         summary: "levels a tilted horizon: rotates by any angle and crops to the largest upright rectangle of the same aspect ratio",
         colourSpace: "any (resampled bilinearly in linear RGB)",
-        parameters: [
-            .number("angle", -45...45, default: 0, unit: "°", "clockwise rotation; negative turns anticlockwise"),
-        ],
+        keys: [StraightenKeys.angle],
         forms: [ChainForm(["angle"], "e.g. straighten=-2.5")],
-        needsRandomAccess: { $0.number("angle") != 0 }
+        needsRandomAccess: { $0[StraightenKeys.angle] != 0 }
     ) { image, p, _ in
-        let angle = p.number("angle")
+        let angle = p[StraightenKeys.angle]
         if angle == 0 { return image }
         let (w, h) = (Double(image.width), Double(image.height))
         let (cw, ch) = Straighten.cropSize(width: image.width, height: image.height, degrees: angle)

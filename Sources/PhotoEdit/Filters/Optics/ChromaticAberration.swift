@@ -3,6 +3,14 @@ import CVips
 import Foundation
 
 extension Filters {
+    /// The parameters of `ca`, read through these keys.
+    enum ChromaticAberrationKeys {
+        static let mode = ParameterKey.choice("mode", ["manual", "auto"], default: "manual",
+            "auto: red's and blue's magnifications measured on the photo (every render); manual: red and blue as set")
+        static let red = ParameterKey.number("red", -10...10, default: 0, unit: "‰", "red's magnification about the centre, in thousandths (+ enlarges red)")
+        static let blue = ParameterKey.number("blue", -10...10, default: 0, unit: "‰", "blue's magnification about the centre, in thousandths (+ enlarges blue)")
+    }
+
     /// Lateral chromatic aberration, measured on the photo or set by hand
     /// (Lightroom's Remove Chromatic Aberration when no lens profile is
     /// known; `lens.tca` corrects it from lensfun's profile of the lens).
@@ -18,20 +26,15 @@ extension Filters {
         id: "ca", version: 1, stage: .whiteBalance, order: -8,
         summary: "corrects lateral chromatic aberration (red and blue fringes towards the corners): measured on the photo, or set",
         colourSpace: "linear RGB; red and blue resampled bilinearly",
-        parameters: [
-            .choice("mode", ["manual", "auto"], default: "manual",
-                    "auto: red's and blue's magnifications measured on the photo (every render); manual: red and blue as set"),
-            .number("red", -10...10, default: 0, unit: "‰", "red's magnification about the centre, in thousandths (+ enlarges red)"),
-            .number("blue", -10...10, default: 0, unit: "‰", "blue's magnification about the centre, in thousandths (+ enlarges blue)"),
-        ],
+        keys: [ChromaticAberrationKeys.mode, ChromaticAberrationKeys.red, ChromaticAberrationKeys.blue],
         forms: [
             ChainForm([], fixed: ["mode": .text("auto")], "ca alone: measured on the photo"),
             ChainForm(["red", "blue"], "red and blue magnifications in thousandths, e.g. ca=+0.4:-0.3"),
         ],
-        needsRandomAccess: { p in p.text("mode") == "auto" || p.number("red") != 0 || p.number("blue") != 0 }
+        needsRandomAccess: { p in p[ChromaticAberrationKeys.mode] == "auto" || p[ChromaticAberrationKeys.red] != 0 || p[ChromaticAberrationKeys.blue] != 0 }
     ) { image, p, _ in
-        var red = 1 + p.number("red") / 1000, blue = 1 + p.number("blue") / 1000
-        if p.text("mode") == "auto" { (red, blue) = try LateralCA.measure(image) }
+        var red = 1 + p[ChromaticAberrationKeys.red] / 1000, blue = 1 + p[ChromaticAberrationKeys.blue] / 1000
+        if p[ChromaticAberrationKeys.mode] == "auto" { (red, blue) = try LateralCA.measure(image) }
         if red == 1 && blue == 1 { return image }
         return try LateralCA.magnify(image, red: red, blue: blue)
     }.inPanel(.optics, section: "Lens corrections")

@@ -1,6 +1,16 @@
 import Foundation
 
 extension Filters {
+    /// The parameters of `defringe`, read through these keys.
+    enum DefringeKeys {
+        static let purple = ParameterKey.number("purple", 0...20, default: 0, "purple fringe removal (Lightroom's Purple Amount): 10 removes the colour at strong edges")
+        static let purpleLo = ParameterKey.number("purple_lo", 0...100, default: 30, "low end of the purple hues (Lightroom's Purple Hue, 0…100 = 250°…350° LCh hue)")
+        static let purpleHi = ParameterKey.number("purple_hi", 0...100, default: 70, "high end of the purple hues")
+        static let green = ParameterKey.number("green", 0...20, default: 0, "green fringe removal (Lightroom's Green Amount)")
+        static let greenLo = ParameterKey.number("green_lo", 0...100, default: 40, "low end of the green hues (Lightroom's Green Hue, 0…100 = 90°…190° LCh hue)")
+        static let greenHi = ParameterKey.number("green_hi", 0...100, default: 60, "high end of the green hues")
+    }
+
     /// Defringe (Lightroom's Lens Corrections › Manual › Defringe): removes
     /// the purple and green fringes of longitudinal chromatic aberration at
     /// high-contrast edges.
@@ -18,13 +28,9 @@ extension Filters {
         id: "defringe", version: 1, stage: .whiteBalance, order: -5,
         summary: "removes purple and green fringes at high-contrast edges (desaturates those hues there), as Lightroom's Defringe",
         colourSpace: "CIE LCh (D65) from linear RGB; only the chroma of fringe hues at edges changes",
-        parameters: [
-            .number("purple", 0...20, default: 0, "purple fringe removal (Lightroom's Purple Amount): 10 removes the colour at strong edges"),
-            .number("purple_lo", 0...100, default: 30, "low end of the purple hues (Lightroom's Purple Hue, 0…100 = 250°…350° LCh hue)"),
-            .number("purple_hi", 0...100, default: 70, "high end of the purple hues"),
-            .number("green", 0...20, default: 0, "green fringe removal (Lightroom's Green Amount)"),
-            .number("green_lo", 0...100, default: 40, "low end of the green hues (Lightroom's Green Hue, 0…100 = 90°…190° LCh hue)"),
-            .number("green_hi", 0...100, default: 60, "high end of the green hues"),
+        keys: [
+            DefringeKeys.purple, DefringeKeys.purpleLo, DefringeKeys.purpleHi, DefringeKeys.green, DefringeKeys.greenLo,
+            DefringeKeys.greenHi,
         ],
         forms: [
             ChainForm([], fixed: ["purple": .number(5), "green": .number(5)], "defringe alone: purple and green at 5, Lightroom's default hues"),
@@ -33,13 +39,13 @@ extension Filters {
             ChainForm(named: "green", ["green", "green_lo", "green_hi"], "green amount and hue range, e.g. defringe.green=6:35:65"),
         ],
         check: { p in
-            if p.number("purple_lo") > p.number("purple_hi") { return "purple_lo must not be above purple_hi" }
-            if p.number("green_lo") > p.number("green_hi") { return "green_lo must not be above green_hi" }
+            if p[DefringeKeys.purpleLo] > p[DefringeKeys.purpleHi] { return "purple_lo must not be above purple_hi" }
+            if p[DefringeKeys.greenLo] > p[DefringeKeys.greenHi] { return "green_lo must not be above green_hi" }
             return nil
         }
     ) { image, p, context in
-        let bands = [(p.number("purple"), 250 + p.number("purple_lo"), 250 + p.number("purple_hi")),
-                     (p.number("green"), 90 + p.number("green_lo"), 90 + p.number("green_hi"))].filter { $0.0 > 0 }
+        let bands = [(p[DefringeKeys.purple], 250 + p[DefringeKeys.purpleLo], 250 + p[DefringeKeys.purpleHi]),
+                     (p[DefringeKeys.green], 90 + p[DefringeKeys.greenLo], 90 + p[DefringeKeys.greenHi])].filter { $0.0 > 0 }
         if bands.isEmpty { return image }
         let toLCh: [(String, Vips.Argument)] = [("space", .string("lch")), ("source_space", .string("scrgb"))]
         let lch = try image.call("colourspace", toLCh)

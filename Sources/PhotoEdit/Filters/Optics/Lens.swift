@@ -1,6 +1,31 @@
 import Foundation
 
 extension Filters {
+    /// The parameters of `lens`, read through these keys.
+    enum LensKeys {
+        static let distortion = ParameterKey.number("distortion", 0...200, default: 0, unit: "%", "corrects the lens's geometric distortion (100 = the profile)")
+        static let tca = ParameterKey.number("tca", 0...200, default: 0, unit: "%", "corrects lateral chromatic aberration, red and blue fringes (100 = the profile)")
+        static let vignetting = ParameterKey.number("vignetting", 0...200, default: 0, unit: "%", "brightens the corners the lens darkens (100 = the profile)")
+        static let manual = ParameterKey.number("manual", -100...100, default: 0, "manual distortion on top of the profile: + corrects barrel, − pincushion (±100 = ±10 % at the corners)")
+        static let camera = ParameterKey.text("camera", default: "", "the camera as lensfun names it (found in EXIF when empty; see photoedit lenses)")
+        static let lens = ParameterKey.text("lens", default: "", "the lens profile as lensfun names it (found in EXIF when empty; see photoedit lenses)")
+        static let focal = ParameterKey.number("focal", 0...5000, default: 0, unit: "mm", "focal length (from EXIF; 0 = unknown: no correction)")
+        static let aperture = ParameterKey.number("aperture", 0...128, default: 0, "f-number for vignetting (from EXIF; 0 = the lens wide open)")
+        static let distance = ParameterKey.number("distance", 0...1000, default: 0, unit: "m", "focus distance for vignetting (from EXIF; 0 = far)")
+        static let crop = ParameterKey.number("crop", 0...100, default: 0, "the camera's crop factor (0 = the camera's in the database, else the profile's)")
+        static let database = ParameterKey.text("database", default: "", "the lensfun database the lens was found in (recorded)")
+        static let autoscale = ParameterKey.bool("autoscale", default: true,
+                                                 "scales the corrected picture to fill the frame: no empty corners (as Lightroom's profile correction)")
+        /// Version 1's parameters (no `autoscale`).
+        static let version1: [any AnyParameterKey] = [
+            distortion, tca, vignetting, manual, camera, lens, focal, aperture, distance, crop, database,
+        ]
+        /// The current version's: version 1's with `autoscale` after `manual`.
+        static let all: [any AnyParameterKey] = [
+            distortion, tca, vignetting, manual, autoscale, camera, lens, focal, aperture, distance, crop, database,
+        ]
+    }
+
     /// Lens correction from lensfun's profiles: geometric distortion, lateral
     /// chromatic aberration (TCA) and vignetting, each with an amount in
     /// percent of the profile's correction (0 = off, 100 = the profile).
@@ -30,18 +55,18 @@ extension Filters {
         id: "lens", version: 2, stage: .whiteBalance, order: -10,
         summary: "lens correction from lensfun's profiles: distortion, lateral chromatic aberration, vignetting (camera and lens from EXIF)",
         colourSpace: "linear RGB (scene-referred; resampled bilinearly)",
-        parameters: LensCorrection.parameters,
+        keys: LensKeys.all,
         forms: [
-            ChainForm([], fixed: ["distortion": .number(100), "tca": .number(100), "vignetting": .number(100)],
+            ChainForm([], fixed: [LensKeys.distortion.name: .number(100), LensKeys.tca.name: .number(100), LensKeys.vignetting.name: .number(100)],
                       "every correction of the lens found in the photo's EXIF, e.g. lens"),
             ChainForm(["distortion", "tca", "vignetting"], "amounts in percent, e.g. lens=100:100:50 (0 switches one off)"),
         ],
         legacy: [
-            .adding(["autoscale": .bool(false)], version: 1, parameters: LensCorrection.versionOneParameters,
+            .adding([LensKeys.autoscale.name: .bool(false)], version: 1, keys: LensKeys.version1,
                     note: "v2 adds autoscale (on for new edits: the corrected picture fills the frame); v1 recipes keep autoscale off, rendering as before"),
         ],
         needsRandomAccess: { LensCorrection.changesGeometry($0) },
-        recorded: ["database"],
+        recorded: [LensKeys.database.name],
         bind: { try LensCorrection.bind($0) }
     ) { image, p, _ in
         try LensCorrection.render(image, p)
@@ -51,36 +76,16 @@ extension Filters {
 /// The lens filter's work: naming lenses, binding a recipe to the
 /// database, rendering.
 enum LensCorrection {
-    /// Version 1's parameters (no `autoscale`).
-    static let versionOneParameters: [ParameterSpec] = [
-        .number("distortion", 0...200, default: 0, unit: "%", "corrects the lens's geometric distortion (100 = the profile)"),
-        .number("tca", 0...200, default: 0, unit: "%", "corrects lateral chromatic aberration, red and blue fringes (100 = the profile)"),
-        .number("vignetting", 0...200, default: 0, unit: "%", "brightens the corners the lens darkens (100 = the profile)"),
-        .number("manual", -100...100, default: 0, "manual distortion on top of the profile: + corrects barrel, − pincushion (±100 = ±10 % at the corners)"),
-        .text("camera", default: "", "the camera as lensfun names it (found in EXIF when empty; see photoedit lenses)"),
-        .text("lens", default: "", "the lens profile as lensfun names it (found in EXIF when empty; see photoedit lenses)"),
-        .number("focal", 0...5000, default: 0, unit: "mm", "focal length (from EXIF; 0 = unknown: no correction)"),
-        .number("aperture", 0...128, default: 0, "f-number for vignetting (from EXIF; 0 = the lens wide open)"),
-        .number("distance", 0...1000, default: 0, unit: "m", "focus distance for vignetting (from EXIF; 0 = far)"),
-        .number("crop", 0...100, default: 0, "the camera's crop factor (0 = the camera's in the database, else the profile's)"),
-        .text("database", default: "", "the lensfun database the lens was found in (recorded)"),
-    ]
-
-    /// The parameters: version 1's with `autoscale` after `manual`.
-    static let parameters: [ParameterSpec] = {
-        var list = versionOneParameters
-        let manual = list.firstIndex { $0.name == "manual" }.map { $0 + 1 } ?? list.count
-        list.insert(.bool("autoscale", default: true, "scales the corrected picture to fill the frame: no empty corners (as Lightroom's profile correction)"), at: manual)
-        return list
-    }()
+    /// The keys `lens`'s parameters are read through.
+    private typealias K = Filters.LensKeys
 
     /// Is any correction switched on?
     static func isOn(_ p: Parameters) -> Bool {
-        p.number("distortion") > 0 || p.number("tca") > 0 || p.number("vignetting") > 0 || p.number("manual") != 0
+        p[K.distortion] > 0 || p[K.tca] > 0 || p[K.vignetting] > 0 || p[K.manual] != 0
     }
 
     static func changesGeometry(_ p: Parameters) -> Bool {
-        !p.text("lens").isEmpty && (p.number("distortion") > 0 || p.number("tca") > 0) || p.number("manual") != 0
+        !p[K.lens].isEmpty && (p[K.distortion] > 0 || p[K.tca] > 0) || p[K.manual] != 0
     }
 
     /// The parameters that name the photo's camera and lens (what copying a
@@ -112,7 +117,7 @@ enum LensCorrection {
     static func bind(_ p: Parameters) throws -> Parameters {
         var out = p
         let db = try LensDatabase.shared()
-        let cameraName = p.text("camera"), lensName = p.text("lens")
+        let cameraName = p[K.camera], lensName = p[K.lens]
         var camera: LensDatabase.Camera?
         if !cameraName.isEmpty {
             let candidates = db.cameras(model: cameraName)
@@ -121,17 +126,17 @@ enum LensCorrection {
                                                       problem: "no camera '\(cameraName)' in lensfun's database (photoedit lenses --search TEXT lists it)")
             }
             camera = found
-            out.values["camera"] = .text(found.model)
+            out.values[K.camera.name] = .text(found.model)
         }
         if !lensName.isEmpty {
             guard let found = db.lens(named: lensName, camera: camera) ?? db.lens(named: lensName) else {
                 throw PhotoEditError.invalidParameter(filter: "lens", parameter: "lens",
                                                       problem: "no lens '\(lensName)' in lensfun's database (photoedit lenses --search TEXT lists it)")
             }
-            out.values["lens"] = .text(found.model)
-            out.values["database"] = .text(db.version)
+            out.values[K.lens.name] = .text(found.model)
+            out.values[K.database.name] = .text(db.version)
         } else {
-            out.values["database"] = .text("")
+            out.values[K.database.name] = .text("")
         }
         return out
     }
@@ -139,14 +144,14 @@ enum LensCorrection {
     /// The setting the parameters name, or nil when they name no lens the
     /// database has (the filter then leaves the image unchanged).
     static func setting(_ p: Parameters, db: LensDatabase) -> LensDatabase.Setting? {
-        let lensName = p.text("lens")
-        guard !lensName.isEmpty, p.number("focal") > 0 else { return nil }
-        let camera = p.text("camera").isEmpty ? nil : db.cameras(model: p.text("camera")).first { $0.model == p.text("camera") }
+        let lensName = p[K.lens]
+        guard !lensName.isEmpty, p[K.focal] > 0 else { return nil }
+        let camera = p[K.camera].isEmpty ? nil : db.cameras(model: p[K.camera]).first { $0.model == p[K.camera] }
         guard let lens = db.lens(named: lensName, camera: camera) ?? db.lens(named: lensName), lens.model == lensName else { return nil }
-        let crop = p.number("crop") > 0 ? p.number("crop") : camera?.cropFactor ?? lens.cropFactor
-        return LensDatabase.Setting(lens: lens, cropFactor: crop, focal: p.number("focal"),
-                                    aperture: p.number("aperture") > 0 ? p.number("aperture") : max(lens.minAperture, 1),
-                                    distance: p.number("distance") > 0 ? p.number("distance") : 1000)
+        let crop = p[K.crop] > 0 ? p[K.crop] : camera?.cropFactor ?? lens.cropFactor
+        return LensDatabase.Setting(lens: lens, cropFactor: crop, focal: p[K.focal],
+                                    aperture: p[K.aperture] > 0 ? p[K.aperture] : max(lens.minAperture, 1),
+                                    distance: p[K.distance] > 0 ? p[K.distance] : 1000)
     }
 
     /// The grid spacing the maps are computed at, in pixels, for an image
@@ -156,7 +161,7 @@ enum LensCorrection {
     static func render(_ image: Image, _ p: Parameters) throws -> Image {
         guard isOn(p) else { return image }
         let db = try LensDatabase.shared()
-        let setting = setting(p, db: db), manual = p.number("manual")
+        let setting = setting(p, db: db), manual = p[K.manual]
         guard setting != nil || manual != 0 else { return image }
         let (w, h) = (image.width, image.height)
         let step = gridStep(long: max(w, h))
@@ -170,16 +175,16 @@ enum LensCorrection {
         }
         var out = image
         // Vignetting first, where the lens darkened: in source coordinates.
-        let v = p.number("vignetting") / 100
+        let v = p[K.vignetting] / 100
         if v > 0, let setting, let gains = try db.vignetting(setting, width: w, height: h, at: points) {
             let scaled = v == 1 ? gains : gains.map { Float(pow(Double($0), v)) }
             let gain = try upsampled(BrushCanvas.floatImage(scaled, width: nx, height: ny, bands: 1), step: step, width: w, height: h)
             out = try out.multiplied(by: gain)
         }
-        let d = p.number("distortion") / 100, t = p.number("tca") / 100
+        let d = p[K.distortion] / 100, t = p[K.tca] / 100
         guard d > 0 || t > 0 || manual != 0 else { return out }
         let geometry = Geometry(setting: setting, db: db, distortion: d, tca: t, manual: manual, width: w, height: h)
-        let scale = p.bool("autoscale") ? try geometry.fillScale() : 1
+        let scale = p[K.autoscale] ? try geometry.fillScale() : 1
         let channels = try geometry.sources(scale == 1 ? points : scaled(points, by: scale, width: w, height: h))
         let source = channels[1]
         if channels[0] == channels[1] && channels[2] == channels[1] {

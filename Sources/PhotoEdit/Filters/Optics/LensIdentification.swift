@@ -4,6 +4,9 @@ import Foundation
 /// they name — what the `lens` filter stores when it is applied
 /// (`photoedit lens ID` prints it).
 public struct LensIdentification: Sendable, Equatable {
+    /// The keys of the `lens` parameters it fills in.
+    private typealias K = Filters.LensKeys
+
     /// The EXIF camera maker and model ("" when absent).
     public var exifMake = "", exifModel = ""
     /// The EXIF lens model ("" when absent).
@@ -107,11 +110,11 @@ public struct LensIdentification: Sendable, Equatable {
     /// focal, aperture, distance, crop, database); empty when no lens was found.
     var parameters: [String: ParameterValue] {
         guard let lens, problem == nil, let focal else { return [:] }
-        var out: [String: ParameterValue] = ["lens": .text(lens), "focal": .number(Self.rounded(focal)), "database": .text(database)]
-        if let camera { out["camera"] = .text(camera) }
-        if let aperture { out["aperture"] = .number(Self.rounded(min(aperture, 128))) }
-        if let distance { out["distance"] = .number(Self.rounded(min(distance, 1000))) }
-        if let cropFactor, camera == nil { out["crop"] = .number(Self.rounded(min(cropFactor, 100))) }
+        var out: [String: ParameterValue] = [K.lens.name: .text(lens), K.focal.name: .number(Self.rounded(focal)), K.database.name: .text(database)]
+        if let camera { out[K.camera.name] = .text(camera) }
+        if let aperture { out[K.aperture.name] = .number(Self.rounded(min(aperture, 128))) }
+        if let distance { out[K.distance.name] = .number(Self.rounded(min(distance, 1000))) }
+        if let cropFactor, camera == nil { out[K.crop.name] = .number(Self.rounded(min(cropFactor, 100))) }
         return out
     }
 
@@ -123,16 +126,16 @@ public struct LensIdentification: Sendable, Equatable {
     public func applied(to recipe: Recipe, registry: FilterRegistry = .standard) throws -> Recipe {
         guard let node = recipe.node(Filters.lens.id), node.version == Filters.lens.version else { return recipe }
         var values = node.parameters.values
-        if node.parameters.text("lens").isEmpty {
+        if node.parameters[K.lens].isEmpty {
             // A camera chosen by hand stays (its crop factor with it).
             var found = parameters
-            if !node.parameters.text("camera").isEmpty { found["camera"] = nil; found["crop"] = nil }
+            if !node.parameters[K.camera].isEmpty { found[K.camera.name] = nil; found[K.crop.name] = nil }
             values.merge(found) { $1 }
         }
         // A lens chosen by hand takes the photo's focal length, aperture and distance.
-        let exif: [(String, Double?, Double)] = [("focal", focal, 5000), ("aperture", aperture, 128), ("distance", distance, 1000)]
-        for (name, value, limit) in exif where node.parameters.number(name) == 0 {
-            if let value { values[name] = .number(Self.rounded(min(value, limit))) }
+        let exif: [(ParameterKey<Double>, Double?, Double)] = [(K.focal, focal, 5000), (K.aperture, aperture, 128), (K.distance, distance, 1000)]
+        for (key, value, limit) in exif where node.parameters[key] == 0 {
+            if let value { values[key.name] = .number(Self.rounded(min(value, limit))) }
         }
         guard values != node.parameters.values else { return recipe }
         var out = recipe

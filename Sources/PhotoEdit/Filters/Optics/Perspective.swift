@@ -1,6 +1,17 @@
 import Foundation
 
 extension Filters {
+    /// The parameters of `perspective`, read through these keys.
+    enum PerspectiveKeys {
+        static let vertical = ParameterKey.number("vertical", -100...100, default: 0, "tilts the picture about its horizontal axis (±100 = ±25°); + widens the top")
+        static let horizontal = ParameterKey.number("horizontal", -100...100, default: 0, "turns the picture about its vertical axis (±100 = ±25°); + enlarges the right side")
+        static let rotate = ParameterKey.number("rotate", -10...10, default: 0, unit: "°", "turns the picture in its plane, clockwise")
+        static let aspect = ParameterKey.number("aspect", -100...100, default: 0, "+ stretches horizontally (×2^(aspect/200)) and squeezes vertically, − the reverse")
+        static let scale = ParameterKey.number("scale", 50...150, default: 100, unit: "%", "zooms about the centre")
+        static let x = ParameterKey.number("x", -100...100, default: 0, unit: "%", "moves the picture right (+) or left, by a percentage of half the width")
+        static let y = ParameterKey.number("y", -100...100, default: 0, unit: "%", "moves the picture down (+) or up, by a percentage of half the height")
+    }
+
     /// Perspective: keystone correction and framing, as Lightroom's Transform
     /// panel — one projective transform (a homography), rendered by libvips
     /// `mapim` (bilinear) from a map of source coordinates.
@@ -27,14 +38,9 @@ extension Filters {
         id: "perspective", version: 1, stage: .geometry, order: 12,
         summary: "keystone correction and framing: vertical, horizontal, rotate, aspect, scale, offset (one projective transform)",
         colourSpace: "any (resampled bilinearly in linear RGB)",
-        parameters: [
-            .number("vertical", -100...100, default: 0, "tilts the picture about its horizontal axis (±100 = ±25°); + widens the top"),
-            .number("horizontal", -100...100, default: 0, "turns the picture about its vertical axis (±100 = ±25°); + enlarges the right side"),
-            .number("rotate", -10...10, default: 0, unit: "°", "turns the picture in its plane, clockwise"),
-            .number("aspect", -100...100, default: 0, "+ stretches horizontally (×2^(aspect/200)) and squeezes vertically, − the reverse"),
-            .number("scale", 50...150, default: 100, unit: "%", "zooms about the centre"),
-            .number("x", -100...100, default: 0, unit: "%", "moves the picture right (+) or left, by a percentage of half the width"),
-            .number("y", -100...100, default: 0, unit: "%", "moves the picture down (+) or up, by a percentage of half the height"),
+        keys: [
+            PerspectiveKeys.vertical, PerspectiveKeys.horizontal, PerspectiveKeys.rotate, PerspectiveKeys.aspect, PerspectiveKeys.scale,
+            PerspectiveKeys.x, PerspectiveKeys.y,
         ],
         forms: [
             ChainForm(["vertical"], "keystone only, e.g. perspective=+30"),
@@ -57,13 +63,16 @@ extension Filters {
 
 /// The geometry of `perspective`.
 enum Perspective {
+    /// The keys `perspective`'s parameters are read through.
+    private typealias K = Filters.PerspectiveKeys
+
     /// The focal length of the assumed camera, in half long edges.
     static let focalLength = 1.5
     /// The tilt of `vertical` / `horizontal` at ±100, in degrees.
     static let maximumTilt = 25.0
 
     static func isIdentity(_ p: Parameters) -> Bool {
-        ["vertical", "horizontal", "rotate", "aspect", "x", "y"].allSatisfy { p.number($0) == 0 } && p.number("scale") == 100
+        [K.vertical, K.horizontal, K.rotate, K.aspect, K.x, K.y].allSatisfy { p[$0] == 0 } && p[K.scale] == 100
     }
 
     /// The forward transform, source pixel → output pixel (homogeneous,
@@ -71,9 +80,9 @@ enum Perspective {
     static func matrix(_ p: Parameters, width: Int, height: Int) -> [Double] {
         let f = focalLength
         let radians = { (d: Double) in d * .pi / 180 }
-        let a = radians(p.number("vertical") / 100 * maximumTilt)
-        let b = radians(p.number("horizontal") / 100 * maximumTilt)
-        let g = radians(p.number("rotate"))
+        let a = radians(p[K.vertical] / 100 * maximumTilt)
+        let b = radians(p[K.horizontal] / 100 * maximumTilt)
+        let g = radians(p[K.rotate])
         // Rx turns about the horizontal axis, so that a > 0 brings the top
         // (y < 0, y pointing down) nearer the camera: the top grows.
         let rx: [Double] = [1, 0, 0, 0, cos(a), -sin(a), 0, sin(a), cos(a)]
@@ -86,11 +95,11 @@ enum Perspective {
         // Keep the centre of the picture in the centre.
         let centre = ColourMath.apply(homography, [0, 0, 1])
         homography = m([1, 0, -centre[0] / centre[2], 0, 1, -centre[1] / centre[2], 0, 0, 1], homography)
-        let stretch = pow(2, p.number("aspect") / 200), zoom = p.number("scale") / 100
+        let stretch = pow(2, p[K.aspect] / 200), zoom = p[K.scale] / 100
         let (w, h) = (Double(width), Double(height))
         let s = max(w, h) / 2
-        let affine: [Double] = [zoom * stretch, 0, p.number("x") / 100 * (w / 2) / s,
-                                0, zoom / stretch, p.number("y") / 100 * (h / 2) / s,
+        let affine: [Double] = [zoom * stretch, 0, p[K.x] / 100 * (w / 2) / s,
+                                0, zoom / stretch, p[K.y] / 100 * (h / 2) / s,
                                 0, 0, 1]
         // Pixels ↔ centred coordinates in half long edges.
         let (cx, cy) = ((w - 1) / 2, (h - 1) / 2)

@@ -1,6 +1,12 @@
 import Foundation
 
 extension Filters {
+    /// The parameters of `blacks`, read through these keys.
+    enum BlacksKeys {
+        static let amount = ParameterKey.number("amount", -100...100, default: 0,
+            "black (L 0) moves by amount/400 on the perceptual scale: +100 to 0.25, -100 to -0.25 (clipped)")
+    }
+
     /// Blacks: moves the black point region up (+, black becomes dark grey,
     /// a faded look) or down (−, the darkest tones crush to black at output),
     /// fading out towards white.
@@ -13,13 +19,10 @@ extension Filters {
         id: "blacks", version: 1, stage: .tone, order: 50,
         summary: "moves the black point region: + lifts black to dark grey, - crushes dark tones to black",
         colourSpace: "perceptual luminance (Rec. 709 Y ^ 1/2.2), applied to linear RGB by the luminance ratio",
-        parameters: [
-            .number("amount", -100...100, default: 0,
-                    "black (L 0) moves by amount/400 on the perceptual scale: +100 to 0.25, -100 to -0.25 (clipped)"),
-        ],
+        keys: [BlacksKeys.amount],
         forms: [ChainForm(["amount"], "e.g. blacks=-20")]
     ) { image, p, context in
-        let a = p.number("amount") / 100
+        let a = p[BlacksKeys.amount] / 100
         if a == 0 { return image }
         if let fused = try image.toneFused(.blacks, 0.25 * a, preview: context.scale < 1) { return fused }
         return try blacksGraph(image, 0.25 * a)

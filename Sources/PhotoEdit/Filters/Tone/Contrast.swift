@@ -12,21 +12,21 @@ extension Filters {
         id: "contrast", version: 2, stage: .tone, order: 10,
         summary: "S-curve around middle grey that keeps black and white fixed, on luminance (hues kept)",
         colourSpace: "perceptual luminance (Y ^ 1/2.2), applied to linear RGB as a ratio",
-        parameters: [contrastAmount],
+        keys: [ContrastKeys.amount],
         forms: [ChainForm(["amount"], "e.g. contrast=+20")],
         legacy: [
             LegacyVersion(
-                version: 1, parameters: [contrastAmount],
+                version: 1, keys: [ContrastKeys.amount],
                 note: "v2 curves luminance and keeps RGB ratios; v1 curved each channel (renders differently)",
                 changesRendering: true,
                 render: { image, p, _ in
-                    let amount = p.number("amount")
+                    let amount = p[ContrastKeys.amount]
                     if amount == 0 { return image }
                     return try contrastCurve(image, amount: amount)
                 }),
         ]
     ) { image, p, context in
-        let amount = p.number("amount")
+        let amount = p[ContrastKeys.amount]
         if amount == 0 { return image }
         if let fused = try image.toneFused(.contrast, amount, preview: context.scale < 1) { return fused }
         return try contrastGraph(image, amount: amount)
@@ -48,8 +48,11 @@ extension Filters {
         return try Vips.image("multiply", [("left", .image(image)), ("right", .image(ratio))])
     }
 
-    static let contrastAmount = ParameterSpec.number("amount", -100...100, default: 0,
-                                                     "contrast: +100 doubles the slope at middle grey, -100 halves it")
+    /// The parameters of `contrast` (every version), read through these keys.
+    enum ContrastKeys {
+        static let amount = ParameterKey.number("amount", -100...100, default: 0,
+                                                "contrast: +100 doubles the slope at middle grey, -100 halves it")
+    }
 
     /// The S-curve, per band: in the encoding v = x^(1/2.2), below middle
     /// grey m: m·(v/m)^k, above: 1 − (1−m)·((1−v)/(1−m))^k, k = 2^(amount/100).

@@ -16,7 +16,7 @@ extension Filters {
         id: "curve", version: 2, stage: .tone, order: 70,
         summary: "tone curve through control points (monotone cubic), on RGB, one channel or the luminance; then one per channel",
         colourSpace: "perceptual (linear ^ 1/2.2): per channel, or on the luminance Y applied by the luminance ratio",
-        parameters: curveParameters + curveChannels.flatMap { curvePointParameters(prefix: "\($0)_", what: "the \($0) channel's curve") },
+        keys: CurveKeys.all,
         forms: (2...curveMaxPoints).map { n in
             ChainForm((1...n).flatMap { ["x\($0)", "y\($0)"] }, fixed: ["n": .number(Double(n))],
                       n == 4 ? "\(n) points as x:y pairs, e.g. curve=0:0:0.25:0.2:0.75:0.8:1:1" : "\(n) points as x:y pairs")
@@ -29,22 +29,20 @@ extension Filters {
         },
         legacy: [
             LegacyVersion(
-                version: 1, parameters: curveParameters,
+                version: 1, keys: CurveKeys.version1,
                 note: "v2 adds a curve of its own on each of red, green and blue, after the main curve (identity for v1 recipes)",
                 changesRendering: false,
                 migrate: { p in
                     var values = p.values
-                    for channel in curveChannels {
-                        for spec in curvePointParameters(prefix: "\(channel)_", what: "") { values[spec.name] = spec.defaultValue }
-                    }
+                    for key in CurveKeys.channels.flatMap(\.all) { values[key.spec.name] = key.spec.defaultValue }
                     return values
                 }),
         ],
         check: { p in
-            for prefix in [""] + curveChannels.map({ "\($0)_" }) {
-                let points = curvePoints(p, prefix: prefix)
+            for keys in [CurveKeys.main] + CurveKeys.channels {
+                let points = curvePoints(p, keys)
                 for i in 1..<points.count where points[i].x < points[i - 1].x {
-                    return "the points' x must not decrease (\(prefix)x\(i + 1) = \(JSONValue.format(points[i].x)) follows \(prefix)x\(i) = \(JSONValue.format(points[i - 1].x)))"
+                    return "the points' x must not decrease (\(keys.x[i].name) = \(JSONValue.format(points[i].x)) follows \(keys.x[i - 1].name) = \(JSONValue.format(points[i - 1].x)))"
                 }
             }
             return nil
@@ -53,8 +51,8 @@ extension Filters {
     ) { image, p, _ in
         var image = try curveRendered(image, p)
         // The channel curves, each on its own channel, after the main one.
-        for (band, channel) in curveChannels.enumerated() {
-            let points = curvePoints(p, prefix: "\(channel)_")
+        for (band, keys) in CurveKeys.channels.enumerated() {
+            let points = curvePoints(p, keys)
             if isIdentityCurve(points) { continue }
             image = try curveOnBand(image, band, ToneCurve(points))
         }
@@ -68,11 +66,11 @@ extension Filters {
     /// equal curves are equal recipes.
     @Sendable static func curveNormalized(_ p: Parameters) -> Parameters {
         var out = p
-        for prefix in [""] + curveChannels.map({ "\($0)_" }) where p.values[prefix + "n"] != nil {
-            let n = Int(p.number(prefix + "n"))
+        for keys in [CurveKeys.main] + CurveKeys.channels where p.values[keys.n.name] != nil {
+            let n = Int(p[keys.n])
             for i in max(3, n + 1)..<(curveMaxPoints + 1) {
-                out.values["\(prefix)x\(i)"] = .number(1)
-                out.values["\(prefix)y\(i)"] = .number(1)
+                out.values[keys.x[i - 1].name] = .number(1)
+                out.values[keys.y[i - 1].name] = .number(1)
             }
         }
         return out
@@ -80,14 +78,14 @@ extension Filters {
 
     /// The main curve (version 1's whole filter).
     static func curveRendered(_ image: Image, _ p: Parameters) throws -> Image {
-        let points = curvePoints(p, prefix: "")
+        let points = curvePoints(p, CurveKeys.main)
         if isIdentityCurve(points) { return image }
         let spline = ToneCurve(points)
-        switch p.text("channel") {
+        switch p[CurveKeys.channel] {
         case "luma":
             return try image.toneMapLuminance(spline.apply)
         case "red", "green", "blue":
-            return try curveOnBand(image, ["red": 0, "green": 1, "blue": 2][p.text("channel")]!, spline)
+            return try curveOnBand(image, ["red": 0, "green": 1, "blue": 2][p[CurveKeys.channel]]!, spline)
         default:
             return try image.toneMapPerceptual(spline.apply)
         }
@@ -107,31 +105,54 @@ extension Filters {
 
     static let curveMaxPoints = 8
 
-    /// Version 1's parameters (the main curve).
-    fileprivate static let curveParameters: [ParameterSpec] = [
-        .choice("channel", ["rgb", "luma", "red", "green", "blue"], default: "rgb",
-                "what the curve maps: each of R, G, B alike; the luminance (colours kept); or one channel"),
-    ] + curvePointParameters(prefix: "", what: "")
+    /// The parameters of `curve`, read through these keys.
+    enum CurveKeys {
+        static let channel = ParameterKey.choice("channel", ["rgb", "luma", "red", "green", "blue"], default: "rgb",
+                                                 "what the curve maps: each of R, G, B alike; the luminance (colours kept); or one channel")
 
-    /// `n` and the points of one curve, names prefixed (`red_x1`).
-    fileprivate static func curvePointParameters(prefix: String, what: String) -> [ParameterSpec] {
-        let of = what.isEmpty ? "" : " of \(what)"
-        var specs: [ParameterSpec] = [
-            .number(prefix + "n", 2...Double(curveMaxPoints), default: 2, step: 1, "number of control points used\(of) (set by the chain form)"),
-        ]
-        for i in 1...curveMaxPoints {
-            let d: Double = i == 1 ? 0 : 1
-            let unused = i > 2 ? " (used when \(prefix)n ≥ \(i))" : ""
-            specs.append(.number("\(prefix)x\(i)", 0...1, default: d, "input of control point \(i)\(of), perceptual 0…1\(unused)"))
-            specs.append(.number("\(prefix)y\(i)", 0...1, default: d, "output of control point \(i)\(of), perceptual 0…1\(unused)"))
+        /// The keys of one curve's control points: `n`, then x and y of
+        /// points 1…`curveMaxPoints` (`x[0]` is point 1's).
+        struct Points: Sendable {
+            let n: ParameterKey<Double>
+            let x: [ParameterKey<Double>]
+            let y: [ParameterKey<Double>]
+
+            /// Names start with `prefix` ("" for the main curve, `red_`…).
+            init(prefix: String, what: String) {
+                let of = what.isEmpty ? "" : " of \(what)"
+                n = .number(prefix + "n", 2...Double(curveMaxPoints), default: 2, step: 1, "number of control points used\(of) (set by the chain form)")
+                let unused = { (i: Int) in i > 2 ? " (used when \(prefix)n ≥ \(i))" : "" }
+                x = (1...curveMaxPoints).map { i in
+                    .number("\(prefix)x\(i)", 0...1, default: i == 1 ? 0 : 1, "input of control point \(i)\(of), perceptual 0…1\(unused(i))")
+                }
+                y = (1...curveMaxPoints).map { i in
+                    .number("\(prefix)y\(i)", 0...1, default: i == 1 ? 0 : 1, "output of control point \(i)\(of), perceptual 0…1\(unused(i))")
+                }
+            }
+
+            /// In declaration order: n, x1, y1, x2, y2…
+            var all: [any AnyParameterKey] { [n] + zip(x, y).flatMap { [$0, $1] as [any AnyParameterKey] } }
         }
-        return specs
+
+        /// The main curve's points.
+        static let main = Points(prefix: "", what: "")
+        /// The red, green and blue curves' points (version 2), in band order.
+        static let channels = curveChannels.map { Points(prefix: "\($0)_", what: "the \($0) channel's curve") }
+        /// Version 1's parameters: the channel and the main curve.
+        static let version1: [any AnyParameterKey] = [channel] + main.all
+        /// The current version's.
+        static let all: [any AnyParameterKey] = version1 + channels.flatMap(\.all)
     }
 
-    /// The n control points of one curve of a curve's parameters (`prefix` "" for the main one, `red_`…).
+    /// The control points of the main curve (`prefix` "") or of a channel's (`red_`…).
     static func curvePoints(_ p: Parameters, prefix: String) -> [(x: Double, y: Double)] {
-        let n = min(max(Int(p.number(prefix + "n")), 2), curveMaxPoints)
-        return (1...n).map { (p.number("\(prefix)x\($0)"), p.number("\(prefix)y\($0)")) }
+        curvePoints(p, prefix.isEmpty ? CurveKeys.main : CurveKeys.channels[curveChannels.firstIndex { "\($0)_" == prefix }!])
+    }
+
+    /// The n control points of one curve.
+    static func curvePoints(_ p: Parameters, _ keys: CurveKeys.Points) -> [(x: Double, y: Double)] {
+        let n = min(max(Int(p[keys.n]), 2), curveMaxPoints)
+        return (0..<n).map { (p[keys.x[$0]], p[keys.y[$0]]) }
     }
 }
 

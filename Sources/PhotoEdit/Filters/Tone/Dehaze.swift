@@ -2,6 +2,12 @@ import CPhotoEditShim
 import Foundation
 
 extension Filters {
+    /// The parameters of `dehaze` (every version), read through these keys.
+    enum DehazeKeys {
+        static let strength = ParameterKey.number("strength", -100...100, default: 0, unit: "%", "how much haze is removed (+) or added (−); 100 removes 95 % of the estimated haze")
+        static let all: [any AnyParameterKey] = [strength]
+    }
+
     /// Dehaze: removes (or adds) atmospheric haze by the dark-channel prior
     /// (He, Sun & Tang 2009), as darktable's and RawTherapee's haze removal.
     ///
@@ -28,34 +34,31 @@ extension Filters {
         id: "dehaze", version: 3, stage: .tone, order: 5,
         summary: "removes atmospheric haze (dark-channel prior, guided-filter transmission); negative adds haze",
         colourSpace: "linear RGB (the haze model is physical light)",
-        parameters: dehazeParameters,
+        keys: DehazeKeys.all,
         forms: [ChainForm(["strength"], "e.g. dehaze=+40")],
         legacy: [
-            LegacyVersion(version: 1, parameters: dehazeParameters, note: Presence.versionTwoNote, changesRendering: true,
+            LegacyVersion(version: 1, keys: DehazeKeys.all, note: Presence.versionTwoNote, changesRendering: true,
                           render: { image, p, _ in
-                              let strength = p.number("strength") / 100
+                              let strength = p[DehazeKeys.strength] / 100
                               if strength == 0 { return image }
                               return try Haze.remove(from: image, omega: 0.95 * strength)
                           }),
-            LegacyVersion(version: 2, parameters: dehazeParameters, note: Haze.versionThreeNote, changesRendering: true,
+            LegacyVersion(version: 2, keys: DehazeKeys.all, note: Haze.versionThreeNote, changesRendering: true,
                           render: { image, p, _ in
-                              let strength = p.number("strength") / 100
+                              let strength = p[DehazeKeys.strength] / 100
                               if strength == 0 { return image }
                               return try Haze.remove(from: image, omega: 0.95 * strength, fused: true)
                           }),
         ],
-        needsRandomAccess: { $0.number("strength") != 0 },
-        usesReducedInput: { $0.number("strength") != 0 }
+        needsRandomAccess: { $0[DehazeKeys.strength] != 0 },
+        usesReducedInput: { $0[DehazeKeys.strength] != 0 }
     ) { image, p, context in
-        let strength = p.number("strength") / 100
+        let strength = p[DehazeKeys.strength] / 100
         if strength == 0 { return image }
         guard let reduced = context.reducedInput else { return try Haze.remove(from: image, omega: 0.95 * strength, fused: true) }
         return try Haze.remove(from: image, omega: 0.95 * strength, reducedInput: reduced)
     }.inPanel(.basic, section: "Presence")
 
-    static let dehazeParameters: [ParameterSpec] = [
-        .number("strength", -100...100, default: 0, unit: "%", "how much haze is removed (+) or added (−); 100 removes 95 % of the estimated haze"),
-    ]
 }
 
 /// The dark-channel prior of `dehaze`.

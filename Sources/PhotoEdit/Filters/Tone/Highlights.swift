@@ -1,6 +1,12 @@
 import Foundation
 
 extension Filters {
+    /// The parameters of `highlights`, read through these keys.
+    enum HighlightsKeys {
+        static let amount = ParameterKey.number("amount", -100...100, default: 0,
+            "-100 lowers a three-quarter tone (L 0.75) by 0.17 on the perceptual scale, +100 raises it by 0.09")
+    }
+
     /// Highlights: recovers (−) or brightens (+) the light tones through a
     /// smooth luminance mask that peaks at three quarters of the perceptual
     /// scale and vanishes at black and white, like Lightroom's Highlights
@@ -15,13 +21,10 @@ extension Filters {
         id: "highlights", version: 1, stage: .tone, order: 20,
         summary: "recovers (-) or brightens (+) the light tones, leaving black, white and the shadows in place",
         colourSpace: "perceptual luminance (Rec. 709 Y ^ 1/2.2), applied to linear RGB by the luminance ratio",
-        parameters: [
-            .number("amount", -100...100, default: 0,
-                    "-100 lowers a three-quarter tone (L 0.75) by 0.17 on the perceptual scale, +100 raises it by 0.09"),
-        ],
+        keys: [HighlightsKeys.amount],
         forms: [ChainForm(["amount"], "e.g. highlights=-40")]
     ) { image, p, context in
-        let a = p.number("amount") / 100
+        let a = p[HighlightsKeys.amount] / 100
         if a == 0 { return image }
         let k = a < 0 ? 1.6 : 0.9
         if let fused = try image.toneFused(.highlights, k * a, preview: context.scale < 1) { return fused }

@@ -1,6 +1,15 @@
 import Foundation
 
 extension Filters {
+    /// The parameters of `levels`, read through these keys.
+    enum LevelsKeys {
+        static let inBlack = ParameterKey.number("in_black", 0...1, default: 0, "input value (perceptual 0…1) that becomes the output black")
+        static let inWhite = ParameterKey.number("in_white", 0...1, default: 1, "input value (perceptual 0…1) that becomes the output white")
+        static let gamma = ParameterKey.number("gamma", 0.1...10, default: 1, "midtone gamma: above 1 brightens the midtones, below 1 darkens them")
+        static let outBlack = ParameterKey.number("out_black", 0...1, default: 0, "output value (perceptual 0…1) of the input black")
+        static let outWhite = ParameterKey.number("out_white", 0...1, default: 1, "output value (perceptual 0…1) of the input white")
+    }
+
     /// Levels, as in Photoshop: input black and white points, a midtone
     /// gamma, output black and white points, on each RGB channel alike.
     ///
@@ -14,13 +23,7 @@ extension Filters {
         id: "levels", version: 1, stage: .tone, order: 60,
         summary: "input black/white points, midtone gamma and output black/white points, on every channel",
         colourSpace: "perceptual (linear RGB ^ 1/2.2, per channel), back to linear",
-        parameters: [
-            .number("in_black", 0...1, default: 0, "input value (perceptual 0…1) that becomes the output black"),
-            .number("in_white", 0...1, default: 1, "input value (perceptual 0…1) that becomes the output white"),
-            .number("gamma", 0.1...10, default: 1, "midtone gamma: above 1 brightens the midtones, below 1 darkens them"),
-            .number("out_black", 0...1, default: 0, "output value (perceptual 0…1) of the input black"),
-            .number("out_white", 0...1, default: 1, "output value (perceptual 0…1) of the input white"),
-        ],
+        keys: [LevelsKeys.inBlack, LevelsKeys.inWhite, LevelsKeys.gamma, LevelsKeys.outBlack, LevelsKeys.outWhite],
         forms: [
             ChainForm(["in_black", "in_white"], "input black and white points, e.g. levels=0.05:0.9"),
             ChainForm(["in_black", "in_white", "gamma"], "input points and midtone gamma, e.g. levels=0.02:0.95:1.1"),
@@ -28,8 +31,8 @@ extension Filters {
                       "input points, gamma and output points, e.g. levels=0:1:1:0.05:0.95"),
         ],
     ) { image, p, _ in
-        let (ib, iw, g) = (p.number("in_black"), p.number("in_white"), p.number("gamma"))
-        let (ob, ow) = (p.number("out_black"), p.number("out_white"))
+        let (ib, iw, g) = (p[LevelsKeys.inBlack], p[LevelsKeys.inWhite], p[LevelsKeys.gamma])
+        let (ob, ow) = (p[LevelsKeys.outBlack], p[LevelsKeys.outWhite])
         if ib == 0 && iw == 1 && g == 1 && ob == 0 && ow == 1 { return image }
         return try image.toneMapPerceptual { v in
             if iw == ib {

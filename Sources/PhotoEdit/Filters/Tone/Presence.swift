@@ -31,36 +31,38 @@ extension Filters {
         id: "clarity", version: 3, stage: .tone, order: 80,
         summary: "local contrast at a large radius on the mid-tones, edge-aware (guided filter); negative softens",
         colourSpace: "perceptual luminance (Rec. 709 Y ^ 1/2.2); RGB follows the luminance in linear light",
-        parameters: clarityParameters,
+        keys: ClarityKeys.all,
         forms: [
             ChainForm(["amount"], "e.g. clarity=+30"),
             ChainForm(["amount", "radius"], "amount and radius, e.g. clarity=+30:80"),
         ],
         legacy: [
-            LegacyVersion(version: 1, parameters: clarityParameters, note: Presence.versionTwoNote, changesRendering: true,
+            LegacyVersion(version: 1, keys: ClarityKeys.all, note: Presence.versionTwoNote, changesRendering: true,
                           render: { image, p, context in
-                              try Presence.localContrast(image, amount: p.number("amount") / 100, sigma: p.number("radius") * context.scale,
+                              try Presence.localContrast(image, amount: p[ClarityKeys.amount] / 100, sigma: p[ClarityKeys.radius] * context.scale,
                                                          eps: 0.01, lowSigma: 4, limit: 0.2, midTones: true)
                           }),
-            LegacyVersion(version: 2, parameters: clarityParameters, note: Presence.clarityVersionThreeNote, changesRendering: true,
-                          needsRandomAccess: { $0.number("amount") != 0 },
+            LegacyVersion(version: 2, keys: ClarityKeys.all, note: Presence.clarityVersionThreeNote, changesRendering: true,
+                          needsRandomAccess: { $0[ClarityKeys.amount] != 0 },
                           render: { image, p, context in
-                              try Presence.fusedLocalContrast(image, amount: p.number("amount") / 100, sigma: p.number("radius") * context.scale,
+                              try Presence.fusedLocalContrast(image, amount: p[ClarityKeys.amount] / 100, sigma: p[ClarityKeys.radius] * context.scale,
                                                               eps: 0.01, lowSigma: 4, limit: 0.2, midTones: true)
                           }),
         ],
-        needsRandomAccess: { $0.number("amount") != 0 },
+        needsRandomAccess: { $0[ClarityKeys.amount] != 0 },
         // Blocks of at least the reduced decode's shrink: the reduced copy is no larger than that decode.
-        usesReducedInput: { $0.number("amount") != 0 && Presence.block(sigma: $0.number("radius"), lowSigma: 4) >= Renderer.reducedInputShrink }
+        usesReducedInput: { $0[ClarityKeys.amount] != 0 && Presence.block(sigma: $0[ClarityKeys.radius], lowSigma: 4) >= Renderer.reducedInputShrink }
     ) { image, p, context in
-        try Presence.fusedLocalContrast(image, amount: p.number("amount") / 100, sigma: p.number("radius") * context.scale, eps: 0.01,
+        try Presence.fusedLocalContrast(image, amount: p[ClarityKeys.amount] / 100, sigma: p[ClarityKeys.radius] * context.scale, eps: 0.01,
                                         lowSigma: 4, limit: 0.2, midTones: true, fusedCoefficients: true, reducedInput: context.reducedInput)
     }.inPanel(.basic, section: "Presence")
 
-    static let clarityParameters: [ParameterSpec] = [
-        .number("amount", -100...100, default: 0, unit: "%", "strength: +100 doubles the mid-tone local contrast, −100 removes it"),
-        .number("radius", 5...500, default: 50, unit: "px", "size of the neighbourhood (gaussian sigma), in pixels of the full-size image"),
-    ]
+    /// The parameters of `clarity` (every version), read through these keys.
+    enum ClarityKeys {
+        static let amount = ParameterKey.number("amount", -100...100, default: 0, unit: "%", "strength: +100 doubles the mid-tone local contrast, −100 removes it")
+        static let radius = ParameterKey.number("radius", 5...500, default: 50, unit: "px", "size of the neighbourhood (gaussian sigma), in pixels of the full-size image")
+        static let all: [any AnyParameterKey] = [amount, radius]
+    }
 
     /// Texture: detail at a small radius (skin, foliage, fabric), edge-aware.
     ///
@@ -83,42 +85,44 @@ extension Filters {
         id: "texture", version: 3, stage: .tone, order: 75,
         summary: "medium-scale detail, edge-aware (guided filter): positive enhances texture, negative smooths it",
         colourSpace: "perceptual luminance (Rec. 709 Y ^ 1/2.2); RGB follows the luminance in linear light",
-        parameters: textureParameters,
+        keys: TextureKeys.all,
         forms: [
             ChainForm(["amount"], "e.g. texture=+25"),
             ChainForm(["amount", "radius"], "amount and radius, e.g. texture=-40:6"),
         ],
         legacy: [
-            LegacyVersion(version: 1, parameters: textureParameters, note: Presence.versionTwoNote, changesRendering: true,
-                          needsRandomAccess: { $0.number("amount") != 0 },
+            LegacyVersion(version: 1, keys: TextureKeys.all, note: Presence.versionTwoNote, changesRendering: true,
+                          needsRandomAccess: { $0[TextureKeys.amount] != 0 },
                           render: { image, p, context in
-                              try Presence.localContrast(image, amount: p.number("amount") / 100, sigma: p.number("radius") * context.scale,
+                              try Presence.localContrast(image, amount: p[TextureKeys.amount] / 100, sigma: p[TextureKeys.radius] * context.scale,
                                                          eps: 0.004, lowSigma: 2, limit: 0.1, midTones: false)
                           }),
-            LegacyVersion(version: 2, parameters: textureParameters, note: Presence.textureVersionThreeNote, changesRendering: true,
-                          needsRandomAccess: { $0.number("amount") != 0 },
+            LegacyVersion(version: 2, keys: TextureKeys.all, note: Presence.textureVersionThreeNote, changesRendering: true,
+                          needsRandomAccess: { $0[TextureKeys.amount] != 0 },
                           render: { image, p, context in
-                              try Presence.fusedLocalContrast(image, amount: p.number("amount") / 100, sigma: p.number("radius") * context.scale,
+                              try Presence.fusedLocalContrast(image, amount: p[TextureKeys.amount] / 100, sigma: p[TextureKeys.radius] * context.scale,
                                                               eps: 0.004, lowSigma: 1.5, limit: 0.1, midTones: false)
                           }),
         ],
         // Streamed (top to bottom) unless the radius leaves no block to
         // reduce by or reads too far ahead (at full size; previews render from memory).
-        needsRandomAccess: { $0.number("amount") != 0 && !Presence.streams(sigma: $0.number("radius"), lowSigma: 1.5) }
+        needsRandomAccess: { $0[TextureKeys.amount] != 0 && !Presence.streams(sigma: $0[TextureKeys.radius], lowSigma: 1.5) }
     ) { image, p, context in
-        let sigma = p.number("radius") * context.scale
+        let sigma = p[TextureKeys.radius] * context.scale
         guard Presence.streams(sigma: sigma, lowSigma: 1.5) else {
-            return try Presence.fusedLocalContrast(image, amount: p.number("amount") / 100, sigma: sigma, eps: 0.004, lowSigma: 1.5,
+            return try Presence.fusedLocalContrast(image, amount: p[TextureKeys.amount] / 100, sigma: sigma, eps: 0.004, lowSigma: 1.5,
                                                    limit: 0.1, midTones: false, fusedCoefficients: true)
         }
-        return try Presence.streamedLocalContrast(image, amount: p.number("amount") / 100, sigma: sigma,
+        return try Presence.streamedLocalContrast(image, amount: p[TextureKeys.amount] / 100, sigma: sigma,
                                                   eps: 0.004, lowSigma: 1.5, limit: 0.1, midTones: false)
     }.inPanel(.basic, section: "Presence")
 
-    static let textureParameters: [ParameterSpec] = [
-        .number("amount", -100...100, default: 0, unit: "%", "strength: +100 doubles the texture, −100 smooths it away"),
-        .number("radius", 1...50, default: 4, unit: "px", "size of the texture (gaussian sigma), in pixels of the full-size image"),
-    ]
+    /// The parameters of `texture` (every version), read through these keys.
+    enum TextureKeys {
+        static let amount = ParameterKey.number("amount", -100...100, default: 0, unit: "%", "strength: +100 doubles the texture, −100 smooths it away")
+        static let radius = ParameterKey.number("radius", 1...50, default: 4, unit: "px", "size of the texture (gaussian sigma), in pixels of the full-size image")
+        static let all: [any AnyParameterKey] = [amount, radius]
+    }
 }
 
 /// Shared arithmetic of the presence filters.

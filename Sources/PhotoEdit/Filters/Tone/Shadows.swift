@@ -1,6 +1,12 @@
 import Foundation
 
 extension Filters {
+    /// The parameters of `shadows`, read through these keys.
+    enum ShadowsKeys {
+        static let amount = ParameterKey.number("amount", -100...100, default: 0,
+            "+100 lifts a quarter-tone (L 0.25) by 0.17 on the perceptual scale, -100 lowers it by 0.09")
+    }
+
     /// Shadows: lifts (+) or deepens (−) the dark tones through a smooth
     /// luminance mask that peaks at a quarter of the perceptual scale and
     /// vanishes at black and white, like Lightroom's Shadows slider (but per
@@ -14,13 +20,10 @@ extension Filters {
         id: "shadows", version: 1, stage: .tone, order: 30,
         summary: "lifts (+) or deepens (-) the dark tones, leaving black, white and the highlights in place",
         colourSpace: "perceptual luminance (Rec. 709 Y ^ 1/2.2), applied to linear RGB by the luminance ratio",
-        parameters: [
-            .number("amount", -100...100, default: 0,
-                    "+100 lifts a quarter-tone (L 0.25) by 0.17 on the perceptual scale, -100 lowers it by 0.09"),
-        ],
+        keys: [ShadowsKeys.amount],
         forms: [ChainForm(["amount"], "e.g. shadows=+40")]
     ) { image, p, context in
-        let a = p.number("amount") / 100
+        let a = p[ShadowsKeys.amount] / 100
         if a == 0 { return image }
         let k = a > 0 ? 1.6 : 0.9
         if let fused = try image.toneFused(.shadows, k * a, preview: context.scale < 1) { return fused }

@@ -1,6 +1,12 @@
 import Foundation
 
 extension Filters {
+    /// The parameters of `whites`, read through these keys.
+    enum WhitesKeys {
+        static let amount = ParameterKey.number("amount", -100...100, default: 0,
+            "white (L 1) moves by amount/400 on the perceptual scale: +100 to 1.25, -100 to 0.75")
+    }
+
     /// Whites: moves the white point region up (+, more of the light tones
     /// reach white and clip at output) or down (−, white becomes light grey),
     /// fading out towards black.
@@ -13,13 +19,10 @@ extension Filters {
         id: "whites", version: 1, stage: .tone, order: 40,
         summary: "moves the white point region: + pushes light tones to white, - dims white to light grey",
         colourSpace: "perceptual luminance (Rec. 709 Y ^ 1/2.2), applied to linear RGB by the luminance ratio",
-        parameters: [
-            .number("amount", -100...100, default: 0,
-                    "white (L 1) moves by amount/400 on the perceptual scale: +100 to 1.25, -100 to 0.75"),
-        ],
+        keys: [WhitesKeys.amount],
         forms: [ChainForm(["amount"], "e.g. whites=+20")]
     ) { image, p, context in
-        let a = p.number("amount") / 100
+        let a = p[WhitesKeys.amount] / 100
         if a == 0 { return image }
         if let fused = try image.toneFused(.whites, 0.25 * a, preview: context.scale < 1) { return fused }
         return try whitesGraph(image, 0.25 * a)

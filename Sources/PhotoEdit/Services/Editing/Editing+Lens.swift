@@ -9,7 +9,7 @@ extension Editing {
     /// names no lens (or no focal length) yet; unchanged otherwise.
     func identifyingLens(_ recipe: Recipe, id: String) throws -> Recipe {
         guard let node = recipe.node(Filters.lens.id), node.version == Filters.lens.version,
-              node.parameters.text("lens").isEmpty || node.parameters.number("focal") == 0 else { return recipe }
+              node.parameters[Filters.LensKeys.lens].isEmpty || node.parameters[Filters.LensKeys.focal] == 0 else { return recipe }
         return try lensIdentification(for: id).applied(to: recipe, registry: registry)
     }
 }
