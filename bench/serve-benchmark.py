@@ -221,17 +221,22 @@ def cpu_seconds(pid):
 def wrk(port, path, connections, seconds, pid=None):
     cpu = cpu_seconds(pid) if pid else 0.0
     out = run(["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", f"http://127.0.0.1:{port}{path}"])
+    result = parse_wrk(out, path)
+    if pid:
+        answers = int(re.search(r"(\d+) requests in", out).group(1))
+        result["cpu_us_per_hit"] = (cpu_seconds(pid) - cpu) * 1e6 / max(1, answers)
+    return result
+
+
+def parse_wrk(out, path):
+    """Requests per second and p99 (ms) from `wrk --latency`'s output; stops on error answers."""
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
-    answers = int(re.search(r"(\d+) requests in", out).group(1))
     p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)\b", out)
     scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}[p99.group(2)]
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     if errors:
         sys.exit(f"wrk on {path}: {errors.group(1)} error answers")
-    result = {"rps": rps, "p99_ms": float(p99.group(1)) * scale}
-    if pid:
-        result["cpu_us_per_hit"] = (cpu_seconds(pid) - cpu) * 1e6 / max(1, answers)
-    return result
+    return {"rps": rps, "p99_ms": float(p99.group(1)) * scale}
 
 
 def import_ids(photoedit, library, paths):

@@ -109,6 +109,20 @@ class Uploader:
             t.join()
 
 
+def hits(port, path, connections, seconds, pace_ms, work):
+    """`wrk` on the warm hit: back to back, or paced (each connection waits
+    `pace_ms` after an answer before its next request: a steady stream of
+    requests well below what the server can answer, as a service sees it)."""
+    if not pace_ms:
+        return serve.wrk(port, path, connections, seconds)
+    script = os.path.join(work, "pace.lua")
+    with open(script, "w") as f:
+        f.write(f"function delay()\n  return {pace_ms}\nend\n")
+    out = serve.run(["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", script,
+                     f"http://127.0.0.1:{port}{path}"])
+    return serve.parse_wrk(out, path)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--photoedit", default=serve.DEFAULT_PHOTOEDIT)
@@ -118,6 +132,12 @@ def main():
     ap.add_argument("--seconds", type=int, default=10, help="each wrk run (default 10)")
     ap.add_argument("-n", "--runs", type=int, default=3)
     ap.add_argument("--workdir")
+    ap.add_argument("--pace-ms", type=float, default=0,
+                    help="each wrk connection waits this long between a hit's answer and its next request "
+                         "(0: back to back, as many hits as the server answers)")
+    ap.add_argument("--revision-url", action="store_true",
+                    help="hit the photo's revision-addressed URL (`&rev=N`, immutable, answered from memory) "
+                         "instead of its current-version URL (revalidated: one catalog read per hit)")
     ap.add_argument("--json")
     args = ap.parse_args()
 
@@ -140,19 +160,19 @@ def main():
     library = os.path.join(work, "library")
     photo = serve.import_ids(photoedit, library, [serve.SAMPLE])[0]
     server = serve.PhotoEditServer(photoedit, library)
-    hit = server.thumb_path(photo)
+    hit = server.thumb_path(photo) + ("&rev=0" if args.revision_url else "")
     results = {"cores": os.cpu_count(), "upload_mb": round(mb, 1), "uploads": args.uploads,
                "connections": args.connections, "runs": []}
     try:
         serve.wrk(server.port, hit, args.connections, 2)  # makes the render, warms the answer cache
         for r in range(args.runs):
-            idle = serve.wrk(server.port, hit, args.connections, args.seconds)
+            idle = hits(server.port, hit, args.connections, args.seconds, args.pace_ms, work)
             files = copies[r * per_run:(r + 1) * per_run]
             uploader = Uploader(server.port, files, args.uploads)
             uploader.start()
             time.sleep(2)  # every client has a request under way
             began = time.monotonic()
-            loaded = serve.wrk(server.port, hit, args.connections, args.seconds)
+            loaded = hits(server.port, hit, args.connections, args.seconds, args.pace_ms, work)
             ended = time.monotonic()
             uploader.stop()
             during = [n for t, n in uploader.answered if began <= t <= ended]

@@ -10,6 +10,7 @@
 #include <gmodule.h>
 #include <libraw/libraw.h>
 #include <sqlite3.h>
+#include <pthread.h>
 
 static GOnce pe_init_once = G_ONCE_INIT;
 
@@ -562,4 +563,15 @@ int pe_start_writeback(const char *path) {
     int result = sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
     close(fd);
     return result;
+}
+
+int pe_thread_set_name(const char *name) {
+    char shortened[16];
+    strncpy(shortened, name, sizeof shortened - 1);
+    shortened[sizeof shortened - 1] = 0;
+    return pthread_setname_np(pthread_self(), shortened);
+}
+
+int pe_thread_name(char *out, size_t size) {
+    return pthread_getname_np(pthread_self(), out, size);
 }

@@ -168,4 +168,11 @@ int pe_sqlite_no_checkpoint_on_close(struct sqlite3 *db);
  * with errno set. */
 int pe_start_writeback(const char *path);
 
+/* Threads (pthread_setname_np is a GNU extension Swift's Glibc module
+ * does not show). Names the calling thread (the kernel keeps 15 bytes);
+ * 0 or an errno value. */
+int pe_thread_set_name(const char *name);
+/* The calling thread's name into `out` (`size` bytes, at least 16). */
+int pe_thread_name(char *out, size_t size);
+
 #endif

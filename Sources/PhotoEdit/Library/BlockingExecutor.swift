@@ -48,9 +48,33 @@ public enum BlockingExecutor {
     /// lane that work waits only for the cores it needs anyway, and the
     /// executor's threads stay free for short work
     /// (bench/upload-load-benchmark.py).
+    ///
+    /// Its pure pixel work — an import's strict decode of every pixel, on one
+    /// thread — runs lower still (``inBackground(_:)``, nice +10), so when
+    /// uploads fill the cores short work such as a render hit gets them first.
     @discardableResult
     package static func runBulk<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await run(on: bulkThreads, returningOnCancel: false, work)
+    }
+
+    /// Runs `work` — computation that holds no lock others wait for and
+    /// starts no thread, such as an import's decode of every pixel on the
+    /// calling thread — at a lower priority (nice +10) when called from the
+    /// bulk lane (``runBulk(_:)``): on a thread of the background lane, the
+    /// calling thread waiting for it. Anywhere else it runs where it is called.
+    ///
+    /// Only such work is lowered: a lowered thread that held the catalog's
+    /// lock would stall everyone behind it while starved (priority
+    /// inversion: tried on the whole bulk lane, the test suite stalled for
+    /// tens of seconds), and the libvips workers a lowered thread starts would
+    /// keep its priority for every later render.
+    package static func inBackground<T>(_ work: () throws -> T) throws -> T {
+        guard WorkerThreads.current === bulkThreads else { return try work() }
+        return try withoutActuallyEscaping(work) { work in
+            let handoff = Handoff(work)
+            backgroundThreads.submit { handoff.run() }
+            return try handoff.wait()
+        }
     }
 
     private static func run<T: Sendable>(on threads: WorkerThreads, returningOnCancel: Bool,
@@ -90,6 +114,36 @@ public enum BlockingExecutor {
 
     /// The bulk lane's threads, never more than ``bulkWidth``.
     private static let bulkThreads = WorkerThreads(name: "photoedit.bulk", count: bulkWidth)
+
+    /// The background lane (``inBackground(_:)``): one thread per bulk-lane
+    /// thread, at nice +10.
+    private static let backgroundThreads = WorkerThreads(name: "photoedit.bg", count: bulkWidth, niceness: 10)
+}
+
+/// One piece of work handed from a waiting thread to another thread
+/// (``BlockingExecutor/inBackground(_:)``): the waiting thread owns
+/// `work` and its result until `wait` returns, so neither is shared.
+private final class Handoff<T>: @unchecked Sendable {
+    /// Let go as soon as it has run: the caller's `work` must not escape
+    /// (`withoutActuallyEscaping` checks), and the job that ran it may be
+    /// released by its thread only after `wait` has returned.
+    private var work: (() throws -> T)?
+    private var result: Result<T, any Error>?
+    // A semaphore on purpose: the waiting thread is a plain bulk-lane thread, never the cooperative pool.
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ work: @escaping () throws -> T) { self.work = work }
+
+    func run() {
+        result = Result { try work!() }
+        work = nil
+        done.signal()
+    }
+
+    func wait() throws -> T {
+        done.wait()
+        return try result!.get()
+    }
 }
 
 /// A continuation resumed once, by whichever comes first: the work's

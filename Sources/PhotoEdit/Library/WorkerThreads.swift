@@ -1,3 +1,4 @@
+import CPhotoEditShim
 import Dispatch
 import Foundation
 import Synchronization
@@ -40,17 +41,46 @@ package final class WorkerThreads: Sendable {
     private let name: String
     /// How many threads at most.
     package let count: Int
+    /// The threads' nice value above the process's (0: the same priority;
+    /// higher: a smaller share of the cores when other threads want them).
+    private let niceness: Int32
     private let state = Mutex(State())
     /// One signal per job handed to an idle thread.
     // A semaphore on purpose: the workers are plain threads that must block while there is no work.
     private let wake = DispatchSemaphore(value: 0)
 
-    /// Up to `count` threads named `name`.
-    package init(name: String, count: Int) {
+    /// Up to `count` threads named `name` (as `top -H`, `perf` and
+    /// debuggers show them), each `niceness` above the process's nice value
+    /// (Linux's nice value belongs to a thread). A lowered thread must hold
+    /// no lock others wait for (a starved holder stalls them all: priority
+    /// inversion) and start no thread (libvips' workers, shared by every
+    /// render, would inherit its nice value for good).
+    package init(name: String, count: Int, niceness: Int32 = 0) {
         precondition(count > 0, "WorkerThreads needs at least one thread")
         self.name = name
         self.count = count
+        self.niceness = niceness
     }
+
+    /// The threads the calling thread belongs to, if it is one of a
+    /// `WorkerThreads`' (threads are never stopped, so the set lives as long).
+    package static var current: WorkerThreads? {
+        pthread_getspecific(currentKey).map { Unmanaged<WorkerThreads>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// The calling thread's name, as the kernel holds it (15 bytes at most).
+    package static var currentName: String {
+        var name = [CChar](repeating: 0, count: 16)
+        guard pe_thread_name(&name, name.count) == 0 else { return "" }
+        return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Each thread's `WorkerThreads`.
+    private static let currentKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
 
     /// Runs `work` on one of the threads: at once when one is idle or may
     /// still be started, else when one is free, in arrival order.
@@ -81,6 +111,16 @@ package final class WorkerThreads: Sendable {
 
     private func startThread() {
         let thread = Thread { [self] in
+            // Foundation's `Thread.name` does not reach the kernel on Linux:
+            // named here, on the thread itself (at most 15 bytes).
+            _ = pe_thread_set_name(name)
+            pthread_setspecific(Self.currentKey, Unmanaged.passUnretained(self).toOpaque())
+            if niceness > 0 {
+                // Raising one's own nice value needs no privilege (lowering
+                // it again would); on Linux `who` 0 is the calling thread.
+                let base = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, min(19, base + niceness))
+            }
             while true {
                 let job = state.withLock { s -> (@Sendable () -> Void)? in
                     guard let job = s.pop() else {
@@ -100,7 +140,6 @@ package final class WorkerThreads: Sendable {
                 state.withLock { $0.busy -= 1 }
             }
         }
-        thread.name = name
         // libvips, libraw and lcms2 recurse little, but a 512 KiB stack is too tight for libraw.
         thread.stackSize = 8 << 20
         thread.start()

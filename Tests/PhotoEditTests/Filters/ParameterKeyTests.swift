@@ -106,13 +106,6 @@ struct ParameterKeyTests {
     /// keep `Parameters.number/text/bool(_:)`.
     static let byNameRead = try! NSRegularExpression(pattern: #"[\w$)\]](?<!Value|Spec|Key)\.(number|text|bool)\(\s*"(?:[^"\\]|\\.)*"\s*\)"#)
 
-    /// By-name reads not converted yet (issue 42; Importing is being
-    /// reworked elsewhere): each is listed until it reads through a key,
-    /// then this test asks for its entry to go.
-    static let notYetConverted: Set<String> = [
-        "Sources/PhotoEdit/Services/Importing/Importing+Lightroom.swift:112",
-    ]
-
     static func byNameReads(in text: String, path: String) -> [String] {
         text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { i, line in
             let code = String(line)
@@ -141,9 +134,6 @@ struct ParameterKeyTests {
             let text = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
             reads += Self.byNameReads(in: text, path: "Sources/PhotoEdit/" + path)
         }
-        let unexpected = reads.filter { !Self.notYetConverted.contains($0) }
-        #expect(unexpected.isEmpty, "read these through the filter's keys (p[Filters.<Name>Keys.name]): \(unexpected)")
-        let converted = Self.notYetConverted.subtracting(reads)
-        #expect(converted.isEmpty, "no longer a by-name read: remove from notYetConverted \(converted.sorted())")
+        #expect(reads.isEmpty, "read these through the filter's keys (p[Filters.<Name>Keys.name]): \(reads)")
     }
 }

@@ -55,4 +55,37 @@ struct BlockingExecutorTests {
         #expect(bulkCounts.started == bulkJobs)
         #expect(bulkCounts.most == BlockingExecutor.bulkWidth, "bulk jobs at once: \(bulkCounts.most)")
     }
+
+    /// The calling thread's nice value and name, and the thread itself.
+    static func here() -> (nice: Int32, name: String, thread: pthread_t) {
+        (getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0), WorkerThreads.currentName, pthread_self())
+    }
+
+    @Test("an import's pixel work from the bulk lane runs at nice +10 on photoedit.bg threads; the lanes keep the process's priority and names")
+    func backgroundWorkIsLowered() async throws {
+        let process = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        let (bulk, background) = try await BlockingExecutor.runBulk {
+            (Self.here(), try BlockingExecutor.inBackground { Self.here() })
+        }
+        #expect(background.nice == min(19, process + 10), "background thread nice \(background.nice), process \(process)")
+        #expect(background.name == "photoedit.bg")
+        #expect(pthread_equal(bulk.thread, background.thread) == 0)
+        // The bulk lane itself keeps the process's priority: it commits (the
+        // catalog's lock) and makes previews (libvips' shared workers).
+        #expect(bulk.nice == process)
+        #expect(bulk.name == "photoedit.bulk")
+        let short = try await BlockingExecutor.run { Self.here() }
+        #expect(short.nice == process)
+        #expect(short.name == "photoedit.block")  // "photoedit.blocking": 15 bytes at most, the kernel's limit
+        #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) == process)
+
+        struct Refused: Error {}
+        await #expect(throws: Refused.self) {
+            try await BlockingExecutor.runBulk { try BlockingExecutor.inBackground { throw Refused() } }
+        }
+        // Anywhere but the bulk lane it runs where it is called.
+        let (outside, inline) = try await BlockingExecutor.run { (Self.here(), try BlockingExecutor.inBackground { Self.here() }) }
+        #expect(pthread_equal(outside.thread, inline.thread) != 0)
+        #expect(inline.nice == process)
+    }
 }

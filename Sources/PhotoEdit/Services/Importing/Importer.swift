@@ -132,7 +132,9 @@ package enum Importer {
         // shrink-on-load: libvips 8.14 loses the decoder's error when several
         // threads read the failing tile (see decodeEveryPixel).
         do {
-            if decodeAll { try header.decodeEveryPixel() }
+            // At a lower priority when an upload is imported on the bulk
+            // lane: the longest pure computation of an import.
+            if decodeAll { try BlockingExecutor.inBackground { try header.decodeEveryPixel() } }
         } catch let PhotoEditError.native(_, _, message) {
             throw PhotoEditError.unreadableFile(path: displayPath, reason: "damaged or truncated (\(oneLine(message)))")
         }

@@ -109,7 +109,7 @@ extension Importing {
         // Noise reduction on a RAW: the camera's noise profile recorded with the packet (LightroomDenoise.swift).
         var stored = packet
         if ours == nil, hasRaw, settings.recordedDenoise == nil, let node = translation.recipe.node(Filters.denoise.id),
-           node.parameters.text("source") == "auto",
+           node.parameters[Filters.DenoiseKeys.source] == "auto",
            let values = LightroomSettings.cameraDenoise(rawPath: asset.format == "raw" ? try originalPath(id) : try alternatePath(id) ?? originalPath(id)),
            let recorded = LightroomSettings.recordingDenoise(packet, values) {
             stored = recorded
