@@ -38,22 +38,6 @@ struct ServiceDependencyTests {
         var edges: [String: Set<String>] { services.mapValues(\.declared) }
     }
 
-    /// The first word of `line` that is one of `words` (whole: no letter,
-    /// digit or `_` on either side; `Alpha.self` names `Alpha`).
-    static func word(of words: [String], in line: String) -> String? {
-        let isPart = { (c: Character) in c.isLetter || c.isNumber || c == "_" }
-        for word in words {
-            var from = line.startIndex
-            while let r = line.range(of: word, range: from..<line.endIndex) {
-                let before = r.lowerBound == line.startIndex ? nil : line[line.index(before: r.lowerBound)]
-                let after = r.upperBound == line.endIndex ? nil : line[r.upperBound]
-                if !(before.map(isPart) ?? false) && !(after.map(isPart) ?? false) { return word }
-                from = r.upperBound
-            }
-        }
-        return nil
-    }
-
     /// The protocols through which a part is given the catalog, the files, the renderer.
     static let partProtocols: Set<String> = ["CatalogUser", "FilesUser", "RenderUser"]
     /// The lower parts below every service, by name (besides extensions of `partProtocols`).
@@ -67,19 +51,6 @@ struct ServiceDependencyTests {
         /^    (?:(?:private|fileprivate|internal|package|public)\s+)?(?:let|var)\s+([A-Za-z_][A-Za-z0-9_]*)\s*:\s*[\[(]?\s*([A-Za-z_][A-Za-z0-9_]*)/
     }
 
-    /// Code without comments and string literals (so a doc comment or a
-    /// message that names a service is not a use of it).
-    static func code(_ source: String) -> [String] {
-        var text = source.replacing(/"""[\s\S]*?"""/, with: "\"\"")
-        text = text.replacing(/\/\*[\s\S]*?\*\//, with: "")
-        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            var out = String(line)
-            if out.contains("\"") { out = out.replacing(/"(?:[^"\\]|\\.)*"/, with: "\"\"") }
-            if let comment = out.range(of: "//") { out = String(out[..<comment.lowerBound]) }
-            return out
-        }
-    }
-
     /// Reads `files` (path, content): top-level declarations and the code
     /// that follows each, up to the next one.
     static func graph(of files: [(path: String, content: String)]) -> Graph {
@@ -88,7 +59,7 @@ struct ServiceDependencyTests {
         var constructionsSeen: [(String, String)] = []
         for (path, content) in files {
             var current: Int?
-            for (n, line) in code(content).enumerated() {
+            for (n, line) in SwiftSource.code(content).enumerated() {
                 let place = "\(path):\(n + 1)"
                 if let first = line.first, first.isLetter, let m = line.firstMatch(of: declaration) {
                     chunks.append((String(m.1), String(m.2), m.3.map(String.init) ?? "", []))
@@ -125,7 +96,7 @@ struct ServiceDependencyTests {
         // `Editing(queries: …`, `Queries(catalogPart: …`: a labelled init.
         graph.constructions = constructionsSeen.filter { _, line in
             names.contains { name in
-                word(of: [name], in: line) != nil && line.replacing(" ", with: "").contains(try! Regex("(^|[^A-Za-z0-9_.])" + name + "\\([A-Za-z_]+:"))
+                SwiftSource.word(of: [name], in: line) != nil && line.replacing(" ", with: "").contains(try! Regex("(^|[^A-Za-z0-9_.])" + name + "\\([A-Za-z_]+:"))
             }
         }
         return graph
@@ -159,7 +130,7 @@ struct ServiceDependencyTests {
         var problems: [String] = []
         for service in graph.services.values.sorted(by: { $0.name < $1.name }) {
             for other in names where other != service.name && !service.declared.contains(other) {
-                if let use = service.lines.first(where: { word(of: [other], in: $0.text) != nil }) {
+                if let use = service.lines.first(where: { SwiftSource.word(of: [other], in: $0.text) != nil }) {
                     problems.append("\(service.name) names \(other) without declaring it: \(use.place): \(use.text.trimmingCharacters(in: .whitespaces))")
                 }
             }
@@ -172,15 +143,13 @@ struct ServiceDependencyTests {
     static func unusedDeclarations(_ graph: Graph) -> [String] {
         graph.services.values.sorted { $0.name < $1.name }.flatMap { service in
             service.properties.filter { property in
-                !service.lines.contains { $0.place != property.place && $0.text.contains(property.name + ".") && word(of: [property.name], in: $0.text) != nil }
+                !service.lines.contains { $0.place != property.place && $0.text.contains(property.name + ".") && SwiftSource.word(of: [property.name], in: $0.text) != nil }
             }.map { "\(service.name) declares \($0.name): \($0.type) but never uses it (\($0.place))" }
         }
     }
 
     static func engineSources() throws -> [(path: String, content: String)] {
-        let root = Paths.root.appendingPathComponent("Sources/PhotoEdit")
-        let paths = try FileManager.default.subpathsOfDirectory(atPath: root.path).filter { $0.hasSuffix(".swift") }.sorted()
-        return try paths.map { ("Sources/PhotoEdit/" + $0, try String(contentsOf: root.appendingPathComponent($0), encoding: .utf8)) }
+        try SwiftSource.files(under: "Sources/PhotoEdit")
     }
 
     @Test func theServicesFormAGraphWithoutCycles() throws {
@@ -216,7 +185,7 @@ struct ServiceDependencyTests {
         let graph = Self.graph(of: try Self.engineSources())
         #expect(graph.lowerParts.count > 100, "the lower parts' code was found (\(graph.lowerParts.count) lines)")
         let services = graph.services.keys.sorted()
-        let uses = graph.lowerParts.filter { Self.word(of: services, in: $0.text) != nil }
+        let uses = graph.lowerParts.filter { SwiftSource.word(of: services, in: $0.text) != nil }
         #expect(uses.isEmpty, "\(uses.map { "\($0.place): \($0.text)" })")
     }
 
@@ -231,8 +200,8 @@ struct ServiceDependencyTests {
         let accessors = (services.map { $0.prefix(1).lowercased() + $0.dropFirst() } + ["previews", "parts"]).map { "." + $0 }
         var uses: [String] = []
         for (path, content) in sources {
-            for (n, line) in Self.code(content).enumerated()
-            where Self.word(of: services, in: line) != nil || accessors.contains(where: { Self.word(of: [String($0.dropFirst())], in: line) != nil && line.contains($0) }) {
+            for (n, line) in SwiftSource.code(content).enumerated()
+            where SwiftSource.word(of: services, in: line) != nil || accessors.contains(where: { SwiftSource.word(of: [String($0.dropFirst())], in: line) != nil && line.contains($0) }) {
                 uses.append("\(path):\(n + 1): \(line)")
             }
         }
