@@ -60,6 +60,9 @@ let package = Package(
             name: "PhotoEdit",
             dependencies: [
                 "CPhotoEditShim",
+                // libvips and lcms2 also called directly (ICC profiles).
+                "CVips",
+                "CLCMS2",
                 "CLensfun",
                 "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -128,7 +131,8 @@ let package = Package(
         // The catalog on PostgreSQL (postgres-nio): schema, queries.
         .target(
             name: "PhotoEditPostgres",
-            dependencies: ["PhotoEdit", .product(name: "PostgresNIO", package: "postgres-nio")]
+            dependencies: ["PhotoEdit", .product(name: "PostgresNIO", package: "postgres-nio"),
+                           .product(name: "Logging", package: "swift-log")]
         ),
         // Generated catalogs for the benchmarks and the backend comparison tests; not a product.
         .target(
@@ -143,7 +147,9 @@ let package = Package(
                            .target(name: "PhotoEditSampleCatalog", condition: .when(traits: ["Server"])),
                            .target(name: "PhotoEditServer", condition: .when(traits: ["Server"])), "PhotoEditTestSupport",
                            .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Server"]))]
+                           .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
+                           .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Server"])),
+                           .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"]))]
         ),
         // What SeaweedFS costs over a folder (bench/storage-benchmark.py runs it), not a product.
         .executableTarget(
@@ -183,7 +189,8 @@ let package = Package(
         .testTarget(name: "PhotoEditTestingTests", dependencies: ["PhotoEditTesting", "PhotoEdit", "PhotoEditTestSupport"]),
         .testTarget(
             name: "PhotoEditTests",
-            dependencies: ["PhotoEdit", "PhotoEditGolden", "PhotoEditTestSupport", "CPhotoEditShim", "CZlib", "photoedit"]
+            dependencies: ["PhotoEdit", "PhotoEditGolden", "PhotoEditTestSupport", "CPhotoEditShim", "CLCMS2", "CZlib", "photoedit",
+                           .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "PhotoEditServerTests",
@@ -192,7 +199,11 @@ let package = Package(
                 .target(name: "PhotoEditServer", condition: .when(traits: ["Server"])),
                 "PhotoEditTestSupport",
                 "photoedit",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Server"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "Yams", package: "Yams", condition: .when(traits: ["Server"])),
             ]
         ),

@@ -18,11 +18,11 @@ package struct SamplePhoto: Sendable {
     package var height: Int
     /// The camera's local time, as text (nil for about one photo in seven).
     package var creationDate: String?
-    /// Import time, UTC text as GRDB writes dates (`YYYY-MM-DD HH:MM:SS.SSS`).
-    package var importDate: String
+    /// Import time (whole seconds).
+    package var importDate: Date
     package var favorite: Bool
     package var hidden: Bool
-    package var trashedDate: String?
+    package var trashedDate: Date?
     /// CameraInfo JSON (60 % of photos).
     package var camera: String?
     /// Revision 1 is an edit (20 %).
@@ -66,136 +66,124 @@ package struct SampleCatalog: Sequence, Sendable {
                 id: id, filename: String(format: "IMG_%06d.%@", n, format == "raw" ? "CR3" : "JPG"),
                 fileSize: 5_000_000 + Int64(rng.next() % 20_000_000), format: format, uniformTypeIdentifier: uti,
                 width: w, height: h,
-                creationDate: roll % 7 == 0 ? nil : Self.text(created, separator: "T", milliseconds: false),
-                importDate: Self.text(start + Int64(n) * 3000, separator: " ", milliseconds: true),
+                creationDate: roll % 7 == 0 ? nil : Self.text(created),
+                importDate: Date(timeIntervalSince1970: TimeInterval(start + Int64(n) * 3000)),
                 favorite: rng.next() % 10 == 0, hidden: rng.next() % 50 == 0,
-                trashedDate: rng.next() % 100 == 0 ? Self.text(start + 400_000_000, separator: " ", milliseconds: true) : nil,
+                trashedDate: rng.next() % 100 == 0 ? Date(timeIntervalSince1970: TimeInterval(start + 400_000_000)) : nil,
                 camera: camera, edited: roll < 20, album: n < 50 * 200 ? (n / 200, n % 200) : nil)
         }
     }
 
-    /// Seconds since 1970 as `YYYY-MM-DD<sep>HH:MM:SS[.000]` in UTC.
-    static func text(_ seconds: Int64, separator: String, milliseconds: Bool) -> String {
+    /// Seconds since 1970 as `YYYY-MM-DDTHH:MM:SS` in UTC (a camera's local time as text).
+    static func text(_ seconds: Int64) -> String {
         var t = time_t(seconds)
         var parts = tm()
         gmtime_r(&t, &parts)
         let day = String(format: "%04d-%02d-%02d", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday)
         let time = String(format: "%02d:%02d:%02d", parts.tm_hour, parts.tm_min, parts.tm_sec)
-        return day + separator + time + (milliseconds ? ".000" : "")
+        return day + "T" + time
     }
 
     // MARK: Writers
 
     /// Writes the photos into the SQLite catalog at `path` (a library's
-    /// `catalog.sqlite`, already migrated), in one transaction.
+    /// `catalog.sqlite`, already migrated), in one transaction; then ANALYZE.
     package func write(sqlite path: String) throws {
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
-            for p in self {
-                try db.execute(sql: """
-                    INSERT INTO asset (id, originalFilename, sha256, originalPath, fileSize, format, uniformTypeIdentifier, mediaType,
-                        originalPixelWidth, originalPixelHeight, orientation, creationDate, importDate, revision, favorite, hidden,
-                        trashedDate, camera)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, 'image', ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [p.id, p.filename, p.id + p.id, "originals/\(p.id.prefix(2))/\(p.id)", p.fileSize, p.format,
-                                     p.uniformTypeIdentifier, p.width, p.height, p.creationDate, p.importDate, p.edited ? 1 : 0,
-                                     p.favorite, p.hidden, p.trashedDate, p.camera])
-                try db.execute(sql: "INSERT INTO revision (assetId, number, createdAt, kind, pixelWidth, pixelHeight) VALUES (?, 0, ?, 'import', ?, ?)",
-                               arguments: [p.id, p.importDate, p.width, p.height])
-                if p.edited {
-                    try db.execute(sql: """
-                        INSERT INTO revision (assetId, number, createdAt, kind, formatIdentifier, formatVersion, data, pixelWidth, pixelHeight)
-                        VALUES (?, 1, ?, 'edit', 'org.photoedit.recipe', '1', ?, ?, ?)
-                        """, arguments: [p.id, p.importDate, Data(Self.recipe.utf8), p.width, p.height])
-                }
-                if let album = p.album, let albumID = p.albumID {
-                    if album.position == 0 {
-                        try db.execute(sql: "INSERT INTO album (id, title, createdAt) VALUES (?, ?, ?)",
-                                       arguments: [albumID, p.albumTitle, p.importDate])
-                    }
-                    try db.execute(sql: "INSERT INTO albumAsset (albumId, assetId, position) VALUES (?, ?, ?)",
-                                   arguments: [albumID, p.id, album.position])
-                }
+            for photos in batches(of: 1000) {
+                for statement in Self.statements(photos, .sqlite) { try statement.execute(on: db) }
             }
         }
         try queue.writeWithoutTransaction { db in try db.execute(sql: "ANALYZE") }
     }
-
-    static let recipe = #"{"format":"org.photoedit.recipe","formatVersion":1,"filters":[]}"#
 
     /// Writes the photos into a PostgreSQL catalog (already migrated), in
     /// batches of `batch` photos, each batch one transaction; then ANALYZE.
     /// `progress` gets the number of photos written after each batch.
     package func write(postgres catalog: PostgresCatalog, batch: Int = 2000,
                        progress: (@Sendable (Int) -> Void)? = nil) async throws {
-        var photos: [SamplePhoto] = []
         var written = 0
-        func flush() async throws {
-            guard !photos.isEmpty else { return }
-            try await catalog.execute(Self.statements(photos))
+        for photos in batches(of: batch) {
+            try await catalog.execute(Self.statements(photos, .postgres))
             written += photos.count
             progress?(written)
-            photos.removeAll(keepingCapacity: true)
         }
-        for p in self {
-            photos.append(p)
-            if photos.count == batch { try await flush() }
-        }
-        try await flush()
         try await catalog.execute([SQLFragment(sql: "ANALYZE")])
     }
 
-    /// Multi-row INSERTs of the photos' rows, as the SQLite writer writes them.
-    static func statements(_ photos: [SamplePhoto]) -> [SQLFragment] {
-        func insert(_ head: String, _ rows: [[SQLValue]]) -> SQLFragment? {
-            guard let width = rows.first?.count else { return nil }
-            let one = "(" + Array(repeating: "?", count: width).joined(separator: ", ") + ")"
-            return SQLFragment(sql: head + " VALUES " + Array(repeating: one, count: rows.count).joined(separator: ", "),
-                               arguments: rows.flatMap { $0 })
+    /// The photos, `size` at a time.
+    func batches(of size: Int) -> some Sequence<[SamplePhoto]> {
+        sequence(state: makeIterator()) { photos in
+            var batch: [SamplePhoto] = []
+            while batch.count < size, let p = photos.next() { batch.append(p) }
+            return batch.isEmpty ? nil : batch
         }
-        func text(_ s: String?) -> SQLValue { s.map(SQLValue.text) ?? .null }
-        func time(_ s: String?) -> SQLValue { s.map(SQLValue.timestamp) ?? .null }
-        func bool(_ b: Bool) -> SQLValue { .integer(b ? 1 : 0) }
-        let assets = photos.map { p -> [SQLValue] in
-            [.text(p.id), .text(p.filename), .text(p.id + p.id), .text("originals/\(p.id.prefix(2))/\(p.id)"), .integer(p.fileSize),
-             .text(p.format), .text(p.uniformTypeIdentifier), .integer(Int64(p.width)), .integer(Int64(p.height)),
-             text(p.creationDate), time(p.importDate), .integer(p.edited ? 1 : 0), bool(p.favorite), bool(p.hidden),
-             time(p.trashedDate), text(p.camera)]
+    }
+
+    static let recipe = Data(#"{"format":"org.photoedit.recipe","formatVersion":1,"filters":[]}"#.utf8)
+
+    /// The most values one statement binds (SQLite allows 32 766, PostgreSQL 65 535).
+    static let maxValues = 30_000
+
+    /// Multi-row INSERTs of the photos' rows in `dialect`: their assets, revisions,
+    /// albums and album members, each value bound through its column's declared
+    /// field (`CatalogSchema`), so a misspelt column or a value of another type
+    /// does not compile.
+    static func statements(_ photos: [SamplePhoto], _ dialect: SQLDialect) -> [SQLFragment] {
+        func insert(_ table: some CatalogSchema.TableDeclaration, _ rows: [InsertRow]) -> [SQLFragment] {
+            guard let columns = rows.first?.map(\.0) else { return [] }
+            let perStatement = Swift.max(1, maxValues / columns.count)
+            return stride(from: 0, to: rows.count, by: perStatement).map { start in
+                let chunk = rows[start..<Swift.min(rows.count, start + perStatement)]
+                return SQLFragment(sql: "INSERT INTO " + CatalogSchema.valuesClause(table, columns, rows: chunk.count, dialect),
+                                   arguments: chunk.flatMap { $0.map(\.1) })
+            }
         }
-        var revisions = photos.map { p -> [SQLValue] in
-            [.text(p.id), .integer(0), time(p.importDate), .text("import"), .null, .null, .integer(Int64(p.width)), .integer(Int64(p.height))]
+        return insert(CatalogSchema.asset, photos.map(\.assetRow))
+            + insert(CatalogSchema.revision, photos.flatMap(\.revisionRows))
+            + insert(CatalogSchema.album, photos.compactMap(\.albumRow))
+            + insert(CatalogSchema.albumAsset, photos.compactMap(\.memberRow))
+    }
+}
+
+/// A row to insert: each column with its value, bound through the column's field.
+typealias InsertRow = [(CatalogSchema.Column, SQLValue)]
+
+extension SamplePhoto {
+    /// The photo's `asset` row, as an import records it.
+    var assetRow: InsertRow {
+        let a = CatalogSchema.asset
+        return [a.id.bind(id), a.originalFilename.bind(filename), a.sha256.bind(id + id), a.originalPath.bind("originals/\(id.prefix(2))/\(id)"),
+                a.fileSize.bind(fileSize), a.format.bind(format), a.uniformTypeIdentifier.bind(uniformTypeIdentifier), a.mediaType.bind("image"),
+                a.originalPixelWidth.bind(width), a.originalPixelHeight.bind(height), a.orientation.bind(1),
+                a.creationDate.bind(creationDate), a.importDate.bind(importDate), a.revision.bind(edited ? 1 : 0),
+                a.favorite.bind(favorite), a.hidden.bind(hidden), a.trashedDate.bind(trashedDate), a.camera.bind(camera)]
+    }
+
+    /// Its import revision, and its edit (revision 1) if it has one.
+    var revisionRows: [InsertRow] {
+        let r = CatalogSchema.revision
+        func revision(_ number: Int, _ kind: String, recipe: Data?) -> InsertRow {
+            [r.assetId.bind(id), r.number.bind(number), r.createdAt.bind(importDate), r.kind.bind(kind),
+             r.formatIdentifier.bind(recipe == nil ? nil : "org.photoedit.recipe"), r.formatVersion.bind(recipe == nil ? nil : "1"),
+             r.data.bind(recipe), r.pixelWidth.bind(width), r.pixelHeight.bind(height)]
         }
-        revisions += photos.filter(\.edited).map { p -> [SQLValue] in
-            [.text(p.id), .integer(1), time(p.importDate), .text("edit"), .text("org.photoedit.recipe"), .text(recipe),
-             .integer(Int64(p.width)), .integer(Int64(p.height))]
-        }
-        let albums = photos.compactMap { p -> [SQLValue]? in
-            guard p.album?.position == 0 else { return nil }
-            return [text(p.albumID), text(p.albumTitle), time(p.importDate)]
-        }
-        let members = photos.compactMap { p -> [SQLValue]? in
-            guard let album = p.album else { return nil }
-            return [text(p.albumID), .text(p.id), .integer(Int64(album.position))]
-        }
-        // Integers 0/1 become booleans, text becomes jsonb and bytea, by casts in the statement.
-        return [
-            insert("""
-                INSERT INTO asset (id, originalFilename, sha256, originalPath, fileSize, format, uniformTypeIdentifier, mediaType,
-                    originalPixelWidth, originalPixelHeight, orientation, creationDate, importDate, revision, favorite, hidden,
-                    trashedDate, camera)
-                SELECT id, name, sha, path, size, format, uti, 'image', w, h, 1, created::text, imported, rev, fav::int::boolean,
-                    hid::int::boolean, trashed::timestamp(3), camera::text::jsonb
-                FROM (
-                """, assets).map { SQLFragment(sql: $0.sql + """
-                    ) AS v(id, name, sha, path, size, format, uti, w, h, created, imported, rev, fav, hid, trashed, camera)
-                    """, arguments: $0.arguments) },
-            insert("""
-                INSERT INTO revision (assetId, number, createdAt, kind, formatIdentifier, data, pixelWidth, pixelHeight, formatVersion)
-                SELECT a, n, c, k, f::text, convert_to(d::text, 'UTF8'), w, h, CASE WHEN f IS NULL THEN NULL ELSE '1' END FROM (
-                """, revisions).map { SQLFragment(sql: $0.sql + ") AS v(a, n, c, k, f, d, w, h)", arguments: $0.arguments) },
-            insert("INSERT INTO album (id, title, createdAt)", albums),
-            insert("INSERT INTO albumAsset (albumId, assetId, position)", members),
-        ].compactMap { $0 }
+        return [revision(0, "import", recipe: nil)] + (edited ? [revision(1, "edit", recipe: SampleCatalog.recipe)] : [])
+    }
+
+    /// Its album's row, for the album's first photo.
+    var albumRow: InsertRow? {
+        guard album?.position == 0, let albumID, let albumTitle else { return nil }
+        let a = CatalogSchema.album
+        return [a.id.bind(albumID), a.title.bind(albumTitle), a.createdAt.bind(importDate)]
+    }
+
+    /// Its place in its album.
+    var memberRow: InsertRow? {
+        guard let album, let albumID else { return nil }
+        let m = CatalogSchema.albumAsset
+        return [m.albumId.bind(albumID), m.assetId.bind(id), m.position.bind(album.position)]
     }
 }
 

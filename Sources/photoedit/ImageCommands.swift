@@ -43,11 +43,12 @@ enum RequestArguments {
 
     /// "X:Y:W:H", normalized 0…1.
     static func crop(_ text: String) throws -> NormalizedRect {
-        let values = text.split(separator: ":", omittingEmptySubsequences: false).map { Double($0) }
-        guard values.count == 4, values.allSatisfy({ $0 != nil }) else {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        let values = parts.compactMap { Double($0) }
+        guard parts.count == 4, values.count == 4 else {
             throw PhotoEditError.invalidOutput("crop '\(text)' is not X:Y:W:H (four numbers 0-1)")
         }
-        let rect = NormalizedRect(x: values[0]!, y: values[1]!, width: values[2]!, height: values[3]!)
+        let rect = NormalizedRect(x: values[0], y: values[1], width: values[2], height: values[3])
         guard rect.x >= 0, rect.y >= 0, rect.width > 0, rect.height > 0, rect.x + rect.width <= 1.000_001,
               rect.y + rect.height <= 1.000_001 else {
             throw PhotoEditError.invalidOutput("crop '\(text)' is not inside 0-1 with a positive width and height")

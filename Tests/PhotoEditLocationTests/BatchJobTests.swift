@@ -18,30 +18,13 @@ import Testing
 /// `GET /v1/jobs/{batch}`) reaches the total; a batch can be cancelled.
 @Suite("Batch jobs across nodes", .serialized)
 struct BatchJobTests {
-    typealias Fixture = DistributedLibraryTests.Fixture
-
-    /// `count` distinct JPEGs (coffee.jpg, each with its own comment segment).
-    static func photos(_ count: Int, in folder: URL) throws -> [String] {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let jpeg = try Data(contentsOf: URL(fileURLWithPath: Paths.sample("coffee.jpg")))
-        return try (0..<count).map { n in
-            let note = Array("photo \(n)".utf8)
-            var data = Data(jpeg.prefix(2))   // SOI
-            data += [0xFF, 0xFE, UInt8((note.count + 2) >> 8), UInt8((note.count + 2) & 0xFF)] + note   // COM
-            data += jpeg.dropFirst(2)
-            let path = folder.appendingPathComponent("p\(n).jpg").path
-            try data.write(to: URL(fileURLWithPath: path))
-            return path
-        }
-    }
-
     /// On a distributed library an import leaves the previews of its
     /// photos to the nodes: it queues them as a `derivatives` batch, which
     /// `photoedit jobs work` (as a serve node's worker) makes, into the
     /// shared store. Until then `verify` notes them; afterwards every photo
     /// has one and the library verifies without a note.
     @Test func importQueuesItsPreviewsAsJobs() async throws {
-        let f = try await Fixture(.distributed)
+        let f = try await LibraryFixture(.distributed)
         let library = try await f.libraryArgument
         // Large enough to get a preview (long edge over 2880 px), each distinct.
         let folder = f.temp.appendingPathComponent("big")
@@ -53,25 +36,25 @@ struct BatchJobTests {
             try Renderer.save(try big.linear(multiply: [1, 1, 1], add: [Double(n), 0, 0]).cast("uchar"), to: path, format: .jpeg, quality: 90)
             files.append(path)
         }
-        let imported = try DistributedLibraryTests.photoedit(["import", "--library", library] + files, f.environment)
+        let imported = try PhotoEditBinary.run(["import", "--library", library] + files, environment: f.environment)
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stdout.split(separator: "\n").count == 3)
         #expect(try await f.fileKeys("previews").isEmpty, "the import made previews itself")
-        let before = try DistributedLibraryTests.photoedit(["verify", "--library", library], f.environment)
+        let before = try PhotoEditBinary.run(["verify", "--library", library], environment: f.environment)
         #expect(before.status == 0 && before.stderr.contains("3 photo(s) have no preview"), "\(before.stdout)\(before.stderr)")
 
-        let worked = try DistributedLibraryTests.photoedit(["jobs", "work", "--drain", "--library", library], f.environment)
+        let worked = try PhotoEditBinary.run(["jobs", "work", "--drain", "--library", library], environment: f.environment)
         #expect(worked.status == 0, "\(worked.stderr)")
         #expect(try await f.fileKeys("previews").count == 3, "each new photo has its preview in the shared store")
-        let after = try DistributedLibraryTests.photoedit(["verify", "--library", library], f.environment)
+        let after = try PhotoEditBinary.run(["verify", "--library", library], environment: f.environment)
         #expect(after.status == 0 && !(after.stdout + after.stderr).contains("preview"), "\(after.stdout)\(after.stderr)")
     }
 
     @Test func twoWorkersOneKilledEveryPhotoEditedOnce() async throws {
-        let f = try await Fixture(.distributed)
+        let f = try await LibraryFixture(.distributed)
         let library = try await f.libraryArgument
         let count = 16
-        let files = try Self.photos(count, in: f.temp.appendingPathComponent("in"))
+        let files = try DistinctPhotos.jpegs(count, in: f.temp.appendingPathComponent("in"))
         let ids = try await BlockingExecutor.run { try f.library.importItems(files) }.compactMap(\.id)
         try #require(ids.count == count)
         guard case let .distributed(location) = try LibraryLocation(parsing: library, environment: f.environment) else {
@@ -81,8 +64,8 @@ struct BatchJobTests {
         let jobs = try await LibraryJobs.open(location, library: f.library)
 
         // Planned by the CLI: every photo named p*, four a job.
-        let enqueued = try DistributedLibraryTests.photoedit(
-            ["apply", "--library", library, "--where", "name~p", "--as-job", "--photos-per-job", "4", "exposure=+0.3"], f.environment)
+        let enqueued = try PhotoEditBinary.run(
+            ["apply", "--library", library, "--where", "name~p", "--as-job", "--photos-per-job", "4", "exposure=+0.3"], environment: f.environment)
         #expect(enqueued.status == 0, "\(enqueued.stderr)")
         let batch = enqueued.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(try await jobs.progress(batch).jobs == count / 4)
@@ -90,8 +73,8 @@ struct BatchJobTests {
         // Worker 1, killed in the middle of a job: it holds at the test pause
         // point after the first photo of its first job (PHOTOEDIT_TEST_PAUSE_AT),
         // so the moment is there to see however loaded the machine is.
-        let doomed = try Child(["jobs", "work", "--library", library, "--lease", "2", "--name", "doomed"],
-                               f.environment.merging(Child.pauseAfterApplyItem) { $1 })
+        let doomed = try PhotoEditChild(["jobs", "work", "--library", library, "--lease", "2", "--name", "doomed"],
+                                        f.environment.merging(PhotoEditChild.pauseAfterApplyItem) { $1 })
         let midJob = try await doomed.waitWhileRunning {
             let running = try await jobs.catalog.jobs(inBatch: batch).filter { $0.worker == "doomed" && $0.state == .running }
             return running.contains { $0.done >= 1 && $0.done < 4 }
@@ -101,7 +84,7 @@ struct BatchJobTests {
         #expect(midJob, "worker 1 was seen in the middle of a job")
 
         // Worker 2: a serve node; it takes the dead worker's job over when its lease ends.
-        let served = try Child(["serve", "--library", library, "--port", "0", "--job-lease", "2"], f.environment)
+        let served = try PhotoEditChild(["serve", "--library", library, "--port", "0", "--job-lease", "2"], f.environment)
         defer { served.kill() }
         let listening = try #require(try served.waitForLine(containing: "listening on http://127.0.0.1:"))
         let port = try #require(Int(listening.components(separatedBy: "127.0.0.1:")[1].prefix { $0.isNumber }))
@@ -123,7 +106,7 @@ struct BatchJobTests {
         }
 
         // The progress through the CLI and the API.
-        let status = try DistributedLibraryTests.photoedit(["jobs", "status", "--library", library, batch], f.environment)
+        let status = try PhotoEditBinary.run(["jobs", "status", "--library", library, batch], environment: f.environment)
         #expect(status.status == 0 && status.stdout.hasPrefix("\(batch)\tdone\t\(count)/\(count) photos"), "\(status.stdout)\(status.stderr)")
         let (body, code) = try await Self.get("http://127.0.0.1:\(port)/v1/jobs/\(batch)")
         #expect(code == 200)
@@ -134,19 +117,19 @@ struct BatchJobTests {
         served.kill()
 
         // A batch cancelled before any worker ran it changes nothing.
-        let upgrade = try DistributedLibraryTests.photoedit(["upgrade", "--library", library, "--as-job", ids[0], ids[1]], f.environment)
+        let upgrade = try PhotoEditBinary.run(["upgrade", "--library", library, "--as-job", ids[0], ids[1]], environment: f.environment)
         #expect(upgrade.status == 0, "\(upgrade.stderr)")
         let second = upgrade.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let cancelled = try DistributedLibraryTests.photoedit(["jobs", "cancel", "--library", library, second], f.environment)
+        let cancelled = try PhotoEditBinary.run(["jobs", "cancel", "--library", library, second], environment: f.environment)
         #expect(cancelled.status == 0 && cancelled.stdout.contains("\tcancelled\t0/2 photos"), "\(cancelled.stdout)\(cancelled.stderr)")
-        let drained = try DistributedLibraryTests.photoedit(["jobs", "work", "--library", library, "--drain"], f.environment)
+        let drained = try PhotoEditBinary.run(["jobs", "work", "--library", library, "--drain"], environment: f.environment)
         #expect(drained.status == 0, "\(drained.stderr)")
         #expect(try await BlockingExecutor.run { try f.library.history(ids[0]) }.count == 2)
         #expect(try await jobs.progress(second).cancelled == 1)
 
         // A folder library has no jobs: one line, non-zero exit.
         let folder = f.temp.appendingPathComponent("folder").path
-        let refused = try DistributedLibraryTests.photoedit(["apply", "--library", folder, "--as-job", "exposure=1", "abc"], [:])
+        let refused = try PhotoEditBinary.run(["apply", "--library", folder, "--as-job", "exposure=1", "abc"], environment: [:])
         #expect(refused.status != 0 && refused.stderr.contains("needs a library shared through PostgreSQL"))
         #expect(refused.stderr.split(separator: "\n").count == 1)
         #expect(!FileManager.default.fileExists(atPath: folder), "refused before the folder library is created")
@@ -168,71 +151,5 @@ struct BatchJobTests {
         }
     }
 
-    /// A long-running `photoedit` child, its stdout read line by line.
-    final class Child: @unchecked Sendable {
-        let process: Process
-        private let output = Pipe()
-        private let lines = NSCondition()
-        private var seen: [String] = []
-        private var ended = false
-
-        init(_ arguments: [String], _ environment: [String: String]) throws {
-            process = try PhotoEditBinary.process(arguments, environment: environment)
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let handle = output.fileHandleForReading
-            Thread.detachNewThread { [self] in
-                var buffer = Data()
-                while true {
-                    let chunk = handle.availableData
-                    lines.lock()
-                    if chunk.isEmpty { ended = true; lines.broadcast(); lines.unlock(); return }
-                    buffer += chunk
-                    while let newline = buffer.firstIndex(of: 0x0A) {
-                        seen.append(String(decoding: buffer[..<newline], as: UTF8.self))
-                        buffer = Data(buffer[(newline + 1)...])
-                    }
-                    lines.broadcast()
-                    lines.unlock()
-                }
-            }
-        }
-
-        /// The first line holding `text` (within 60 s), nil if the child ended first.
-        func waitForLine(containing text: String) throws -> String? {
-            let deadline = Date(timeIntervalSinceNow: 60)
-            lines.lock()
-            defer { lines.unlock() }
-            while true {
-                if let line = seen.first(where: { $0.contains(text) }) { return line }
-                if ended || !lines.wait(until: deadline) { return nil }
-            }
-        }
-
-        /// SIGKILL, then waits for the end.
-        func kill() {
-            if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-        }
-
-        /// The environment that holds a `jobs work` or `serve` child's worker
-        /// after the first photo of an apply job, until it is killed (the test pause
-        /// point of `LibraryJobs`): a worker in the middle of a job, every time.
-        static let pauseAfterApplyItem = ["PHOTOEDIT_TEST_PAUSE_AT": "apply-item"]
-
-        /// Asks `look` every 50 ms until it answers true, the child ends
-        /// (false) or 180 s pass (false). For states the child holds once
-        /// reached (a pause point, a request whose body is held back), so
-        /// that no answer depends on how fast the machine is.
-        func waitWhileRunning(until look: () async throws -> Bool) async throws -> Bool {
-            let deadline = ContinuousClock.now + .seconds(180)
-            while ContinuousClock.now < deadline && process.isRunning {
-                if try await look() { return true }
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            return false
-        }
-    }
 }
 #endif

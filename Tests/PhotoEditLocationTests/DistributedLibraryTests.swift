@@ -14,68 +14,9 @@ import Testing
 /// PostgreSQL, its files in a real SeaweedFS's S3 — each started on loopback.
 @Suite("Distributed library", .serialized)
 struct DistributedLibraryTests {
-    enum Kind: String, CaseIterable, CustomTestStringConvertible, Sendable {
-        case folder, distributed
-        var testDescription: String { self == .folder ? "folder + SQLite" : "PostgreSQL + SeaweedFS S3" }
-    }
-
-    /// A fresh library of `kind`.
-    final class Fixture: Sendable {
-        let kind: Kind
-        private let scratch: TemporaryDirectory
-        var temp: URL { scratch.url }
-        let library: PhotoLibrary
-        /// The distributed library's files and catalog (nil for a folder).
-        let store: S3BlobStore?
-        let catalog: PostgresCatalogLocation?
-
-        init(_ kind: Kind) async throws {
-            self.kind = kind
-            scratch = TemporaryDirectory("photoedit-dist-\(kind.rawValue)")
-            let temp = scratch.url
-            switch kind {
-            case .folder:
-                (store, catalog) = (nil, nil)
-                library = try PhotoLibrary(url: temp.appendingPathComponent("library"))
-            case .distributed:
-                let location = try LocalPostgresServer.shared.get().newDatabase()
-                let store = try await SeaweedFS.shared.value.store()
-                (self.store, catalog) = (store, location)
-                library = try PhotoLibrary(workDirectory: temp.appendingPathComponent("work"), catalog: try await PostgresCatalogStore.open(location),
-                                           blobs: store, cacheCapacity: 64 << 20)
-            }
-        }
-
-        /// The library as `photoedit --library` names it (credentials in `environment`).
-        var libraryArgument: String {
-            get async throws {
-                guard let catalog, let store else { return temp.appendingPathComponent("library").path }
-                let server = try await SeaweedFS.shared.value
-                let host = catalog.socketFolder.map { "@/\(catalog.database)?host=\($0)&port=\(catalog.port)&" }
-                    ?? "@\(catalog.host ?? "127.0.0.1"):\(catalog.port)/\(catalog.database)?"
-                return "postgres://\(catalog.username)\(host)blobs=s3://\(store.configuration.bucket)/\(store.configuration.keyPrefix)"
-                    + "&endpoint=\(server.endpoint.absoluteString)&work=\(temp.appendingPathComponent("cli-work").path)"
-            }
-        }
-
-        /// The environment a child `photoedit` needs for this library.
-        var environment: [String: String] {
-            guard let catalog else { return [:] }
-            var environment = ["AWS_ACCESS_KEY_ID": SeaweedFS.accessKey, "AWS_SECRET_ACCESS_KEY": SeaweedFS.secretKey]
-            if let password = catalog.password { environment["PGPASSWORD"] = password }
-            return environment
-        }
-
-        /// The keys of the library's files: in the blob store, or the folder's.
-        func fileKeys(_ folder: String) async throws -> Set<String> {
-            if let store { return Set(try await store.listAll(prefix: folder + "/").map(\.key.rawValue)) }
-            return Set(try await BlockingExecutor.run { try self.library.files.list(folder).map(\.relative) })
-        }
-    }
-
-    @Test(arguments: Kind.allCases)
-    func importFindsDuplicatesAndStoresOriginalsInTheStore(kind: Kind) async throws {
-        let f = try await Fixture(kind)
+    @Test(arguments: LibraryKind.allCases)
+    func importFindsDuplicatesAndStoresOriginalsInTheStore(kind: LibraryKind) async throws {
+        let f = try await LibraryFixture(kind)
         let first = try await BlockingExecutor.run { try f.library.importItems([Paths.sample("coffee.jpg"), Paths.sample("chelsea.jpg")]) }
         #expect(first.allSatisfy { $0.id != nil && !$0.duplicate })
         let again = try await BlockingExecutor.run { try f.library.importItems([Paths.sample("coffee.jpg")]) }
@@ -93,9 +34,9 @@ struct DistributedLibraryTests {
         #expect(try await BlockingExecutor.run { try f.library.verify() }.isClean)
     }
 
-    @Test(arguments: Kind.allCases)
-    func applyRenderRevertAndHistory(kind: Kind) async throws {
-        let f = try await Fixture(kind)
+    @Test(arguments: LibraryKind.allCases)
+    func applyRenderRevertAndHistory(kind: LibraryKind) async throws {
+        let f = try await LibraryFixture(kind)
         let id = try #require(try await BlockingExecutor.run { try f.library.importItems([Paths.sample("chelsea.jpg")]) }.first?.id)
         _ = try await BlockingExecutor.run { try f.library.apply(chain: "exposure=+0.5,crop=1:1", to: id) }
         let asset = try await BlockingExecutor.run { try f.library.asset(id) }
@@ -119,9 +60,9 @@ struct DistributedLibraryTests {
         #expect(report.isClean, "\(report.problems)")
     }
 
-    @Test(arguments: Kind.allCases)
-    func resourcesAreTheOriginalsBytes(kind: Kind) async throws {
-        let f = try await Fixture(kind)
+    @Test(arguments: LibraryKind.allCases)
+    func resourcesAreTheOriginalsBytes(kind: LibraryKind) async throws {
+        let f = try await LibraryFixture(kind)
         let id = try #require(try await BlockingExecutor.run { try f.library.importItems([Paths.sample("coffee.jpg")]) }.first?.id)
         _ = try await BlockingExecutor.run { try f.library.apply(chain: "saturation=-0.5", to: id) }
         let resources = try await BlockingExecutor.run { try f.library.resources(for: id) }
@@ -133,9 +74,9 @@ struct DistributedLibraryTests {
         #expect(render.fileSize > 1000)
     }
 
-    @Test(arguments: Kind.allCases)
-    func purgeRemovesThePhoto(kind: Kind) async throws {
-        let f = try await Fixture(kind)
+    @Test(arguments: LibraryKind.allCases)
+    func purgeRemovesThePhoto(kind: LibraryKind) async throws {
+        let f = try await LibraryFixture(kind)
         let ids = try await BlockingExecutor.run { try f.library.importItems([Paths.sample("coffee.jpg"), Paths.sample("chelsea.jpg")]) }.compactMap(\.id)
         _ = try await BlockingExecutor.run { try f.library.apply(chain: "exposure=+0.3", to: ids[1]) }
         try await BlockingExecutor.run { try f.library.performChanges { try $0.changeRequest(for: ids[1]).delete() } }
@@ -160,9 +101,9 @@ struct DistributedLibraryTests {
         }
     }
 
-    @Test(arguments: Kind.allCases)
-    func verifyRepairHonoursTheGracePeriod(kind: Kind) async throws {
-        let f = try await Fixture(kind)
+    @Test(arguments: LibraryKind.allCases)
+    func verifyRepairHonoursTheGracePeriod(kind: LibraryKind) async throws {
+        let f = try await LibraryFixture(kind)
         let id = try #require(try await BlockingExecutor.run { try f.library.importItems([Paths.sample("coffee.jpg")]) }.first?.id)
         _ = try await BlockingExecutor.run { try f.library.apply(chain: "exposure=+0.2", to: id) }
         // A render left by a commit that never happened (or is in flight).
@@ -192,9 +133,9 @@ struct DistributedLibraryTests {
         #expect(try await BlockingExecutor.run { try f.library.currentRecipe(id) }.nodes.count == 1)
     }
 
-    @Test(arguments: Kind.allCases)
-    func aMissingBlobIsReported(kind: Kind) async throws {
-        let f = try await Fixture(kind)
+    @Test(arguments: LibraryKind.allCases)
+    func aMissingBlobIsReported(kind: LibraryKind) async throws {
+        let f = try await LibraryFixture(kind)
         let id = try #require(try await BlockingExecutor.run { try f.library.importItems([Paths.sample("coffee.jpg")]) }.first?.id)
         _ = try await BlockingExecutor.run { try f.library.apply(chain: "exposure=+0.2", to: id) }
         let render = try #require(try await f.fileKeys("renders").first)
@@ -207,28 +148,28 @@ struct DistributedLibraryTests {
 
     // MARK: The command line
 
-    @Test(arguments: Kind.allCases)
-    func commandLineImportApplyRenderVerify(kind: Kind) async throws {
-        let f = try await Fixture(kind)
+    @Test(arguments: LibraryKind.allCases)
+    func commandLineImportApplyRenderVerify(kind: LibraryKind) async throws {
+        let f = try await LibraryFixture(kind)
         let library = try await f.libraryArgument
-        let imported = try Self.photoedit(["import", "--library", library, Paths.sample("coffee.jpg"), Paths.sample("chelsea.jpg")], f.environment)
+        let imported = try PhotoEditBinary.run(["import", "--library", library, Paths.sample("coffee.jpg"), Paths.sample("chelsea.jpg")], environment: f.environment)
         #expect(imported.status == 0, "\(imported.stderr)")
         let ids = imported.stdout.split(separator: "\n").map { String($0.prefix(32)) }
         try #require(ids.count == 2)
-        let applied = try Self.photoedit(["apply", "--library", library, "exposure=+0.4", ids[0]], f.environment)
+        let applied = try PhotoEditBinary.run(["apply", "--library", library, "exposure=+0.4", ids[0]], environment: f.environment)
         #expect(applied.status == 0, "\(applied.stderr)")
         let out = f.temp.appendingPathComponent("cli.jpg").path
-        let rendered = try Self.photoedit(["render", "--library", library, ids[0], "-o", out], f.environment)
+        let rendered = try PhotoEditBinary.run(["render", "--library", library, ids[0], "-o", out], environment: f.environment)
         #expect(rendered.status == 0, "\(rendered.stderr)")
         #expect(try Image.load(path: out, sequential: true).width > 0)
-        let verified = try Self.photoedit(["verify", "--library", library], f.environment)
+        let verified = try PhotoEditBinary.run(["verify", "--library", library], environment: f.environment)
         #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
         if kind == .distributed {
             // The library object of this test sees what the CLI did.
             #expect(try await BlockingExecutor.run { try f.library.asset(ids[0]) }.revision == 1)
             // Without credentials: one line naming the bucket, no secret.
-            let refused = try Self.photoedit(["list", "--library", library], ["PGPASSWORD": f.environment["PGPASSWORD"] ?? ""],
-                                             removing: ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"])
+            let refused = try PhotoEditBinary.run(["list", "--library", library], environment: ["PGPASSWORD": f.environment["PGPASSWORD"] ?? ""],
+                                                  removing: ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"])
             #expect(refused.status != 0)
             #expect(refused.stderr.contains("s3://\(f.store!.configuration.bucket)/"))
             #expect(refused.stderr.contains("AWS_ACCESS_KEY_ID"))
@@ -241,51 +182,44 @@ struct DistributedLibraryTests {
     /// its last change were put, its transaction never committed. The
     /// library stays consistent, every acknowledged change is there, and the
     /// leftovers are unreferenced blobs that only an old-enough repair removes.
-    @Test(arguments: Kind.allCases)
-    func killedInTheMiddleOfACommit(kind: Kind) async throws {
-        let f = try await Fixture(kind)
+    @Test(arguments: LibraryKind.allCases)
+    func killedInTheMiddleOfACommit(kind: LibraryKind) async throws {
+        let f = try await LibraryFixture(kind)
         let library = try await f.libraryArgument
-        let imported = try Self.photoedit(["import", "--library", library, Paths.sample("coffee.jpg")], f.environment)
+        let imported = try PhotoEditBinary.run(["import", "--library", library, Paths.sample("coffee.jpg")], environment: f.environment)
         #expect(imported.status == 0, "\(imported.stderr)")
         let id = String(imported.stdout.prefix(32))
         try #require(id.count == 32)
-        let applied = try Self.photoedit(["apply", "--library", library, "exposure=+0.4", id], f.environment)
+        let applied = try PhotoEditBinary.run(["apply", "--library", library, "exposure=+0.4", id], environment: f.environment)
         #expect(applied.status == 0, "\(applied.stderr)")
         // Killed with its render and revision record put, before COMMIT.
         var crash = f.environment
         crash["PHOTOEDIT_CRASH_POINT"] = "before-commit"
-        let killed = try Self.photoedit(["apply", "--library", library, "contrast=+0.3", id], crash)
+        let killed = try PhotoEditBinary.run(["apply", "--library", library, "contrast=+0.3", id], environment: crash)
         #expect(killed.status != 0)
-        let killedImport = try Self.photoedit(["import", "--library", library, Paths.sample("chelsea.jpg")], crash)
+        let killedImport = try PhotoEditBinary.run(["import", "--library", library, Paths.sample("chelsea.jpg")], environment: crash)
         #expect(killedImport.status != 0)
         // Every acknowledged change is there; the killed ones are not.
-        let list = try Self.photoedit(["history", "--library", library, id], f.environment)
+        let list = try PhotoEditBinary.run(["history", "--library", library, id], environment: f.environment)
         #expect(list.status == 0, "\(list.stderr)")
         #expect(try await BlockingExecutor.run { try f.library.assets() }.map(\.id) == [id])
         #expect(try await BlockingExecutor.run { try f.library.asset(id) }.revision == 1)
         #expect(try await BlockingExecutor.run { try f.library.currentRecipe(id) }.nodes.map(\.filter) == ["exposure"])
         // Consistent: verify is clean (the leftovers are young, or recovered).
-        let verified = try Self.photoedit(["verify", "--library", library], f.environment)
+        let verified = try PhotoEditBinary.run(["verify", "--library", library], environment: f.environment)
         #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
         if kind == .distributed {
             #expect(verified.stderr.contains("younger than the 1 h grace period"))
             // Older than the grace period: removed; the referenced ones stay.
-            let repaired = try Self.photoedit(["verify", "--library", library, "--repair", "--grace", "0s"], f.environment)
+            let repaired = try PhotoEditBinary.run(["verify", "--library", library, "--repair", "--grace", "0s"], environment: f.environment)
             #expect(repaired.status == 0, "\(repaired.stdout)\(repaired.stderr)")
             #expect(repaired.stdout.contains("unreferenced blob removed"))
             #expect(try await f.fileKeys("originals").count == 1)
             #expect(try await f.fileKeys("renders").count == 1)
             #expect(try await BlockingExecutor.run { try f.library.verify() }.isClean)
             let out = f.temp.appendingPathComponent("after.jpg").path
-            #expect(try Self.photoedit(["render", "--library", library, id, "-o", out], f.environment).status == 0)
+            #expect(try PhotoEditBinary.run(["render", "--library", library, id, "-o", out], environment: f.environment).status == 0)
         }
-    }
-
-    // MARK: Support
-
-    /// Runs the built `photoedit` to its end, with `environment` added and `removing` taken away.
-    static func photoedit(_ arguments: [String], _ environment: [String: String], removing: [String] = []) throws -> CLIResult {
-        try PhotoEditBinary.run(arguments, environment: environment, removing: removing)
     }
 }
 #endif

@@ -12,7 +12,6 @@ import Testing
 /// verified; a target that is not a partial copy of the source is refused.
 @Suite("Library copy", .serialized)
 struct LibraryCopyTests {
-    typealias Fixture = DistributedLibraryTests.Fixture
 
     /// The same photos, revisions, recipes, flags and albums.
     static func expectSame(_ a: PhotoLibrary, _ b: PhotoLibrary, _ label: String) throws {
@@ -32,7 +31,7 @@ struct LibraryCopyTests {
     }
 
     @Test func folderToPostgresAndSeaweedFSAndBack() async throws {
-        let f = try await Fixture(.distributed)
+        let f = try await LibraryFixture(.distributed)
         let distributed = try await f.libraryArgument
         let folder = f.temp.appendingPathComponent("source")
         let source = try PhotoLibrary(url: folder)
@@ -55,7 +54,7 @@ struct LibraryCopyTests {
         // Killed before committing the second photo: the first is whole in the target, nothing of the others.
         var crash = f.environment
         crash["PHOTOEDIT_CRASH_POINT"] = "copy-before-commit-2"
-        let killed = try DistributedLibraryTests.photoedit(["library", "copy", "--from", folder.path, "--to", distributed], crash)
+        let killed = try PhotoEditBinary.run(["library", "copy", "--from", folder.path, "--to", distributed], environment: crash)
         #expect(killed.status != 0)
         let partial = try await BlockingExecutor.run { try f.library.assets(includeHidden: true) }
         #expect(partial.count == 1, "one whole photo before the crash")
@@ -64,26 +63,26 @@ struct LibraryCopyTests {
         }
 
         // Run again: carries on, and verifies.
-        let copied = try DistributedLibraryTests.photoedit(["library", "copy", "--from", folder.path, "--to", distributed], f.environment)
+        let copied = try PhotoEditBinary.run(["library", "copy", "--from", folder.path, "--to", distributed], environment: f.environment)
         #expect(copied.status == 0, "\(copied.stderr)")
         #expect(copied.stdout.hasPrefix("copied 2 photos (1 already there), 7 revisions, 1 album, "), "\(copied.stdout)")
         #expect(copied.stdout.split(separator: "\n").count == 1)
         try Self.expectSame(source, f.library, "folder → PostgreSQL")
         let report = try await BlockingExecutor.run { try f.library.verify() }
         #expect(report.isClean, "\(report.problems)")
-        let again = try DistributedLibraryTests.photoedit(["library", "copy", "--from", folder.path, "--to", distributed], f.environment)
+        let again = try PhotoEditBinary.run(["library", "copy", "--from", folder.path, "--to", distributed], environment: f.environment)
         #expect(again.status == 0 && again.stdout.hasPrefix("copied 0 photos (3 already there)"), "\(again.stdout)\(again.stderr)")
 
         // A target holding a photo the source has not is refused, one line.
         let other = f.temp.appendingPathComponent("other")
         _ = try await BlockingExecutor.run { try PhotoLibrary(url: other).importItems([Paths.sample("rotated-exif.jpg")]) }
-        let refused = try DistributedLibraryTests.photoedit(["library", "copy", "--from", other.path, "--to", distributed], f.environment)
+        let refused = try PhotoEditBinary.run(["library", "copy", "--from", other.path, "--to", distributed], environment: f.environment)
         #expect(refused.status != 0 && refused.stderr.contains("which the source has not"), "\(refused.stderr)")
         #expect(refused.stderr.split(separator: "\n").count == 1)
 
         // And back, into a new folder.
         let back = f.temp.appendingPathComponent("back")
-        let returned = try DistributedLibraryTests.photoedit(["library", "copy", "--from", distributed, "--to", back.path], f.environment)
+        let returned = try PhotoEditBinary.run(["library", "copy", "--from", distributed, "--to", back.path], environment: f.environment)
         #expect(returned.status == 0 && returned.stdout.hasPrefix("copied 3 photos, 7 revisions, 1 album, "), "\(returned.stdout)\(returned.stderr)")
         let copy = try PhotoLibrary(url: back)
         try Self.expectSame(source, copy, "PostgreSQL → folder")

@@ -22,8 +22,6 @@ import Testing
 /// each edit once), and the library verifies clean.
 @Suite("Three nodes behind nginx", .serialized)
 struct MultiNodeTests {
-    typealias Fixture = DistributedLibraryTests.Fixture
-    typealias Child = BatchJobTests.Child
 
     /// nginx in front of `ports`, listening on `port`; killed by `stop`.
     final class Nginx: Sendable {
@@ -123,20 +121,20 @@ struct MultiNodeTests {
 
     @Test func concurrentEditsANodeKilledVerifyClean() async throws {
         let started = ContinuousClock.now
-        let f = try await Fixture(.distributed)
+        let f = try await LibraryFixture(.distributed)
         let library = try await f.libraryArgument
-        let files = try BatchJobTests.photos(4, in: f.temp.appendingPathComponent("in"))
+        let files = try DistinctPhotos.jpegs(4, in: f.temp.appendingPathComponent("in"))
         let ids = try await BlockingExecutor.run { try f.library.importItems(files) }.compactMap(\.id)
         try #require(ids.count == 4)
         let ports = try LoopbackPorts.free(4)
-        var nodes: [Child] = []
+        var nodes: [PhotoEditChild] = []
         defer { nodes.forEach { $0.kill() } }
         for (n, port) in ports.prefix(3).enumerated() {
             // Node 0 holds after the first photo of an apply job (the test
             // pause point): the batch below kills it in the middle of one.
-            let node = try Child(["serve", "--library", library.replacingOccurrences(of: "cli-work", with: "node\(n)"),
-                                  "--port", String(port), "--job-lease", "2"],
-                                 n == 0 ? f.environment.merging(Child.pauseAfterApplyItem) { $1 } : f.environment)
+            let node = try PhotoEditChild(["serve", "--library", library.replacingOccurrences(of: "cli-work", with: "node\(n)"),
+                                           "--port", String(port), "--job-lease", "2"],
+                                          n == 0 ? f.environment.merging(PhotoEditChild.pauseAfterApplyItem) { $1 } : f.environment)
             nodes.append(node)
         }
         for node in nodes { try #require(try node.waitForLine(containing: "listening on") != nil) }
@@ -186,7 +184,7 @@ struct MultiNodeTests {
         let pids = nodes.map(\.process.processIdentifier)
         let uploader = nodes.count - 1
         let staging = f.temp.appendingPathComponent("node\(uploader)/tmp").path
-        let uploads = Array(try BatchJobTests.photos(ids.count + 8, in: f.temp.appendingPathComponent("up")).dropFirst(ids.count))
+        let uploads = Array(try DistinctPhotos.jpegs(ids.count + 8, in: f.temp.appendingPathComponent("up")).dropFirst(ids.count))
         let heldFile = f.temp.appendingPathComponent("up/held.jpg").path
         // Over 1 MiB (about 2 MB): the node stages an upload a whole MiB at a time.
         let larger = try Image.load(path: Paths.sample("coffee.jpg"), sequential: false).call("resize", [("scale", .number(4))])
@@ -274,8 +272,8 @@ struct MultiNodeTests {
         // others are held stopped until it is killed, so that it gets a job.
         let others = pids.indices.filter { $0 != 0 && $0 != uploader }.map { pids[$0] }
         for pid in others { kill(pid, SIGSTOP) }
-        let enqueued = try DistributedLibraryTests.photoedit(["apply", "--library", library, "--as-job", "--photos-per-job", "1",
-                                                              "contrast=+5"] + ids, f.environment)
+        let enqueued = try PhotoEditBinary.run(["apply", "--library", library, "--as-job", "--photos-per-job", "1",
+                                                "contrast=+5"] + ids, environment: f.environment)
         #expect(enqueued.status == 0, "\(enqueued.stderr)")
         let batch = enqueued.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         guard case let .distributed(location) = try LibraryLocation(parsing: library, environment: f.environment) else {
@@ -306,7 +304,7 @@ struct MultiNodeTests {
             let history = try await BlockingExecutor.run { try f.library.history(id) }
             #expect(history.map(\.number) == Array(0...rounds + 2), "\(id): every edit once: \(history.map(\.number))")
         }
-        let verified = try DistributedLibraryTests.photoedit(["verify", "--library", library], f.environment)
+        let verified = try PhotoEditBinary.run(["verify", "--library", library], environment: f.environment)
         #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
         // About 12–20 s alone; under the whole suite on 2 cores, up to 110 s was seen.
         print("three nodes: \(started.duration(to: .now))")

@@ -85,7 +85,7 @@ import Testing
     }
 
     @Test func theDeclaredSchemaIsWhatPostgresMigrationsMake() async throws {
-        let catalog = try await PostgresCatalog.open(try PostgresCatalogTests.server().newDatabase())
+        let catalog = try await PostgresCatalog.open(try LocalPostgresServer.shared.get().newDatabase())
         defer { Task { await catalog.close() } }
         // The declared tables in a schema of their own, beside the migrated ones in `public`.
         try await catalog.execute([SQLFragment(sql: "CREATE SCHEMA declared"), SQLFragment(sql: "SET LOCAL search_path TO declared")]

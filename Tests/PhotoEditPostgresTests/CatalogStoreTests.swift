@@ -14,66 +14,9 @@ import Testing
 /// in a folder. Every test runs once per store and expects the same answers.
 @Suite("Catalog stores", .serialized)
 struct CatalogStoreTests {
-    enum Store: String, CaseIterable, CustomTestStringConvertible, Sendable {
-        case sqlite, postgres
-        var testDescription: String { rawValue }
-    }
-
-    /// A library on `store`, with coffee and chelsea imported (A, B).
-    final class Fixture: Sendable {
-        private let temp: TemporaryDirectory
-        let folder: URL
-        let library: PhotoLibrary
-        let postgres: PostgresCatalogStore?
-        let a: String
-        let b: String
-
-        init(_ store: Store) async throws {
-            temp = TemporaryDirectory("photoedit-store-\(store.rawValue)")
-            folder = temp.url.appendingPathComponent("library")
-            switch store {
-            case .sqlite:
-                postgres = nil
-                library = try PhotoLibrary(url: folder)
-            case .postgres:
-                let catalog = try await PostgresCatalogStore.open(try LocalPostgresServer.shared.get().newDatabase())
-                postgres = catalog
-                library = try PhotoLibrary(url: folder, catalog: catalog)
-            }
-            let ids = try await BlockingExecutor.run { [library] in try library.importItems([Paths.sample("coffee.jpg"), Paths.sample("chelsea.jpg")]) }.compactMap(\.id)
-            guard ids.count == 2 else { throw PhotoEditError.library("the samples were not imported") }
-            (a, b) = (ids[0], ids[1])
-        }
-
-        /// Another node: a second library object on the same folder and catalog.
-        func otherNode() throws -> PhotoLibrary {
-            guard let postgres else { return try PhotoLibrary(url: folder) }
-            return try PhotoLibrary(url: folder, catalog: PostgresCatalogStore(postgres.location))
-        }
-
-        deinit {
-            postgres?.close()
-        }
-
-        /// A content edit of `id` made from its current revision, not yet committed.
-        func output(for id: String, on library: PhotoLibrary? = nil) throws -> ContentEditingOutput {
-            let library = library ?? self.library
-            let input = try library.requestContentEditingInput(for: id, options: ContentEditingInputRequestOptions(displaySize: nil))
-            var output = ContentEditingOutput(contentEditingInput: input)
-            try library.render(id, version: .current, to: output.renderedContentURL.path)
-            output.adjustmentData = AdjustmentData(formatIdentifier: "com.example.other", formatVersion: "1", data: Data("grey".utf8))
-            return output
-        }
-    }
-
-    /// Runs `body` (synchronous: the engine's synchronous API) on a new fixture on `store`.
-    static func on(_ store: Store, _ body: (Fixture) throws -> Void) async throws {
-        try body(try await Fixture(store))
-    }
-
-    @Test(arguments: Store.allCases)
-    func importApplyRevertAndHistory(_ store: Store) async throws {
-        try await Self.on(store) { f in
+    @Test(arguments: CatalogStoreKind.allCases)
+    func importApplyRevertAndHistory(_ store: CatalogStoreKind) async throws {
+        try await CatalogStoreFixture.on(store) { f in
             let lib = f.library
             #expect(try lib.assets().map(\.id) == [f.a, f.b], "import order")
             let coffee = try lib.asset(f.a)
@@ -95,9 +38,9 @@ struct CatalogStoreTests {
         }
     }
 
-    @Test(arguments: Store.allCases)
-    func flagsTrashAndPurge(_ store: Store) async throws {
-        try await Self.on(store) { f in
+    @Test(arguments: CatalogStoreKind.allCases)
+    func flagsTrashAndPurge(_ store: CatalogStoreKind) async throws {
+        try await CatalogStoreFixture.on(store) { f in
             let lib = f.library
             try lib.performChanges { c in
                 try c.changeRequest(for: f.a).isFavorite = true
@@ -134,9 +77,9 @@ struct CatalogStoreTests {
         }
     }
 
-    @Test(arguments: Store.allCases)
-    func albums(_ store: Store) async throws {
-        try await Self.on(store) { f in
+    @Test(arguments: CatalogStoreKind.allCases)
+    func albums(_ store: CatalogStoreKind) async throws {
+        try await CatalogStoreFixture.on(store) { f in
             let lib = f.library
             try lib.performChanges { c in
                 _ = c.createAlbum(title: "Trip")
@@ -161,9 +104,9 @@ struct CatalogStoreTests {
         }
     }
 
-    @Test(arguments: Store.allCases)
-    func queries(_ store: Store) async throws {
-        try await Self.on(store) { f in
+    @Test(arguments: CatalogStoreKind.allCases)
+    func queries(_ store: CatalogStoreKind) async throws {
+        try await CatalogStoreFixture.on(store) { f in
             let lib = f.library
             try lib.apply(chain: "exposure=+0.3", to: f.b)
             try lib.performChanges { try $0.changeRequest(for: f.a).isFavorite = true }
@@ -187,9 +130,9 @@ struct CatalogStoreTests {
     /// Ratings, labels, keywords, titles and captions: stored, queried
     /// (a keyword matches the keywords below it, ignoring case), in the
     /// feed, all or nothing, and visible to another node.
-    @Test(arguments: Store.allCases)
-    func descriptiveMetadata(_ store: Store) async throws {
-        try await Self.on(store) { f in
+    @Test(arguments: CatalogStoreKind.allCases)
+    func descriptiveMetadata(_ store: CatalogStoreKind) async throws {
+        try await CatalogStoreFixture.on(store) { f in
             let lib = f.library
             let seq = try lib.latestChangeSequence()
             try lib.performChanges { c in
@@ -227,9 +170,9 @@ struct CatalogStoreTests {
         }
     }
 
-    @Test(arguments: Store.allCases)
-    func theChangeFeed(_ store: Store) async throws {
-        try await Self.on(store) { f in
+    @Test(arguments: CatalogStoreKind.allCases)
+    func theChangeFeed(_ store: CatalogStoreKind) async throws {
+        try await CatalogStoreFixture.on(store) { f in
             let lib = f.library
             let start = try lib.latestChangeSequence()
             #expect(start == 2, "one change set per import")
@@ -265,9 +208,9 @@ struct CatalogStoreTests {
 
     /// Each table's columns are declared once (the records' column lists
     /// drive decoding and inserts); they match both stores' migrated schemas.
-    @Test(arguments: Store.allCases)
-    func theDeclaredColumnsAreTheSchema(_ store: Store) async throws {
-        try await Self.on(store) { f in
+    @Test(arguments: CatalogStoreKind.allCases)
+    func theDeclaredColumnsAreTheSchema(_ store: CatalogStoreKind) async throws {
+        try await CatalogStoreFixture.on(store) { f in
             let mismatches = try f.library.catalogSchemaMismatches()
             #expect(mismatches == [])
         }
@@ -277,9 +220,9 @@ struct CatalogStoreTests {
     /// command resolves its argument, then applies) and the conditional
     /// apply an HTTP edit makes run at most 3 catalog transactions each
     /// (they made ~9 when each step re-read the photo).
-    @Test(arguments: Store.allCases)
-    func anEditMakesAtMostThreeCatalogTransactions(_ store: Store) async throws {
-        try await Self.on(store) { f in
+    @Test(arguments: CatalogStoreKind.allCases)
+    func anEditMakesAtMostThreeCatalogTransactions(_ store: CatalogStoreKind) async throws {
+        try await CatalogStoreFixture.on(store) { f in
             let lib = f.library
             var before = lib.catalogTransactionCount
             let id = try lib.resolve(String(f.a.prefix(8)))
@@ -309,9 +252,9 @@ struct CatalogStoreTests {
         }
     }
 
-    @Test(arguments: Store.allCases)
-    func aStaleEditIsAConflict(_ store: Store) async throws {
-        try await Self.on(store) { f in
+    @Test(arguments: CatalogStoreKind.allCases)
+    func aStaleEditIsAConflict(_ store: CatalogStoreKind) async throws {
+        try await CatalogStoreFixture.on(store) { f in
             let lib = f.library
             let stale = try f.output(for: f.b)
             try lib.apply(chain: "contrast=+10", to: f.b)
@@ -328,9 +271,9 @@ struct CatalogStoreTests {
 
     /// Two nodes commit an edit made from the same revision at the same
     /// moment: exactly one wins, the other gets a conflict, no update is lost.
-    @Test(arguments: Store.allCases)
-    func concurrentEditsOnTwoNodesLoseNothing(_ store: Store) async throws {
-        try await Self.on(store) { f in
+    @Test(arguments: CatalogStoreKind.allCases)
+    func concurrentEditsOnTwoNodesLoseNothing(_ store: CatalogStoreKind) async throws {
+        try await CatalogStoreFixture.on(store) { f in
             let node2 = try f.otherNode()
             let id = f.a
             for round in 0..<4 {

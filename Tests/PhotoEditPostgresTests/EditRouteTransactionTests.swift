@@ -16,9 +16,9 @@ import Testing
 /// catalog, and where its catalog calls (and a render's, a list's) run.
 @Suite("Catalog stores over HTTP", .serialized)
 struct EditRouteTransactionTests {
-    @Test(arguments: CatalogStoreTests.Store.allCases)
-    func anHTTPEditMakesAtMostThreeCatalogTransactions(_ store: CatalogStoreTests.Store) async throws {
-        let f = try await CatalogStoreTests.Fixture(store)
+    @Test(arguments: CatalogStoreKind.allCases)
+    func anHTTPEditMakesAtMostThreeCatalogTransactions(_ store: CatalogStoreKind) async throws {
+        let f = try await CatalogStoreFixture(store)
         let library = f.library
         var configuration = ServerConfiguration()
         configuration.port = 0

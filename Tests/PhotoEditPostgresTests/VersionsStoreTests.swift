@@ -10,11 +10,9 @@ import PhotoEditTestSupport
 /// (issue 40): the same behaviour on SQLite and on PostgreSQL (pg8).
 @Suite("Versions on both stores", .serialized)
 struct VersionsStoreTests {
-    typealias Store = CatalogStoreTests.Store
-
-    @Test(arguments: Store.allCases)
-    func copiesSnapshotsAndSync(_ store: Store) async throws {
-        try await CatalogStoreTests.on(store) { f in
+    @Test(arguments: CatalogStoreKind.allCases)
+    func copiesSnapshotsAndSync(_ store: CatalogStoreKind) async throws {
+        try await CatalogStoreFixture.on(store) { f in
             let lib = f.library
             try lib.apply(chain: "temperature=+20,exposure=+0.5,vignette=-20", to: f.a)
             let copy = try lib.duplicate(f.a, name: "B&W")

@@ -15,14 +15,14 @@ import Glibc
 @Suite("Export dialog (browser)")
 struct ExportDialogBrowserTests {
     @Test("select two photos, pick a preset, the expected size is the real render's, export, the ZIP's files and their metadata",
-          .enabled(if: WebEditorBrowserTests.missing == nil,
-                   "\(WebEditorBrowserTests.missing ?? ""): scripts/install-deps installs chromium, chromium-driver and selenium"),
+          .enabled(if: BrowserScript.missing == nil,
+                   "\(BrowserScript.missing ?? ""): scripts/install-deps installs chromium, chromium-driver and selenium"),
           .timeLimit(.minutes(10)))
     func exportDialogInChromium() async throws {
         let screenshots = Paths.root.appendingPathComponent(".build/web-screenshots")
         // The script stops itself at its deadline (100 s); runScript sends
         // SIGTERM 30 s later and SIGKILL to its process group 10 s after that.
-        let (status, text) = try await WebEditorBrowserTests.runBrowserScript("test_export.py", screenshots: screenshots, deadline: 100)
+        let (status, text) = try await BrowserScript.run("test_export.py", screenshots: screenshots, deadline: 100)
         let failures = text.split(separator: "\n").filter { $0.hasPrefix("FAIL") }
         #expect(status == 0 && failures.isEmpty,
                 "the export dialog test failed (screenshots in \(screenshots.path)):\n\(text.suffix(6000))")

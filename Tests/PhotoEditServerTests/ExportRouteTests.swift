@@ -218,7 +218,7 @@ struct ExportRouteTests {
                 let folder = TemporaryDirectory("photoedit-export-zip")
                 let path = folder.url.appendingPathComponent("x.zip").path
                 try Data(response.body.readableBytesView).write(to: URL(fileURLWithPath: path))
-                let listed = try ZipStreamTests.pythonList(path)
+                let listed = try ZipListing.python(path)
                 #expect(listed.hasPrefix("ok 2\n") && listed.contains("01-coffee.jpg") && listed.contains("02-chelsea.jpg"), "\(listed)")
             }
             try await client.execute(uri: "/v1/exports/\(job)/files/..%2F..%2Fetc%2Fpasswd", method: .get) { response in

@@ -258,7 +258,7 @@ struct FeedTests {
         let library = temp.library
         try await server(temp.library).test(.live) { client in
             let port = try #require(client.port)
-            let stream = try #require(ServeProcessTests.Connection(port: port))
+            let stream = try #require(LoopbackConnection(port: port))
             stream.send(Data("GET /v1/changes/stream?since=0 HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
             let head = (try? await blocking { stream.receive(until: "id: \(imported)\n") }) ?? ""
             #expect(head.hasPrefix("HTTP/1.1 200"))
@@ -273,7 +273,7 @@ struct FeedTests {
 
             // A client that reconnects with Last-Event-ID gets only what came after it.
             try await blocking { try library.performChanges { try $0.changeRequest(for: id).isFavorite = true } }
-            let again = try #require(ServeProcessTests.Connection(port: port))
+            let again = try #require(LoopbackConnection(port: port))
             again.send(Data("GET /v1/changes/stream HTTP/1.1\r\nHost: localhost\r\nLast-Event-ID: \(next)\r\n\r\n".utf8))
             let resumed = (try? await blocking { again.receive(until: "id: \(next + 1)\n") }) ?? ""
             #expect(resumed.contains("id: \(next + 1)\n"))

@@ -12,12 +12,12 @@ import Testing
 @Suite("Web editor: versions (browser)")
 struct WebVersionsBrowserTests {
     @Test("virtual copy (stack badge, expand), snapshot taken and restored, Save as preset with the checklist, Sync onto a checked photo",
-          .enabled(if: WebEditorBrowserTests.missing == nil,
-                   "\(WebEditorBrowserTests.missing ?? ""): scripts/install-deps installs chromium, chromium-driver and selenium"),
+          .enabled(if: BrowserScript.missing == nil,
+                   "\(BrowserScript.missing ?? ""): scripts/install-deps installs chromium, chromium-driver and selenium"),
           .timeLimit(.minutes(10)))
     func versionsInChromium() async throws {
         let screenshots = Paths.root.appendingPathComponent(".build/web-screenshots")
-        let (status, text) = try await WebEditorBrowserTests.runBrowserScript("test_versions.py", screenshots: screenshots, deadline: 110)
+        let (status, text) = try await BrowserScript.run("test_versions.py", screenshots: screenshots, deadline: 110)
         #expect(status == 0 && !text.split(separator: "\n").contains { $0.hasPrefix("FAIL") },
                 "the versions browser test failed (screenshots in \(screenshots.path)):\n\(text.suffix(6000))")
         let passed = text.split(separator: "\n").last { $0.hasSuffix(" s") && $0.contains("checks passed") }

@@ -9,26 +9,6 @@ import Testing
 /// on every entry) and by `unzip -t` where it is installed.
 @Suite("ZIP stream (export downloads)")
 struct ZipStreamTests {
-    /// Python's zipfile: each entry's name, size and CRC check, as lines.
-    static func pythonList(_ path: String) throws -> String {
-        let script = """
-        import sys, zipfile
-        z = zipfile.ZipFile(sys.argv[1])
-        bad = z.testzip()
-        print("bad" if bad else "ok", len(z.infolist()))
-        for i in z.infolist()[:5]: print(i.filename, i.file_size, i.compress_type)
-        """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", script, path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let out = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: out, as: UTF8.self)
-    }
-
     @Test("stored entries with CRC-32 read back whole; unsafe or repeated names are refused")
     func entriesReadBack() throws {
         let temp = TemporaryDirectory("photoedit-zip")
@@ -46,7 +26,7 @@ struct ZipStreamTests {
         #expect(CRC32.checksum(Data("123456789".utf8)) == 0xCBF4_3926)   // the standard check value
         let path = temp.url.appendingPathComponent("a.zip").path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        let listed = try Self.pythonList(path)
+        let listed = try ZipListing.python(path)
         #expect(listed.hasPrefix("ok 3\n"), "\(listed)")
         #expect(listed.contains("coffee.jpg \(photo.count) 0\n") && listed.contains("sub/empty.txt 0 0\n") && listed.contains("été.txt 5 0\n"), "\(listed)")
         if FileManager.default.fileExists(atPath: "/usr/bin/unzip") {
@@ -69,7 +49,7 @@ struct ZipStreamTests {
         bytes += zip.finish()
         let path = temp.url.appendingPathComponent("many.zip").path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        let listed = try Self.pythonList(path)
+        let listed = try ZipListing.python(path)
         #expect(listed.hasPrefix("ok 66000\n"), "\(listed.prefix(200))")
     }
 }

@@ -180,9 +180,7 @@ extension CatalogConnection {
     /// Inserts one row of `table` (JSON columns bound as the dialect keeps JSON).
     func insert(into table: some CatalogSchema.TableDeclaration, _ values: [(CatalogSchema.Column, SQLValue)],
                 ignoringDuplicates: Bool = false) throws {
-        let names = values.map(\.0.name).joined(separator: ", ")
-        let marks = values.map { $0.0.type == .json ? dialect.jsonPlaceholder : "?" }.joined(separator: ", ")
-        let rest = "\(table) (\(names)) VALUES (\(marks))"
+        let rest = CatalogSchema.valuesClause(table, values.map(\.0), dialect)
         try execute(ignoringDuplicates ? dialect.insertIgnoringDuplicates(rest) : "INSERT INTO " + rest, values.map(\.1))
     }
 

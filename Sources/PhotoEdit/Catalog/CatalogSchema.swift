@@ -322,6 +322,17 @@ package enum CatalogSchema {
 
     /// The declared table named `name`.
     package static func table(_ name: String) -> Table? { tables.first { $0.name == name } }
+
+    /// What follows `INSERT INTO`: `table (a, b, …) VALUES (?, ?, …)`, with
+    /// `rows` rows of `columns` (a JSON column's value bound as `dialect`
+    /// keeps JSON). The catalog's inserts and the generated sample catalogs
+    /// write their statements with it.
+    package static func valuesClause(_ table: some TableDeclaration, _ columns: [Column], rows: Int = 1,
+                                     _ dialect: SQLDialect) -> String {
+        let names = columns.map(\.name).joined(separator: ", ")
+        let row = "(" + columns.map { $0.type == .json ? dialect.jsonPlaceholder : "?" }.joined(separator: ", ") + ")"
+        return "\(table) (\(names)) VALUES " + Array(repeating: row, count: rows).joined(separator: ", ")
+    }
 }
 
 /// A declared column, whatever its Swift type (`CatalogSchema.Field`).

@@ -102,3 +102,12 @@ struct SQLiteCatalogConnection: CatalogConnection {
         }
     }
 }
+
+extension SQLFragment {
+    /// Runs the statement (the text both dialects share, `?` placeholders)
+    /// on a GRDB connection to a SQLite catalog: the generated sample
+    /// catalogs write so.
+    package func execute(on db: Database) throws {
+        try db.execute(sql: sql, arguments: SQLiteCatalogConnection.arguments(arguments))
+    }
+}

@@ -6,7 +6,7 @@ import Testing
 /// the wavelet shrinkage after variance stabilisation, the chain forms.
 @Suite("Denoise")
 struct DenoiseTests {
-    let detail = DetailFilterTests()
+    let detail = FilterBench()
 
     /// `image` plus Poisson–Gaussian-like noise of variance a·x + b (a
     /// gaussian of that variance at each pixel; seeded).
@@ -288,7 +288,7 @@ struct DenoiseTests {
     @Test func lightroomNoiseReductionMapsOntoDenoiseAndBack() throws {
         let attributes = #"crs:ProcessVersion="11.0" crs:LuminanceSmoothing="35" crs:LuminanceNoiseReductionDetail="36" "#
             + #"crs:LuminanceNoiseReductionContrast="10" crs:ColorNoiseReduction="47" crs:ColorNoiseReductionDetail="44" crs:ColorNoiseReductionSmoothness="60""#
-        let packet = try XMPPacket(data: Data(LightroomSettingsTests.packet(attributes).utf8))
+        let packet = try XMPPacket(data: Data(LightroomPackets.packet(attributes).utf8))
         let t = try LightroomSettings(packet: packet, version: 6).translation()
         let node = try #require(t.recipe.node("denoise"))
         #expect(node.version == 1 && t.recipe.node("noise") == nil)
@@ -305,10 +305,10 @@ struct DenoiseTests {
         // Written back, read again: the same parameters.
         let written = LightroomEquivalents(recipe: t.recipe, orientation: 1)
         let back = #"crs:ProcessVersion="11.0" "# + written.values.map { "crs:\($0.name)=\"\(XMPSidecar.escaped($0.value))\"" }.joined(separator: " ")
-        let again = try LightroomSettings(packet: XMPPacket(data: Data(LightroomSettingsTests.packet(back).utf8)), version: 6).translation()
+        let again = try LightroomSettings(packet: XMPPacket(data: Data(LightroomPackets.packet(back).utf8)), version: 6).translation()
         #expect(again.recipe.node("denoise")?.parameters == p)
         // Lightroom's defaults on a JPEG (no luminance, colour 0) add nothing.
-        let off = try LightroomSettings(packet: XMPPacket(data: Data(LightroomSettingsTests.packet(
+        let off = try LightroomSettings(packet: XMPPacket(data: Data(LightroomPackets.packet(
             #"crs:ProcessVersion="11.0" crs:LuminanceSmoothing="0" crs:ColorNoiseReduction="0" crs:ColorNoiseReductionDetail="50""#).utf8)), version: 6).translation()
         #expect(off.recipe.node("denoise") == nil && off.unmapped.isEmpty)
     }

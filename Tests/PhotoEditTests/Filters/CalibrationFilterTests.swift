@@ -7,7 +7,7 @@ import Testing
 @Suite("Calibration and grain roughness")
 struct CalibrationFilterTests {
     let registry = FilterRegistry.standard
-    let detail = DetailFilterTests()
+    let detail = FilterBench()
 
     func run(_ chain: String, on image: Image) throws -> Image { try detail.run(chain, on: image) }
 

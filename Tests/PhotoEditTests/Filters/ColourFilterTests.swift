@@ -24,12 +24,6 @@ struct ColourFilterTests {
         return try FilterRegistry.standard.require(node.filter).render(image, node.parameters, RenderContext())
     }
 
-    static func probes(width: Int, height: Int) -> [(Int, Int)] {
-        [(0, 0), (width - 1, 0), (0, height - 1), (width - 1, height - 1), (width / 2, height / 2),
-         (width / 3, height / 5), (width * 4 / 5, height * 2 / 3), (17, height - 9), (width / 8, height * 5 / 8),
-         (width * 3 / 8, height * 5 / 8), (width * 5 / 8, height * 7 / 8)]
-    }
-
     /// A point filter gives the same result on the whole image as on one pixel.
     @Test(arguments: chains, ["coffee.jpg", "chart.png", "astronaut.jpg"])
     func wholeImageEqualsOnePixel(_ chain: String, _ sample: String) throws {
@@ -38,7 +32,8 @@ struct ColourFilterTests {
         #expect(whole.width == working.width && whole.height == working.height && whole.bands == 3)
         #expect(whole.formatName == "float")
         var changed = 0
-        for (x, y) in Self.probes(width: working.width, height: working.height) {
+        let (w, h) = (working.width, working.height)
+        for (x, y) in PixelProbes.spread(width: w, height: h) + [(w / 8, h * 5 / 8), (w * 3 / 8, h * 5 / 8), (w * 5 / 8, h * 7 / 8)] {
             let alone = try Self.render(chain, try working.extractArea(left: x, top: y, width: 1, height: 1)).point(x: 0, y: 0)
             let inWhole = try whole.point(x: x, y: y)
             #expect(alone.count == 3 && inWhole.count == 3)

@@ -5,34 +5,8 @@ import Testing
 /// The detail, effects and geometry filters: sharpen, noise, blur, vignette,
 /// grain, straighten, resize.
 @Suite("Detail, effects and geometry filters")
-struct DetailFilterTests {
+struct DetailFilterTests: FilterRunning {
     let registry = FilterRegistry.standard
-
-    /// Runs one filter, parsed from chain text, on a working-space image.
-    func run(_ chain: String, on image: Image, scale: Double = 1) throws -> Image {
-        let node = try #require(try recipe(chain).nodes.first)
-        let f = try registry.require(node.filter)
-        return try f.render(image, node.parameters, RenderContext(scale: scale))
-    }
-
-    func working(_ sample: String) throws -> Image {
-        try Renderer(registry: registry).workingImage(path: Paths.sample(sample), randomAccess: true)
-    }
-
-    /// A w×h float scRGB image of `value` everywhere.
-    func flat(_ width: Int, _ height: Int, _ value: Double) throws -> Image {
-        try Vips.image("black", [("width", .number(Double(width))), ("height", .number(Double(height))), ("bands", .number(3))])
-            .cast("float").linear(multiply: [1, 1, 1], add: [value, value, value])
-    }
-
-    /// A w×h image that is `left` on the left half and `right` on the right.
-    func step(_ width: Int, _ height: Int, left: Double, right: Double) throws -> Image {
-        let l = try flat(width / 2, height, left), r = try flat(width - width / 2, height, right)
-        return try Vips.image("join", [("in1", .image(l)), ("in2", .image(r)), ("direction", .string("horizontal"))])
-    }
-
-    func mean(_ image: Image) throws -> Double { try image.average() }
-    func deviation(_ image: Image) throws -> Double { try Vips.number("deviate", [("in", .image(image))]) }
 
     // MARK: grain
 

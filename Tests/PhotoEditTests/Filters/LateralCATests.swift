@@ -6,7 +6,7 @@ import Testing
 /// set), and Lightroom's `AutoLateralCA` read into it when no lens profile is known.
 @Suite("Lateral chromatic aberration")
 struct LateralCATests {
-    let detail = DetailFilterTests()
+    let detail = FilterBench()
 
     /// A grey photo (chelsea's luminance in all three channels: no aberration of its own).
     func grey() throws -> Image {
@@ -43,11 +43,11 @@ struct LateralCATests {
     /// Remove Chromatic Aberration in a packet that names no lens lensfun
     /// knows (a preset): translation 7 measures it (`ca` auto); 6 lists it.
     @Test func autoLateralCAWithoutAKnownLensIsMeasured() throws {
-        let t = try LightroomDetailTests.translate(#"crs:AutoLateralCA="1" crs:Exposure2012="+0.3""#)
+        let t = try LightroomPackets.translate(#"crs:AutoLateralCA="1" crs:Exposure2012="+0.3""#)
         #expect(t.recipe.node("ca")?.parameters.text("mode") == "auto" && t.recipe.node("lens") == nil, "\(t.recipe)")
         #expect(t.unmapped.isEmpty && t.applied.contains("AutoLateralCA"), "\(t.unmapped)")
-        #expect(try LightroomDetailTests.writtenBack(t).recipe.node("ca") == t.recipe.node("ca"))
-        let v6 = try LightroomDetailTests.translate(#"crs:AutoLateralCA="1""#, version: 6)
+        #expect(try LightroomPackets.writtenBack(t).recipe.node("ca") == t.recipe.node("ca"))
+        let v6 = try LightroomPackets.translate(#"crs:AutoLateralCA="1""#, version: 6)
         #expect(v6.recipe.node("ca") == nil && v6.unmapped.contains { $0.hasPrefix("AutoLateralCA (") }, "\(v6.unmapped)")
     }
 }

@@ -126,7 +126,7 @@ struct LensCorrectionTests {
     }
 
     @Test func neutralAndUnknownLensesLeaveTheImageAlone() throws {
-        let image = try DetailFilterTests().flat(60, 40, 0.5)
+        let image = try FilterBench().flat(60, 40, 0.5)
         #expect(try Filters.lens.render(image, Filters.lens.defaults, RenderContext()) === image)
         // Amounts on, but no lens found: nothing to correct.
         let none = try node("lens")
@@ -141,7 +141,7 @@ struct LensCorrectionTests {
     /// empty); a correction that pushes picture out of every edge (manual +)
     /// scales below 1, showing what it pushed out.
     @Test func autoscaleFillsTheFrame() throws {
-        let image = try DetailFilterTests().flat(300, 200, 0.5)
+        let image = try FilterBench().flat(300, 200, 0.5)
         // The EF 24-105mm's pincushion at 105 mm: its correction pulls the picture in.
         let pincushion = "lens.camera=Canon EOS 5D Mark II,lens.lens=Canon EF 24-105mm f/4L IS USM,lens.focal=105,lens.distortion=100"
         // Its barrel at 24 mm: lensfun's model keeps the circle of the half

@@ -12,10 +12,6 @@ struct LocalAdjustmentTests {
         try BrushCanvas.floatImage([Float](repeating: Float(value), count: width * height * 3), width: width, height: height, bands: 3)
     }
 
-    static func value(_ mask: Image, _ x: Double, _ y: Double) throws -> Double {
-        try mask.point(x: min(mask.width - 1, Int(x * Double(mask.width))), y: min(mask.height - 1, Int(y * Double(mask.height))))[0]
-    }
-
     static func mask(_ text: String, _ width: Int = 300, _ height: Int = 200) throws -> Image {
         try MaskChain.correction(text + " exposure=+1").mask.render(width: width, height: height)
     }
@@ -132,10 +128,6 @@ struct LocalAdjustmentTests {
         }
     }
 
-    static func recipeJSON(_ params: String, id: String = "local") -> Data {
-        Data(#"{"format":"org.photoedit.recipe","formatVersion":1,"filters":[{"id":"\#(id)","version":1,"params":\#(params)}]}"#.utf8)
-    }
-
     static let badJSON: [(String, String, String)] = [
         (#"{"corrections":[{"mask":{"shapes":[{"type":"radial","x":0.5,"y":0.5,"rx":0.2,"ry":0.2}]},"amounts":{"exposure":1},"colour":1}]}"#, "local", "unknown key 'colour'"),
         (#"{"corrections":[{"mask":{"shapes":[]},"amounts":{"exposure":1}}]}"#, "local", "needs at least one shape"),
@@ -151,7 +143,7 @@ struct LocalAdjustmentTests {
     @Test(arguments: badJSON)
     func badRecipeJSONIsRefused(_ params: String, _ id: String, _ message: String) {
         do {
-            _ = try Recipe(json: JSONValue.parse(Self.recipeJSON(params, id: id)))
+            _ = try Recipe(json: JSONValue.parse(LocalAdjustmentSupport.recipeJSON(params, id: id)))
             Issue.record("\(params) was accepted")
         } catch {
             #expect("\(error)".contains(message), "\(error)")
@@ -160,10 +152,10 @@ struct LocalAdjustmentTests {
 
     @Test func boundsOnSizes() throws {
         let many = (0..<65).map { _ in "{\"mask\":{\"shapes\":[{\"type\":\"radial\",\"x\":0.5,\"y\":0.5,\"rx\":0.2,\"ry\":0.2}]}}" }
-        #expect(throws: PhotoEditError.self) { try Recipe(json: JSONValue.parse(Self.recipeJSON("{\"corrections\":[\(many.joined(separator: ","))]}"))) }
+        #expect(throws: PhotoEditError.self) { try Recipe(json: JSONValue.parse(LocalAdjustmentSupport.recipeJSON("{\"corrections\":[\(many.joined(separator: ","))]}"))) }
         let points = Array(repeating: "[0.1,0.1]", count: 10_001).joined(separator: ",")
         #expect(throws: PhotoEditError.self) {
-            try Recipe(json: JSONValue.parse(Self.recipeJSON("{\"corrections\":[{\"mask\":{\"shapes\":[{\"type\":\"brush\",\"strokes\":[{\"radius\":0.1,\"points\":[\(points)]}]}]}}]}")))
+            try Recipe(json: JSONValue.parse(LocalAdjustmentSupport.recipeJSON("{\"corrections\":[{\"mask\":{\"shapes\":[{\"type\":\"brush\",\"strokes\":[{\"radius\":0.1,\"points\":[\(points)]}]}]}}]}")))
         }
     }
 
@@ -187,40 +179,40 @@ struct LocalAdjustmentTests {
     @Test func radialMask() throws {
         let m = try Self.mask("radial(0.5 0.5 0.2 0.3 feather=0.5)")
         #expect(m.bands == 1 && m.width == 300 && m.height == 200 && m.formatName == "float")
-        #expect(try Self.value(m, 0.5, 0.5) > 0.999)
-        #expect(try Self.value(m, 0.05, 0.05) == 0)
+        #expect(try LocalAdjustmentSupport.value(m, 0.5, 0.5) > 0.999)
+        #expect(try LocalAdjustmentSupport.value(m, 0.05, 0.05) == 0)
         // Along x the edge is at 0.5 ± 0.2: full inside half the radius, nothing beyond it.
-        #expect(try Self.value(m, 0.58, 0.5) > 0.999)
-        let mid = try Self.value(m, 0.65, 0.5)
+        #expect(try LocalAdjustmentSupport.value(m, 0.58, 0.5) > 0.999)
+        let mid = try LocalAdjustmentSupport.value(m, 0.65, 0.5)
         #expect(mid > 0.1 && mid < 0.9, "\(mid)")
-        #expect(try Self.value(m, 0.71, 0.5) < 0.01)
+        #expect(try LocalAdjustmentSupport.value(m, 0.71, 0.5) < 0.01)
         // Along y the radius is 0.3 of the height.
-        #expect(try Self.value(m, 0.5, 0.76) > 0.01 && Self.value(m, 0.5, 0.81) == 0)
+        #expect(try LocalAdjustmentSupport.value(m, 0.5, 0.76) > 0.01 && LocalAdjustmentSupport.value(m, 0.5, 0.81) == 0)
         let outside = try Self.mask("radial(0.5 0.5 0.2 0.3 feather=0.5 outside)")
-        #expect(try Self.value(outside, 0.5, 0.5) < 0.001 && Self.value(outside, 0.05, 0.05) == 1)
+        #expect(try LocalAdjustmentSupport.value(outside, 0.5, 0.5) < 0.001 && LocalAdjustmentSupport.value(outside, 0.05, 0.05) == 1)
         // Rotated 90°: the long axis along x (0.3 of the height = 60 px = 0.2 of the width).
         // rx 0.3 of 300 px = 90 px, ry 0.3 of 200 px = 60 px; turned 90° the 90 px axis is vertical.
         let flat = try Self.mask("radial(0.5 0.5 0.3 0.3 feather=0)")
         let turned = try Self.mask("radial(0.5 0.5 0.3 0.3 angle=90 feather=0)")
-        #expect(try Self.value(flat, 0.78, 0.5) == 1 && Self.value(flat, 0.5, 0.9) == 0)
-        #expect(try Self.value(turned, 0.68, 0.5) == 1 && Self.value(turned, 0.72, 0.5) == 0)
-        #expect(try Self.value(turned, 0.5, 0.9) == 1)
+        #expect(try LocalAdjustmentSupport.value(flat, 0.78, 0.5) == 1 && LocalAdjustmentSupport.value(flat, 0.5, 0.9) == 0)
+        #expect(try LocalAdjustmentSupport.value(turned, 0.68, 0.5) == 1 && LocalAdjustmentSupport.value(turned, 0.72, 0.5) == 0)
+        #expect(try LocalAdjustmentSupport.value(turned, 0.5, 0.9) == 1)
         // Roundness 1 fills the corners of the box more than the ellipse does.
         let square = try Self.mask("radial(0.5 0.5 0.2 0.3 feather=0 roundness=1)")
         let ellipse = try Self.mask("radial(0.5 0.5 0.2 0.3 feather=0)")
-        #expect(try Self.value(square, 0.66, 0.74) == 1 && Self.value(ellipse, 0.66, 0.74) == 0)
+        #expect(try LocalAdjustmentSupport.value(square, 0.66, 0.74) == 1 && LocalAdjustmentSupport.value(ellipse, 0.66, 0.74) == 0)
     }
 
     @Test func linearMask() throws {
         let m = try Self.mask("linear(0 0.2 0 0.6)")
-        #expect(try Self.value(m, 0.5, 0.1) == 0)
-        #expect(try Self.value(m, 0.5, 0.7) == 1)
-        let middle = try Self.value(m, 0.5, 0.4)
+        #expect(try LocalAdjustmentSupport.value(m, 0.5, 0.1) == 0)
+        #expect(try LocalAdjustmentSupport.value(m, 0.5, 0.7) == 1)
+        let middle = try LocalAdjustmentSupport.value(m, 0.5, 0.4)
         #expect(abs(middle - 0.5) < 0.03, "\(middle)")
         // Monotonic along the gradient.
         var last = -1.0
         for y in stride(from: 0.0, through: 1.0, by: 0.05) {
-            let v = try Self.value(m, 0.3, y)
+            let v = try LocalAdjustmentSupport.value(m, 0.3, y)
             #expect(v >= last)
             last = v
         }
@@ -231,23 +223,23 @@ struct LocalAdjustmentTests {
         let add = try Self.mask("\(a) +\(b)"), sub = try Self.mask("\(a) -\(b)"), both = try Self.mask("\(a) &\(b)")
         let inverted = try Self.mask("\(a) +\(b) invert")
         // x = 0.2: only a; 0.5: both; 0.8: only b; 0.02: neither.
-        #expect(try [0.2, 0.5, 0.8, 0.02].map { try Self.value(add, $0, 0.5) } == [1, 1, 1, 0])
-        #expect(try [0.2, 0.5, 0.8, 0.02].map { try Self.value(sub, $0, 0.5) } == [1, 0, 0, 0])
-        #expect(try [0.2, 0.5, 0.8, 0.02].map { try Self.value(both, $0, 0.5) } == [0, 1, 0, 0])
-        #expect(try [0.2, 0.5, 0.8, 0.02].map { try Self.value(inverted, $0, 0.5) } == [0, 0, 0, 1])
+        #expect(try [0.2, 0.5, 0.8, 0.02].map { try LocalAdjustmentSupport.value(add, $0, 0.5) } == [1, 1, 1, 0])
+        #expect(try [0.2, 0.5, 0.8, 0.02].map { try LocalAdjustmentSupport.value(sub, $0, 0.5) } == [1, 0, 0, 0])
+        #expect(try [0.2, 0.5, 0.8, 0.02].map { try LocalAdjustmentSupport.value(both, $0, 0.5) } == [0, 1, 0, 0])
+        #expect(try [0.2, 0.5, 0.8, 0.02].map { try LocalAdjustmentSupport.value(inverted, $0, 0.5) } == [0, 0, 0, 1])
     }
 
     @Test func brushMask() throws {
         let m = try Self.mask("brush(r=0.05 feather=0.5 0.2/0.5 0.8/0.5 | erase r=0.1 feather=0 0.5/0.5)")
         // Painted along y = 0.5, erased around the middle.
-        #expect(try Self.value(m, 0.3, 0.5) > 0.99)
-        #expect(try Self.value(m, 0.5, 0.5) == 0)
-        #expect(try Self.value(m, 0.3, 0.3) == 0)
+        #expect(try LocalAdjustmentSupport.value(m, 0.3, 0.5) > 0.99)
+        #expect(try LocalAdjustmentSupport.value(m, 0.5, 0.5) == 0)
+        #expect(try LocalAdjustmentSupport.value(m, 0.3, 0.3) == 0)
         // Half flow adds half of what is left.
         let half = try Self.mask("brush(r=0.05 flow=0.5 0.2/0.5 0.8/0.5)")
-        #expect(abs(try Self.value(half, 0.3, 0.5) - 0.5) < 0.01)
+        #expect(abs(try LocalAdjustmentSupport.value(half, 0.3, 0.5) - 0.5) < 0.01)
         let twice = try Self.mask("brush(r=0.05 flow=0.5 0.2/0.5 0.8/0.5 | r=0.05 flow=0.5 0.2/0.5 0.8/0.5)")
-        #expect(abs(try Self.value(twice, 0.3, 0.5) - 0.75) < 0.01)
+        #expect(abs(try LocalAdjustmentSupport.value(twice, 0.3, 0.5) - 0.75) < 0.01)
     }
 
     /// A mask is a function of photo coordinates: rendered for a 256 px

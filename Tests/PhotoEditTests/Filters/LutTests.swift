@@ -5,20 +5,10 @@ import Testing
 /// The `lut` filter: `.cube` parsing, trilinear and tetrahedral lookups.
 @Suite("3D LUTs")
 struct LutTests {
-    /// A size-n LUT whose entries are f(r, g, b).
-    static func cube(_ n: Int, _ f: (Float, Float, Float) -> (Float, Float, Float)) -> String {
-        var lines = ["TITLE \"test\"", "LUT_3D_SIZE \(n)"]
-        for b in 0..<n { for g in 0..<n { for r in 0..<n {
-            let o = f(Float(r) / Float(n - 1), Float(g) / Float(n - 1), Float(b) / Float(n - 1))
-            lines.append("\(o.0) \(o.1) \(o.2)")
-        } } }
-        return lines.joined(separator: "\n") + "\n"
-    }
-
     @Test(arguments: [true, false])
     func lookupsInterpolateAnAffineLUTExactly(_ tetrahedral: Bool) throws {
         // Trilinear and tetrahedral interpolation are exact for an affine map.
-        let lut = try CubeLUT.parse(Self.cube(5) { r, g, b in (0.5 * r + 0.25 * b, g, 1 - b) }, path: "t")
+        let lut = try CubeLUT.parse(CubeText.make(5) { r, g, b in (0.5 * r + 0.25 * b, g, 1 - b) }, path: "t")
         for (r, g, b) in [(Float(0.1), Float(0.7), Float(0.33)), (0.9, 0.05, 0.6), (0.5, 0.5, 0.5), (0, 1, 1)] {
             let o = lut.lookup(r, g, b, tetrahedral: tetrahedral)
             #expect(abs(o.0 - (0.5 * r + 0.25 * b)) < 1e-5 && abs(o.1 - g) < 1e-5 && abs(o.2 - (1 - b)) < 1e-5, "\(r),\(g),\(b) → \(o)")
@@ -28,8 +18,8 @@ struct LutTests {
     @Test func identityAndSwapLUTsOnAPhoto() throws {
         let temp = TemporaryDirectory("photoedit-lut")
         // LUTs are named, and found in the LUT folders.
-        try Self.cube(2) { r, g, b in (r, g, b) }.write(toFile: temp.file("lut-test-identity.cube"), atomically: true, encoding: .utf8)
-        try Self.cube(2) { r, g, b in (b, g, r) }.write(toFile: temp.file("lut-test-swap.cube"), atomically: true, encoding: .utf8)
+        try CubeText.make(2) { r, g, b in (r, g, b) }.write(toFile: temp.file("lut-test-identity.cube"), atomically: true, encoding: .utf8)
+        try CubeText.make(2) { r, g, b in (b, g, r) }.write(toFile: temp.file("lut-test-swap.cube"), atomically: true, encoding: .utf8)
         LUTFolders.add([temp.path])
         let library = try PhotoLibrary(url: temp.url.appendingPathComponent("library"))
         let id = try #require(try library.importItems([Paths.sample("coffee.jpg")]).first?.id)

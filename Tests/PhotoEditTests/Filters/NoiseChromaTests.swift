@@ -6,7 +6,7 @@ import Testing
 /// `ColorNoiseReduction` read into it.
 @Suite("Colour noise reduction")
 struct NoiseChromaTests {
-    let detail = DetailFilterTests()
+    let detail = FilterBench()
 
     /// Grey `level` with independent noise on each channel (colour noise).
     func colourNoise(_ width: Int, _ height: Int, level: Double, amount: Double) throws -> Image {
@@ -48,13 +48,13 @@ struct NoiseChromaTests {
     /// beyond its default 25 (translation 6 reads it onto `denoise`: DenoiseTests).
     @Test func lightroomColorNoiseReduction() throws {
         func translate(_ value: String) throws -> LightroomTranslation {
-            let packet = LightroomSettingsTests.packet(#"crs:ProcessVersion="11.0" crs:ColorNoiseReduction="\#(value)""#)
+            let packet = LightroomPackets.packet(#"crs:ProcessVersion="11.0" crs:ColorNoiseReduction="\#(value)""#)
             return try LightroomSettings(packet: XMPPacket(data: Data(packet.utf8)), version: 5).translation()
         }
         let fifty = try translate("50")
-        #expect(abs(try #require(LightroomSettingsTests.number(fifty, "noise", "chroma")) - 100.0 / 3) < 1e-6)
+        #expect(abs(try #require(LightroomPackets.number(fifty, "noise", "chroma")) - 100.0 / 3) < 1e-6)
         #expect(fifty.applied == ["ColorNoiseReduction"] && fifty.unmapped.isEmpty && fifty.recipe.node("noise")?.version == 2)
-        #expect(LightroomSettingsTests.number(fifty, "noise", "strength") == 0, "no luminance smoothing")
+        #expect(LightroomPackets.number(fifty, "noise", "strength") == 0, "no luminance smoothing")
         for neutral in ["25", "0"] {
             let t = try translate(neutral)
             #expect(t.recipe.node("noise") == nil && t.unmapped.isEmpty && t.applied.isEmpty, "\(neutral): \(t.unmapped)")

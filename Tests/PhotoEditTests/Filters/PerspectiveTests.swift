@@ -7,7 +7,7 @@ import Testing
 struct PerspectiveTests {
     let registry = FilterRegistry.standard
 
-    let detail = DetailFilterTests()
+    let detail = FilterBench()
 
     func run(_ chain: String, on image: Image) throws -> Image { try detail.run(chain, on: image) }
     func flat(_ width: Int, _ height: Int, _ value: Double) throws -> Image { try detail.flat(width, height, value) }

@@ -11,12 +11,6 @@ struct PointFilterTests {
         "temperature=+50", "temperature=-70", "tint=+40", "tint=-90",
     ]
 
-    /// Pixels to probe: corners, centre, and a few spread over the image.
-    static func probes(width: Int, height: Int) -> [(Int, Int)] {
-        [(0, 0), (width - 1, 0), (0, height - 1), (width - 1, height - 1), (width / 2, height / 2),
-         (width / 3, height / 5), (width * 4 / 5, height * 2 / 3), (17, height - 9)]
-    }
-
     @Test(arguments: cases, ["coffee.jpg", "chart.png"])
     func wholeImageEqualsOnePixel(_ chain: String, _ sample: String) throws {
         let r = try recipe(chain)
@@ -27,7 +21,7 @@ struct PointFilterTests {
         let whole = try definition.render(working, node.parameters, RenderContext())
         #expect(whole.width == working.width && whole.height == working.height)
         var changed = 0
-        for (x, y) in Self.probes(width: working.width, height: working.height) {
+        for (x, y) in PixelProbes.spread(width: working.width, height: working.height) {
             let pixel = try working.extractArea(left: x, top: y, width: 1, height: 1)
             let alone = try definition.render(pixel, node.parameters, RenderContext()).point(x: 0, y: 0)
             let inWhole = try whole.point(x: x, y: y)

@@ -8,7 +8,7 @@ import Testing
 struct PresenceFilterTests {
     let registry = FilterRegistry.standard
     /// The helpers of the detail filters' tests: run, working, flat, step, deviation.
-    let detail = DetailFilterTests()
+    let detail = FilterBench()
 
     func run(_ chain: String, on image: Image, scale: Double = 1) throws -> Image { try detail.run(chain, on: image, scale: scale) }
     func working(_ sample: String) throws -> Image { try detail.working(sample) }

@@ -119,7 +119,7 @@ struct RangeMaskTests {
         for params in [#"{"corrections":[{"amounts":{"clarity":10},"mask":{"shapes":[{"type":"radial","x":0.5,"y":0.5,"rx":0.2,"ry":0.2}]}}]}"#,
                        #"{"corrections":[{"amounts":{"exposure":1},"mask":{"shapes":[{"type":"luminance","low":0,"high":0.5}]}}]}"#] {
             do {
-                _ = try Recipe(json: JSONValue.parse(LocalAdjustmentTests.recipeJSON(params)))
+                _ = try Recipe(json: JSONValue.parse(LocalAdjustmentSupport.recipeJSON(params)))
                 Issue.record("version 1 accepted \(params)")
             } catch {
                 #expect("\(error)".contains("needs local version 2"), "\(error)")

@@ -28,7 +28,7 @@ struct ToneFilterTests {
         let whole = try definition.render(working, node.parameters, RenderContext())
         #expect(whole.width == working.width && whole.height == working.height && whole.bands == 3)
         var changed = 0
-        for (x, y) in PointFilterTests.probes(width: working.width, height: working.height) {
+        for (x, y) in PixelProbes.spread(width: working.width, height: working.height) {
             let pixel = try working.extractArea(left: x, top: y, width: 1, height: 1)
             let alone = try definition.render(pixel, node.parameters, RenderContext()).point(x: 0, y: 0)
             let inWhole = try whole.point(x: x, y: y)

@@ -6,7 +6,7 @@ import Testing
 /// `perspective` values.
 @Suite("Upright")
 struct UprightTests {
-    let detail = DetailFilterTests()
+    let detail = FilterBench()
     let registry = FilterRegistry.standard
 
     /// A building-like scene, 1200×800 in the working space: light windows

@@ -17,7 +17,7 @@ struct LightroomDenoiseRecordTests {
         return NoiseProfileDatabase(path: path)
     }
 
-    static let packet = LightroomSettingsTests.packet(#"crs:ProcessVersion="11.0" crs:LuminanceSmoothing="20" crs:ColorNoiseReduction="25""#)
+    static let packet = LightroomPackets.packet(#"crs:ProcessVersion="11.0" crs:LuminanceSmoothing="20" crs:ColorNoiseReduction="25""#)
 
     @Test func theProfileIsRecordedWithThePacketAndReadBack() throws {
         let dir = TemporaryDirectory("photoedit-lr-denoise")

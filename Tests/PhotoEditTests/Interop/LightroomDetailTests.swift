@@ -7,18 +7,7 @@ import Testing
 /// they need; each written back by `export --xmp`.
 @Suite("Lightroom detail settings")
 struct LightroomDetailTests {
-    let detail = DetailFilterTests()
-
-    static func translate(_ attributes: String, version: Int = LightroomSettings.translationVersion) throws -> LightroomTranslation {
-        try LightroomSettings(packet: XMPPacket(data: Data(LightroomSettingsTests.packet(#"crs:ProcessVersion="11.0" "# + attributes).utf8)),
-                              version: version).translation()
-    }
-
-    /// The translation's recipe written back as Lightroom settings and read again.
-    static func writtenBack(_ t: LightroomTranslation) throws -> LightroomTranslation {
-        let written = LightroomEquivalents(recipe: t.recipe, orientation: 1)
-        return try translate(written.values.map { "crs:\($0.name)=\"\(XMPSidecar.escaped($0.value))\"" }.joined(separator: " "))
-    }
+    let detail = FilterBench()
 
     /// A soft edge (a step blurred by σ 2 px) in linear light.
     func softEdge() throws -> Image {
@@ -54,17 +43,17 @@ struct LightroomDetailTests {
     }
 
     @Test func sharpenDetailTranslatesAndIsWrittenBack() throws {
-        let t = try Self.translate(#"crs:Sharpness="60" crs:SharpenRadius="+1.2" crs:SharpenDetail="10""#)
+        let t = try LightroomPackets.translate(#"crs:Sharpness="60" crs:SharpenRadius="+1.2" crs:SharpenDetail="10""#)
         let node = try #require(t.recipe.node("sharpen"))
         #expect(node.version == 2 && node.parameters.number("detail") == 10 && node.parameters.number("amount") == 60)
         #expect(t.unmapped.isEmpty && t.applied.contains("SharpenDetail"), "\(t.unmapped) \(t.applied)")
         // Without SharpenDetail, Lightroom's default 25.
-        #expect(try Self.translate(#"crs:Sharpness="60""#).recipe.node("sharpen")?.parameters.number("detail") == 25)
+        #expect(try LightroomPackets.translate(#"crs:Sharpness="60""#).recipe.node("sharpen")?.parameters.number("detail") == 25)
         // Version 6 lists it, with sharpen version 1 (read as version 2 at detail 100: the same pixels).
-        let v6 = try Self.translate(#"crs:Sharpness="60" crs:SharpenDetail="10""#, version: 6)
+        let v6 = try LightroomPackets.translate(#"crs:Sharpness="60" crs:SharpenDetail="10""#, version: 6)
         #expect(v6.recipe.node("sharpen")?.parameters.number("detail") == 100 && v6.unmapped == ["SharpenDetail +10"], "\(v6.unmapped)")
         // Written back and read again: the same node.
-        #expect(try Self.writtenBack(t).recipe.node("sharpen") == node)
+        #expect(try LightroomPackets.writtenBack(t).recipe.node("sharpen") == node)
     }
 
     // MARK: Defringe
@@ -102,16 +91,16 @@ struct LightroomDetailTests {
     }
 
     @Test func defringeTranslatesAndIsWrittenBack() throws {
-        let t = try Self.translate(#"crs:DefringePurpleAmount="6" crs:DefringePurpleHueLo="25" crs:DefringePurpleHueHi="75" crs:DefringeGreenAmount="3""#)
+        let t = try LightroomPackets.translate(#"crs:DefringePurpleAmount="6" crs:DefringePurpleHueLo="25" crs:DefringePurpleHueHi="75" crs:DefringeGreenAmount="3""#)
         let p = try #require(t.recipe.node("defringe")).parameters
         #expect(p.number("purple") == 6 && p.number("purple_lo") == 25 && p.number("purple_hi") == 75)
         #expect(p.number("green") == 3 && p.number("green_lo") == 40 && p.number("green_hi") == 60)
         #expect(t.unmapped.isEmpty, "\(t.unmapped)")
         #expect(Set(t.applied).isSuperset(of: ["DefringePurpleAmount", "DefringePurpleHueLo", "DefringePurpleHueHi", "DefringeGreenAmount"]))
-        #expect(try Self.writtenBack(t).recipe.node("defringe")?.parameters == p)
+        #expect(try LightroomPackets.writtenBack(t).recipe.node("defringe")?.parameters == p)
         // Version 6 lists them; hue ranges the wrong way round use Lightroom's defaults, said.
-        #expect(try Self.translate(#"crs:DefringePurpleAmount="6""#, version: 6).unmapped == ["DefringePurpleAmount +6"])
-        let reversed = try Self.translate(#"crs:DefringeGreenAmount="4" crs:DefringeGreenHueLo="70" crs:DefringeGreenHueHi="50""#)
+        #expect(try LightroomPackets.translate(#"crs:DefringePurpleAmount="6""#, version: 6).unmapped == ["DefringePurpleAmount +6"])
+        let reversed = try LightroomPackets.translate(#"crs:DefringeGreenAmount="4" crs:DefringeGreenHueLo="70" crs:DefringeGreenHueHi="50""#)
         #expect(reversed.recipe.node("defringe")?.parameters.number("green_lo") == 40 && reversed.unmapped.count == 1, "\(reversed.unmapped)")
     }
 }

@@ -11,30 +11,8 @@ import PhotoEditGolden
 /// again; two rendered golden cases.
 @Suite("Lightroom masks")
 struct LightroomMaskTests {
-    static let crs = "http://ns.adobe.com/camera-raw-settings/1.0/"
-
-    /// A packet whose description holds `body` (elements) and `attributes`.
-    static func packet(_ body: String, attributes: String = "") -> Data {
-        Data("""
-        <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-         <rdf:Description rdf:about="" xmlns:crs="\(crs)" xmlns:tiff="http://ns.adobe.com/tiff/1.0/" crs:ProcessVersion="11.0" \(attributes)>
-        \(body)
-         </rdf:Description>
-        </rdf:RDF></x:xmpmeta>
-        """.utf8)
-    }
-
     static func read(_ body: String, orientation: Int = 1, size: (Int, Int)? = (6000, 4000)) throws -> LightroomLocalCorrections.Reading {
-        try LightroomLocalCorrections.read(packet: packet(body), orientation: orientation, storedSize: size.map { (width: $0.0, height: $0.1) })
-    }
-
-    /// A correction list of one correction (Lightroom's old shape: a Description inside each rdf:li).
-    static func list(_ name: String, amounts: String, masks: String) -> String {
-        """
-        <crs:\(name)><rdf:Seq><rdf:li><rdf:Description crs:What="Correction" crs:CorrectionAmount="1" crs:CorrectionActive="true" \(amounts)>
-         <crs:CorrectionMasks><rdf:Seq>\(masks)</rdf:Seq></crs:CorrectionMasks>
-        </rdf:Description></rdf:li></rdf:Seq></crs:\(name)>
-        """
+        try LightroomLocalCorrections.read(packet: LightroomPackets.maskPacket(body), orientation: orientation, storedSize: size.map { (width: $0.0, height: $0.1) })
     }
 
     static func close(_ a: Double, _ b: Double) -> Bool { abs(a - b) < 1e-6 }
@@ -42,7 +20,7 @@ struct LightroomMaskTests {
 
     // MARK: Shapes
 
-    static let gradient = list("GradientBasedCorrections", amounts: #"crs:LocalExposure2012="-0.25" crs:LocalContrast2012="0.2" crs:LocalClarity2012="0.3""#,
+    static let gradient = LightroomPackets.correctionList("GradientBasedCorrections", amounts: #"crs:LocalExposure2012="-0.25" crs:LocalContrast2012="0.2" crs:LocalClarity2012="0.3""#,
                                masks: #"<rdf:li crs:What="Mask/Gradient" crs:MaskValue="1" crs:ZeroX="0.5" crs:ZeroY="0" crs:FullX="0.5" crs:FullY="0.4"/>"#)
 
     @Test func graduatedFilter() throws {
@@ -60,7 +38,7 @@ struct LightroomMaskTests {
         #expect(Self.close(t.zero, 1, 0.5) && Self.close(t.full, 0.6, 0.5))
     }
 
-    static let radial = list("CircularGradientBasedCorrections", amounts: #"crs:LocalSaturation="-0.5" crs:LocalTemperature="0.2" crs:LocalHue="0.25""#,
+    static let radial = LightroomPackets.correctionList("CircularGradientBasedCorrections", amounts: #"crs:LocalSaturation="-0.5" crs:LocalTemperature="0.2" crs:LocalHue="0.25""#,
                              masks: #"<rdf:li crs:What="Mask/CircularGradient" crs:MaskValue="1" crs:Top="0.2" crs:Left="0.3" crs:Bottom="0.6" crs:Right="0.9" crs:Angle="20" crs:Midpoint="50" crs:Roundness="0" crs:Feather="75" crs:Flipped="true" crs:Version="2"/>"#)
 
     @Test func radialFilter() throws {
@@ -84,7 +62,7 @@ struct LightroomMaskTests {
     }
 
     @Test func brushWithEraser() throws {
-        let paint = Self.list("PaintBasedCorrections", amounts: #"crs:LocalShadows2012="0.4""#, masks: """
+        let paint = LightroomPackets.correctionList("PaintBasedCorrections", amounts: #"crs:LocalShadows2012="0.4""#, masks: """
             <rdf:li><rdf:Description crs:What="Mask/Paint" crs:MaskValue="1" crs:Radius="0.02" crs:Flow="0.8" crs:CenterWeight="0.25">
              <crs:Dabs><rdf:Seq><rdf:li>d 0.100000 0.200000</rdf:li><rdf:li>d 0.150000 0.200000</rdf:li><rdf:li>d 0.200000 0.250000</rdf:li></rdf:Seq></crs:Dabs>
             </rdf:Description></rdf:li>
@@ -105,7 +83,7 @@ struct LightroomMaskTests {
 
     /// A brush subtracted in a mask group carries MaskValue 0 too: a subtracted stroke, not an eraser.
     @Test func subtractedBrushIsNotAnEraser() throws {
-        let group = Self.list("MaskGroupBasedCorrections", amounts: #"crs:LocalExposure2012="0.25""#, masks: """
+        let group = LightroomPackets.correctionList("MaskGroupBasedCorrections", amounts: #"crs:LocalExposure2012="0.25""#, masks: """
             <rdf:li crs:What="Mask/CircularGradient" crs:MaskBlendMode="0" crs:Top="0.2" crs:Left="0.2" crs:Bottom="0.8" crs:Right="0.8" crs:Flipped="true"/>
             <rdf:li><rdf:Description crs:What="Mask/Paint" crs:MaskBlendMode="1" crs:MaskValue="0" crs:Radius="0.02">
              <crs:Dabs><rdf:Seq><rdf:li>d 0.5 0.5</rdf:li></rdf:Seq></crs:Dabs></rdf:Description></rdf:li>
@@ -152,9 +130,9 @@ struct LightroomMaskTests {
         #expect(!outside.inside && !r.corrections[1].mask.inverted, "MaskInverted mirrors Flipped and is not applied twice")
         // Inside the radial's core: kept right of the subtracted ramp and below the intersected one.
         let mask = try c.mask.render(width: 200, height: 100)
-        #expect(try LocalAdjustmentTests.value(mask, 0.6, 0.55) > 0.9)
-        #expect(try LocalAdjustmentTests.value(mask, 0.35, 0.5) < 0.2, "the subtracted ramp")
-        #expect(try LocalAdjustmentTests.value(mask, 0.6, 0.35) < 0.1, "near the intersected ramp's zero line")
+        #expect(try LocalAdjustmentSupport.value(mask, 0.6, 0.55) > 0.9)
+        #expect(try LocalAdjustmentSupport.value(mask, 0.35, 0.5) < 0.2, "the subtracted ramp")
+        #expect(try LocalAdjustmentSupport.value(mask, 0.6, 0.35) < 0.1, "near the intersected ramp's zero line")
     }
 
     @Test func aiAndRangeMasksAreListedNotGuessed() throws {
@@ -211,7 +189,7 @@ struct LightroomMaskTests {
         #expect(c.mask.components[1].shape == .luminance(LuminanceRange(low: 0.3, high: 0.7, feather: 0.15)), "the mean of the two ramps")
         #expect(r.unmapped == ["MaskGroupBasedCorrections 2: Mask/RangeMask (colour range: Lightroom's colour samples are not rebuilt)"])
         // Lightroom 7–10: the range of a whole correction, and process 2010's amounts.
-        let old = Self.list("GradientBasedCorrections", amounts: #"crs:LocalExposure="0.5" crs:LocalClarity="0.4""#,
+        let old = LightroomPackets.correctionList("GradientBasedCorrections", amounts: #"crs:LocalExposure="0.5" crs:LocalClarity="0.4""#,
                             masks: #"<rdf:li crs:What="Mask/Gradient" crs:ZeroX="0.5" crs:ZeroY="0" crs:FullX="0.5" crs:FullY="0.4"/>"#)
             .replacingOccurrences(of: "<crs:CorrectionMasks>", with: #"<crs:CorrectionRangeMask crs:Type="2" crs:LumMin="0.1" crs:LumMax="0.6" crs:LumFeather="0.5"/><crs:CorrectionMasks>"#)
         let o = try Self.read(old)
@@ -224,10 +202,10 @@ struct LightroomMaskTests {
 
     @Test("a revision translated before version 3 reads no range mask nor the amounts version 3 added: it renders as it did")
     func translationTwoKeepsItsReading() throws {
-        let old = Self.list("GradientBasedCorrections", amounts: #"crs:LocalExposure2012="0.25" crs:LocalClarity2012="0.3" crs:LocalClarity="0.4""#,
+        let old = LightroomPackets.correctionList("GradientBasedCorrections", amounts: #"crs:LocalExposure2012="0.25" crs:LocalClarity2012="0.3" crs:LocalClarity="0.4""#,
                             masks: #"<rdf:li crs:What="Mask/Gradient" crs:ZeroX="0.5" crs:ZeroY="0" crs:FullX="0.5" crs:FullY="0.4"/>"#)
             .replacingOccurrences(of: "<crs:CorrectionMasks>", with: #"<crs:CorrectionRangeMask crs:Type="2" crs:LumMin="0.1" crs:LumMax="0.6" crs:LumFeather="0.5"/><crs:CorrectionMasks>"#)
-        let packet = try XMPPacket(data: Self.packet(old))
+        let packet = try XMPPacket(data: LightroomPackets.maskPacket(old))
         let v2 = try LightroomLocalCorrections.read(packet, orientation: 1, storedSize: (width: 6000, height: 4000), translation: 2)
         let c2 = try #require(v2.corrections.first)
         #expect(c2.amounts == [.exposure: 1] && c2.mask.components.count == 1)
@@ -250,12 +228,12 @@ struct LightroomMaskTests {
         #expect(written.notExported == ["local correction 2 (a colour range mask: Lightroom's colour samples cannot be written)"])
         let text = written.elements.joined()
         #expect(text.contains(#"crs:LumRange="0.2 0.3 0.8 0.9""#) && text.contains(#"crs:LocalClarity2012="0.25""#), "\(text)")
-        let back = try LightroomLocalCorrections.read(packet: Self.packet(text), orientation: 1, storedSize: (width: 600, height: 400))
+        let back = try LightroomLocalCorrections.read(packet: LightroomPackets.maskPacket(text), orientation: 1, storedSize: (width: 600, height: 400))
         #expect(back.unmapped.isEmpty, "\(back.unmapped)")
         #expect(back.corrections == [recipe.localCorrections[0]])
         let temp = TemporaryDirectory("photoedit-lr-ranges")
         let file = temp.file("ranges.xmp")
-        try Self.packet(text).write(to: URL(fileURLWithPath: file))
+        try LightroomPackets.maskPacket(text).write(to: URL(fileURLWithPath: file))
         let out = try Tool.output("/usr/bin/exiftool", ["-X", "-struct", file])
         #expect(out.contains("<XMP-crs:LumRange>0.2 0.3 0.8 0.9</XMP-crs:LumRange>") && out.contains("<XMP-crs:LocalDehaze>-0.1</XMP-crs:LocalDehaze>"), "\(out.prefix(600))")
     }
@@ -338,19 +316,19 @@ struct LightroomMaskTests {
         var dabs = ""
         dabs.reserveCapacity(100_000 * 40)
         for i in 0..<100_000 { dabs += String(format: "<rdf:li>d %.5f %.5f</rdf:li>", 0.1 + 0.8 * Double(i % 5000) / 5000, 0.1 + 0.8 * Double(i / 5000) / 20) }
-        let paint = Self.list("PaintBasedCorrections", amounts: #"crs:LocalExposure2012="0.25""#, masks: """
+        let paint = LightroomPackets.correctionList("PaintBasedCorrections", amounts: #"crs:LocalExposure2012="0.25""#, masks: """
             <rdf:li><rdf:Description crs:What="Mask/Paint" crs:MaskValue="1" crs:Radius="0.01" crs:Flow="1" crs:CenterWeight="0">
              <crs:Dabs><rdf:Seq>\(dabs)</rdf:Seq></crs:Dabs>
             </rdf:Description></rdf:li>
             """)
         // Larger than the 2 MiB kept as develop settings: read from the parsed packet (8 MiB bound).
-        let r = try LightroomLocalCorrections.read(XMPPacket(data: Self.packet(paint)), orientation: 1, storedSize: (6000, 4000))
+        let r = try LightroomLocalCorrections.read(XMPPacket(data: LightroomPackets.maskPacket(paint)), orientation: 1, storedSize: (6000, 4000))
         let c = try #require(r.corrections.first)
         #expect(c.mask.pointCount > 100 && c.mask.pointCount <= MaskLimits.pointsPerStroke, "\(String(c.mask.pointCount)) points")
         // Beyond the packet's element bound: refused whole.
         let more = String(repeating: "<rdf:li>d 0.5 0.5</rdf:li>", count: XMPPacket.maxElements + 1)
         Self.expectProblem("too many elements", {
-            _ = try LightroomLocalCorrections.read(XMPPacket(data: Self.packet(Self.list("PaintBasedCorrections", amounts: "", masks: #"<rdf:li><rdf:Description crs:What="Mask/Paint" crs:Radius="0.01"><crs:Dabs><rdf:Seq>\#(more)</rdf:Seq></crs:Dabs></rdf:Description></rdf:li>"#))), orientation: 1)
+            _ = try LightroomLocalCorrections.read(XMPPacket(data: LightroomPackets.maskPacket(LightroomPackets.correctionList("PaintBasedCorrections", amounts: "", masks: #"<rdf:li><rdf:Description crs:What="Mask/Paint" crs:Radius="0.01"><crs:Dabs><rdf:Seq>\#(more)</rdf:Seq></crs:Dabs></rdf:Description></rdf:li>"#))), orientation: 1)
         }, contains: "more than \(XMPPacket.maxElements) elements")
     }
 
@@ -378,7 +356,7 @@ struct LightroomMaskTests {
         let size = (width: 600, height: 400)
         let written = LightroomLocalCorrections.xmpElements(recipe: recipe, orientation: orientation, storedSize: size)
         #expect(written.notExported.isEmpty, "\(written.notExported)")
-        let data = Self.packet(written.elements.joined(separator: "\n"))
+        let data = LightroomPackets.maskPacket(written.elements.joined(separator: "\n"))
         let back = try LightroomLocalCorrections.read(packet: data, orientation: orientation, storedSize: size)
         #expect(back.unmapped.isEmpty, "\(back.unmapped)")
         var again = Recipe.empty

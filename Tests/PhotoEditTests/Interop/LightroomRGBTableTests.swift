@@ -175,7 +175,7 @@ struct LightroomRGBTableRenderTests {
     static func translate(_ f: (Int, Int, Int) -> (UInt16, UInt16, UInt16), extra: String = "") throws -> LightroomTranslation {
         let text = AdobeTableEncoder.encode(divisions: n, f)
         let id = try LightroomRGBTable.decode(text).fingerprint
-        let xml = LightroomSettingsTests.packet(#"crs:ProcessVersion="11.0" crs:RGBTable="\#(id)" crs:Table_\#(id)="\#(text)" "# + extra)
+        let xml = LightroomPackets.packet(#"crs:ProcessVersion="11.0" crs:RGBTable="\#(id)" crs:Table_\#(id)="\#(text)" "# + extra)
         return try LightroomSettings(packet: XMPPacket(data: Data(xml.utf8)), rendered: true).translation()
     }
 
@@ -196,7 +196,7 @@ struct LightroomRGBTableRenderTests {
         let reread = try Recipe(json: translation.recipe.json, registry: .standard)
         #expect(reread == translation.recipe)
         // The same table as a .cube file (red fastest), through the lut filter.
-        try LutTests.cube(Self.n) { r, g, b in
+        try CubeText.make(Self.n) { r, g, b in
             let i = { (v: Float) in Int((v * Float(Self.n - 1)).rounded()) }
             let o = Self.swapBoost(i(r), i(g), i(b))
             return (Float(o.0) / 65535, Float(o.1) / 65535, Float(o.2) / 65535)
@@ -213,7 +213,7 @@ struct LightroomRGBTableRenderTests {
         let written = LightroomEquivalents(recipe: translation.recipe, orientation: 1)
         let attributes = written.values.map { "crs:\($0.name)=\"\($0.value)\"" }.joined(separator: " ")
         #expect(written.values.contains { $0.name == "RGBTable" && $0.value == look.table.fingerprint })
-        let back = try LightroomSettings(packet: XMPPacket(data: Data(LightroomSettingsTests.packet(#"crs:ProcessVersion="11.0" "# + attributes).utf8)),
+        let back = try LightroomSettings(packet: XMPPacket(data: Data(LightroomPackets.packet(#"crs:ProcessVersion="11.0" "# + attributes).utf8)),
                                          rendered: true).translation()
         #expect(back.recipe.lookTable == look)
         // The chain form round-trips (rgbtable=AMOUNT:TABLE).
@@ -237,7 +237,7 @@ struct LightroomRGBTableRenderTests {
         let damaged = String(text.prefix(30)) + "!!!!!" + String(text.dropFirst(35))
         let id = String(repeating: "A", count: 32)
         for extra in ["", #"crs:Table_\#(id)="\#(damaged)""#, #"crs:Table_\#(id)="\#(String(repeating: "z", count: 5000))""#] {
-            let xml = LightroomSettingsTests.packet(#"crs:ProcessVersion="11.0" crs:Exposure2012="+0.5" crs:RGBTable="\#(id)" "# + extra)
+            let xml = LightroomPackets.packet(#"crs:ProcessVersion="11.0" crs:Exposure2012="+0.5" crs:RGBTable="\#(id)" "# + extra)
             let t = try LightroomSettings(packet: XMPPacket(data: Data(xml.utf8)), rendered: true).translation()
             #expect(t.recipe.lookTable == nil)
             #expect(t.recipe.node("exposure") != nil, "the rest still applies")
@@ -382,7 +382,7 @@ struct LightroomRGBTableSpaceTests {
             (AdobeTableEncoder.ramp(b, n), AdobeTableEncoder.ramp(g, n), AdobeTableEncoder.ramp(r, n))
         }))
         let id = try LightroomRGBTable.decode(text).fingerprint
-        let xml = LightroomSettingsTests.packet(#"crs:ProcessVersion="11.0" crs:RGBTable="\#(id)" crs:Table_\#(id)="\#(text)""#)
+        let xml = LightroomPackets.packet(#"crs:ProcessVersion="11.0" crs:RGBTable="\#(id)" crs:Table_\#(id)="\#(text)""#)
         let packet = try XMPPacket(data: Data(xml.utf8))
         let nine = try LightroomSettings(packet: packet, version: 9, rendered: true).translation()
         #expect(nine.applied.contains("RGBTable") && nine.recipe.lookTable?.table.primaries == .proPhoto, "\(nine.unmapped)")
@@ -401,7 +401,7 @@ struct LightroomLookTests {
     }))
 
     static func translate(_ attributes: String, look: String, version: Int = LightroomSettings.translationVersion) throws -> LightroomTranslation {
-        let xml = LightroomSettingsTests.packet(#"crs:ProcessVersion="11.0" "# + attributes, body: look)
+        let xml = LightroomPackets.packet(#"crs:ProcessVersion="11.0" "# + attributes, body: look)
         return try LightroomSettings(packet: XMPPacket(data: Data(xml.utf8)), version: version, rendered: true).translation()
     }
 
@@ -416,8 +416,8 @@ struct LightroomLookTests {
         #expect(table.amount == 0.5 && table.table.fingerprint == id)
         #expect(t.applied.contains("Look"), "\(t.applied)")
         // The look's contrast at its amount (+20 × 0.5); the packet's own saturation wins, the look's is listed.
-        #expect(LightroomSettingsTests.number(t, "contrast", "amount") == 10)
-        #expect(LightroomSettingsTests.number(t, "saturation", "amount") == 30)
+        #expect(LightroomPackets.number(t, "contrast", "amount") == 10)
+        #expect(LightroomPackets.number(t, "saturation", "amount") == 30)
         #expect(t.unmapped == ["Look Artistic 01 Saturation (the packet sets its own)"], "\(t.unmapped)")
         // Translation 8 read no look: the packet's own settings only.
         let eight = try Self.translate(#"crs:Exposure2012="+0.5""#, look: look, version: 8)
@@ -454,7 +454,7 @@ struct LightroomLookTests {
         let written = LightroomEquivalents(recipe: recipe, orientation: 1)
         #expect(written.notExported.isEmpty, "\(written.notExported)")
         let attributes = written.values.map { "crs:\($0.name)=\"\($0.value)\"" }.joined(separator: " ")
-        let xml = LightroomSettingsTests.packet(#"crs:ProcessVersion="11.0" "# + attributes, body: written.elements.joined())
+        let xml = LightroomPackets.packet(#"crs:ProcessVersion="11.0" "# + attributes, body: written.elements.joined())
         let back = try LightroomSettings(packet: XMPPacket(data: Data(xml.utf8)), rendered: true).translation()
         #expect(back.recipe.lookTable == recipe.lookTable, "\(back.unmapped)")
     }

@@ -16,7 +16,6 @@ struct LightroomSettingsTests {
         try LightroomSettings(packet: Data(packet.utf8)).translation()
     }
 
-    /// A packet of `crs:` attributes.
     /// exiftool's `-j -n` reading of a file: tag name → value.
     static func exiftoolJSON(_ arguments: [String]) throws -> [String: Any] {
         let process = Process()
@@ -32,18 +31,6 @@ struct LightroomSettingsTests {
         return first
     }
 
-    static func packet(_ attributes: String, body: String = "") -> String {
-        """
-        <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-         <rdf:Description rdf:about="" xmlns:crs="http://ns.adobe.com/camera-raw-settings/1.0/" \(attributes)>\(body)</rdf:Description>
-        </rdf:RDF></x:xmpmeta>
-        """
-    }
-
-    static func number(_ t: LightroomTranslation, _ filter: String, _ parameter: String) -> Double? {
-        t.recipe.node(filter).map { $0.parameters.number(parameter) }
-    }
-
     // MARK: Translation
 
     @Test func bothShapesTranslateTheSame() throws {
@@ -51,18 +38,18 @@ struct LightroomSettingsTests {
         let elements = try LightroomSettings(packet: Self.fixture("elements.xmp")).translation()
         #expect(attributes == elements, "attributes (Lightroom Classic) and elements (Lightroom 7+), other prefixes")
         let t = attributes
-        #expect(Self.number(t, "exposure", "ev") == 0.6)
-        #expect(Self.number(t, "contrast", "amount") == 15)
-        #expect(Self.number(t, "highlights", "amount") == -40)
-        #expect(Self.number(t, "shadows", "amount") == 35)
-        #expect(Self.number(t, "whites", "amount") == 10)
-        #expect(Self.number(t, "blacks", "amount") == -12)
-        #expect(Self.number(t, "temperature", "amount") == 12 && Self.number(t, "tint", "amount") == -6)
+        #expect(LightroomPackets.number(t, "exposure", "ev") == 0.6)
+        #expect(LightroomPackets.number(t, "contrast", "amount") == 15)
+        #expect(LightroomPackets.number(t, "highlights", "amount") == -40)
+        #expect(LightroomPackets.number(t, "shadows", "amount") == 35)
+        #expect(LightroomPackets.number(t, "whites", "amount") == 10)
+        #expect(LightroomPackets.number(t, "blacks", "amount") == -12)
+        #expect(LightroomPackets.number(t, "temperature", "amount") == 12 && LightroomPackets.number(t, "tint", "amount") == -6)
         #expect(t.recipe.node("raw") == nil, "as shot: no RAW development")
-        #expect(Self.number(t, "vibrance", "amount") == 20 && Self.number(t, "saturation", "amount") == -5)
-        #expect(Self.number(t, "hsl", "orange_h") == 6 && Self.number(t, "hsl", "green_h") == -10)
-        #expect(Self.number(t, "hsl", "blue_s") == -25 && Self.number(t, "hsl", "orange_l") == 10)
-        #expect(Self.number(t, "hsl", "red_h") == 0)
+        #expect(LightroomPackets.number(t, "vibrance", "amount") == 20 && LightroomPackets.number(t, "saturation", "amount") == -5)
+        #expect(LightroomPackets.number(t, "hsl", "orange_h") == 6 && LightroomPackets.number(t, "hsl", "green_h") == -10)
+        #expect(LightroomPackets.number(t, "hsl", "blue_s") == -25 && LightroomPackets.number(t, "hsl", "orange_l") == 10)
+        #expect(LightroomPackets.number(t, "hsl", "red_h") == 0)
         let crop = try #require(t.recipe.node("crop"))
         #expect(crop.parameters.text("mode") == "rect")
         #expect(abs(crop.parameters.number("x") - 0.05) < 1e-9 && abs(crop.parameters.number("y") - 0.1) < 1e-9)
@@ -71,18 +58,18 @@ struct LightroomSettingsTests {
         let curve = try #require(t.recipe.node("curve"))
         #expect(curve.parameters.text("channel") == "rgb" && curve.parameters.number("n") == 4)
         #expect(abs(curve.parameters.number("x2") - 64.0 / 255) < 1e-6 && abs(curve.parameters.number("y2") - 56.0 / 255) < 1e-6)
-        #expect(Self.number(t, "sharpen", "amount") == 40 && Self.number(t, "sharpen", "radius") == 1.2)
-        #expect(Self.number(t, "sharpen", "threshold") == 4)
-        #expect(Self.number(t, "vignette", "amount") == -30 && Self.number(t, "vignette", "midpoint") == 40)
-        #expect(Self.number(t, "vignette", "feather") == 60 && Self.number(t, "vignette", "roundness") == 20)
-        #expect(Self.number(t, "grain", "amount") == 25 && Self.number(t, "grain", "size") == 3.25)
+        #expect(LightroomPackets.number(t, "sharpen", "amount") == 40 && LightroomPackets.number(t, "sharpen", "radius") == 1.2)
+        #expect(LightroomPackets.number(t, "sharpen", "threshold") == 4)
+        #expect(LightroomPackets.number(t, "vignette", "amount") == -30 && LightroomPackets.number(t, "vignette", "midpoint") == 40)
+        #expect(LightroomPackets.number(t, "vignette", "feather") == 60 && LightroomPackets.number(t, "vignette", "roundness") == 20)
+        #expect(LightroomPackets.number(t, "grain", "amount") == 25 && LightroomPackets.number(t, "grain", "size") == 3.25)
         #expect(t.recipe.node("mono") == nil)
-        #expect(Self.number(t, "splittone", "shadow_hue") == 220 && Self.number(t, "splittone", "shadow_sat") == 25)
-        #expect(Self.number(t, "splittone", "high_hue") == 45 && Self.number(t, "splittone", "high_sat") == 20)
-        #expect(Self.number(t, "splittone", "balance") == 10)
+        #expect(LightroomPackets.number(t, "splittone", "shadow_hue") == 220 && LightroomPackets.number(t, "splittone", "shadow_sat") == 25)
+        #expect(LightroomPackets.number(t, "splittone", "high_hue") == 45 && LightroomPackets.number(t, "splittone", "high_sat") == 20)
+        #expect(LightroomPackets.number(t, "splittone", "balance") == 10)
         #expect(curve.parameters.number("blue_n") == 2 && abs(curve.parameters.number("blue_y1") - 10.0 / 255) < 1e-6,
                 "the blue channel's curve is the curve filter's own blue curve")
-        #expect(Self.number(t, "clarity", "amount") == 18 && Self.number(t, "dehaze", "strength") == 8 && t.recipe.node("texture") == nil)
+        #expect(LightroomPackets.number(t, "clarity", "amount") == 18 && LightroomPackets.number(t, "dehaze", "strength") == 8 && t.recipe.node("texture") == nil)
         #expect(t.unmapped == ["MaskGroupBasedCorrections 1: no mask"],
                 "set and not mapped, never dropped silently; defaults (Texture 0, ColorGradeBlending 50…) and bookkeeping are not listed")
         #expect(t.applied.contains("ToneCurvePV2012Blue") && t.applied.contains("Exposure2012") && !t.applied.contains("Texture"))
@@ -91,14 +78,14 @@ struct LightroomSettingsTests {
     /// A camera profile other than Adobe's neutral one changes the look:
     /// listed, as every setting photoedit does not apply.
     @Test func cameraProfilesOtherThanTheNeutralOneAreListed() throws {
-        #expect(try Self.translate(Self.packet(#"crs:CameraProfile="Adobe Standard" crs:Exposure2012="+0.5""#)).unmapped.isEmpty)
-        #expect(try Self.translate(Self.packet(#"crs:CameraProfile="Camera Portrait""#)).unmapped == ["CameraProfile Camera Portrait"])
+        #expect(try Self.translate(LightroomPackets.packet(#"crs:CameraProfile="Adobe Standard" crs:Exposure2012="+0.5""#)).unmapped.isEmpty)
+        #expect(try Self.translate(LightroomPackets.packet(#"crs:CameraProfile="Camera Portrait""#)).unmapped == ["CameraProfile Camera Portrait"])
         let long = String(repeating: "x", count: 100)
-        #expect(try Self.translate(Self.packet("crs:CameraProfile=\"\(long)\"")).unmapped == ["CameraProfile (not Adobe Standard)"])
+        #expect(try Self.translate(LightroomPackets.packet("crs:CameraProfile=\"\(long)\"")).unmapped == ["CameraProfile (not Adobe Standard)"])
     }
 
     @Test func defaultsTranslateToNothing() throws {
-        let t = try Self.translate(Self.packet("""
+        let t = try Self.translate(LightroomPackets.packet("""
             crs:Version="15.0" crs:ProcessVersion="11.0" crs:WhiteBalance="As Shot" crs:Exposure2012="0.00" crs:Contrast2012="0" \
             crs:Clarity2012="0" crs:Sharpness="0" crs:HasCrop="False" crs:CropLeft="0.2" crs:ConvertToGrayscale="False" \
             crs:GrainFrequency="50" crs:SharpenDetail="25"
@@ -108,39 +95,39 @@ struct LightroomSettingsTests {
 
     @Test func whiteBalanceCropOrientationAndCurves() throws {
         // A RAW's custom white balance: kelvin → raw.wb, clamped to raw's 2000…25000 K.
-        var t = try Self.translate(Self.packet(#"crs:WhiteBalance="Custom" crs:Temperature="4650" crs:Tint="+12""#))
-        #expect(t.recipe.node("raw")?.parameters.text("wb") == "kelvin" && Self.number(t, "raw", "temperature") == 4650)
-        #expect(Self.number(t, "raw", "tint") == 12 && t.needsRaw)
-        t = try Self.translate(Self.packet(#"crs:WhiteBalance="Daylight" crs:Temperature="50000" crs:Tint="0""#))
-        #expect(Self.number(t, "raw", "temperature") == 25000)
-        t = try Self.translate(Self.packet(#"crs:WhiteBalance="Auto" crs:Temperature="5000""#))
+        var t = try Self.translate(LightroomPackets.packet(#"crs:WhiteBalance="Custom" crs:Temperature="4650" crs:Tint="+12""#))
+        #expect(t.recipe.node("raw")?.parameters.text("wb") == "kelvin" && LightroomPackets.number(t, "raw", "temperature") == 4650)
+        #expect(LightroomPackets.number(t, "raw", "tint") == 12 && t.needsRaw)
+        t = try Self.translate(LightroomPackets.packet(#"crs:WhiteBalance="Daylight" crs:Temperature="50000" crs:Tint="0""#))
+        #expect(LightroomPackets.number(t, "raw", "temperature") == 25000)
+        t = try Self.translate(LightroomPackets.packet(#"crs:WhiteBalance="Auto" crs:Temperature="5000""#))
         #expect(t.recipe.node("raw")?.parameters.text("wb") == "auto")
-        t = try Self.translate(Self.packet(#"crs:WhiteBalance="As Shot" crs:Temperature="5000" crs:Tint="+3""#))
+        t = try Self.translate(LightroomPackets.packet(#"crs:WhiteBalance="As Shot" crs:Temperature="5000" crs:Tint="+3""#))
         #expect(!t.needsRaw, "as shot is photoedit's default development")
 
         // The crop is in the frame as stored: orientation 6 (turned 90° clockwise) moves it.
         let crop = #"crs:HasCrop="True" crs:CropLeft="0.1" crs:CropTop="0.2" crs:CropRight="0.5" crs:CropBottom="0.9" crs:CropAngle="-3.5""#
-        t = try Self.translate(Self.packet(crop + #" xmlns:tiff="http://ns.adobe.com/tiff/1.0/" tiff:Orientation="6""#))
+        t = try Self.translate(LightroomPackets.packet(crop + #" xmlns:tiff="http://ns.adobe.com/tiff/1.0/" tiff:Orientation="6""#))
         let node = try #require(t.recipe.node("crop"))
         let rect = ["x", "y", "w", "h"].map { (node.parameters.number($0) * 1000).rounded() / 1000 }
         #expect(rect == [0.1, 0.1, 0.7, 0.4], "upright x = 1 − bottom, y = left")
-        #expect(Self.number(t, "straighten", "angle") == -3.5)
-        t = try Self.translate(Self.packet(crop + #" xmlns:tiff="http://ns.adobe.com/tiff/1.0/" tiff:Orientation="2""#))
-        #expect(Self.number(t, "straighten", "angle") == 3.5, "a mirrored frame turns the other way")
+        #expect(LightroomPackets.number(t, "straighten", "angle") == -3.5)
+        t = try Self.translate(LightroomPackets.packet(crop + #" xmlns:tiff="http://ns.adobe.com/tiff/1.0/" tiff:Orientation="2""#))
+        #expect(LightroomPackets.number(t, "straighten", "angle") == 3.5, "a mirrored frame turns the other way")
 
         // A curve of more than 8 points is resampled to 8; a channel curve is that channel's own curve.
         let many = (0...17).map { i in "<rdf:li>\(i * 15), \(min(255, i * 16))</rdf:li>" }.joined()
-        t = try Self.translate(Self.packet("", body: "<crs:ToneCurvePV2012Green><rdf:Seq>\(many)</rdf:Seq></crs:ToneCurvePV2012Green>"))
+        t = try Self.translate(LightroomPackets.packet("", body: "<crs:ToneCurvePV2012Green><rdf:Seq>\(many)</rdf:Seq></crs:ToneCurvePV2012Green>"))
         let curve = try #require(t.recipe.node("curve"))
         #expect(curve.parameters.text("channel") == "rgb" && curve.parameters.number("n") == 2 && t.unmapped.isEmpty)
         #expect(curve.parameters.number("green_n") == 8 && curve.parameters.number("green_x1") == 0)
         #expect(curve.parameters.number("green_x8") == 1 && curve.parameters.number("green_y8") == 1)
 
         // Black and white with the grey mixer's red, green and blue.
-        t = try Self.translate(Self.packet(#"crs:ConvertToGrayscale="True" crs:GrayMixerRed="+40" crs:GrayMixerGreen="-20" crs:GrayMixerBlue="0" crs:GrayMixerAqua="-15""#))
-        #expect(Self.number(t, "mono", "amount") == 100)
-        #expect(abs((Self.number(t, "mono", "red") ?? 0) - 0.2126 * 1.4) < 1e-6 && abs((Self.number(t, "mono", "green") ?? 0) - 0.7152 * 0.8) < 1e-6)
-        #expect(Self.number(t, "hsl", "aqua_l") == -15 && t.unmapped.isEmpty, "the mixer's other bands: their luminance before grey")
+        t = try Self.translate(LightroomPackets.packet(#"crs:ConvertToGrayscale="True" crs:GrayMixerRed="+40" crs:GrayMixerGreen="-20" crs:GrayMixerBlue="0" crs:GrayMixerAqua="-15""#))
+        #expect(LightroomPackets.number(t, "mono", "amount") == 100)
+        #expect(abs((LightroomPackets.number(t, "mono", "red") ?? 0) - 0.2126 * 1.4) < 1e-6 && abs((LightroomPackets.number(t, "mono", "green") ?? 0) - 0.7152 * 0.8) < 1e-6)
+        #expect(LightroomPackets.number(t, "hsl", "aqua_l") == -15 && t.unmapped.isEmpty, "the mixer's other bands: their luminance before grey")
     }
 
     static let absurd = [
@@ -160,9 +147,9 @@ struct LightroomSettingsTests {
     /// does. The rest of the packet applies: no packet is refused for one setting.
     @Test(arguments: absurd)
     func absurdValuesAreLeftOutNotTheirPacket(_ attributes: String, _ listed: String) throws {
-        let t = try Self.translate(Self.packet(attributes + #" crs:Vibrance="+20""#))
+        let t = try Self.translate(LightroomPackets.packet(attributes + #" crs:Vibrance="+20""#))
         #expect(t.unmapped.contains(listed), "\(t.unmapped)")
-        #expect(Self.number(t, "vibrance", "amount") == 20, "the rest applies")
+        #expect(LightroomPackets.number(t, "vibrance", "amount") == 20, "the rest applies")
         #expect(!t.unmapped.joined().contains("900") && !t.unmapped.joined().contains("NaN") && !t.unmapped.joined().contains("720"))
     }
 
@@ -171,7 +158,7 @@ struct LightroomSettingsTests {
     @Test(arguments: absurd)
     func versionOneStillRefusesWhatItRefused(_ attributes: String, _ listed: String) throws {
         let data = AdjustmentData(formatIdentifier: LightroomSettings.formatIdentifier, formatVersion: "1",
-                                  data: Data(Self.packet(attributes).utf8))
+                                  data: Data(LightroomPackets.packet(attributes).utf8))
         #expect {
             _ = try LightroomSettings(adjustmentData: data).translation()
         } throws: { error in
@@ -202,7 +189,7 @@ struct LightroomSettingsTests {
     /// Version 3 maps Lightroom's Transform sliders to `perspective`
     /// (Vertical negated, Scale around 100); version 2 lists them.
     @Test func perspectiveSlidersFromVersionThree() throws {
-        let packet = Data(Self.packet(#"crs:PerspectiveVertical="-30" crs:PerspectiveHorizontal="+12" crs:PerspectiveRotate="-1.5" "#
+        let packet = Data(LightroomPackets.packet(#"crs:PerspectiveVertical="-30" crs:PerspectiveHorizontal="+12" crs:PerspectiveRotate="-1.5" "#
                                       + #"crs:PerspectiveScale="90" crs:PerspectiveAspect="+20" crs:PerspectiveX="-5" crs:PerspectiveY="+8" "#
                                       + #"crs:PerspectiveUpright="0""#).utf8)
         let v3 = try LightroomSettings(packet: packet).translation()
@@ -217,36 +204,36 @@ struct LightroomSettingsTests {
         #expect(v2.recipe.node("perspective") == nil)
         #expect(v2.unmapped.contains("PerspectiveVertical -30") && v2.unmapped.contains("PerspectiveScale +90"), "\(v2.unmapped)")
         // Lightroom's Upright (its own line detection) is not repeated: listed.
-        let upright = try LightroomSettings(packet: Data(Self.packet(#"crs:PerspectiveUpright="2""#).utf8)).translation()
+        let upright = try LightroomSettings(packet: Data(LightroomPackets.packet(#"crs:PerspectiveUpright="2""#).utf8)).translation()
         #expect(upright.unmapped == ["PerspectiveUpright +2"], "\(upright.unmapped)")
-        #expect(try LightroomSettings(packet: Data(Self.packet(#"crs:PerspectiveScale="100""#).utf8)).translation().isDefault)
+        #expect(try LightroomSettings(packet: Data(LightroomPackets.packet(#"crs:PerspectiveScale="100""#).utf8)).translation().isDefault)
     }
 
     /// Lightroom's white balance: a RAW's kelvin is the raw stage (clamped to
     /// its 2000…25000 K); on a rendered file the relative sliders, else the
     /// kelvin's shift from daylight (5500 K) in mired.
     @Test func whiteBalanceOnRawAndOnRenderedFiles() throws {
-        let custom = Data(Self.packet(#"crs:WhiteBalance="Custom" crs:Temperature="4500" crs:Tint="+12" crs:Exposure2012="+0.5""#).utf8)
+        let custom = Data(LightroomPackets.packet(#"crs:WhiteBalance="Custom" crs:Temperature="4500" crs:Tint="+12" crs:Exposure2012="+0.5""#).utf8)
         var t = try LightroomSettings(packet: custom).translation()
-        #expect(t.recipe.node("raw")?.parameters.text("wb") == "kelvin" && Self.number(t, "raw", "temperature") == 4500)
+        #expect(t.recipe.node("raw")?.parameters.text("wb") == "kelvin" && LightroomPackets.number(t, "raw", "temperature") == 4500)
         #expect(t.recipe.node("temperature") == nil)
         t = try LightroomSettings(packet: custom, rendered: true).translation()
-        #expect(t.recipe.node("raw") == nil && t.unmapped.isEmpty && Self.number(t, "exposure", "ev") == 0.5)
-        let shift = try #require(Self.number(t, "temperature", "amount"))
+        #expect(t.recipe.node("raw") == nil && t.unmapped.isEmpty && LightroomPackets.number(t, "exposure", "ev") == 0.5)
+        let shift = try #require(LightroomPackets.number(t, "temperature", "amount"))
         #expect(abs(shift - (1e6 / 5500 - 1e6 / 4500)) < 1e-3 && shift < 0, "a warmer light than daylight: cooled")
-        #expect(Self.number(t, "tint", "amount") == 12)
+        #expect(LightroomPackets.number(t, "tint", "amount") == 12)
         // A preset's relative sliders win on a rendered file; a RAW reads its kelvin.
-        let both = Data(Self.packet(#"crs:WhiteBalance="Custom" crs:Temperature="4500" crs:IncrementalTemperature="+20""#).utf8)
-        #expect(Self.number(try LightroomSettings(packet: both, rendered: true).translation(), "temperature", "amount") == 20)
+        let both = Data(LightroomPackets.packet(#"crs:WhiteBalance="Custom" crs:Temperature="4500" crs:IncrementalTemperature="+20""#).utf8)
+        #expect(LightroomPackets.number(try LightroomSettings(packet: both, rendered: true).translation(), "temperature", "amount") == 20)
         t = try LightroomSettings(packet: both).translation()
-        #expect(t.recipe.node("temperature") == nil && Self.number(t, "raw", "temperature") == 4500)
+        #expect(t.recipe.node("temperature") == nil && LightroomPackets.number(t, "raw", "temperature") == 4500)
         // 50000 K: Lightroom's own limit; the raw stage's is 25000 K; a rendered file's shift is clamped to 100 mired.
-        let hot = Data(Self.packet(#"crs:WhiteBalance="Custom" crs:Temperature="50000" crs:Tint="0" crs:Contrast2012="+10""#).utf8)
+        let hot = Data(LightroomPackets.packet(#"crs:WhiteBalance="Custom" crs:Temperature="50000" crs:Tint="0" crs:Contrast2012="+10""#).utf8)
         t = try LightroomSettings(packet: hot).translation()
-        #expect(Self.number(t, "raw", "temperature") == 25000 && Self.number(t, "contrast", "amount") == 10)
-        #expect(Self.number(try LightroomSettings(packet: hot, rendered: true).translation(), "temperature", "amount") == 100)
+        #expect(LightroomPackets.number(t, "raw", "temperature") == 25000 && LightroomPackets.number(t, "contrast", "amount") == 10)
+        #expect(LightroomPackets.number(try LightroomSettings(packet: hot, rendered: true).translation(), "temperature", "amount") == 100)
         // Auto is a RAW's development: listed on a rendered file.
-        t = try LightroomSettings(packet: Data(Self.packet(#"crs:WhiteBalance="Auto""#).utf8), rendered: true).translation()
+        t = try LightroomSettings(packet: Data(LightroomPackets.packet(#"crs:WhiteBalance="Auto""#).utf8), rendered: true).translation()
         #expect(t.unmapped == ["WhiteBalance Auto (a RAW's development)"])
     }
 
@@ -254,7 +241,7 @@ struct LightroomSettingsTests {
     /// digests, Upright's recorded transforms, unset point colours, the other
     /// process's sliders and curves are not listed.
     @Test func bookkeepingIsNotListed() throws {
-        let t = try Self.translate(Self.packet("""
+        let t = try Self.translate(LightroomPackets.packet("""
             crs:PresetType="Normal" crs:SupportsAmount="True" crs:SupportsAmount2="True" crs:ShowInPresets="True"             crs:GrainSeed="1234" crs:ColorVariance="0" crs:LookTable="E1095149FDB39D7A057BAB208837E2E1"             crs:Table_E1095149FDB39D7A057BAB208837E2E1="+7" crs:UprightTransform_0="1.0 0 0 0 1 0 0 0 1"             crs:CameraProfileDigest="2DE3C8E3E7A6454D52ADD2F110A1ADA2" crs:ProcessVersion="11.0" crs:Exposure="+0.5"             crs:Brightness="+50" crs:Contrast="+25" crs:FillLight="0" crs:Shadows="5" crs:Clarity="0" crs:RequiresRenditionBehavior="True"             crs:Exposure2012="+0.3"
             """, body: """
             <crs:Description><rdf:Alt><rdf:li xml:lang="x-default">A film look</rdf:li></rdf:Alt></crs:Description>
@@ -269,40 +256,40 @@ struct LightroomSettingsTests {
     /// The Calibration panel (primaries, shadow tint) is the calibration
     /// filter, slider for slider; grain roughness is grain version 2's.
     @Test func calibrationAndGrainRoughness() throws {
-        let t = try Self.translate(Self.packet("""
+        let t = try Self.translate(LightroomPackets.packet("""
             crs:ProcessVersion="11.0" crs:RedHue="+15" crs:RedSaturation="-20" crs:GreenHue="-10" crs:GreenSaturation="0"             crs:BlueHue="+25" crs:BlueSaturation="+30" crs:ShadowTint="-8" crs:GrainAmount="35" crs:GrainSize="40" crs:GrainFrequency="80"
             """))
         #expect(t.unmapped.isEmpty, "\(t.unmapped)")
-        #expect(Self.number(t, "calibration", "red_hue") == 15 && Self.number(t, "calibration", "red_sat") == -20)
-        #expect(Self.number(t, "calibration", "green_hue") == -10 && Self.number(t, "calibration", "green_sat") == 0)
-        #expect(Self.number(t, "calibration", "blue_hue") == 25 && Self.number(t, "calibration", "blue_sat") == 30)
-        #expect(Self.number(t, "calibration", "shadow_tint") == -8)
-        #expect(Self.number(t, "grain", "roughness") == 80 && t.recipe.node("grain")?.version == 2)
+        #expect(LightroomPackets.number(t, "calibration", "red_hue") == 15 && LightroomPackets.number(t, "calibration", "red_sat") == -20)
+        #expect(LightroomPackets.number(t, "calibration", "green_hue") == -10 && LightroomPackets.number(t, "calibration", "green_sat") == 0)
+        #expect(LightroomPackets.number(t, "calibration", "blue_hue") == 25 && LightroomPackets.number(t, "calibration", "blue_sat") == 30)
+        #expect(LightroomPackets.number(t, "calibration", "shadow_tint") == -8)
+        #expect(LightroomPackets.number(t, "grain", "roughness") == 80 && t.recipe.node("grain")?.version == 2)
         #expect(Set(t.applied).isSuperset(of: ["RedHue", "RedSaturation", "GreenHue", "BlueHue", "BlueSaturation", "ShadowTint", "GrainFrequency"]))
         #expect(!t.applied.contains("GreenSaturation"), "at its default: nothing applied")
         // Grain roughness without grain changes nothing: neither applied nor listed.
-        let off = try Self.translate(Self.packet(#"crs:GrainAmount="0" crs:GrainFrequency="80" crs:RedHue="+200""#))
+        let off = try Self.translate(LightroomPackets.packet(#"crs:GrainAmount="0" crs:GrainFrequency="80" crs:RedHue="+200""#))
         #expect(off.unmapped == ["RedHue (beyond Lightroom's -100 to 100: clamped)"] && off.recipe.node("grain") == nil)
-        #expect(Self.number(off, "calibration", "red_hue") == 100)
+        #expect(LightroomPackets.number(off, "calibration", "red_hue") == 100)
         // A preset's amount scales them like any slider.
-        let half = try Self.translate(Self.packet(#"crs:PresetType="Normal" crs:SupportsAmount="True" crs:Amount="0.5" crs:RedHue="+40""#))
-        #expect(Self.number(half, "calibration", "red_hue") == 20)
+        let half = try Self.translate(LightroomPackets.packet(#"crs:PresetType="Normal" crs:SupportsAmount="True" crs:Amount="0.5" crs:RedHue="+40""#))
+        #expect(LightroomPackets.number(half, "calibration", "red_hue") == 20)
     }
 
     /// Process 2010 (Lightroom 3, Camera Raw 6): Exposure, FillLight,
     /// HighlightRecovery, Brightness, Contrast, Blacks and the point curve of that process.
     @Test func process2010Settings() throws {
-        let t = try Self.translate(Self.packet("""
+        let t = try Self.translate(LightroomPackets.packet("""
             crs:ProcessVersion="5.7" crs:Exposure="+0.80" crs:Brightness="+80" crs:Contrast="+45" crs:FillLight="30"             crs:HighlightRecovery="40" crs:Shadows="10" crs:Exposure2012="0" crs:Clarity="+20"
             """, body: "<crs:ToneCurve><rdf:Seq><rdf:li>0, 0</rdf:li><rdf:li>128, 140</rdf:li><rdf:li>255, 255</rdf:li></rdf:Seq></crs:ToneCurve>"))
-        #expect(Self.number(t, "exposure", "ev") == 0.8 && Self.number(t, "contrast", "amount") == 20)
-        #expect(Self.number(t, "shadows", "amount") == 30 && Self.number(t, "highlights", "amount") == -40)
-        #expect(Self.number(t, "blacks", "amount") == -10)
+        #expect(LightroomPackets.number(t, "exposure", "ev") == 0.8 && LightroomPackets.number(t, "contrast", "amount") == 20)
+        #expect(LightroomPackets.number(t, "shadows", "amount") == 30 && LightroomPackets.number(t, "highlights", "amount") == -40)
+        #expect(LightroomPackets.number(t, "blacks", "amount") == -10)
         let curve = try #require(t.recipe.node("curve"))
         #expect(curve.parameters.number("n") == 8, "Brightness then the point curve, as one curve sampled at 8 points")
         let mid = ToneCurve(Filters.curvePoints(curve.parameters, prefix: "")).value(0.5)
         #expect(mid > 140.0 / 255, "brighter than the point curve alone: \(mid)")
-        #expect(Self.number(t, "clarity", "amount") == 20, "process 2010's clarity")
+        #expect(LightroomPackets.number(t, "clarity", "amount") == 20, "process 2010's clarity")
         #expect(t.unmapped.isEmpty, "\(t.unmapped)")
         #expect(Set(t.applied) == ["Exposure", "Brightness", "Contrast", "FillLight", "HighlightRecovery", "Shadows", "ToneCurve", "Clarity"])
     }
@@ -310,16 +297,16 @@ struct LightroomSettingsTests {
     /// The parametric curve (its four regions and three splits) becomes
     /// points of the main curve, composed with the point curve.
     @Test func parametricCurve() throws {
-        var t = try Self.translate(Self.packet(#"crs:ParametricShadows="+40" crs:ParametricHighlights="-30" crs:ParametricMidtoneSplit="60""#))
+        var t = try Self.translate(LightroomPackets.packet(#"crs:ParametricShadows="+40" crs:ParametricHighlights="-30" crs:ParametricMidtoneSplit="60""#))
         var curve = try #require(t.recipe.node("curve"))
         let c = ToneCurve(Filters.curvePoints(curve.parameters, prefix: ""))
         #expect(c.value(0.125) > 0.15 && c.value(0.9) < 0.88 && abs(c.value(0) - 0) < 1e-9 && abs(c.value(1) - 1) < 1e-9)
         #expect(t.unmapped.isEmpty && Set(t.applied) == ["ParametricShadows", "ParametricHighlights", "ParametricMidtoneSplit"])
         // Splits alone, the regions at 0: nothing.
-        t = try Self.translate(Self.packet(#"crs:ParametricShadowSplit="30""#))
+        t = try Self.translate(LightroomPackets.packet(#"crs:ParametricShadowSplit="30""#))
         #expect(t.isDefault)
         // With a point curve: the point curve applies after the parametric one.
-        t = try Self.translate(Self.packet(#"crs:ParametricDarks="+50""#,
+        t = try Self.translate(LightroomPackets.packet(#"crs:ParametricDarks="+50""#,
                                            body: "<crs:ToneCurvePV2012><rdf:Seq><rdf:li>0, 40</rdf:li><rdf:li>255, 255</rdf:li></rdf:Seq></crs:ToneCurvePV2012>"))
         curve = try #require(t.recipe.node("curve"))
         #expect(abs(curve.parameters.number("y1") - 40.0 / 255) < 1e-6 && curve.parameters.number("n") == 8)
@@ -328,11 +315,11 @@ struct LightroomSettingsTests {
     /// A preset's amount (`crs:Amount` with `crs:SupportsAmount`) scales its sliders and curves.
     @Test func presetAmount() throws {
         let body = "<crs:ToneCurvePV2012><rdf:Seq><rdf:li>0, 40</rdf:li><rdf:li>255, 255</rdf:li></rdf:Seq></crs:ToneCurvePV2012>"
-        var t = try Self.translate(Self.packet(#"crs:PresetType="Normal" crs:SupportsAmount="True" crs:Amount="0.5" crs:Exposure2012="+1" crs:Contrast2012="+40""#, body: body))
-        #expect(Self.number(t, "exposure", "ev") == 0.5 && Self.number(t, "contrast", "amount") == 20)
-        #expect(abs((Self.number(t, "curve", "y1") ?? 0) - 20.0 / 255) < 1e-6)
-        t = try Self.translate(Self.packet(#"crs:PresetType="Normal" crs:SupportsAmount="False" crs:Amount="0.5" crs:Exposure2012="+1""#))
-        #expect(Self.number(t, "exposure", "ev") == 1, "a preset without SupportsAmount applies whole")
+        var t = try Self.translate(LightroomPackets.packet(#"crs:PresetType="Normal" crs:SupportsAmount="True" crs:Amount="0.5" crs:Exposure2012="+1" crs:Contrast2012="+40""#, body: body))
+        #expect(LightroomPackets.number(t, "exposure", "ev") == 0.5 && LightroomPackets.number(t, "contrast", "amount") == 20)
+        #expect(abs((LightroomPackets.number(t, "curve", "y1") ?? 0) - 20.0 / 255) < 1e-6)
+        t = try Self.translate(LightroomPackets.packet(#"crs:PresetType="Normal" crs:SupportsAmount="False" crs:Amount="0.5" crs:Exposure2012="+1""#))
+        #expect(LightroomPackets.number(t, "exposure", "ev") == 1, "a preset without SupportsAmount applies whole")
     }
 
     /// Curves that are not curves leave that curve out (listed); packets
@@ -342,15 +329,15 @@ struct LightroomSettingsTests {
         for (body, what) in [("<crs:ToneCurvePV2012><rdf:Seq>\(points)</rdf:Seq></crs:ToneCurvePV2012>", "300 points"),
                              ("<crs:ToneCurvePV2012><rdf:Seq><rdf:li>128, 0</rdf:li><rdf:li>64, 255</rdf:li></rdf:Seq></crs:ToneCurvePV2012>", "x going back"),
                              ("<crs:ToneCurvePV2012Red><rdf:Seq><rdf:li>0, 0, 0</rdf:li><rdf:li>255, 255</rdf:li></rdf:Seq></crs:ToneCurvePV2012Red>", "not x, y")] {
-            let t = try Self.translate(Self.packet(#"crs:Exposure2012="+1""#, body: body))
-            #expect(t.recipe.node("curve") == nil && Self.number(t, "exposure", "ev") == 1, "\(what)")
+            let t = try Self.translate(LightroomPackets.packet(#"crs:Exposure2012="+1""#, body: body))
+            #expect(t.recipe.node("curve") == nil && LightroomPackets.number(t, "exposure", "ev") == 1, "\(what)")
             #expect(t.unmapped.count == 1 && t.unmapped[0].hasPrefix("ToneCurvePV2012"), "\(what): \(t.unmapped)")
         }
-        let huge = Self.packet(#"crs:Exposure2012="+1""#, body: String(repeating: "<!-- padding -->", count: (LightroomSettings.maxPacketBytes / 16) + 1))
+        let huge = LightroomPackets.packet(#"crs:Exposure2012="+1""#, body: String(repeating: "<!-- padding -->", count: (LightroomSettings.maxPacketBytes / 16) + 1))
         #expect(throws: XMPProblem.self, "over 2 MiB") { _ = try Self.translate(huge) }
-        let deep = Self.packet(#"crs:Exposure2012="+1""#, body: "<crs:Deep>" + String(repeating: "<a>", count: 100) + String(repeating: "</a>", count: 100) + "</crs:Deep>")
+        let deep = LightroomPackets.packet(#"crs:Exposure2012="+1""#, body: "<crs:Deep>" + String(repeating: "<a>", count: 100) + String(repeating: "</a>", count: 100) + "</crs:Deep>")
         #expect(throws: XMPProblem.self, "nested 100 deep") { _ = try Self.translate(deep) }
-        let many = Self.packet((0..<2100).map { "crs:Unknown\($0)=\"1\"" }.joined(separator: " "))
+        let many = LightroomPackets.packet((0..<2100).map { "crs:Unknown\($0)=\"1\"" }.joined(separator: " "))
         #expect(throws: XMPProblem.self, "2100 settings") { _ = try Self.translate(many) }
     }
 
@@ -425,7 +412,7 @@ struct LightroomSettingsTests {
 
         // One value that cannot be used: that setting is left out, listed, never quoted; the rest applies.
         let odd = temp.file("odd.xmp")
-        try Self.packet(#"crs:Exposure2012="NaN" crs:Contrast2012="+20""#).write(toFile: odd, atomically: true, encoding: .utf8)
+        try LightroomPackets.packet(#"crs:Exposure2012="NaN" crs:Contrast2012="+20""#).write(toFile: odd, atomically: true, encoding: .utf8)
         r = try cli.run(["import-xmp", id, "--sidecar", odd])
         #expect(r.status == 0 && r.stdoutLines == ["\(id)\t2\tnew\tnot mapped: Exposure2012 (not a number)"], "\(r)")
         #expect(!r.stdout.contains("NaN"), "never quotes the packet")
@@ -452,8 +439,8 @@ struct LightroomSettingsTests {
             try FileManager.default.copyItem(atPath: Paths.sample(sample), toPath: path)
         }
         try Tool.exiftool(["-overwrite_original", "-XMP-crs:Exposure2012=-0.5", "-XMP-crs:ConvertToGrayscale=True", embedded])
-        try Self.packet(#"crs:Exposure2012="+1" crs:Shadows2012="1e300""#).write(toFile: temp.file("B.xmp"), atomically: true, encoding: .utf8)
-        try Self.packet(#"crs:WhiteBalance="Custom" crs:Temperature="3200" crs:Tint="0""#).write(toFile: temp.file("C.xmp"), atomically: true, encoding: .utf8)
+        try LightroomPackets.packet(#"crs:Exposure2012="+1" crs:Shadows2012="1e300""#).write(toFile: temp.file("B.xmp"), atomically: true, encoding: .utf8)
+        try LightroomPackets.packet(#"crs:WhiteBalance="Custom" crs:Temperature="3200" crs:Tint="0""#).write(toFile: temp.file("C.xmp"), atomically: true, encoding: .utf8)
         let library = try PhotoLibrary(url: temp.url.appendingPathComponent("library"))
         let results = try library.importItems([embedded, hostile, rawWB], jobs: 1)
         #expect(results.allSatisfy { $0.id != nil })
@@ -482,7 +469,7 @@ struct LightroomSettingsTests {
         try FileManager.default.copyItem(atPath: Paths.sample("coffee.jpg"), toPath: exported)
         try FileManager.default.copyItem(atPath: Paths.sample("chelsea.jpg"), toPath: sidecar)
         try Tool.exiftool(["-overwrite_original", "-XMP-crs:AlreadyApplied=True", "-XMP-crs:Exposure2012=+1.5", exported])
-        try Self.packet(#"crs:AlreadyApplied="True" crs:Exposure2012="+1""#).write(toFile: cli.temp.file("other.xmp"), atomically: true, encoding: .utf8)
+        try LightroomPackets.packet(#"crs:AlreadyApplied="True" crs:Exposure2012="+1""#).write(toFile: cli.temp.file("other.xmp"), atomically: true, encoding: .utf8)
         var r = try cli.succeed(["import", exported, sidecar])
         let ids = r.stdoutLines.compactMap { $0.split(separator: "\t").first.map(String.init) }
         #expect(ids.count == 2 && r.stderrLines.isEmpty, "\(r)")
@@ -544,7 +531,7 @@ struct LightroomSettingsTests {
         // cannot balance, develops with the nearest light it can: applied, not refused.
         let hot = temp.file("IMG_8.dng")
         try FileManager.default.copyItem(atPath: Paths.root.appendingPathComponent("Tests/Fixtures/raw/rotated.dng").path, toPath: hot)
-        try Self.packet(#"crs:WhiteBalance="Custom" crs:Temperature="50000" crs:Tint="+40" crs:Exposure2012="+0.3""#)
+        try LightroomPackets.packet(#"crs:WhiteBalance="Custom" crs:Temperature="50000" crs:Tint="+40" crs:Exposure2012="+0.3""#)
             .write(toFile: temp.file("IMG_8.xmp"), atomically: true, encoding: .utf8)
         let hotResult = try #require(try library.importItems([hot]).first)
         #expect(hotResult.lightroom?.isNew == true && hotResult.warnings.isEmpty, "\(hotResult.warnings)")
@@ -586,7 +573,7 @@ struct LightroomSettingsTests {
         let cli = CLILibrary()
         let folder = cli.temp.file("presets")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let preset = Self.packet(#"crs:PresetType="Normal" crs:SupportsAmount="False" crs:WhiteBalance="Custom" crs:Temperature="6500" crs:Tint="0" crs:Exposure2012="+0.40" crs:Contrast2012="+20""#,
+        let preset = LightroomPackets.packet(#"crs:PresetType="Normal" crs:SupportsAmount="False" crs:WhiteBalance="Custom" crs:Temperature="6500" crs:Tint="0" crs:Exposure2012="+0.40" crs:Contrast2012="+20""#,
                                  body: "<crs:Name><rdf:Alt><rdf:li xml:lang=\"x-default\">Warm Film</rdf:li></rdf:Alt></crs:Name>"
                                      + "<crs:ToneCurvePV2012Red><rdf:Seq><rdf:li>0, 10</rdf:li><rdf:li>255, 255</rdf:li></rdf:Seq></crs:ToneCurvePV2012Red>")
         try preset.write(toFile: folder + "/WarmFilm.xmp", atomically: true, encoding: .utf8)

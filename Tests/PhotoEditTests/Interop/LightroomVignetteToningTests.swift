@@ -8,7 +8,7 @@ import Testing
 @Suite("Lightroom vignettes and local colour (translation 9)")
 struct LightroomVignetteToningTests {
     static func translate(_ attributes: String, version: Int = LightroomSettings.translationVersion) throws -> LightroomTranslation {
-        let xml = LightroomSettingsTests.packet(#"crs:ProcessVersion="11.0" "# + attributes)
+        let xml = LightroomPackets.packet(#"crs:ProcessVersion="11.0" "# + attributes)
         return try LightroomSettings(packet: XMPPacket(data: Data(xml.utf8)), version: version, rendered: true).translation()
     }
 
@@ -79,9 +79,9 @@ struct LightroomVignetteToningTests {
 
     @Test func theLocalColourSwatchIsATemperatureAndTintShift() throws {
         func correction(_ amounts: String, translation: Int = LightroomSettings.translationVersion) throws -> (LocalCorrection?, [String]) {
-            let body = LightroomMaskTests.list("GradientBasedCorrections", amounts: amounts,
+            let body = LightroomPackets.correctionList("GradientBasedCorrections", amounts: amounts,
                                                masks: #"<rdf:li crs:What="Mask/Gradient" crs:ZeroX="0.5" crs:ZeroY="0" crs:FullX="0.5" crs:FullY="0.4"/>"#)
-            let r = try LightroomLocalCorrections.read(XMPPacket(data: LightroomMaskTests.packet(body)), orientation: 1,
+            let r = try LightroomLocalCorrections.read(XMPPacket(data: LightroomPackets.maskPacket(body)), orientation: 1,
                                                        storedSize: (width: 6000, height: 4000), translation: translation)
             return (r.corrections.first, r.unmapped)
         }

@@ -30,7 +30,7 @@ struct ServiceDependencyTests {
         var services: [String: Service] = [:]
         /// Code of the lower parts every service shares (extensions of the
         /// part protocols, `CatalogModels`, the change recorder, types that
-        /// use a part but are not a service).
+        /// use a part but are not a service, and all of `lowerFolders`).
         var lowerParts: [(place: String, text: String)] = []
         /// Service constructions (`Editing(catalogPart: …`) and where they are.
         var constructions: [(place: String, text: String)] = []
@@ -38,26 +38,13 @@ struct ServiceDependencyTests {
         var edges: [String: Set<String>] { services.mapValues(\.declared) }
     }
 
-    /// The first word of `line` that is one of `words` (whole: no letter,
-    /// digit or `_` on either side; `Alpha.self` names `Alpha`).
-    static func word(of words: [String], in line: String) -> String? {
-        let isPart = { (c: Character) in c.isLetter || c.isNumber || c == "_" }
-        for word in words {
-            var from = line.startIndex
-            while let r = line.range(of: word, range: from..<line.endIndex) {
-                let before = r.lowerBound == line.startIndex ? nil : line[line.index(before: r.lowerBound)]
-                let after = r.upperBound == line.endIndex ? nil : line[r.upperBound]
-                if !(before.map(isPart) ?? false) && !(after.map(isPart) ?? false) { return word }
-                from = r.upperBound
-            }
-        }
-        return nil
-    }
-
     /// The protocols through which a part is given the catalog, the files, the renderer.
     static let partProtocols: Set<String> = ["CatalogUser", "FilesUser", "RenderUser"]
     /// The lower parts below every service, by name (besides extensions of `partProtocols`).
     static let lowerPartNames: Set<String> = partProtocols.union(["CatalogModels", "ChangeRecorder", "LibraryParts", "CommitHooks"])
+    /// Folders whose every line is a lower part: the catalog (every SQL
+    /// statement) and the file and blob stores.
+    static let lowerFolders = ["Sources/PhotoEdit/Catalog/", "Sources/PhotoEdit/Storage/"]
 
     static var declaration: Regex<(Substring, Substring, Substring, Substring?)> { /^(?:(?:public|package|internal|fileprivate|private|final|indirect)\s+)*(struct|extension|class|enum|protocol|actor)\s+([A-Za-z_][A-Za-z0-9_]*)(?:\.[A-Za-z0-9_.]+)?(?:<[^>]*>)?\s*(?::\s*([^{]*))?/ }
     /// A property of the type's own declaration (`let editing: Editing`,
@@ -67,34 +54,23 @@ struct ServiceDependencyTests {
         /^    (?:(?:private|fileprivate|internal|package|public)\s+)?(?:let|var)\s+([A-Za-z_][A-Za-z0-9_]*)\s*:\s*[\[(]?\s*([A-Za-z_][A-Za-z0-9_]*)/
     }
 
-    /// Code without comments and string literals (so a doc comment or a
-    /// message that names a service is not a use of it).
-    static func code(_ source: String) -> [String] {
-        var text = source.replacing(/"""[\s\S]*?"""/, with: "\"\"")
-        text = text.replacing(/\/\*[\s\S]*?\*\//, with: "")
-        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            var out = String(line)
-            if out.contains("\"") { out = out.replacing(/"(?:[^"\\]|\\.)*"/, with: "\"\"") }
-            if let comment = out.range(of: "//") { out = String(out[..<comment.lowerBound]) }
-            return out
-        }
-    }
-
     /// Reads `files` (path, content): top-level declarations and the code
     /// that follows each, up to the next one.
     static func graph(of files: [(path: String, content: String)]) -> Graph {
         let declaration = Self.declaration, storedProperty = Self.storedProperty
         var chunks: [(kind: String, name: String, conformances: String, lines: [(String, String)])] = []
         var constructionsSeen: [(String, String)] = []
+        var inLowerFolders: [(place: String, text: String)] = []
         for (path, content) in files {
             var current: Int?
-            for (n, line) in code(content).enumerated() {
+            for (n, line) in SwiftSource.code(content).enumerated() {
                 let place = "\(path):\(n + 1)"
                 if let first = line.first, first.isLetter, let m = line.firstMatch(of: declaration) {
                     chunks.append((String(m.1), String(m.2), m.3.map(String.init) ?? "", []))
                     current = chunks.count - 1
                 }
                 if let current { chunks[current].lines.append((place, line)) }
+                if lowerFolders.contains(where: { path.hasPrefix($0) }) { inLowerFolders.append((place, line)) }
                 if !path.hasSuffix("Library/LibraryServices.swift"), line.contains("(") { constructionsSeen.append((place, line)) }
             }
         }
@@ -122,10 +98,11 @@ struct ServiceDependencyTests {
                 graph.lowerParts += c.lines
             }
         }
+        graph.lowerParts += inLowerFolders
         // `Editing(queries: …`, `Queries(catalogPart: …`: a labelled init.
         graph.constructions = constructionsSeen.filter { _, line in
             names.contains { name in
-                word(of: [name], in: line) != nil && line.replacing(" ", with: "").contains(try! Regex("(^|[^A-Za-z0-9_.])" + name + "\\([A-Za-z_]+:"))
+                SwiftSource.word(of: [name], in: line) != nil && line.replacing(" ", with: "").contains(try! Regex("(^|[^A-Za-z0-9_.])" + name + "\\([A-Za-z_]+:"))
             }
         }
         return graph
@@ -159,7 +136,7 @@ struct ServiceDependencyTests {
         var problems: [String] = []
         for service in graph.services.values.sorted(by: { $0.name < $1.name }) {
             for other in names where other != service.name && !service.declared.contains(other) {
-                if let use = service.lines.first(where: { word(of: [other], in: $0.text) != nil }) {
+                if let use = service.lines.first(where: { SwiftSource.word(of: [other], in: $0.text) != nil }) {
                     problems.append("\(service.name) names \(other) without declaring it: \(use.place): \(use.text.trimmingCharacters(in: .whitespaces))")
                 }
             }
@@ -172,15 +149,13 @@ struct ServiceDependencyTests {
     static func unusedDeclarations(_ graph: Graph) -> [String] {
         graph.services.values.sorted { $0.name < $1.name }.flatMap { service in
             service.properties.filter { property in
-                !service.lines.contains { $0.place != property.place && $0.text.contains(property.name + ".") && word(of: [property.name], in: $0.text) != nil }
+                !service.lines.contains { $0.place != property.place && $0.text.contains(property.name + ".") && SwiftSource.word(of: [property.name], in: $0.text) != nil }
             }.map { "\(service.name) declares \($0.name): \($0.type) but never uses it (\($0.place))" }
         }
     }
 
     static func engineSources() throws -> [(path: String, content: String)] {
-        let root = Paths.root.appendingPathComponent("Sources/PhotoEdit")
-        let paths = try FileManager.default.subpathsOfDirectory(atPath: root.path).filter { $0.hasSuffix(".swift") }.sorted()
-        return try paths.map { ("Sources/PhotoEdit/" + $0, try String(contentsOf: root.appendingPathComponent($0), encoding: .utf8)) }
+        try SwiftSource.files(under: "Sources/PhotoEdit")
     }
 
     @Test func theServicesFormAGraphWithoutCycles() throws {
@@ -198,9 +173,10 @@ struct ServiceDependencyTests {
         #expect(undeclared.isEmpty, "\(undeclared.joined(separator: "\n"))")
         let unused = Self.unusedDeclarations(graph)
         #expect(unused.isEmpty, "\(unused.joined(separator: "\n"))")
-        // Each service holds the parts it uses, never the whole.
+        // Each service holds the parts it uses, never the whole (nor names it anywhere in its code).
         for service in graph.services.values {
-            #expect(!service.storedTypes.contains("LibraryParts"), "\(service.name) holds the whole LibraryParts")
+            let whole = service.lines.first { SwiftSource.word(of: ["LibraryParts"], in: $0.text) != nil }
+            #expect(whole == nil, "\(service.name) names the whole LibraryParts: \(whole.map { "\($0.place): \($0.text)" } ?? "")")
             #expect(service.storedTypes.contains("CatalogPart"), "\(service.name) holds \(service.storedTypes.sorted())")
         }
         #expect(graph.services["Committing"]?.storedTypes == ["CatalogPart", "FilesPart", "FilterRegistry", "CommitHooks", "Previews"])
@@ -215,8 +191,11 @@ struct ServiceDependencyTests {
     @Test func lowerPartsReachNoService() throws {
         let graph = Self.graph(of: try Self.engineSources())
         #expect(graph.lowerParts.count > 100, "the lower parts' code was found (\(graph.lowerParts.count) lines)")
+        for folder in Self.lowerFolders {
+            #expect(graph.lowerParts.contains { $0.place.hasPrefix(folder) }, "\(folder) is read as a lower part")
+        }
         let services = graph.services.keys.sorted()
-        let uses = graph.lowerParts.filter { Self.word(of: services, in: $0.text) != nil }
+        let uses = graph.lowerParts.filter { SwiftSource.word(of: services, in: $0.text) != nil }
         #expect(uses.isEmpty, "\(uses.map { "\($0.place): \($0.text)" })")
     }
 
@@ -231,8 +210,8 @@ struct ServiceDependencyTests {
         let accessors = (services.map { $0.prefix(1).lowercased() + $0.dropFirst() } + ["previews", "parts"]).map { "." + $0 }
         var uses: [String] = []
         for (path, content) in sources {
-            for (n, line) in Self.code(content).enumerated()
-            where Self.word(of: services, in: line) != nil || accessors.contains(where: { Self.word(of: [String($0.dropFirst())], in: line) != nil && line.contains($0) }) {
+            for (n, line) in SwiftSource.code(content).enumerated()
+            where SwiftSource.word(of: services, in: line) != nil || accessors.contains(where: { SwiftSource.word(of: [String($0.dropFirst())], in: line) != nil && line.contains($0) }) {
                 uses.append("\(path):\(n + 1): \(line)")
             }
         }
