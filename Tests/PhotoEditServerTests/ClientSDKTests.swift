@@ -40,14 +40,14 @@ struct ClientSDKTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photoedit-clients-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: folder) }
         let script = Paths.root.appendingPathComponent("scripts/generate-clients").path
-        let (status, text) = try await blocking { try runToEnd(script, [folder.path], environment: ["PHOTOEDIT_CLIENTS_VENV": Self.venv]) }
+        let (status, text) = try await ClientThreads.run { try runToEnd(script, [folder.path], environment: ["PHOTOEDIT_CLIENTS_VENV": Self.venv]) }
         try #require(status == 0, "scripts/generate-clients failed:\n\(text.suffix(3000))")
         let clients = Paths.root.appendingPathComponent("clients")
-        let (diffStatus, diff) = try await blocking {
+        let (diffStatus, diff) = try await ClientThreads.run {
             try runToEnd("/usr/bin/diff", ["-r", "-q", "-x", "__pycache__", clients.appendingPathComponent("python/photoedit_client").path,
                                            folder.appendingPathComponent("python/photoedit_client").path]) }
         #expect(diffStatus == 0, "the Python client differs from a fresh generation (run scripts/generate-clients):\n\(diff.prefix(3000))")
-        let (tsStatus, tsDiff) = try await blocking {
+        let (tsStatus, tsDiff) = try await ClientThreads.run {
             try runToEnd("/usr/bin/diff", ["-r", "-q", "-x", "__pycache__", clients.appendingPathComponent("typescript/src").path,
                                            folder.appendingPathComponent("typescript/src").path]) }
         #expect(tsStatus == 0, "the TypeScript client differs from a fresh generation (run scripts/generate-clients):\n\(tsDiff.prefix(3000))")
@@ -59,7 +59,7 @@ struct ClientSDKTests {
     func clientsAgainstServe() async throws {
         let binary = try PhotoEditBinary.url().path
         let script = Paths.root.appendingPathComponent("scripts/test-clients").path
-        let (status, text) = try await blocking { try runToEnd(script, [binary], environment: ["PHOTOEDIT_CLIENTS_VENV": Self.venv]) }
+        let (status, text) = try await ClientThreads.run { try runToEnd(script, [binary], environment: ["PHOTOEDIT_CLIENTS_VENV": Self.venv]) }
         // Python prints `ok …`/`FAIL …`; node's test runner TAP, a subtest a check (`    ok 3 - …`, `not ok …`).
         let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         let failed = lines.filter { $0.hasPrefix("FAIL") || $0.hasPrefix("not ok") }

@@ -31,10 +31,10 @@ struct ConnectionAbuseTests {
     static func openStreamAnswer(port: Int, token: String? = nil, from source: String? = nil) async throws -> (Connection, String, String) {
         let connection = try #require(Connection(port: port, from: source))
         connection.send(streamRequest(token: token))
-        var answer = (try? await blocking { connection.receive(until: "\r\n\r\n", limit: 10) }) ?? ""
+        var answer = (try? await ClientThreads.run { connection.receive(until: "\r\n\r\n", limit: 10) }) ?? ""
         let status = answer.components(separatedBy: "\r\n").first ?? ""
         if !status.hasSuffix("200 OK") && !answer.contains("}") {
-            answer += (try? await blocking { connection.receive(until: "}", limit: 5) }) ?? ""
+            answer += (try? await ClientThreads.run { connection.receive(until: "}", limit: 5) }) ?? ""
         }
         return (connection, status, answer)
     }
@@ -148,7 +148,7 @@ struct ConnectionAbuseTests {
                     try? await Task.sleep(for: .milliseconds(200))
                 }
             }
-            let answer = (try? await blocking { slow.receiveAll(limit: 20) }) ?? ""
+            let answer = (try? await ClientThreads.run { slow.receiveAll(limit: 20) }) ?? ""
             let elapsed = ContinuousClock.now - started
             dribble.cancel()
             #expect(answer.hasPrefix("HTTP/1.1 408"), "answer: \(answer.prefix(80))")
@@ -158,17 +158,17 @@ struct ConnectionAbuseTests {
             // then sit idle longer than the header timeout before the next.
             let kept = try #require(Connection(port: port))
             kept.send(Data("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
-            let first = (try? await blocking { kept.receive(until: "\"ok\"", limit: 10) }) ?? ""
+            let first = (try? await ClientThreads.run { kept.receive(until: "\"ok\"", limit: 10) }) ?? ""
             #expect(first.hasPrefix("HTTP/1.1 200"))
             try await Task.sleep(for: .milliseconds(1600))
             kept.send(Data("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
-            let second = (try? await blocking { kept.receive(until: "\"ok\"", limit: 10) }) ?? ""
+            let second = (try? await ClientThreads.run { kept.receive(until: "\"ok\"", limit: 10) }) ?? ""
             #expect(second.hasPrefix("HTTP/1.1 200"), "after an idle pause: \(second.prefix(80))")
 
             // A connection that sends nothing is closed at the deadline, without an answer.
             let silent = try #require(Connection(port: port))
             let opened = ContinuousClock.now
-            let nothing = (try? await blocking { silent.receiveAll(limit: 20) }) ?? "?"
+            let nothing = (try? await ClientThreads.run { silent.receiveAll(limit: 20) }) ?? "?"
             #expect(nothing.isEmpty && ContinuousClock.now - opened < .seconds(5), "\(nothing.prefix(80))")
         }
     }

@@ -260,22 +260,22 @@ struct FeedTests {
             let port = try #require(client.port)
             let stream = try #require(LoopbackConnection(port: port))
             stream.send(Data("GET /v1/changes/stream?since=0 HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
-            let head = (try? await blocking { stream.receive(until: "id: \(imported)\n") }) ?? ""
+            let head = (try? await ClientThreads.run { stream.receive(until: "id: \(imported)\n") }) ?? ""
             #expect(head.hasPrefix("HTTP/1.1 200"))
             #expect(head.lowercased().contains("content-type: text/event-stream"))
             #expect(head.contains("event: change\ndata: {"))
 
             // A change committed now arrives on the open stream.
-            try await blocking { try library.performChanges { try $0.changeRequest(for: id).isHidden = true } }
+            try await ClientThreads.run { try library.performChanges { try $0.changeRequest(for: id).isHidden = true } }
             let next = imported + 1
-            let live = (try? await blocking { stream.receive(until: "id: \(next)\n") }) ?? ""
+            let live = (try? await ClientThreads.run { stream.receive(until: "id: \(next)\n") }) ?? ""
             #expect(live.contains("\"changes\":[\"hidden\"]"), "stream: \(live)")
 
             // A client that reconnects with Last-Event-ID gets only what came after it.
-            try await blocking { try library.performChanges { try $0.changeRequest(for: id).isFavorite = true } }
+            try await ClientThreads.run { try library.performChanges { try $0.changeRequest(for: id).isFavorite = true } }
             let again = try #require(LoopbackConnection(port: port))
             again.send(Data("GET /v1/changes/stream HTTP/1.1\r\nHost: localhost\r\nLast-Event-ID: \(next)\r\n\r\n".utf8))
-            let resumed = (try? await blocking { again.receive(until: "id: \(next + 1)\n") }) ?? ""
+            let resumed = (try? await ClientThreads.run { again.receive(until: "id: \(next + 1)\n") }) ?? ""
             #expect(resumed.contains("id: \(next + 1)\n"))
             #expect(!resumed.contains("id: \(next)\n") && !resumed.contains("id: \(imported)\n"))
             #expect(resumed.contains("\"changes\":[\"favorite\"]"))

@@ -47,7 +47,7 @@ struct RobustnessTests {
         // beside it) may write a request more than 10 s after its connection opened, and the
         // server rightly closes a connection that sent nothing by then ("I/O on closed channel"
         // at the client's write; CI saw it). The deadline has its own test (ConnectionAbuseTests).
-        let serve = try await blocking { try ServeProcess(library: folder, arguments: ["--header-timeout", "60"]) }
+        let serve = try await ClientThreads.run { try ServeProcess(library: folder, arguments: ["--header-timeout", "60"]) }
         defer { serve.stop() }
 
         enum Outcome: Sendable {
@@ -123,10 +123,10 @@ struct RobustnessTests {
         }
         #expect(editsInHistory == editRevisions.count, "edits answered 200: \(editRevisions.count), in the histories: \(editsInHistory)")
         #expect(editRevisions.count > 0)
-        let ended = try await blocking { serve.stop() }
+        let ended = try await ClientThreads.run { serve.stop() }
         #expect(ended == .exited(0))
         #expect(!serve.log.contains("internal error"), "\(serve.log.suffix(2000))")
-        let checked = try await blocking { try verify(folder) }
+        let checked = try await ClientThreads.run { try verify(folder) }
         #expect(checked.status == 0, "\(checked.output)")
     }
 
@@ -136,7 +136,7 @@ struct RobustnessTests {
         let folder = temp.url.appendingPathComponent("library")
         let library = try PhotoLibrary(url: folder)
         let seeded = try await BlockingExecutor.run { try library.importItems([Paths.sample("coffee.jpg"), Paths.sample("chelsea.jpg")]) }.compactMap(\.id)
-        let serve = try await blocking { try ServeProcess(library: folder) }
+        let serve = try await ClientThreads.run { try ServeProcess(library: folder) }
         // Every upload is new bytes: the same JPEG with its own comment segment.
         let jpeg = try Data(contentsOf: URL(fileURLWithPath: Paths.sample("astronaut.jpg")))
         @Sendable func variant(_ tag: String) -> Data {
@@ -196,7 +196,7 @@ struct RobustnessTests {
                     try? await Task.sleep(for: .milliseconds(20))
                 }
                 try? await Task.sleep(for: .seconds(seconds))
-                _ = try? await blocking { serve.kill9() }
+                _ = try? await ClientThreads.run { serve.kill9() }
             }
         }
         #expect(serve.termination == .signalled(SIGKILL))
@@ -206,7 +206,7 @@ struct RobustnessTests {
         #expect(!edited.isEmpty)
 
         // The library, opened again (recovery runs), is consistent...
-        let checked = try await blocking { try verify(folder) }
+        let checked = try await ClientThreads.run { try verify(folder) }
         #expect(checked.status == 0, "\(checked.output)")
         #expect(checked.output.contains("consistent"))
         // ...and holds every acknowledged write.

@@ -21,7 +21,7 @@ struct SchemathesisTests {
           .enabled(if: installed, "schemathesis is not installed (scripts/install-deps installs it in ~/.cache/photoedit/venv)"))
     func noServerPathCheck() async throws {
         let script = Paths.root.appendingPathComponent("scripts/schemathesis_checks.py").path
-        let (status, text) = try await blocking { try runToEnd(Self.venv + "/bin/python", [script]) }
+        let (status, text) = try await ClientThreads.run { try runToEnd(Self.venv + "/bin/python", [script]) }
         #expect(status == 0 && text.contains("self-check passed"), "\(text.suffix(2000))")
     }
 
@@ -33,7 +33,7 @@ struct SchemathesisTests {
         // cooperative pool (which the other suites' servers run on).
         let binary = try PhotoEditBinary.url().path
         let script = Paths.root.appendingPathComponent("scripts/schemathesis").path
-        let (status, text) = try await blocking { try runToEnd(script, [binary], environment: ["PHOTOEDIT_VENV": Self.venv]) }
+        let (status, text) = try await ClientThreads.run { try runToEnd(script, [binary], environment: ["PHOTOEDIT_VENV": Self.venv]) }
         // The summary names every failure; its reproductions can be huge.
         let summary = text.components(separatedBy: "\n").filter { $0.count < 300 }.suffix(60).joined(separator: "\n")
         #expect(status == 0, "scripts/schemathesis failed:\n\(summary)")
