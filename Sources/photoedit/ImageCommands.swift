@@ -57,7 +57,7 @@ enum RequestArguments {
     }
 }
 
-struct ThumbsCommand: ParsableCommand {
+struct ThumbsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thumbs",
         abstract: "Make thumbnails of many photos through the library's image cache.",
@@ -81,8 +81,8 @@ struct ThumbsCommand: ParsableCommand {
         if ids.isEmpty { throw ValidationError("give at least one photo id") }
     }
 
-    func run() throws {
-        try PhotoEdit_run {
+    func run() async throws {
+        try await PhotoEdit_run {
             let target = try RequestArguments.size(size)
             let contentMode = try RequestArguments.contentMode(mode)
             let request = ImageRequestOptions(version: try RequestArguments.version(version), deliveryMode: fast ? .fast : .highQuality,
@@ -97,18 +97,22 @@ struct ThumbsCommand: ParsableCommand {
             let lines = ThumbResults(count: resolved.count)
             let bar = ProgressBar("thumbnails")
             let done = ConcurrentTally()
-            let slots = DispatchSemaphore(value: jobs)   // a counting semaphore: at most `jobs` worker threads
-            let group = DispatchGroup()   // the synchronous command waits for every worker
-            for (i, id) in resolved.enumerated() {
-                slots.wait()
-                group.enter()
-                DispatchQueue.global(qos: .userInitiated).async {
-                    defer { slots.signal(); group.leave() }
-                    lines.set(i, Self.thumb(id, manager: manager, target: target, contentMode: contentMode, options: request, output: output))
-                    done.increment { bar.update($0, of: resolved.count) }
+            let output = output
+            // At most `jobs` photos at once (and at most the executor's
+            // width), each on the engine's BlockingExecutor; the command
+            // awaits them, holding no thread.
+            await withTaskGroup(of: Void.self) { group in
+                for (i, id) in resolved.enumerated() {
+                    if i >= jobs { await group.next() }
+                    group.addTask {
+                        let line = (try? await BlockingExecutor.run {
+                            Self.thumb(id, manager: manager, target: target, contentMode: contentMode, options: request, output: output)
+                        }) ?? .failure(.library("photo \(id) was not made"))
+                        lines.set(i, line)
+                        done.increment { bar.update($0, of: resolved.count) }
+                    }
                 }
             }
-            group.wait()
             bar.finish()
             var failed = false
             for result in lines.all {
