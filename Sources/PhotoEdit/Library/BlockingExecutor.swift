@@ -79,11 +79,7 @@ public enum BlockingExecutor {
 
     private static func run<T: Sendable>(on threads: WorkerThreads, returningOnCancel: Bool,
                                          _ work: @escaping @Sendable () throws -> T) async throws -> T {
-        guard returningOnCancel else {
-            return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-                threads.submit { continuation.resume(with: Result { try work() }) }
-            }
-        }
+        guard returningOnCancel else { return try await threads.run(work) }
         let once = OnceContinuation<T>()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in

@@ -103,6 +103,14 @@ package final class WorkerThreads: Sendable {
         }
     }
 
+    /// Runs `work` on one of the threads and returns its result, the caller
+    /// suspended meanwhile (no thread held); started work always finishes.
+    package func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            submit { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
     /// How many jobs run now and how many wait for a thread.
     package var load: (running: Int, waiting: Int) { state.withLock { ($0.busy, $0.pending) } }
 

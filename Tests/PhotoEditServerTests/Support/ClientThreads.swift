@@ -17,9 +17,7 @@ enum ClientThreads {
     static let threads = WorkerThreads(name: "test.client", count: 256)
 
     static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            threads.submit { continuation.resume(with: Result { try work() }) }
-        }
+        try await threads.run(work)
     }
 }
 #endif
