@@ -1,9 +1,6 @@
 // Only with the `Server` trait (Package.swift): these tests need its servers and modules.
 #if Server
 import Foundation
-import Hummingbird
-import HummingbirdTesting
-@testable import PhotoEdit
 @testable import PhotoEditServer
 import PhotoEditTestSupport
 import Testing
@@ -11,165 +8,176 @@ import Testing
 /// Issue 41, "What clients still meet": clients that drop their
 /// connections, hold the feed's streams, or send their heads slowly, seen
 /// from a raw socket.
+///
+/// Each test runs `photoedit serve` as a process of its own and does its
+/// timed client work on `ClientThreads`, measuring there: these tests
+/// bound times (a 408 within 5 s, a freed slot within 3 s), and a server
+/// inside this test process answers with the same two cooperative threads
+/// that every suite's synchronous test occupies while the whole suite runs
+/// (a 408 sent after 1 s was read 14 s later there, 2026-11-29).
 @Suite("HTTP server under abuse: dropped streams, stream shares, slow heads")
 struct ConnectionAbuseTests {
     typealias Connection = LoopbackConnection
 
-    static func streamRequest(token: String? = nil) -> Data {
+    /// A stream's open: the connection, its status line, and what came
+    /// with it (a refusal's whole problem).
+    struct Opened: Sendable {
+        let connection: Connection?
+        let status: String
+        let answer: String
+    }
+
+    /// Runs `body` with `photoedit serve ARGUMENTS` on an empty library of
+    /// its own (in `temp`), and stops it after (started and stopped on a client thread).
+    static func withServe(_ arguments: [String], in temp: TemporaryDirectory = TemporaryDirectory("photoedit-abuse"),
+                          _ body: (_ port: Int) async throws -> Void) async throws {
+        let library = temp.url.appendingPathComponent("library")
+        let serve = try await ClientThreads.run { try ServeProcess(library: library, arguments: arguments) }
+        do {
+            try await body(serve.port)
+        } catch {
+            _ = try? await ClientThreads.run { serve.stop() }
+            throw error
+        }
+        let ended = try await ClientThreads.run { serve.stop() }
+        #expect(ended == .exited(0), "serve: \(serve.log.suffix(300))")
+    }
+
+    /// Opens a change-feed stream (blocking: call it on a client thread).
+    static func openStream(port: Int, token: String? = nil, from source: String? = nil) -> Opened {
+        guard let connection = Connection(port: port, from: source) else { return Opened(connection: nil, status: "refused", answer: "") }
         let auth = token.map { "Authorization: Bearer \($0)\r\n" } ?? ""
-        return Data("GET /v1/changes/stream HTTP/1.1\r\nHost: localhost\r\n\(auth)\r\n".utf8)
-    }
-
-    /// Opens a stream; returns the connection and the status line it got.
-    static func openStream(port: Int, token: String? = nil, from source: String? = nil) async throws -> (Connection, String) {
-        let (connection, status, _) = try await openStreamAnswer(port: port, token: token, from: source)
-        return (connection, status)
-    }
-
-    /// Opens a stream: the connection, its status line, and what came with
-    /// it (a refusal's whole problem).
-    static func openStreamAnswer(port: Int, token: String? = nil, from source: String? = nil) async throws -> (Connection, String, String) {
-        let connection = try #require(Connection(port: port, from: source))
-        connection.send(streamRequest(token: token))
-        var answer = (try? await ClientThreads.run { connection.receive(until: "\r\n\r\n", limit: 10) }) ?? ""
+        connection.send(Data("GET /v1/changes/stream HTTP/1.1\r\nHost: localhost\r\n\(auth)\r\n".utf8))
+        var answer = connection.receive(until: "\r\n\r\n", limit: 10)
         let status = answer.components(separatedBy: "\r\n").first ?? ""
         if !status.hasSuffix("200 OK") && !answer.contains("}") {
-            answer += (try? await ClientThreads.run { connection.receive(until: "}", limit: 5) }) ?? ""
+            answer += connection.receive(until: "}", limit: 5)
         }
-        return (connection, status, answer)
+        return Opened(connection: connection, status: status, answer: answer)
+    }
+
+    /// Opens a stream, from a client thread.
+    static func open(port: Int, token: String? = nil, from source: String? = nil) async throws -> Opened {
+        try await ClientThreads.run { openStream(port: port, token: token, from: source) }
     }
 
     @Test("64 streams dropped with a reset free their slots at once: a new stream is served within 3 s, not after the 15 s heartbeat")
     func resetStreamsFreeTheirSlots() async throws {
-        let temp = try TemporaryLibrary()
-        _ = try temp.importSample("coffee.jpg")
-        try await server(temp.library, {
-            $0.maxEventStreams = 64
-            $0.maxEventStreamsPerClient = 64
-        }).test(.live) { client in
-            let port = try #require(client.port)
-            var open: [Connection] = []
-            for _ in 0..<64 {
-                let (connection, status) = try await Self.openStream(port: port)
-                #expect(status == "HTTP/1.1 200 OK")
-                open.append(connection)
-            }
-            let (extra, refused) = try await Self.openStream(port: port)
-            #expect(refused == "HTTP/1.1 503 Service Unavailable", "the 65th stream: \(refused)")
-            extra.close()
+        try await Self.withServe(["--max-streams", "64", "--max-streams-per-client", "64"]) { port in
+            let open = try await ClientThreads.run { (0..<64).map { _ in Self.openStream(port: port) } }
+            #expect(open.map(\.status) == Array(repeating: "HTTP/1.1 200 OK", count: 64))
+            let extra = try await Self.open(port: port)
+            #expect(extra.status == "HTTP/1.1 503 Service Unavailable", "the 65th stream: \(extra.status)")
+            extra.connection?.close()
 
-            for connection in open { connection.reset() }
-            let dropped = ContinuousClock.now
-            var served = ""
-            while ContinuousClock.now - dropped < .seconds(3) {
-                let (connection, status) = try await Self.openStream(port: port)
-                connection.close()
-                served = status
-                if status == "HTTP/1.1 200 OK" { break }
-                try await Task.sleep(for: .milliseconds(100))
+            // Reset all 64, then try for a new stream for 3 s (timed on the client's thread).
+            let (served, after) = try await ClientThreads.run { () -> (String, Duration) in
+                for opened in open { opened.connection?.reset() }
+                let dropped = ContinuousClock.now
+                var served = ""
+                while ContinuousClock.now - dropped < .seconds(3) {
+                    let again = Self.openStream(port: port)
+                    again.connection?.close()
+                    served = again.status
+                    if served == "HTTP/1.1 200 OK" { break }
+                    Thread.sleep(forTimeInterval: 0.1)
+                }
+                return (served, ContinuousClock.now - dropped)
             }
-            #expect(served == "HTTP/1.1 200 OK", "3 s after the resets a new stream still got: \(served)")
+            #expect(served == "HTTP/1.1 200 OK", "\(after) after the resets a new stream still got: \(served)")
         }
     }
 
     @Test("one token holding its share of streams gets 429; another token is still served")
     func perTokenShare() async throws {
-        let temp = try TemporaryLibrary()
+        let temp = TemporaryDirectory("photoedit-abuse")
         let (greedy, other) = (TokenStore.newToken(), TokenStore.newToken())
-        let tokens = try TokenStore(text: TokenStore.entry(for: greedy, scope: .read, name: "greedy") + "\n"
-                                    + TokenStore.entry(for: other, scope: .read, name: "other"), source: "test")
-        try await server(temp.library, {
-            $0.tokens = tokens
-            $0.maxEventStreams = 8
-            $0.maxEventStreamsPerClient = 3
-        }).test(.live) { client in
-            let port = try #require(client.port)
-            var open: [Connection] = []
-            for _ in 0..<3 {
-                let (connection, status) = try await Self.openStream(port: port, token: greedy)
-                #expect(status == "HTTP/1.1 200 OK")
-                open.append(connection)
-            }
-            let (fourth, refused, problem) = try await Self.openStreamAnswer(port: port, token: greedy)
-            #expect(refused == "HTTP/1.1 429 Too Many Requests", "the greedy token's fourth stream: \(refused)")
-            #expect(problem.contains("too-many-client-streams"), "\(problem)")
-            fourth.close()
-            let (another, status) = try await Self.openStream(port: port, token: other)
-            #expect(status == "HTTP/1.1 200 OK", "another token: \(status)")
+        let tokens = temp.file("tokens")
+        try (TokenStore.entry(for: greedy, scope: .read, name: "greedy") + "\n"
+             + TokenStore.entry(for: other, scope: .read, name: "other") + "\n").write(toFile: tokens, atomically: true, encoding: .utf8)
+        try await Self.withServe(["--tokens", tokens, "--max-streams", "8", "--max-streams-per-client", "3"], in: temp) { port in
+            var open = try await ClientThreads.run { (0..<3).map { _ in Self.openStream(port: port, token: greedy) } }
+            #expect(open.map(\.status) == Array(repeating: "HTTP/1.1 200 OK", count: 3))
+            let fourth = try await Self.open(port: port, token: greedy)
+            #expect(fourth.status == "HTTP/1.1 429 Too Many Requests", "the greedy token's fourth stream: \(fourth.status)")
+            #expect(fourth.answer.contains("too-many-client-streams"), "\(fourth.answer)")
+            fourth.connection?.close()
+            let another = try await Self.open(port: port, token: other)
+            #expect(another.status == "HTTP/1.1 200 OK", "another token: \(another.status)")
+
             // Closing one of its streams gives the greedy token its slot back.
-            open[0].close()
-            var again = ""
-            for _ in 0..<30 {
-                let (connection, status) = try await Self.openStream(port: port, token: greedy)
-                again = status
-                if status == "HTTP/1.1 200 OK" { open.append(connection); break }
-                connection.close()
-                try await Task.sleep(for: .milliseconds(100))
+            open[0].connection?.close()
+            let again = try await ClientThreads.run { () -> Opened in
+                var last = Opened(connection: nil, status: "", answer: "")
+                for _ in 0..<30 {
+                    last = Self.openStream(port: port, token: greedy)
+                    if last.status == "HTTP/1.1 200 OK" { break }
+                    last.connection?.close()
+                    Thread.sleep(forTimeInterval: 0.1)
+                }
+                return last
             }
-            #expect(again == "HTTP/1.1 200 OK")
-            another.close()
-            for connection in open { connection.close() }
+            #expect(again.status == "HTTP/1.1 200 OK")
+            open.append(again)
+            another.connection?.close()
+            for opened in open { opened.connection?.close() }
         }
     }
 
     @Test("without tokens the share is per address: 127.0.0.1 holding its share cannot shut out 127.0.0.2")
     func perAddressShare() async throws {
-        let temp = try TemporaryLibrary()
-        try await server(temp.library, {
-            $0.maxEventStreams = 8
-            $0.maxEventStreamsPerClient = 2
-        }).test(.live) { client in
-            let port = try #require(client.port)
-            let (a, first) = try await Self.openStream(port: port)
-            let (b, second) = try await Self.openStream(port: port)
-            let (c, third) = try await Self.openStream(port: port)
-            #expect([first, second] == ["HTTP/1.1 200 OK", "HTTP/1.1 200 OK"])
-            #expect(third == "HTTP/1.1 429 Too Many Requests")
-            let (d, elsewhere) = try await Self.openStream(port: port, from: "127.0.0.2")
-            #expect(elsewhere == "HTTP/1.1 200 OK", "from another address: \(elsewhere)")
-            for connection in [a, b, c, d] { connection.close() }
+        try await Self.withServe(["--max-streams", "8", "--max-streams-per-client", "2"]) { port in
+            let local = try await ClientThreads.run { (0..<3).map { _ in Self.openStream(port: port) } }
+            #expect(local.map(\.status) == ["HTTP/1.1 200 OK", "HTTP/1.1 200 OK", "HTTP/1.1 429 Too Many Requests"])
+            let elsewhere = try await Self.open(port: port, from: "127.0.0.2")
+            #expect(elsewhere.status == "HTTP/1.1 200 OK", "from another address: \(elsewhere.status)")
+            for opened in local + [elsewhere] { opened.connection?.close() }
         }
     }
 
     @Test("a request head sent a byte at a time is answered 408 and closed after the header timeout; a kept-alive idle connection is not")
     func slowRequestHead() async throws {
-        let temp = try TemporaryLibrary()
-        try await server(temp.library, { $0.headerTimeout = .seconds(1) }).test(.live) { client in
-            let port = try #require(client.port)
+        try await Self.withServe(["--header-timeout", "1"]) { port in
+
+            // A byte every 200 ms from a thread of its own, the answer read on another, both timed there.
             let slow = try #require(Connection(port: port))
             let head = Array("GET /health HTTP/1.1\r\nHost: localhost\r\nX-Slow: ".utf8) + Array(repeating: UInt8(ascii: "a"), count: 200)
-            let started = ContinuousClock.now
-            // The first byte now, so the head has begun however late the dribbling task starts
+            // The first byte now, so the head has begun however late the dribbling starts
             // (a head with no byte at its deadline is closed without a 408, by design).
+            let started = ContinuousClock.now
             #expect(slow.send(Data([head[0]])))
-            let dribble = Task.detached {
+            let dribble = Thread {
                 for byte in head.dropFirst() {
                     guard slow.send(Data([byte])) else { return }
-                    try? await Task.sleep(for: .milliseconds(200))
+                    Thread.sleep(forTimeInterval: 0.2)
                 }
             }
-            let answer = (try? await ClientThreads.run { slow.receiveAll(limit: 20) }) ?? ""
-            let elapsed = ContinuousClock.now - started
+            dribble.start()
+            let (answer, elapsed) = try await ClientThreads.run { (slow.receiveAll(limit: 20), ContinuousClock.now - started) }
             dribble.cancel()
             #expect(answer.hasPrefix("HTTP/1.1 408"), "answer: \(answer.prefix(80))")
             #expect(elapsed < .seconds(5), "the slow head held its connection for \(elapsed)")
 
             // A head that arrives in time is served, and the connection may
             // then sit idle longer than the header timeout before the next.
-            let kept = try #require(Connection(port: port))
-            kept.send(Data("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
-            let first = (try? await ClientThreads.run { kept.receive(until: "\"ok\"", limit: 10) }) ?? ""
+            let (first, second) = try await ClientThreads.run { () -> (String, String) in
+                guard let kept = Connection(port: port) else { return ("refused", "") }
+                kept.send(Data("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
+                let first = kept.receive(until: "\"ok\"", limit: 10)
+                Thread.sleep(forTimeInterval: 1.6)
+                kept.send(Data("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
+                return (first, kept.receive(until: "\"ok\"", limit: 10))
+            }
             #expect(first.hasPrefix("HTTP/1.1 200"))
-            try await Task.sleep(for: .milliseconds(1600))
-            kept.send(Data("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
-            let second = (try? await ClientThreads.run { kept.receive(until: "\"ok\"", limit: 10) }) ?? ""
             #expect(second.hasPrefix("HTTP/1.1 200"), "after an idle pause: \(second.prefix(80))")
 
             // A connection that sends nothing is closed at the deadline, without an answer.
-            let silent = try #require(Connection(port: port))
-            let opened = ContinuousClock.now
-            let nothing = (try? await ClientThreads.run { silent.receiveAll(limit: 20) }) ?? "?"
-            #expect(nothing.isEmpty && ContinuousClock.now - opened < .seconds(5), "\(nothing.prefix(80))")
+            let (nothing, silentFor) = try await ClientThreads.run { () -> (String, Duration) in
+                guard let silent = Connection(port: port) else { return ("refused", .zero) }
+                let opened = ContinuousClock.now
+                return (silent.receiveAll(limit: 20), ContinuousClock.now - opened)
+            }
+            #expect(nothing.isEmpty && silentFor < .seconds(5), "\(nothing.prefix(80)) after \(silentFor)")
         }
     }
 }
