@@ -575,3 +575,32 @@ int pe_thread_set_name(const char *name) {
 int pe_thread_name(char *out, size_t size) {
     return pthread_getname_np(pthread_self(), out, size);
 }
+
+VipsImage *pe_materialize_here(VipsImage *in) {
+    VipsImage *out = vips_image_new_memory();
+    /* Fields and metadata from `in`, as vips_image_write does. */
+    if (vips_image_pipelinev(out, VIPS_DEMAND_STYLE_THINSTRIP, in, NULL)) {
+        g_object_unref(out);
+        return NULL;
+    }
+    VipsRegion *region = vips_region_new(in);
+    if (!region) {
+        g_object_unref(out);
+        return NULL;
+    }
+    const int strip = 64;
+    for (int top = 0; top < in->Ysize; top += strip) {
+        VipsRect rows = { 0, top, in->Xsize, VIPS_MIN(strip, in->Ysize - top) };
+        int failed = vips_region_prepare(region, &rows);
+        for (int y = rows.top; !failed && y < VIPS_RECT_BOTTOM(&rows); y++) {
+            failed = vips_image_write_line(out, y, VIPS_REGION_ADDR(region, 0, y));
+        }
+        if (failed) {
+            g_object_unref(region);
+            g_object_unref(out);
+            return NULL;
+        }
+    }
+    g_object_unref(region);
+    return out;
+}

@@ -168,6 +168,11 @@ int pe_sqlite_no_checkpoint_on_close(struct sqlite3 *db);
  * with errno set. */
 int pe_start_writeback(const char *path);
 
+/* `in` computed whole into a new memory image by the calling thread alone,
+ * strip by strip from the top (vips_region_prepare; no threadpool worker
+ * is asked for anything), with its fields and metadata. NULL on failure. */
+VipsImage *pe_materialize_here(VipsImage *in);
+
 /* Threads (pthread_setname_np is a GNU extension Swift's Glibc module
  * does not show). Names the calling thread (the kernel keeps 15 bytes);
  * 0 or an errno value. */

@@ -260,6 +260,19 @@ public final class Image: @unchecked Sendable {
         }
     }
 
+    /// The whole image computed into memory by the calling thread alone,
+    /// strip by strip from the top, with its fields and metadata.
+    ///
+    /// libvips' sinks (a save, `copy_memory`, `avg`) run a pipeline on its
+    /// shared worker threads, at their priority; computed here, the work
+    /// stays on the caller's thread — e.g. a background-lane thread at a
+    /// lower priority (``BlockingExecutor/inBackground(_:)``), which must not
+    /// start libvips workers (a worker inherits its priority for good).
+    func materializedHere() throws -> Image {
+        guard let out = pe_materialize_here(pointer) else { throw Vips.error("materialize") }
+        return Image(owning: out)
+    }
+
     /// Maximum over all bands and pixels.
     public func maximum() throws -> Double {
         try Vips.number("max", [("in", .image(self))])

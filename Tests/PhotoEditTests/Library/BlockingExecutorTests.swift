@@ -71,7 +71,7 @@ struct BlockingExecutorTests {
         #expect(background.name == "photoedit.bg")
         #expect(pthread_equal(bulk.thread, background.thread) == 0)
         // The bulk lane itself keeps the process's priority: it commits (the
-        // catalog's lock) and makes previews (libvips' shared workers).
+        // catalog's lock) and encodes previews (libvips' shared workers).
         #expect(bulk.nice == process)
         #expect(bulk.name == "photoedit.bulk")
         let short = try await BlockingExecutor.run { Self.here() }

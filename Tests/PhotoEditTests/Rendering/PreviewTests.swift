@@ -220,6 +220,32 @@ struct PreviewTests {
         #expect(edited.data == freshEdited.data && !first.contains { $0.data == edited.data })
     }
 
+    /// An upload's preview pixels are computed by the background thread
+    /// alone (`Image.materializedHere`, no threaded libvips sink): the same
+    /// pixels and header as libvips' own sink, and a decoder's failure
+    /// anywhere comes back to the caller.
+    @Test func aPreviewsPixelsComputedByOneThreadAreLibvipsOwn() throws {
+        let temp = TemporaryDirectory("photoedit-previews-here")
+        let path = try Self.largeJPEG(in: temp.url)
+        let pipeline = { try ImagePipeline.image(from: .file(path), geometry: Previews.geometry(width: 3600, height: 2400), resizeMode: .exact) }
+        let here = try pipeline().materializedHere()
+        // libvips' threaded sink: saved whole in its own format, read back.
+        try pipeline().save(to: temp.file("sink.v"), format: "vips")
+        let sink = try Image.load(path: temp.file("sink.v"), sequential: false)
+        #expect((here.width, here.height, here.bands) == (sink.width, sink.height, sink.bands))
+        #expect((here.width, here.height) != (3600, 2400), "a reduced preview")
+        #expect(try here.subtracting(sink).call("abs").maximum() == 0, "the pixels differ from libvips' sink")
+        #expect(here.interpretationName == sink.interpretationName)
+        #expect(here.blob("icc-profile-data") == sink.blob("icc-profile-data"))
+
+        // Cut short: the decode fails, and the failure is the caller's.
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: path))
+        try jpeg.prefix(jpeg.count / 2).write(to: temp.url.appendingPathComponent("cut.jpg"))
+        #expect(throws: PhotoEditError.self) {
+            _ = try Image.load(path: temp.file("cut.jpg"), sequential: true, strict: true).materializedHere()
+        }
+    }
+
     @Test func purgeRemovesPreviewsAndVerifyRemovesStrayOnes() throws {
         let (temp, library, large, _) = try Self.library()
         defer { withExtendedLifetime(temp) {} }

@@ -148,7 +148,12 @@ extension Previews {
         } else {
             input = try source()
         }
-        let image = try ImagePipeline.image(from: input, geometry: g, resizeMode: .exact)
+        // The preview's pixels — its decode and reduction, nearly all of its
+        // work — computed by one thread, on the background lane when this is
+        // an upload's import (BlockingExecutor.inBackground: render hits get
+        // the cores first); the small JPEG is then encoded from memory.
+        let pipeline = try ImagePipeline.image(from: input, geometry: g, resizeMode: .exact)
+        let image = try BlockingExecutor.inBackground { try pipeline.materializedHere() }
         let staged = layout.temporary(".jpg")
         defer { unlink(staged) }
         try Renderer.save(image, to: staged, format: .jpeg, quality: Previews.quality)
