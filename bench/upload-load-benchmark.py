@@ -62,8 +62,8 @@ def distinct_copies(bases, count, folder):
 class Uploader:
     """Clients posting files one after another until told to stop."""
 
-    def __init__(self, port, files, clients):
-        self.port, self.files, self.clients = port, files, clients
+    def __init__(self, port, files, clients, nice=0):
+        self.port, self.files, self.clients, self.nice = port, files, clients, nice
         self.next = 0
         self.lock = threading.Lock()
         self.stopping = threading.Event()
@@ -79,6 +79,9 @@ class Uploader:
             return self.files[self.next - 1]
 
     def client(self):
+        if self.nice:
+            # This client thread only (Linux: a nice value is a thread's).
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), self.nice)
         while not self.stopping.is_set():
             path = self.take()
             if path is None:
@@ -138,6 +141,9 @@ def main():
     ap.add_argument("--revision-url", action="store_true",
                     help="hit the photo's revision-addressed URL (`&rev=N`, immutable, answered from memory) "
                          "instead of its current-version URL (revalidated: one catalog read per hit)")
+    ap.add_argument("--clients-nice", type=int, default=0,
+                    help="nice value of the upload clients' threads (e.g. 19: clients standing in for other "
+                         "machines, their own CPU not taken from the server's cores; default 0)")
     ap.add_argument("--json")
     args = ap.parse_args()
 
@@ -168,7 +174,7 @@ def main():
         for r in range(args.runs):
             idle = hits(server.port, hit, args.connections, args.seconds, args.pace_ms, work)
             files = copies[r * per_run:(r + 1) * per_run]
-            uploader = Uploader(server.port, files, args.uploads)
+            uploader = Uploader(server.port, files, args.uploads, args.clients_nice)
             uploader.start()
             time.sleep(2)  # every client has a request under way
             began = time.monotonic()
