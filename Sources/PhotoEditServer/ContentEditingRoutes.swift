@@ -276,12 +276,13 @@ extension ContentEditingBase {
         switch token {
         case "original"?: self = .original
         case "alternate"?: self = .alternate
-        case let text? where text.hasPrefix("render:") && (Int(text.dropFirst(7)) ?? -1) >= 0:
-            self = .render(revision: Int(text.dropFirst(7))!)
         case nil:
             throw Problem(.badRequest, code: "invalid-multipart", "the part 'base' is missing (the editing input's base: original, alternate or render:N)")
-        default:
-            throw Problem(.badRequest, code: "invalid-multipart", "the part 'base' must be original, alternate or render:N")
+        case let text?:
+            guard text.hasPrefix("render:"), let revision = Int(text.dropFirst(7)), revision >= 0 else {
+                throw Problem(.badRequest, code: "invalid-multipart", "the part 'base' must be original, alternate or render:N")
+            }
+            self = .render(revision: revision)
         }
     }
 }

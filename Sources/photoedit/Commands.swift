@@ -165,7 +165,7 @@ struct FiltersCommand: ParsableCommand {
     }
 }
 
-struct ApplyCommand: ParsableCommand {
+struct ApplyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apply",
         abstract: "Apply a chain of filters to photos, as a new revision of each.",
@@ -204,52 +204,83 @@ struct ApplyCommand: ParsableCommand {
         if base != nil && recipe != nil { throw ValidationError("--base does not go with --recipe (the recipe's own \"base\" says it)") }
     }
 
-    func run() throws {
-        try PhotoEdit_run {
+    /// The engine's work — opening the library, the checks, each photo's
+    /// edit — runs on the `BlockingExecutor`, awaited; with `--as-job` the
+    /// enqueue is awaited too.
+    func run() async throws {
+        try await PhotoEdit_run {
             if batch.asJob { _ = try JobsCommand.distributed(options, for: "--as-job") }
-            let library = try options.open()
-            let presets = presetOptions.library(for: library)
-            // Check everything before changing anything.
-            var steps: [ChainStep] = []
-            var fileRecipe: Recipe?
-            var ids = arguments
-            if let recipe {
-                guard let data = FileManager.default.contents(atPath: recipe) else {
-                    throw PhotoEditError.unreadableFile(path: recipe, reason: "cannot read the recipe file")
-                }
-                do {
-                    fileRecipe = try Recipe(json: JSONValue.parse(data), registry: library.registry)
-                } catch let error as PhotoEditError {
-                    throw PhotoEditError.unreadableFile(path: recipe, reason: error.description)
-                }
-            } else {
-                steps = try Chain.parse(preset.map { "preset:" + $0 } ?? ids.removeFirst())
-                _ = try Chain.apply(steps, to: .empty, registry: library.registry, presets: presets, auto: { $0 }, upright: { r, _ in r })
-            }
-            for name in remove { _ = try library.registry.require(name) }
-            let resolved = try batch.photos(ids, in: library)
-            if resolved.isEmpty { throw PhotoEditError.invalidQuery("no photo matches --where") }
+            let plan = try await BlockingExecutor.run { try self.plan() }
             #if Server
             if batch.asJob {
-                let edit = BatchEdit(chain: try BatchEdit.expanding(steps.map(\.description).joined(separator: ","), presets: presets),
-                                     reset: reset, remove: remove, base: base?.lowercased())
+                let edit = try await BlockingExecutor.run { try self.batchEdit(plan) }
                 let perJob = batch.photosPerJob
-                try batch.enqueue(options, library: library) { try await $0.enqueueApply(edit, to: resolved, photosPerJob: perJob) }
+                try await batch.enqueue(options, library: plan.library) { try await $0.enqueueApply(edit, to: plan.ids, photosPerJob: perJob) }
                 return
             }
             #endif
-            let bar = ProgressBar("applying")
-            defer { bar.finish() }
-            for (i, id) in resolved.enumerated() {
-                let revision = try fileRecipe.map { try library.apply(recipe: $0, to: id) }
-                    ?? library.apply(steps: steps, to: id, reset: reset, removing: remove, presets: presets,
-                                     fromRAW: base.map { $0.lowercased() == "raw" })
-                bar.finish()
-                LensCommand.noteIfUnidentified(library, id: id, steps: steps, revision: revision)
-                UprightCommand.note(library, id: id, steps: steps)
-                Output.line("\(id)\t\(revision.number)")
-                bar.update(i + 1, of: resolved.count)
+            try await BlockingExecutor.run { try self.apply(plan) }
+        }
+    }
+
+    /// What `apply` was asked, every part checked before anything changes.
+    private struct Plan: Sendable {
+        let library: PhotoLibrary
+        let presets: PresetLibrary
+        let steps: [ChainStep]
+        let recipe: Recipe?
+        let ids: [String]
+    }
+
+    /// Opens the library and checks the recipe file or the chain, the
+    /// filters to remove and the photos.
+    private func plan() throws -> Plan {
+        let library = try options.open()
+        let presets = presetOptions.library(for: library)
+        var steps: [ChainStep] = []
+        var fileRecipe: Recipe?
+        var ids = arguments
+        if let recipe {
+            guard let data = FileManager.default.contents(atPath: recipe) else {
+                throw PhotoEditError.unreadableFile(path: recipe, reason: "cannot read the recipe file")
             }
+            do {
+                fileRecipe = try Recipe(json: JSONValue.parse(data), registry: library.registry)
+            } catch let error as PhotoEditError {
+                throw PhotoEditError.unreadableFile(path: recipe, reason: error.description)
+            }
+        } else {
+            steps = try Chain.parse(preset.map { "preset:" + $0 } ?? ids.removeFirst())
+            _ = try Chain.apply(steps, to: .empty, registry: library.registry, presets: presets, auto: { $0 }, upright: { r, _ in r })
+        }
+        for name in remove { _ = try library.registry.require(name) }
+        let resolved = try batch.photos(ids, in: library)
+        if resolved.isEmpty { throw PhotoEditError.invalidQuery("no photo matches --where") }
+        return Plan(library: library, presets: presets, steps: steps, recipe: fileRecipe, ids: resolved)
+    }
+
+    #if Server
+    /// `--as-job`'s edit: the chain with its presets expanded (read from their files).
+    private func batchEdit(_ plan: Plan) throws -> BatchEdit {
+        BatchEdit(chain: try BatchEdit.expanding(plan.steps.map(\.description).joined(separator: ","), presets: plan.presets),
+                  reset: reset, remove: remove, base: base?.lowercased())
+    }
+    #endif
+
+    /// Edits each photo in turn, printing ID<TAB>REVISION.
+    private func apply(_ plan: Plan) throws {
+        let library = plan.library
+        let bar = ProgressBar("applying")
+        defer { bar.finish() }
+        for (i, id) in plan.ids.enumerated() {
+            let revision = try plan.recipe.map { try library.apply(recipe: $0, to: id) }
+                ?? library.apply(steps: plan.steps, to: id, reset: reset, removing: remove, presets: plan.presets,
+                                 fromRAW: base.map { $0.lowercased() == "raw" })
+            bar.finish()
+            LensCommand.noteIfUnidentified(library, id: id, steps: plan.steps, revision: revision)
+            UprightCommand.note(library, id: id, steps: plan.steps)
+            Output.line("\(id)\t\(revision.number)")
+            bar.update(i + 1, of: plan.ids.count)
         }
     }
 }
@@ -393,7 +424,7 @@ struct HistoryCommand: ParsableCommand {
     }
 }
 
-struct UpgradeCommand: ParsableCommand {
+struct UpgradeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "upgrade",
         abstract: "Bring recipes written by older filter versions to the current versions (re-rendered, as a new revision).",
@@ -410,29 +441,39 @@ struct UpgradeCommand: ParsableCommand {
         if ids.isEmpty && batch.filter == nil { throw ValidationError("give at least one photo id (or --where)") }
     }
 
-    func run() throws {
-        try PhotoEdit_run {
+    /// As `apply`: the engine's work on the `BlockingExecutor`, awaited;
+    /// with `--as-job` the enqueue awaited.
+    func run() async throws {
+        try await PhotoEdit_run {
             if batch.asJob { _ = try JobsCommand.distributed(options, for: "--as-job") }
-            let library = try options.open()
-            let resolved = try batch.photos(ids, in: library)
-            if resolved.isEmpty { throw PhotoEditError.invalidQuery("no photo matches --where") }
+            let (library, resolved) = try await BlockingExecutor.run {
+                let library = try options.open()
+                let resolved = try batch.photos(ids, in: library)
+                if resolved.isEmpty { throw PhotoEditError.invalidQuery("no photo matches --where") }
+                return (library, resolved)
+            }
             #if Server
             if batch.asJob {
                 let perJob = batch.photosPerJob
-                try batch.enqueue(options, library: library) { try await $0.enqueueUpgrade(resolved, photosPerJob: perJob) }
+                try await batch.enqueue(options, library: library) { try await $0.enqueueUpgrade(resolved, photosPerJob: perJob) }
                 return
             }
             #endif
-            let bar = ProgressBar("upgrading")
-            defer { bar.finish() }
-            for (i, id) in resolved.enumerated() {
-                defer { bar.update(i + 1, of: resolved.count) }
-                bar.finish()
-                if let (revision, upgraded) = try library.upgrade(id) {
-                    Output.line("\(id)\t\(revision.number)\t" + upgraded.map { "\($0.filter) \($0.from)→\($0.to)" }.joined(separator: ", "))
-                } else {
-                    Output.line("\(id)\tup to date")
-                }
+            try await BlockingExecutor.run { try Self.upgrade(resolved, in: library) }
+        }
+    }
+
+    /// Upgrades each photo in turn, printing what changed.
+    private static func upgrade(_ ids: [String], in library: PhotoLibrary) throws {
+        let bar = ProgressBar("upgrading")
+        defer { bar.finish() }
+        for (i, id) in ids.enumerated() {
+            defer { bar.update(i + 1, of: ids.count) }
+            bar.finish()
+            if let (revision, upgraded) = try library.upgrade(id) {
+                Output.line("\(id)\t\(revision.number)\t" + upgraded.map { "\($0.filter) \($0.from)→\($0.to)" }.joined(separator: ", "))
+            } else {
+                Output.line("\(id)\tup to date")
             }
         }
     }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import PhotoEdit
 import PhotoEditLocation
@@ -36,12 +35,11 @@ struct BatchOptions: ParsableArguments {
 
     #if Server
     /// `--as-job`'s enqueueing: opens the library's job table, runs `body`
-    /// with it, prints the batch id it returns. (`apply` and `upgrade` are
-    /// synchronous commands, as the engine is: this one async call is
-    /// bridged with `blockingWait`.)
-    func enqueue(_ options: LibraryOptions, library: PhotoLibrary, _ body: @escaping @Sendable (LibraryJobs) async throws -> String) throws {
+    /// with it, prints the batch id it returns.
+    func enqueue(_ options: LibraryOptions, library: PhotoLibrary,
+                 _ body: @escaping @Sendable (LibraryJobs) async throws -> String) async throws {
         let location = try JobsCommand.distributed(options, for: "--as-job")
-        Output.line(try blockingWait { try await JobsCommand.withJobs(location, library, body) })
+        Output.line(try await JobsCommand.withJobs(location, library, body))
     }
     #endif
 }

@@ -4,8 +4,9 @@ import PhotoEdit
 import PhotoEditLocation
 
 /// The tool. Its `main` is async: the commands that wait for async work
-/// (`watch`, `serve`, `jobs …`, `bench-requests`) are `AsyncParsableCommand`s
-/// and await it; the others are synchronous, as the engine is.
+/// (`watch`, `serve`, `jobs …`, `bench-requests`, `thumbs`, `apply` and
+/// `upgrade`) are `AsyncParsableCommand`s and await it, their engine work
+/// on the `BlockingExecutor`; the others are synchronous, as the engine is.
 @main
 struct PhotoEditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

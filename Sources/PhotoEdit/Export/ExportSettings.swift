@@ -273,11 +273,11 @@ extension ExportSettings {
         for name in Self.sizeOptionNames where values[name] != nil { self.size = .full }
         let sizes = Self.sizeOptionNames.filter { values[$0] != nil }
         if sizes.count > 1 { throw PhotoEditError.invalidOutput("give one size option, not \(sizes.map { "--" + $0 }.joined(separator: " and "))") }
-        for name in values.keys.sorted() {
+        for (name, value) in values.sorted(by: { $0.key < $1.key }) {
             guard let option = Self.option(name) else {
                 throw PhotoEditError.invalidOutput("unknown export setting '\(name)' (\(Self.options.map(\.name).joined(separator: ", ")))")
             }
-            try apply(option, values[name]!)
+            try apply(option, value)
         }
         try validate()
     }
@@ -305,16 +305,29 @@ extension ExportSettings {
             guard text.count <= 1000, !text.contains("\0") else { throw bad("is too long or holds a NUL") }
         }
         let lower = text.lowercased()
+        // The value as the option's kind read it (checked above).
+        func choice<T: RawRepresentable>(_: T.Type) throws -> T where T.RawValue == String {
+            guard let value = T(rawValue: lower) else { throw bad("is not one of its choices") }
+            return value
+        }
+        func whole() throws -> Int {
+            guard let int = int ?? Int(lower) else { throw bad("is not a whole number") }
+            return int
+        }
+        func real() throws -> Double {
+            guard let number else { throw bad("is not a number") }
+            return number
+        }
         switch option.name {
-        case "format": format = ExportFormat(rawValue: lower)!
+        case "format": format = try choice(ExportFormat.self)
         case "quality": quality = int
         case "lossless": lossless = flag
         case "effort": effort = int
-        case "depth": bitDepth = Int(lower)!
+        case "depth": bitDepth = try whole()
         case "profile":
             guard let p = OutputProfile(name: text) else { throw bad("is not srgb, display-p3, adobe-rgb or a .icc file") }
             profile = p
-        case "intent": intent = RenderingIntent(rawValue: lower)!
+        case "intent": intent = try choice(RenderingIntent.self)
         case "size":
             let parts = lower.split(separator: "x", omittingEmptySubsequences: false)
             guard (1...2).contains(parts.count), let w = Int(parts[0]), let h = parts.count == 2 ? Int(parts[1]) : w,
@@ -322,14 +335,14 @@ extension ExportSettings {
                 throw bad("is not WxH or N with sides 1…\(Self.maxSide)")
             }
             size = .box(width: w, height: h)
-        case "long-edge": size = .longEdge(int!)
-        case "short-edge": size = .shortEdge(int!)
-        case "megapixels": size = .megapixels(number!)
-        case "percent": size = .percent(number!)
+        case "long-edge": size = .longEdge(try whole())
+        case "short-edge": size = .shortEdge(try whole())
+        case "megapixels": size = .megapixels(try real())
+        case "percent": size = .percent(try real())
         case "enlarge": enlarge = flag
         case "max-bytes": maxBytes = try Self.parseBytes(text)
         case "sharpen": sharpening = try ExportSharpening.parse(text)
-        case "metadata": metadata = ExportMetadataPolicy(rawValue: lower)!
+        case "metadata": metadata = try choice(ExportMetadataPolicy.self)
         case "watermark":
             if text.isEmpty || lower == "none" { watermark = nil; break }
             var mark = watermark ?? ExportWatermark()
@@ -342,11 +355,11 @@ extension ExportSettings {
             }
             watermark = mark
         // Applied after "watermark" (names in order); without a watermark they change nothing.
-        case "watermark-size": watermark?.size = number!
-        case "watermark-opacity": watermark?.opacity = number!
-        case "watermark-position": watermark?.position = WatermarkPosition(rawValue: lower)!
-        case "watermark-inset": watermark?.inset = number!
-        case "compression": tiffCompression = TIFFCompression(rawValue: lower)!
+        case "watermark-size": watermark?.size = try real()
+        case "watermark-opacity": watermark?.opacity = try real()
+        case "watermark-position": watermark?.position = try choice(WatermarkPosition.self)
+        case "watermark-inset": watermark?.inset = try real()
+        case "compression": tiffCompression = try choice(TIFFCompression.self)
         case "name":
             _ = try ExportNameTemplate(text)
             nameTemplate = text

@@ -456,7 +456,8 @@ final class InFlightWork<Value: Sendable>: Sendable {
 
     func wait() -> Result<Value, PhotoEditError> {
         group.wait()
-        return result.withLock { $0! }
+        // `finish` set it before the group let the waiters go.
+        return result.withLock { $0 } ?? .failure(.library("a shared image computation ended without a result"))
     }
 }
 

@@ -138,15 +138,15 @@ public struct LocalCorrection: Hashable, Sendable {
             mask = try mask.extractArea(left: box.left, top: box.top, width: box.width, height: box.height)
             source = try image.extractArea(left: box.left, top: box.top, width: box.width, height: box.height)
         }
-        let kinds = amounts.keys.sorted()
-        if kinds.allSatisfy(\.isLinear) {
-            var m = try Self.matrix(kinds.map { ($0, amounts[$0]!) }, context: context)
+        let sorted = amounts.sorted { $0.key < $1.key }
+        if sorted.allSatisfy({ $0.key.isLinear }) {
+            var m = try Self.matrix(sorted.map { ($0.key, $0.value) }, context: context)
             for i in 0..<3 { m[i * 4] -= 1 }
             return try Self.blend(image, adjusted: nil, mask: mask, at: box, matrix: m)
         }
         var adjusted = source
-        for kind in kinds {
-            adjusted = try kind.apply(amounts[kind]!, to: adjusted, context: context)
+        for (kind, amount) in sorted {
+            adjusted = try kind.apply(amount, to: adjusted, context: context)
         }
         return try Self.blend(image, adjusted: adjusted, mask: mask, at: box, matrix: nil)
     }

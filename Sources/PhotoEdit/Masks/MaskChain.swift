@@ -157,10 +157,10 @@ enum MaskChain {
             list.append(try correction(text))
             guard list.count <= MaskLimits.corrections else { throw MaskProblem.invalid("at most \(MaskLimits.corrections) corrections") }
             try LocalJSON.checkPointTotal(list)
-        case "remove", "off", "on":
-            try switchOrRemove(&list, "local.\(parameter!)", text, \.enabled)
-        default:
-            throw MaskProblem.invalid("local.\(parameter!.prefix(40)) is unknown (write local=…, local.add=…, local.remove=N, local.off=N or local.on=N)")
+        case let name? where ["remove", "off", "on"].contains(name):
+            try switchOrRemove(&list, "local.\(name)", text, \.enabled)
+        case let name?:
+            throw MaskProblem.invalid("local.\(name.prefix(40)) is unknown (write local=…, local.add=…, local.remove=N, local.off=N or local.on=N)")
         }
         return list
     }
@@ -180,8 +180,7 @@ enum MaskChain {
             return prefix + format(component.shape)
         }
         if c.mask.inverted { items.append("invert") }
-        for kind in c.amounts.keys.sorted() {
-            let v = c.amounts[kind]!
+        for (kind, v) in c.amounts.sorted(by: { $0.key < $1.key }) {
             items.append(kind.rawValue + "=" + (v > 0 && kind.range.lowerBound < 0 ? "+" : "") + JSONValue.format(v))
         }
         if !c.enabled { items.append("off") }
@@ -241,10 +240,10 @@ enum MaskChain {
                                             opacity: o["opacity"] ?? 1, enabled: !f.contains("off")).validated("spot \(list.count + 1)"))
             }
             guard list.count <= MaskLimits.spots else { throw MaskProblem.invalid("at most \(MaskLimits.spots) spots") }
-        case "remove", "off", "on":
-            try switchOrRemove(&list, "retouch.\(parameter!)", text, \.enabled)
-        default:
-            throw MaskProblem.invalid("retouch.\(parameter!.prefix(40)) is unknown (write retouch=…, retouch.add=…, retouch.remove=N, retouch.off=N or retouch.on=N)")
+        case let name? where ["remove", "off", "on"].contains(name):
+            try switchOrRemove(&list, "retouch.\(name)", text, \.enabled)
+        case let name?:
+            throw MaskProblem.invalid("retouch.\(name.prefix(40)) is unknown (write retouch=…, retouch.add=…, retouch.remove=N, retouch.off=N or retouch.on=N)")
         }
         return list
     }

@@ -704,8 +704,12 @@ struct Translator {
     var version: Int { settings.version }
     var values: [String: String] { settings.values }
 
-    mutating func set(_ filter: String, _ parameter: String, _ value: Double, _ range: ClosedRange<Double>) {
-        nodes[filter, default: [:]][parameter] = JSONValue.canonicalNumber(min(max(value, range.lowerBound), range.upperBound))
+    /// Sets a parameter, clamped to `range`; returns the value set.
+    @discardableResult
+    mutating func set(_ filter: String, _ parameter: String, _ value: Double, _ range: ClosedRange<Double>) -> Double {
+        let set = JSONValue.canonicalNumber(min(max(value, range.lowerBound), range.upperBound))
+        nodes[filter, default: [:]][parameter] = set
+        return set
     }
 
     /// A number read from the packet: nil when absent; a value that is not a
@@ -851,10 +855,10 @@ struct Translator {
         let (x, y, w, h) = LightroomSettings.upright(left: left, top: top, right: right, bottom: bottom, orientation: orientation)
         if x > 0 || y > 0 || w < 1 || h < 1 {
             texts["crop", default: [:]]["mode"] = "rect"
-            set("crop", "x", x, 0...1)
-            set("crop", "y", y, 0...1)
-            set("crop", "w", min(w, 1 - nodes["crop"]!["x"]!), 0.001...1)
-            set("crop", "h", min(h, 1 - nodes["crop"]!["y"]!), 0.001...1)
+            let cropX = set("crop", "x", x, 0...1)
+            let cropY = set("crop", "y", y, 0...1)
+            set("crop", "w", min(w, 1 - cropX), 0.001...1)
+            set("crop", "h", min(h, 1 - cropY), 0.001...1)
             applied.append("HasCrop")
         }
         if let angle, angle != 0 {
@@ -1077,10 +1081,10 @@ struct Translator {
             }
             for band in ["Orange", "Yellow", "Aqua", "Purple", "Magenta"] {
                 guard let v = try number("GrayMixer\(band)", -200...200), v != 0 else { continue }
-                if version >= 2 {
+                if version >= 2, let range = LightroomSettings.bands[band] {
                     // Version 2: the mixer's other bands brighten or darken their
                     // colours before they turn grey (that band's luminance in `hsl`).
-                    let parameter = "\(LightroomSettings.bands[band]!)_l"
+                    let parameter = "\(range)_l"
                     set("hsl", parameter, (nodes["hsl"]?[parameter] ?? 0) + v, -100...100)
                     applied.append("GrayMixer\(band)")
                 } else {

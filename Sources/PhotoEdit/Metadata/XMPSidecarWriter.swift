@@ -77,7 +77,10 @@ struct LightroomEquivalents {
                 // Version 2's channel curves: Lightroom's own channel curves.
                 for (channel, keys) in zip(Filters.curveChannels, Filters.CurveKeys.channels) where p.values[keys.n.name] != nil {
                     guard !Filters.isIdentityCurve(Filters.curvePoints(p, keys)) else { continue }
-                    let name = names[channel]!
+                    guard let name = names[channel] else {
+                        notExported.append("curve.\(channel)")
+                        continue
+                    }
                     if curves.contains(where: { $0.name == name }) {
                         notExported.append("curve.\(channel) (the main curve is on the \(channel) channel)")
                     } else {

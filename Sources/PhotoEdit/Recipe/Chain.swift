@@ -200,13 +200,14 @@ public enum Chain {
                         values.merge(form.fixed) { $1 }
                         do {
                             for (parameter, text) in zip(form.parameters, given) {
-                                values[parameter] = try definition.parameter(parameter)!.parse(text, filter: definition.id)
+                                values[parameter] = try formParameter(parameter, of: definition).parse(text, filter: definition.id)
                             }
-                        } catch PhotoEditError.invalidParameter(_, _, let problem) where spec != nil && given.count == 1 {
+                        } catch let error as PhotoEditError {
                             // `raw.wb=sunny`: neither the parameter's value nor the form's; name both.
+                            guard case let .invalidParameter(_, _, problem) = error, let spec, given.count == 1 else { throw error }
                             let forms = definition.forms.filter { $0.name == name }.map { usage(definition, $0) }.joined(separator: " or ")
                             throw PhotoEditError.invalidParameter(filter: definition.id, parameter: name,
-                                                                  problem: "'\(given[0])' is not \(spec!.rangeDescription), nor a value of \(forms) (\(problem))")
+                                                                  problem: "'\(given[0])' is not \(spec.rangeDescription), nor a value of \(forms) (\(problem))")
                         }
                         index += 1
                         continue
@@ -237,7 +238,7 @@ public enum Chain {
                 }
                 values = definition.defaults.values.merging(form.fixed) { $1 }
                 for (name, text) in zip(form.parameters, step.values) {
-                    values[name] = try definition.parameter(name)!.parse(text, filter: definition.id)
+                    values[name] = try formParameter(name, of: definition).parse(text, filter: definition.id)
                 }
                 index += 1
             }
@@ -245,6 +246,16 @@ public enum Chain {
             result.set(RecipeNode(filter: definition.id, version: definition.version, parameters: parameters), registry: registry)
         }
         return result
+    }
+
+    /// The declaration of a parameter a chain form names. A registry's
+    /// filters name only declared ones (`declarationProblems`, checked when
+    /// the registry is made).
+    private static func formParameter(_ name: String, of definition: FilterDefinition) throws -> ParameterSpec {
+        guard let spec = definition.parameter(name) else {
+            throw PhotoEditError.invalidParameter(filter: definition.id, parameter: name, problem: "a chain form names it, but the filter does not declare it")
+        }
+        return spec
     }
 
     /// How a form is written, e.g. `crop=X:Y:W:H`.
@@ -274,7 +285,7 @@ public enum Chain {
             let covered = Set(form.parameters).union(form.fixed.keys)
             let restDefault = definition.parameters.allSatisfy { covered.contains($0.name) || node.parameters[$0.name] == defaults[$0.name] }
             if fixedMatch && restDefault {
-                let values = form.parameters.map { text(node.parameters[$0]!, spec: definition.parameter($0)!) }
+                let values = formValues(form, of: node, definition)
                 return values.isEmpty ? definition.id : definition.id + "=" + values.joined(separator: ":")
             }
         }
@@ -297,7 +308,7 @@ public enum Chain {
             let (ca, cb) = (changed.filter { a.parameters.contains($0.name) }.count, changed.filter { b.parameters.contains($0.name) }.count)
             return ca != cb ? ca < cb : a.parameters.count > b.parameters.count
         }) {
-            let values = form.parameters.map { text(node.parameters[$0]!, spec: definition.parameter($0)!) }
+            let values = formValues(form, of: node, definition)
             leads.append(definition.id + "." + form.name! + "=" + values.joined(separator: ":"))
             changed.removeAll { form.parameters.contains($0.name) }
             implied.merge(form.fixed) { $1 }
@@ -314,7 +325,7 @@ public enum Chain {
                       form.parameters.contains(where: { node.parameters[$0] != defaults[$0] }),
                       definition.parameters.allSatisfy({ covered.contains($0.name) || node.parameters[$0.name] == defaults[$0.name] })
                 else { continue }
-                let values = form.parameters.map { text(node.parameters[$0]!, spec: definition.parameter($0)!) }
+                let values = formValues(form, of: node, definition)
                 return ([definition.id + "=" + values.joined(separator: ":")] + leads).joined(separator: ",")
             }
         }
@@ -322,9 +333,19 @@ public enum Chain {
             implied.merge(definition.impliedValues(of: spec.name)) { $1 }
         }
         let fixed = definition.parameters.filter { fixedKeys.contains($0.name) && node.parameters[$0.name] != implied[$0.name] }
-        let steps = leads + (changed + fixed).map { definition.id + "." + $0.name + "=" + text(node.parameters[$0.name]!, spec: $0) }
-        if steps.isEmpty { return definition.id + "." + definition.parameters[0].name + "=" + text(defaults[definition.parameters[0].name]!, spec: definition.parameters[0]) }
+        let steps = leads + (changed + fixed).map { definition.id + "." + $0.name + "=" + text(node.parameters[$0.name] ?? $0.defaultValue, spec: $0) }
+        if steps.isEmpty { return definition.id + "." + definition.parameters[0].name + "=" + text(definition.parameters[0].defaultValue, spec: definition.parameters[0]) }
         return steps.joined(separator: ",")
+    }
+
+    /// The values of `form`'s parameters in `node`, as the chain writes
+    /// them. A registry's filters name only declared parameters in their
+    /// forms (`declarationProblems`, checked when the registry is made), and
+    /// a validated node holds every declared parameter.
+    private static func formValues(_ form: ChainForm, of node: RecipeNode, _ definition: FilterDefinition) -> [String] {
+        form.parameters.compactMap { name in
+            definition.parameter(name).map { spec in text(node.parameters[name] ?? spec.defaultValue, spec: spec) }
+        }
     }
 
     /// A value as the chain writes it: positive values of signed adjustments

@@ -72,11 +72,11 @@ public enum JSONValue: Hashable, Sendable, Codable {
             out += "]"
         case .object(let o):
             out += "{"
-            for (i, key) in o.keys.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }).enumerated() {
+            for (i, (key, value)) in o.sorted(by: { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }).enumerated() {
                 if i > 0 { out += "," }
                 JSONValue.writeString(key, to: &out)
                 out += ":"
-                o[key]!.write(to: &out)
+                value.write(to: &out)
             }
             out += "}"
         }

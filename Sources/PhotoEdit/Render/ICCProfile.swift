@@ -154,7 +154,7 @@ package enum ICCProfile {
         let pixels = length / 12
         let typeFloat: cmsUInt32Number = (1 << 22) | (4 << 16) | (3 << 3) | 4   // TYPE_RGB_FLT
         let typeOut: cmsUInt32Number = (4 << 16) | (3 << 3) | (depth == 16 ? 2 : 1)   // TYPE_RGB_16 / TYPE_RGB_8
-        let lcmsIntent: cmsUInt32Number = [.perceptual: 0, .relative: 1, .saturation: 2, .absolute: 3][intent]!
+        let lcmsIntent = intent.lcms
         var output = [UInt8](repeating: 0, count: pixels * 3 * (depth == 16 ? 2 : 1))
         let ok = source.withUnsafeBytes { s in
             target.withUnsafeBytes { t -> Bool in
@@ -183,7 +183,7 @@ package enum ICCProfile {
     /// itself (a reference for tests and checks).
     static func transform(rgb8 pixels: [UInt8], from source: Data, to target: Data, intent: RenderingIntent) -> [UInt8]? {
         let typeRGB8: cmsUInt32Number = (4 << 16) | (3 << 3) | 1   // COLORSPACE_SH(PT_RGB)|CHANNELS_SH(3)|BYTES_SH(1)
-        let lcmsIntent: cmsUInt32Number = [.perceptual: 0, .relative: 1, .saturation: 2, .absolute: 3][intent]!
+        let lcmsIntent = intent.lcms
         return source.withUnsafeBytes { s in
             target.withUnsafeBytes { t -> [UInt8]? in
                 guard let a = cmsOpenProfileFromMem(s.baseAddress, cmsUInt32Number(s.count)),
@@ -216,5 +216,17 @@ package enum ICCProfile {
     static func isSRGB(_ data: Data) -> Bool {
         guard let text = description(data)?.lowercased() else { return false }
         return text.hasPrefix("srgb")
+    }
+}
+
+extension RenderingIntent {
+    /// lcms2's number for the intent (INTENT_PERCEPTUAL … INTENT_ABSOLUTE_COLORIMETRIC).
+    var lcms: cmsUInt32Number {
+        switch self {
+        case .perceptual: 0
+        case .relative: 1
+        case .saturation: 2
+        case .absolute: 3
+        }
     }
 }

@@ -29,7 +29,7 @@ struct LookTableTransform: Sendable {
         let matrix = Self.matrix(table.primaries)
         toTable = matrix.map { $0.map(Float.init) }
         fromTable = matrix.map { ColourMath.inverse($0).map(Float.init) }
-        (encode, decode) = Self.curves[table.gamma]!
+        (encode, decode) = Self.curves(table.gamma)
         extend = table.gamut == .extend
     }
 
@@ -47,16 +47,24 @@ struct LookTableTransform: Sendable {
         }
     }
 
-    /// Each transfer curve and its inverse, sampled once per process.
-    static let curves: [LightroomRGBTable.Gamma: ([Float], [Float])] = {
-        var out: [LightroomRGBTable.Gamma: ([Float], [Float])] = [:]
-        for gamma in LightroomRGBTable.Gamma.allCases {
-            let encode = (0...cells).map { Float(gamma.encode(Double($0) / Double(cells))) }
-            let decode = (0...cells).map { Float(gamma.decode(Double($0) / Double(cells))) }
-            out[gamma] = (encode, decode)
+    /// A transfer curve and its inverse, each sampled once per process.
+    static func curves(_ gamma: LightroomRGBTable.Gamma) -> (encode: [Float], decode: [Float]) {
+        switch gamma {
+        case .linear: linearCurves
+        case .sRGB: sRGBCurves
+        case .g18: g18Curves
+        case .g22: g22Curves
+        case .rec2020: rec2020Curves
         }
-        return out
-    }()
+    }
+
+    private static let linearCurves = sampled(.linear), sRGBCurves = sampled(.sRGB), g18Curves = sampled(.g18),
+                       g22Curves = sampled(.g22), rec2020Curves = sampled(.rec2020)
+
+    private static func sampled(_ gamma: LightroomRGBTable.Gamma) -> (encode: [Float], decode: [Float]) {
+        ((0...cells).map { Float(gamma.encode(Double($0) / Double(cells))) },
+         (0...cells).map { Float(gamma.decode(Double($0) / Double(cells))) })
+    }
 
     /// Applies the table at `amount` (0 nothing, 1 whole, up to the table's
     /// maximum) to a linear float RGB image; an alpha band is kept as it is.

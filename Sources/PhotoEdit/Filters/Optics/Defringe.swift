@@ -58,14 +58,15 @@ extension Filters {
         let edge = try rank(side * side - 1).subtracting(rank(0)).linear(multiply: [1.0 / 20], add: [-0.5]).clamped01()
         // Each colour's band of hues, feathered by 10° on each side; × amount/10.
         let feather = 10.0
-        var removal: Image?
-        for (amount, lo, hi) in bands {
+        func removal(_ amount: Double, _ lo: Double, _ hi: Double) throws -> Image {
             let rising = try hue.linear(multiply: [1 / feather], add: [-(lo - feather) / feather])
             let falling = try hue.linear(multiply: [-1 / feather], add: [(hi + feather) / feather])
-            let band = try rising.minimum(falling).clamped01().linear(multiply: [amount / 10], add: [0])
-            removal = try removal.map { try $0.adding(band) } ?? band
+            return try rising.minimum(falling).clamped01().linear(multiply: [amount / 10], add: [0])
         }
-        let keep = try removal!.multiplied(by: edge).clamped01().linear(multiply: [-1], add: [1])
+        guard let (amount, lo, hi) = bands.first else { return image }
+        var removed = try removal(amount, lo, hi)
+        for (amount, lo, hi) in bands.dropFirst() { removed = try removed.adding(removal(amount, lo, hi)) }
+        let keep = try removed.multiplied(by: edge).clamped01().linear(multiply: [-1], add: [1])
         let edited = try Vips.image("bandjoin", [("in", .images([lightness, chroma.multiplied(by: keep), hue]))])
         // The change, added to the original: pixels left alone stay exactly as they were.
         let toRGB: [(String, Vips.Argument)] = [("space", .string("scrgb")), ("source_space", .string("lch"))]

@@ -98,11 +98,10 @@ public struct LensIdentification: Sendable, Equatable {
         } else if exifMake.isEmpty && exifModel.isEmpty && exifLens.isEmpty {
             problem = "the photo's EXIF names no camera and no lens"
         } else if Self.sanitized(exifLens) == nil {
-            problem = camera == nil
-                ? "the photo's EXIF names no lens, and lensfun's database has no camera '\(exifMake) \(exifModel)'"
-                : "the photo's EXIF names no lens, and \(camera!.model) has interchangeable lenses"
+            problem = camera.map { "the photo's EXIF names no lens, and \($0.model) has interchangeable lenses" }
+                ?? "the photo's EXIF names no lens, and lensfun's database has no camera '\(exifMake) \(exifModel)'"
         } else {
-            problem = "lensfun's database has no profile for '\(exifLens)'" + (camera == nil ? "" : " on \(camera!.model)")
+            problem = "lensfun's database has no profile for '\(exifLens)'" + (camera.map { " on \($0.model)" } ?? "")
         }
     }
 

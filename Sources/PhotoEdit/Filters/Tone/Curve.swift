@@ -84,8 +84,12 @@ extension Filters {
         switch p[CurveKeys.channel] {
         case "luma":
             return try image.toneMapLuminance(spline.apply)
-        case "red", "green", "blue":
-            return try curveOnBand(image, ["red": 0, "green": 1, "blue": 2][p[CurveKeys.channel]]!, spline)
+        case "red":
+            return try curveOnBand(image, 0, spline)
+        case "green":
+            return try curveOnBand(image, 1, spline)
+        case "blue":
+            return try curveOnBand(image, 2, spline)
         default:
             return try image.toneMapPerceptual(spline.apply)
         }

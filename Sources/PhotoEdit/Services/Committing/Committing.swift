@@ -276,7 +276,7 @@ struct Committing: LibraryService, FilesUser {
                 }
             }
         case .contentEdit:
-            let e = edits[i]!
+            guard let e = edits[i] else { throw PhotoEditError.library("change \(i + 1) of the commit, a content edit, was not staged") }
             try addRevision(e.assetID, expected: e.expectedRevision, kind: e.kind, data: e.data, render: e.renderPath,
                             baseRevision: e.baseRevision, basePath: e.basePath, size: (e.width, e.height))
         case let .revert(id, expected):
@@ -345,7 +345,7 @@ struct Committing: LibraryService, FilesUser {
                 described.formUnion(copies)
             }
         case let .duplicate(placeholder, _, name, _):
-            let prepared = duplicates[i]!
+            guard let prepared = duplicates[i] else { throw PhotoEditError.library("change \(i + 1) of the commit, a duplicate, was not staged") }
             let source = try asset(prepared.source)
             try applyDuplicate(placeholder, name: name, prepared: prepared, source: source, db, recorder: recorder, journal: journal,
                                placed: &placed, written: &written)

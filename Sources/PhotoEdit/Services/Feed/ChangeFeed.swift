@@ -149,28 +149,32 @@ final class ChangeRecorder {
         case album(Album?)
     }
 
-    private var order: [Key] = []
-    private var touched: [Key: (before: Snapshot, forced: ChangedAspects)] = [:]
+    /// Each object touched, in the order first touched, as it was then.
+    private var touched: [(key: Key, before: Snapshot, forced: ChangedAspects)] = []
+    /// Where each object is in `touched`.
+    private var position: [Key: Int] = [:]
 
     /// Remembers the photo as it is now (nil: it does not exist yet), the
     /// first time it is touched. `aspects` are recorded even if the row does
     /// not change (a rebuilt render).
     func asset(_ id: String, _ db: any CatalogConnection, aspects: ChangedAspects = []) throws {
         let key = Key(type: .asset, id: id)
-        if touched[key] == nil {
-            order.append(key)
-            touched[key] = (.asset(try CatalogModels.assetModels([id], db)[id]), aspects)
+        if let i = position[key] {
+            touched[i].forced.formUnion(aspects)
         } else {
-            touched[key]!.forced.formUnion(aspects)
+            let before = Snapshot.asset(try CatalogModels.assetModels([id], db)[id])
+            position[key] = touched.count
+            touched.append((key, before, aspects))
         }
     }
 
     /// Remembers the album as it is now, the first time it is touched.
     func album(_ id: String, _ db: any CatalogConnection) throws {
         let key = Key(type: .album, id: id)
-        if touched[key] == nil {
-            order.append(key)
-            touched[key] = (.album(try CatalogModels.albums([id], db)[id]), [])
+        if position[key] == nil {
+            let before = Snapshot.album(try CatalogModels.albums([id], db)[id])
+            position[key] = touched.count
+            touched.append((key, before, []))
         }
     }
 
@@ -198,8 +202,7 @@ final class ChangeRecorder {
         func json<T: Encodable>(_ value: T?) throws -> String? {
             try value.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
         }
-        for key in order {
-            let (before, forced) = touched[key]!
+        for (key, before, forced) in touched {
             switch before {
             case .asset(let old):
                 let new = try CatalogModels.assetModels([key.id], db)[key.id]

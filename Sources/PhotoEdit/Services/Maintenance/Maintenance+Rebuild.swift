@@ -128,24 +128,24 @@ extension Maintenance {
                     report.problems.append("\(relative): names photo \(s.asset) revision \(s.revision), not where it is: left out")
                     continue
                 }
+                var keep = (path: relative, sidecar: s)
                 if let other = records[s.asset]?[s.revision] {
                     // Two records of one revision (a crash between writing a
                     // new one and removing the old): the later one wins.
-                    let keep = other.sidecar.date >= s.date ? other : (path: relative, sidecar: s)
+                    if other.sidecar.date >= s.date { keep = other }
                     report.notes.append("\(s.asset) revision \(s.revision): two records, kept \(keep.path)")
-                    records[s.asset]![s.revision] = keep
-                } else {
-                    records[s.asset, default: [:]][s.revision] = (relative, s)
                 }
+                records[s.asset, default: [:]][s.revision] = keep
             }
         }
         var assets: [AssetRecord] = []
         var revisions: [RevisionRecord] = []
         var claimed = Set<String>()   // originals used by a photo
         var claimedByMaster = Set<String>()   // … by a photo that is not a virtual copy
-        for id in records.keys.sorted() {
-            let byNumber = records[id]!
-            let latest = byNumber[byNumber.keys.max()!]!.sidecar
+        for (id, byNumber) in records.sorted(by: { $0.key < $1.key }) {
+            // Every photo in `records` has at least one revision record.
+            guard let (last, newest) = byNumber.max(by: { $0.key < $1.key }) else { continue }
+            let latest = newest.sidecar
             let label = "photo \(id)"
             // A virtual copy shares its master's original (and RAW): its
             // metadata record says whose copy it is.
@@ -188,10 +188,9 @@ extension Maintenance {
                 a.metadataPath = path
                 if !metadata.keywords.isEmpty { keywords[id] = metadata.keywords }
                 // A snapshot names a revision the photo has.
-                if let list = metadata.snapshots?.filter({ $0.revision <= byNumber.keys.max()! }), !list.isEmpty { snapshots[id] = list }
+                if let list = metadata.snapshots?.filter({ $0.revision <= last }), !list.isEmpty { snapshots[id] = list }
                 report.photosWithMetadata += 1
             }
-            let last = byNumber.keys.max()!
             a.revision = last
             for n in 0...last {
                 if let (path, s) = byNumber[n] {
@@ -218,7 +217,7 @@ extension Maintenance {
         }
         Self.reattachCopies(&assets, &report)
         // Originals no record names: photos of their own.
-        for relative in originals.keys.sorted() where !claimed.contains(relative) {
+        for (relative, sha256) in originals.sorted(by: { $0.key < $1.key }) where !claimed.contains(relative) {
             let path = layout.absolute(relative)
             guard let probe = try? Importer.probe(path: path, displayPath: relative, decodeAll: false) else {
                 report.problems.append("\(relative): not an image photoedit reads: left out")
@@ -226,7 +225,7 @@ extension Maintenance {
             }
             var info = stat()
             let modified = stat(path, &info) == 0 ? Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec)) : Date()
-            let a = Self.record(id: Committing.newIdentifier(), relative: relative, sha256: originals[relative]!, probe: probe,
+            let a = Self.record(id: Committing.newIdentifier(), relative: relative, sha256: sha256, probe: probe,
                                 filename: (relative as NSString).lastPathComponent, importDate: modified, layout: layout)
             assets.append(a)
             revisions.append(RevisionRecord(assetId: a.id, number: 0, createdAt: modified, kind: Revision.Kind.imported.rawValue,

@@ -122,7 +122,7 @@ public struct FolderBlobStore: BlobStore {
         guard prefix.utf8.count <= BlobKey.maxLength else { throw BlobStoreError.invalidKey(key: BlobStoreError.excerpt(prefix), problem: "prefix longer than \(BlobKey.maxLength) bytes") }
         // The deepest whole folder the prefix names; a prefix that cannot be
         // part of any key (e.g. holding "..") matches nothing.
-        let folderPart = prefix.contains("/") ? String(prefix[..<prefix.lastIndex(of: "/")!]) : ""
+        let folderPart = prefix.lastIndex(of: "/").map { String(prefix[..<$0]) } ?? ""
         if !folderPart.isEmpty, BlobKey.problem(in: folderPart) != nil { return [] }
         let start = folderPart.isEmpty ? root.path : root.path + "/" + folderPart
         var keys: [String] = []

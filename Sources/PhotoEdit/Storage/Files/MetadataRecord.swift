@@ -153,9 +153,10 @@ extension FilesUser {
             var path: String?
             if !record.isEmpty {
                 let file = layout.temporary(".json")
-                staged.append((LibraryLayout.metadataRecordPath(asset: id), file))
+                let relative = LibraryLayout.metadataRecordPath(asset: id)
+                staged.append((relative, file))
                 try FileIO.writeFlushed(try record.encoded(), to: file)
-                path = staged.last!.relative
+                path = relative
             }
             rows.append((id, path, a.metadataPath))
         }
