@@ -70,7 +70,10 @@ package enum SQLDialect: Sendable, Hashable {
     /// A keyword as compared (ignoring case): SQLite's column has the NOCASE
     /// collation; PostgreSQL compares `lower()`, bytewise (the expression
     /// of its index).
-    var keywordColumn: String { self == .postgres ? "(lower(keyword) COLLATE \"C\")" : "keyword" }
+    var keywordColumn: String {
+        let keyword = CatalogSchema.assetKeyword.keyword
+        return self == .postgres ? "(lower(\(keyword)) COLLATE \"C\")" : keyword.name
+    }
     /// A bound keyword, folded as `keywordColumn` is.
     var keywordValue: String { self == .postgres ? "lower(?)" : "?" }
     /// `keyword` is the bound keyword, ignoring case.
@@ -80,7 +83,7 @@ package enum SQLDialect: Sendable, Hashable {
     /// the objects (SQLite's rowid; PostgreSQL has none, its schema numbers
     /// the entries in an identity column).
     var changeEntryOrder: String {
-        self == .postgres ? "changeEntry.entryOrder" : "changeEntry.rowid"
+        self == .postgres ? CatalogSchema.changeEntry.qualified(\.entryOrder) : "\(CatalogSchema.changeEntry).rowid"
     }
 }
 
@@ -126,8 +129,9 @@ extension AssetPredicate {
             return SQLFragment(sql: "NOT (" + f.sql + ")", arguments: f.arguments)
         case .has(let field):
             let spec = field.spec
-            if field == .album { return SQLFragment(sql: "asset.id IN (SELECT assetId FROM albumAsset)") }
-            if field == .keyword { return SQLFragment(sql: "asset.id IN (SELECT assetId FROM assetKeyword)") }
+            let (a, m, k) = (CatalogSchema.asset, CatalogSchema.albumAsset, CatalogSchema.assetKeyword)
+            if field == .album { return SQLFragment(sql: "\(a.qualified(\.id)) IN (SELECT \(m.assetId) FROM \(m))") }
+            if field == .keyword { return SQLFragment(sql: "\(a.qualified(\.id)) IN (SELECT \(k.assetId) FROM \(k))") }
             if spec.kind == .bool { return SQLFragment(sql: dialect.isTrue(spec.expression(dialect), notNull: spec.isNotNullColumn)) }
             guard spec.nullable else {
                 throw Self.problem("'\(field.rawValue)' always has a value: compare it (e.g. \(field.rawValue)\(spec.kind == .text ? "~x" : ">0"))")
@@ -175,30 +179,32 @@ extension AssetPredicate {
             return SQLFragment(sql: "\(expression) \(op.rawValue) ?", arguments: [.real(n)])
         case .text:
             guard case .text(let text) = value else { throw wrongValue("text") }
+            let (a, al, m, k) = (CatalogSchema.asset, CatalogSchema.album, CatalogSchema.albumAsset, CatalogSchema.assetKeyword)
             if field == .album {
                 try allow([.equal, .notEqual, .contains])
-                let condition = op == .contains ? dialect.contains("album.title") : dialect.equalIgnoringCase("album.title", "=")
+                let title = al.qualified(\.title)
+                let condition = op == .contains ? dialect.contains(title) : dialect.equalIgnoringCase(title, "=")
                 let bound = op == .contains ? likePattern(text) : text
                 // Not correlated: the album's id set is built once.
-                let members = "asset.id IN (SELECT albumAsset.assetId FROM albumAsset JOIN album ON album.id = albumAsset.albumId WHERE \(condition))"
+                let members = "\(a.qualified(\.id)) IN (SELECT \(m.qualified(\.assetId)) FROM \(m) JOIN \(al) ON \(al.qualified(\.id)) = \(m.qualified(\.albumId)) WHERE \(condition))"
                 return SQLFragment(sql: op == .notEqual ? "NOT " + members : members, arguments: [.text(bound)])
             }
             if field == .keyword {
                 try allow([.equal, .notEqual, .contains])
                 let condition: String, bound: [SQLValue]
                 if op == .contains {
-                    (condition, bound) = (dialect.contains("keyword"), [.text(likePattern(text))])
+                    (condition, bound) = (dialect.contains(k.keyword.name), [.text(likePattern(text))])
                 } else {
                     // The keyword, and every keyword below it: `Trips/Iceland`
                     // and `Trips/Iceland/…`, the range ["Trips/Iceland/",
                     // "Trips/Iceland0") ('0' follows '/'), so the index serves both.
                     let keyword: String
                     do { keyword = try Keyword.normalized(text) } catch { throw problem("'keyword' wants a keyword such as Trips/Iceland: no empty level or control character") }
-                    let k = dialect.keywordColumn
-                    condition = "\(dialect.keywordEquals) OR (\(k) >= \(dialect.keywordValue) AND \(k) < \(dialect.keywordValue))"
+                    let folded = dialect.keywordColumn
+                    condition = "\(dialect.keywordEquals) OR (\(folded) >= \(dialect.keywordValue) AND \(folded) < \(dialect.keywordValue))"
                     bound = [.text(keyword), .text(keyword + "/"), .text(keyword + "0")]
                 }
-                let members = "asset.id IN (SELECT assetId FROM assetKeyword WHERE \(condition))"
+                let members = "\(a.qualified(\.id)) IN (SELECT \(k.assetId) FROM \(k) WHERE \(condition))"
                 return SQLFragment(sql: op == .notEqual ? "NOT " + members : members, arguments: bound)
             }
             if field == .label {
@@ -280,56 +286,75 @@ extension AssetField {
         var dateSeparator: String = "T"
         /// The PostgreSQL expression when it is not `sql`.
         var postgres: String? = nil
+        /// The declared column when the field is one column of `asset` as it
+        /// is (not an expression of columns).
+        var column: CatalogSchema.Column? = nil
     }
 
-    // The one declaration of every field.
+    // The one declaration of every field, its columns named through the
+    // declared schema (CatalogSchema) and the camera JSON's keys through
+    // CameraInfo's: a column renamed or removed there fails to compile here.
     var spec: Spec {
-        func camera(_ key: String, _ kind: Kind, _ summary: String) -> Spec {
+        let a = CatalogSchema.asset
+        func c<V>(_ field: KeyPath<CatalogSchema.Asset, CatalogSchema.Field<V>>) -> String { a.qualified(field) }
+        // One column as it is: it has a value when its declaration says NOT NULL.
+        func column<V>(_ field: KeyPath<CatalogSchema.Asset, CatalogSchema.Field<V>>, _ kind: Kind, _ summary: String,
+                       dateSeparator: String = "T") -> Spec {
+            let declared = a[keyPath: field].column
+            return Spec(kind: kind, sql: c(field), nullable: !declared.notNull, summary: summary, dateSeparator: dateSeparator, column: declared)
+        }
+        // Whether a nullable column has a value.
+        func isSet<V>(_ field: KeyPath<CatalogSchema.Asset, CatalogSchema.Field<V>>, _ summary: String) -> Spec {
+            Spec(kind: .bool, sql: "(\(c(field)) IS NOT NULL)", nullable: false, summary: summary)
+        }
+        func camera(_ key: CameraInfo.CodingKeys, _ kind: Kind, _ summary: String) -> Spec {
             // PostgreSQL keeps camera as jsonb; numbers are cast to compare as numbers.
-            let pg = kind == .number ? "((asset.camera ->> '\(key)')::double precision)" : "(asset.camera ->> '\(key)')"
-            return Spec(kind: kind, sql: "json_extract(asset.camera, '$.\(key)')", nullable: true, summary: summary, postgres: pg)
+            let value = "(\(c(\.camera)) ->> '\(key.rawValue)')"
+            return Spec(kind: kind, sql: "json_extract(\(c(\.camera)), '$.\(key.rawValue)')", nullable: true, summary: summary,
+                        postgres: kind == .number ? "(\(value)::double precision)" : value)
         }
         switch self {
-        case .id: return Spec(kind: .text, sql: "asset.id", nullable: false, summary: "the photo's id (32 hex digits)")
-        case .name: return Spec(kind: .text, sql: "asset.originalFilename", nullable: false, summary: "the original file name")
-        case .format: return Spec(kind: .text, sql: "asset.format", nullable: false, summary: "jpeg, png, tiff, webp, heif, avif, jxl, gif, jpeg2000, raw")
-        case .type: return Spec(kind: .text, sql: "asset.uniformTypeIdentifier", nullable: false, summary: "uniform type identifier (public.jpeg, …)")
-        case .media: return Spec(kind: .text, sql: "asset.mediaType", nullable: false, summary: "media type (image)")
-        case .raw: return Spec(kind: .bool, sql: "(asset.format = 'raw' OR asset.alternateFormat = 'raw')", nullable: false,
+        case .id: return column(\.id, .text, "the photo's id (32 hex digits)")
+        case .name: return column(\.originalFilename, .text, "the original file name")
+        case .format: return column(\.format, .text, "jpeg, png, tiff, webp, heif, avif, jxl, gif, jpeg2000, raw")
+        case .type: return column(\.uniformTypeIdentifier, .text, "uniform type identifier (public.jpeg, …)")
+        case .media: return column(\.mediaType, .text, "media type (image)")
+        case .raw: return Spec(kind: .bool, sql: "(\(c(\.format)) = 'raw' OR \(c(\.alternateFormat)) = 'raw')", nullable: false,
                                summary: "a camera RAW original, alone or as the RAW of a RAW+JPEG pair")
-        case .pair: return Spec(kind: .bool, sql: "(asset.alternatePath IS NOT NULL)", nullable: false, summary: "a RAW+JPEG pair")
-        case .width: return Spec(kind: .number, sql: "asset.pixelWidth", nullable: false, summary: "width of the current version as displayed")
-        case .height: return Spec(kind: .number, sql: "asset.pixelHeight", nullable: false, summary: "height of the current version as displayed")
-        case .megapixels: return Spec(kind: .number, sql: "(asset.pixelWidth * asset.pixelHeight / 1e6)", nullable: false, summary: "width × height of the current version, in millions",
-                                                  postgres: "(asset.pixelWidth::double precision * asset.pixelHeight / 1e6)")
-        case .orientation: return Spec(kind: .number, sql: "asset.orientation", nullable: false, summary: "EXIF orientation of the original (1…8)")
-        case .size: return Spec(kind: .number, sql: "asset.fileSize", nullable: false, summary: "size of the original file in bytes")
-        case .created: return Spec(kind: .date, sql: "asset.creationDate", nullable: true, summary: "capture date (as the camera recorded it)")
-        case .imported: return Spec(kind: .date, sql: "asset.importDate", nullable: false, summary: "import time (UTC)", dateSeparator: " ")
-        case .revision: return Spec(kind: .number, sql: "asset.revision", nullable: false, summary: "latest revision number (0 = as imported)")
-        case .edited: return Spec(kind: .bool, sql: "asset.adjusted", nullable: false, summary: "the current version has adjustments")
-        case .favorite: return Spec(kind: .bool, sql: "asset.favorite", nullable: false, summary: "marked as a favorite")
-        case .hidden: return Spec(kind: .bool, sql: "asset.hidden", nullable: false, summary: "hidden (listed only when hidden photos are included)")
-        case .deleted: return Spec(kind: .bool, sql: "(asset.trashedDate IS NOT NULL)", nullable: false, summary: "recently deleted (listed only when those are included)")
-        case .location: return Spec(kind: .bool, sql: "(asset.latitude IS NOT NULL)", nullable: false, summary: "has a GPS position")
-        case .latitude: return Spec(kind: .number, sql: "asset.latitude", nullable: true, summary: "degrees north (negative: south)")
-        case .longitude: return Spec(kind: .number, sql: "asset.longitude", nullable: true, summary: "degrees east (negative: west)")
-        case .cameraMake: return camera("make", .text, "camera maker")
-        case .cameraModel: return camera("model", .text, "camera model")
-        case .cameraLens: return camera("lens", .text, "lens")
-        case .iso: return camera("iso", .number, "ISO speed")
-        case .exposure: return camera("exposureTime", .number, "shutter time in seconds")
-        case .aperture: return camera("fNumber", .number, "f-number")
-        case .focal: return camera("focalLength", .number, "focal length in mm")
+        case .pair: return isSet(\.alternatePath, "a RAW+JPEG pair")
+        case .width: return column(\.pixelWidth, .number, "width of the current version as displayed")
+        case .height: return column(\.pixelHeight, .number, "height of the current version as displayed")
+        case .megapixels: return Spec(kind: .number, sql: "(\(c(\.pixelWidth)) * \(c(\.pixelHeight)) / 1e6)", nullable: false,
+                                      summary: "width × height of the current version, in millions",
+                                      postgres: "(\(c(\.pixelWidth))::double precision * \(c(\.pixelHeight)) / 1e6)")
+        case .orientation: return column(\.orientation, .number, "EXIF orientation of the original (1…8)")
+        case .size: return column(\.fileSize, .number, "size of the original file in bytes")
+        case .created: return column(\.creationDate, .date, "capture date (as the camera recorded it)")
+        case .imported: return column(\.importDate, .date, "import time (UTC)", dateSeparator: " ")
+        case .revision: return column(\.revision, .number, "latest revision number (0 = as imported)")
+        case .edited: return column(\.adjusted, .bool, "the current version has adjustments")
+        case .favorite: return column(\.favorite, .bool, "marked as a favorite")
+        case .hidden: return column(\.hidden, .bool, "hidden (listed only when hidden photos are included)")
+        case .deleted: return isSet(\.trashedDate, "recently deleted (listed only when those are included)")
+        case .location: return isSet(\.latitude, "has a GPS position")
+        case .latitude: return column(\.latitude, .number, "degrees north (negative: south)")
+        case .longitude: return column(\.longitude, .number, "degrees east (negative: west)")
+        case .cameraMake: return camera(.make, .text, "camera maker")
+        case .cameraModel: return camera(.model, .text, "camera model")
+        case .cameraLens: return camera(.lens, .text, "lens")
+        case .iso: return camera(.iso, .number, "ISO speed")
+        case .exposure: return camera(.exposureTime, .number, "shutter time in seconds")
+        case .aperture: return camera(.fNumber, .number, "f-number")
+        case .focal: return camera(.focalLength, .number, "focal length in mm")
         case .album: return Spec(kind: .text, sql: "", nullable: true, summary: "title of an album the photo is in (not a sort key)")
-        case .rating: return Spec(kind: .number, sql: "asset.rating", nullable: false, summary: "1-5 stars, 0 unrated, -1 rejected")
-        case .label: return Spec(kind: .text, sql: "asset.colorLabel", nullable: true, summary: "colour label: red, yellow, green, blue, purple (none: no label)")
+        case .rating: return column(\.rating, .number, "1-5 stars, 0 unrated, -1 rejected")
+        case .label: return column(\.colorLabel, .text, "colour label: red, yellow, green, blue, purple (none: no label)")
         case .keyword: return Spec(kind: .text, sql: "", nullable: true,
                                    summary: "a keyword of the photo; Trips/Iceland also matches the keywords below it, Trips/Iceland/Reykjavik (not a sort key)")
-        case .title: return Spec(kind: .text, sql: "asset.title", nullable: true, summary: "the photo's title")
-        case .caption: return Spec(kind: .text, sql: "asset.caption", nullable: true, summary: "the photo's caption")
-        case .copy: return Spec(kind: .bool, sql: "(asset.masterId IS NOT NULL)", nullable: false, summary: "a virtual copy (photoedit duplicate)")
-        case .master: return Spec(kind: .text, sql: "COALESCE(asset.masterId, asset.id)", nullable: false,
+        case .title: return column(\.title, .text, "the photo's title")
+        case .caption: return column(\.caption, .text, "the photo's caption")
+        case .copy: return isSet(\.masterId, "a virtual copy (photoedit duplicate)")
+        case .master: return Spec(kind: .text, sql: "COALESCE(\(c(\.masterId)), \(c(\.id)))", nullable: false,
                                   summary: "the id of the photo's master (its own for a master): master=ID lists a master and its virtual copies")
         }
     }
@@ -341,13 +366,11 @@ extension AssetField.Spec {
         dialect == .postgres ? (postgres ?? sql) : sql
     }
 
-    /// A column declared NOT NULL in both schemas (not an expression,
-    /// which can be NULL even when the field "always has a value"): its
-    /// conditions and sort keys need no NULL handling, which lets
-    /// PostgreSQL match them to partial and descending indexes.
-    var isNotNullColumn: Bool {
-        !nullable && postgres == nil && sql.range(of: #"^asset\.[A-Za-z]+$"#, options: .regularExpression) != nil
-    }
+    /// A column declared NOT NULL (not an expression, which can be NULL
+    /// even when the field "always has a value"): its conditions and sort
+    /// keys need no NULL handling, which lets PostgreSQL match them to
+    /// partial and descending indexes.
+    var isNotNullColumn: Bool { column?.notNull == true }
 }
 
 extension FetchOptions {
@@ -355,15 +378,16 @@ extension FetchOptions {
     /// photos of `album` (an album id) or of the whole library.
     package func sql(album: String?, _ dialect: SQLDialect) throws -> SQLFragment {
         guard fetchLimit >= 0 else { throw PhotoEditError.invalidQuery("fetch limit \(fetchLimit) is negative") }
-        var query = SQLFragment(sql: "SELECT asset.id FROM asset")
+        let (a, m) = (CatalogSchema.asset, CatalogSchema.albumAsset)
+        var query = SQLFragment(sql: "SELECT \(a.qualified(\.id)) FROM \(a)")
         var conditions: [String] = []
         if let album {
-            query.sql += " JOIN albumAsset ON albumAsset.assetId = asset.id"
-            conditions.append("albumAsset.albumId = ?")
+            query.sql += " JOIN \(m) ON \(m.qualified(\.assetId)) = \(a.qualified(\.id))"
+            conditions.append("\(m.qualified(\.albumId)) = ?")
             query.arguments.append(.text(album))
         }
-        if !includeHiddenAssets { conditions.append("NOT asset.hidden") }
-        if !includeRecentlyDeleted { conditions.append("asset.trashedDate IS NULL") }
+        if !includeHiddenAssets { conditions.append("NOT \(a.qualified(\.hidden))") }
+        if !includeRecentlyDeleted { conditions.append("\(a.qualified(\.trashedDate)) IS NULL") }
         if let predicate {
             let f = try predicate.sql(dialect)
             conditions.append("(" + f.sql + ")")
@@ -379,9 +403,9 @@ extension FetchOptions {
             order.append(dialect.order(key, ascending: d.ascending, notNull: spec.isNotNullColumn))
         }
         if sortDescriptors.isEmpty {
-            order.append(album != nil ? "albumAsset.position" : "asset.importDate")
+            order.append(album != nil ? m.qualified(\.position) : a.qualified(\.importDate))
         }
-        order.append(dialect.bytewise("asset.id"))
+        order.append(dialect.bytewise(a.qualified(\.id)))
         query.sql += " ORDER BY " + order.joined(separator: ", ")
         if fetchLimit > 0 {
             query.sql += " LIMIT ?"

@@ -379,6 +379,12 @@ extension CatalogSchema.Field where Value == Bool {
 
 extension CatalogSchema.TableDeclaration {
     package var description: String { tableName }
+
+    /// One of this table's fields named with its table (`asset.pixelWidth`),
+    /// for statements over several tables or in subqueries.
+    package func qualified<V: CatalogColumnValue>(_ field: KeyPath<Self, CatalogSchema.Field<V>>) -> String {
+        "\(tableName).\(self[keyPath: field].name)"
+    }
 }
 
 // MARK: The tables
@@ -430,7 +436,7 @@ extension CatalogSchema {
         package let favorite = Field<Bool>("favorite", default: false)
         package let hidden = Field<Bool>("hidden", default: false)
         package let trashedDate = Field<Date?>("trashedDate")
-        /// CameraInfo as JSON, NULL when unknown.
+        /// CameraInfo as JSON (its keys: CameraInfo.CodingKeys), NULL when unknown.
         package let camera = Field<String?>("camera", .json)
         // The current version's size and whether it has adjustments: kept by triggers.
         package let pixelWidth = Field<Int>("pixelWidth", default: 0)
@@ -531,7 +537,7 @@ extension CatalogSchema {
 extension CatalogSchema {
     /// Every index (UNIQUE ones too) but those of primary keys and UNIQUE columns.
     package static let indexes: [Index] = {
-        let a = asset, k = assetKeyword
+        let a = asset, k = assetKeyword, make = CameraInfo.CodingKeys.make.rawValue
         // Listing pages and the timeline: visible photos.
         let visible = "NOT \(a.hidden) AND \(a.trashedDate) IS NULL"
         return [
@@ -545,8 +551,8 @@ extension CatalogSchema {
             // PostgreSQL: largest first, then by name: the whole key, because thousands of photos share a width.
             Index("asset_pixelWidth", on: a, [.column(a.pixelWidth)],
                   postgres: [IndexKey.column(a.pixelWidth).descending(), .bytewise(a.originalFilename), .bytewise(a.id)]),
-            Index("asset_cameraMake", on: a, [.expression(sqlite: "json_extract(\(a.camera), '$.make') COLLATE NOCASE",
-                                                          postgres: "lower(\(a.camera) ->> 'make')")]),
+            Index("asset_cameraMake", on: a, [.expression(sqlite: "json_extract(\(a.camera), '$.\(make)') COLLATE NOCASE",
+                                                          postgres: "lower(\(a.camera) ->> '\(make)')")]),
             Index("asset_favorite", on: a, [.column(a.importDate)], where: "\(a.favorite)"),
             Index("asset_source", on: a, [.column(a.sourceFolder), .column(a.sourceStem)]),
             Index("asset_rating", on: a, [.column(a.rating)]),

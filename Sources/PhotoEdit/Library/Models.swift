@@ -28,6 +28,12 @@ public struct CameraInfo: Hashable, Sendable, Codable {
     public let fNumber: Double?
     /// Focal length in mm.
     public let focalLength: Double?
+
+    /// Its JSON's keys: the catalog keeps a photo's CameraInfo as this JSON
+    /// (`asset.camera`), and its query fields and index read these keys.
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case make, model, lens, iso, exposureTime, fNumber, focalLength
+    }
 }
 
 /// One photo in the library: metadata only, an immutable value (PhotoKit's

@@ -141,6 +141,68 @@ struct QueryTests {
         }
     }
 
+    /// Every field's SQL names only declared tables and columns
+    /// (CatalogSchema) and the camera JSON's keys (CameraInfo), in both
+    /// dialects: its expression, and the conditions and sort keys built
+    /// from it, in the library and in an album.
+    @Test func everyFieldNamesOnlyDeclaredColumns() throws {
+        var checked = 0
+        for field in AssetField.allCases {
+            for dialect in [SQLDialect.sqlite, .postgres] {
+                var statements = [field.spec.expression(dialect)]
+                let predicates: [AssetPredicate] = [.has(field), .compare(field, .equal, "2024-01"), .compare(field, .contains, "x"),
+                                                    .compare(field, .greater, 3), .compare(field, .equal, true), .compare(field, .equal, "red")]
+                // A comparison the field does not have throws: the others are SQL.
+                statements += predicates.compactMap { p in (try? FetchOptions(predicate: p).sql(album: nil, dialect)).map(\.sql) }
+                if field.isSortable {
+                    let sorted = FetchOptions(sortDescriptors: [AssetSortDescriptor(field), AssetSortDescriptor(field, ascending: false)])
+                    statements += try [nil, "A"].map { try sorted.sql(album: $0, dialect).sql }
+                }
+                #expect(statements.count >= 3, "\(field.rawValue): its condition and its expression")
+                for sql in statements where !sql.isEmpty {
+                    let undeclared = Self.undeclaredNames(sql)
+                    #expect(undeclared.isEmpty, "\(field.rawValue) (\(dialect)): \(undeclared) in \(sql)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 200)
+        // The check finds a name that is not declared.
+        #expect(Self.undeclaredNames("(asset.pixelWidht * asset.pixelHeight / 1e6)") == ["asset.pixelWidht"])
+        #expect(Self.undeclaredNames("SELECT asset.id FROM asset WHERE NOT hiden") == ["hiden"])
+        #expect(Self.undeclaredNames("json_extract(asset.camera, '$.maker')") == ["camera key maker"])
+        #expect(Self.undeclaredNames("lower((asset.camera ->> 'make')) = lower(?)").isEmpty)
+    }
+
+    /// The names in `sql` that are no declared table, no column of a table
+    /// it names, no camera key and no SQL word.
+    static func undeclaredNames(_ sql: String) -> [String] {
+        let keys = Set(CameraInfo.CodingKeys.allCases.map(\.rawValue))
+        var out: [String] = []
+        // Camera keys ('$.make' in SQLite, ->> 'make' in PostgreSQL), then every quoted text left out.
+        for match in sql.matches(of: /'\$\.([A-Za-z]+)'|->> '([A-Za-z]+)'/) {
+            let key = String(match.output.1 ?? match.output.2 ?? "")
+            if !keys.contains(key) { out.append("camera key " + key) }
+        }
+        let text = sql.replacing(/'[^']*'|"[^"]*"/, with: "''")
+        let words: Set<String> = ["select", "from", "where", "join", "on", "in", "is", "not", "null", "and", "or", "like", "ilike",
+                                  "escape", "collate", "nocase", "order", "by", "asc", "desc", "nulls", "first", "last", "limit",
+                                  "double", "precision", "true", "false", "json_extract", "lower", "coalesce"]
+        // Names (a number such as 1e6 is none: \b comes before no letter in it).
+        let names = text.matches(of: /\b([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?/)
+        let tablesNamed = names.compactMap { CatalogSchema.table(String($0.output.1)) }
+        for match in names {
+            let first = String(match.output.1)
+            if let column = match.output.2 {
+                if CatalogSchema.table(first)?.column(String(column)) == nil { out.append("\(first).\(column)") }
+            } else if !words.contains(first.lowercased()) && CatalogSchema.table(first) == nil
+                        && !tablesNamed.contains(where: { $0.column(first) != nil }) {
+                out.append(first)
+            }
+        }
+        return out
+    }
+
     @Test func hiddenAndRecentlyDeletedAreLeftOutUnlessIncluded() throws {
         let f = try Fixture()
         #expect(try f.names(FetchOptions()) == ["A", "C"])
