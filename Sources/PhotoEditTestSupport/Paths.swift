@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The package's folders and test data, found from this source file: one
 /// place for every test target (and the benchmarks) to find `samples/`,
@@ -35,7 +36,11 @@ package struct TestFailure: Error, CustomStringConvertible {
     package var description: String { message }
 }
 
-/// A temporary folder, removed with everything in it when the value is released.
+/// A temporary folder, removed with everything in it when the value is
+/// released, and again when the test process exits: work that outlives the
+/// value — a library's renders, journals and catalog closed later, a child
+/// process, a job closure an executor thread still holds — may write into it
+/// after the first removal.
 package final class TemporaryDirectory: Sendable {
     package let url: URL
     package var path: String { url.path }
@@ -45,6 +50,8 @@ package final class TemporaryDirectory: Sendable {
         url = FileManager.default.temporaryDirectory
             .appendingPathComponent("\(label)-\(UUID().uuidString.prefix(12).lowercased())")
         try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        removedAtExit.withLock { $0.append(url.path) }
+        _ = removalAtExitRegistered
     }
 
     /// The path of `name` in the folder.
@@ -55,3 +62,13 @@ package final class TemporaryDirectory: Sendable {
         try? FileManager.default.removeItem(at: url)
     }
 }
+
+/// Every `TemporaryDirectory` of the process, removed once more at exit.
+private let removedAtExit = Mutex<[String]>([])
+
+/// The exit handler that removes them, registered once.
+private let removalAtExitRegistered: Void = {
+    atexit {
+        for path in removedAtExit.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
+    }
+}()

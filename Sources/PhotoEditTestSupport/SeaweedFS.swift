@@ -80,8 +80,12 @@ package final class SeaweedFS: Sendable {
         try Data(config.utf8).write(to: folder.appendingPathComponent("s3.json"))
         let ports: [Int]
         do { ports = try LoopbackPorts.free(8) } catch { throw BlobStoreError.configuration("\(error)") }
+        // Logs to stderr (weed.log), not glog files in /tmp; the HTTP local
+        // sockets in the folder. The gRPC local sockets weed always makes at
+        // /tmp/seaweedfs-<service>-grpc-<port>.sock: the watchdog removes them.
         let arguments = [
-            "server", "-dir=\(folder.path)/data", "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
+            "-logtostderr", "server", "-dir=\(folder.path)/data",
+            "-filer.localSocket=\(folder.path)/filer.sock", "-s3.localSocket=\(folder.path)/s3.sock", "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
             "-master.port=\(ports[0])", "-master.port.grpc=\(ports[1])", "-master.volumeSizeLimitMB=64",
             "-volume.port=\(ports[2])", "-volume.port.grpc=\(ports[3])", "-volume.max=0", "-volume.preStopSeconds=0",
             "-filer", "-filer.port=\(ports[4])", "-filer.port.grpc=\(ports[5])",
@@ -93,7 +97,7 @@ package final class SeaweedFS: Sendable {
         let script = """
         "$0" "$@" >"$WEED_LOG" 2>&1 &
         w=$!
-        stop() { kill $w 2>/dev/null; for i in 1 2 3 4 5 6 7 8; do kill -0 $w 2>/dev/null || break; sleep 0.25; done; kill -9 $w 2>/dev/null; wait $w 2>/dev/null; exit 0; }
+        stop() { kill $w 2>/dev/null; for i in 1 2 3 4 5 6 7 8; do kill -0 $w 2>/dev/null || break; sleep 0.25; done; kill -9 $w 2>/dev/null; wait $w 2>/dev/null; rm -f $WEED_SOCKETS; exit 0; }
         trap stop TERM INT
         while kill -0 "$TEST_PID" 2>/dev/null && kill -0 $w 2>/dev/null; do sleep 0.5; done
         stop
@@ -104,6 +108,8 @@ package final class SeaweedFS: Sendable {
         var environment = ProcessInfo.processInfo.environment
         environment["TEST_PID"] = String(getpid())
         environment["WEED_LOG"] = folder.appendingPathComponent("weed.log").path
+        environment["WEED_SOCKETS"] = [("master", ports[1]), ("volume", ports[3]), ("filer", ports[5]), ("s3", ports[7])]
+            .map { "/tmp/seaweedfs-\($0.0)-grpc-\($0.1).sock" }.joined(separator: " ")
         process.environment = environment
         try process.run()
         watchdogPID = process.processIdentifier

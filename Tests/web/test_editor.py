@@ -142,15 +142,27 @@ def server_errors(server):
 
 
 def browser(width, height):
+    """Headless chromium. Its profile and every temporary file it makes
+    (TMPDIR: the process singleton's org.chromium.Chromium.* folder) are in a
+    folder of the test's own, which tear_down removes."""
+    scratch = tempfile.mkdtemp(prefix="photoedit-chromium-")
     options = webdriver.ChromeOptions()
     options.binary_location = os.environ.get("PHOTOEDIT_CHROMIUM", "/usr/bin/chromium")
     for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                 f"--window-size={width},{height}", "--force-device-scale-factor=1", "--lang=en-GB",
-                "--disable-extensions", "--no-first-run", "--password-store=basic"):
+                "--disable-extensions", "--no-first-run", "--password-store=basic",
+                f"--user-data-dir={os.path.join(scratch, 'profile')}"):
         options.add_argument(arg)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    service = Service(executable_path=os.environ.get("PHOTOEDIT_CHROMEDRIVER", "/usr/bin/chromedriver"))
-    return webdriver.Chrome(options=options, service=service)
+    service = Service(executable_path=os.environ.get("PHOTOEDIT_CHROMEDRIVER", "/usr/bin/chromedriver"),
+                      env={**os.environ, "TMPDIR": scratch})
+    try:
+        driver = webdriver.Chrome(options=options, service=service)
+    except BaseException:
+        shutil.rmtree(scratch, ignore_errors=True)
+        raise
+    driver.photoedit_scratch = scratch
+    return driver
 
 
 # The mean luminance (0…255) of an <img>, drawn into a canvas (the renders
@@ -293,6 +305,7 @@ def tear_down(driver, servers):
             driver.quit()
         except Exception as error:
             print(f"     quitting the browser: {error}", flush=True)
+        shutil.rmtree(driver.photoedit_scratch, ignore_errors=True)
     for each in servers:
         if each:
             try:

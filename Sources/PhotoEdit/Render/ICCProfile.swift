@@ -48,7 +48,13 @@ package enum ICCProfile {
         var length: cmsUInt32Number = 0
         guard cmsSaveProfileToMem(profile, nil, &length) != 0 else { throw PhotoEditError.native(library: "lcms2", operation: "cmsSaveProfileToMem", message: "failed") }
         var bytes = [UInt8](repeating: 0, count: Int(length))
-        guard cmsSaveProfileToMem(profile, &bytes, &length) != 0 else { throw PhotoEditError.native(library: "lcms2", operation: "cmsSaveProfileToMem", message: "failed") }
+        guard cmsSaveProfileToMem(profile, &bytes, &length) != 0, bytes.count >= 128 else {
+            throw PhotoEditError.native(library: "lcms2", operation: "cmsSaveProfileToMem", message: "failed")
+        }
+        // lcms2 writes the time of making into the header (its date and
+        // time field, bytes 24..<36): left at zero, every process makes the
+        // same bytes.
+        bytes.replaceSubrange(24..<36, with: repeatElement(0, count: 12))
         // Named by its content, so every process shares one file (and
         // none leaves its own behind); placed whole by a rename.
         let path = NSTemporaryDirectory() + "/photoedit-adobe-rgb-\(SHA256Digest.hex(of: bytes).prefix(16)).icc"
