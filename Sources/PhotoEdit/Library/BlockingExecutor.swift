@@ -124,21 +124,22 @@ private final class Handoff<T>: @unchecked Sendable {
     /// (`withoutActuallyEscaping` checks), and the job that ran it may be
     /// released by its thread only after `wait` has returned.
     private var work: (() throws -> T)?
-    private var result: Result<T, any Error>?
+    /// Set by `run`, read by `wait` after it (the semaphore orders them).
+    private var result: Result<T, any Error> = .failure(PhotoEditError.library("background work ended without running"))
     // A semaphore on purpose: the waiting thread is a plain bulk-lane thread, never the cooperative pool.
     private let done = DispatchSemaphore(value: 0)
 
     init(_ work: @escaping () throws -> T) { self.work = work }
 
     func run() {
-        result = Result { try work!() }
+        if let work { result = Result { try work() } }
         work = nil
         done.signal()
     }
 
     func wait() throws -> T {
         done.wait()
-        return try result!.get()
+        return try result.get()
     }
 }
 

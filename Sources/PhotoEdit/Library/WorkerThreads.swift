@@ -26,16 +26,25 @@ package final class WorkerThreads: Sendable {
         var busy = 0
         var pending: Int { jobs.count - head }
 
+        /// The next job, its slot let go at once: a job that stayed in the
+        /// array would keep what it captured (a library, images) alive until
+        /// the queue was next compacted.
         mutating func pop() -> (@Sendable () -> Void)? {
             guard head < jobs.count else { return nil }
             let job = jobs[head]
+            jobs[head] = State.taken
             head += 1
-            if head > 64 && head * 2 > jobs.count {
+            if head == jobs.count {
+                jobs.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head > 64 && head * 2 > jobs.count {
                 jobs.removeFirst(head)
                 head = 0
             }
             return job
         }
+
+        private static let taken: @Sendable () -> Void = {}
     }
 
     private let name: String

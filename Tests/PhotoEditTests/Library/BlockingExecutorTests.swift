@@ -88,4 +88,20 @@ struct BlockingExecutorTests {
         #expect(pthread_equal(outside.thread, inline.thread) != 0)
         #expect(inline.nice == process)
     }
+
+    @Test("a job is let go once it has run: what it captured is not kept alive by the worker threads")
+    func aJobIsLetGoOnceItHasRun() async throws {
+        final class Captured: Sendable {}
+        let threads = WorkerThreads(name: "test.letgo", count: 2)
+        weak var captured: Captured?
+        do {
+            let value = Captured()
+            captured = value
+            // Three jobs, none of which the queue compacts away (fewer than 64).
+            for _ in 0..<3 { try await threads.run { _ = value } }
+        }
+        // The thread drops its own reference just after it resumed us.
+        for _ in 0..<100 where captured != nil { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(captured == nil, "a finished job still holds what it captured")
+    }
 }

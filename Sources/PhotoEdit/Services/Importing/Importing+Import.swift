@@ -66,15 +66,19 @@ extension Importing {
     /// the JPEG first, groups in first-seen order.
     static func pairGroups(_ files: [SystemPath]) -> [[SystemPath]] {
         struct Key: Hashable { let folder: String, stem: String }
-        var groups: [Key: [SystemPath]] = [:]
-        var order: [Key] = []
+        var groups: [[SystemPath]] = []
+        var index: [Key: Int] = [:]
         for file in files {
             let key = Key(folder: Importer.sourceFolder(of: file), stem: Importer.sourceStem(of: file))
-            if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(file)
+            if let at = index[key] {
+                groups[at].append(file)
+            } else {
+                index[key] = groups.count
+                groups.append([file])
+            }
         }
         let isRaw = { (f: SystemPath) in RawDecoder.extensions.contains((f.display as NSString).pathExtension.lowercased()) }
-        return order.map { key in groups[key]!.filter { !isRaw($0) } + groups[key]!.filter(isRaw) }
+        return groups.map { group in group.filter { !isRaw($0) } + group.filter(isRaw) }
     }
 
 }
