@@ -72,13 +72,15 @@ let package = Package(
             ]
         ),
         // S3-compatible object storage behind the engine's BlobStore (AWS SigV4 on the engine's SHA256Digest).
+        // Empty without the Server trait (its files are `#if Server`), so that a trait-free build of
+        // the whole package compiles no HTTP client.
         .target(
             name: "PhotoEditS3",
             dependencies: [
                 "PhotoEdit",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Server"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"])),
             ]
         ),
         // The HTTP service: API v1, render URLs, the web editor's files. The
@@ -122,22 +124,28 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Catalog benchmarks (bench/README.md); not a product.
+        // Catalog benchmarks (bench/README.md); not a product. SQLite's without the
+        // Server trait; PostgreSQL's (and its private server, from the test support) with it.
         .executableTarget(
             name: "photoedit-bench",
-            dependencies: ["PhotoEdit", "PhotoEditPostgres", "PhotoEditSampleCatalog", "PhotoEditTestSupport",
+            dependencies: ["PhotoEdit", "PhotoEditSampleCatalog",
+                           .target(name: "PhotoEditPostgres", condition: .when(traits: ["Server"])),
+                           .target(name: "PhotoEditTestSupport", condition: .when(traits: ["Server"])),
                            .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        // The catalog on PostgreSQL (postgres-nio): schema, queries.
+        // The catalog on PostgreSQL (postgres-nio): schema, queries. Empty without the Server
+        // trait (its files are `#if Server`), so that a trait-free build compiles no postgres-nio.
         .target(
             name: "PhotoEditPostgres",
-            dependencies: ["PhotoEdit", .product(name: "PostgresNIO", package: "postgres-nio"),
-                           .product(name: "Logging", package: "swift-log")]
+            dependencies: ["PhotoEdit", .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Server"])),
+                           .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"]))]
         ),
         // Generated catalogs for the benchmarks and the backend comparison tests; not a product.
+        // SQLite's always; PostgreSQL's with the Server trait.
         .target(
             name: "PhotoEditSampleCatalog",
-            dependencies: ["PhotoEdit", "PhotoEditPostgres", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["PhotoEdit", .target(name: "PhotoEditPostgres", condition: .when(traits: ["Server"])),
+                           .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // The test targets below PhotoEditTests' need the `Server` trait's modules and servers:
         // without it (`swift test --disable-default-traits`) they compile empty (`#if Server`).
@@ -152,9 +160,10 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"]))]
         ),
         // What SeaweedFS costs over a folder (bench/storage-benchmark.py runs it), not a product.
+        // Without the Server trait (no S3 client) it only says so.
         .executableTarget(
             name: "photoedit-storage-bench",
-            dependencies: ["PhotoEdit", "PhotoEditS3"]
+            dependencies: ["PhotoEdit", .target(name: "PhotoEditS3", condition: .when(traits: ["Server"]))]
         ),
         // What every test target shares, written once; not a product: the package's paths
         // and samples, temporary folders, free loopback ports and raw connections, the

@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import Foundation
 import Logging
 import PhotoEdit
@@ -276,3 +278,4 @@ public final class PostgresCatalog: Sendable {
         }
     }
 }
+#endif

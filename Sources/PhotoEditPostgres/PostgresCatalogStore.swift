@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import Foundation
 import Logging
 import PhotoEdit
@@ -295,3 +297,4 @@ struct PostgresCatalogConnection: CatalogConnection {
         }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import Dispatch
 import Logging
 import PhotoEdit
@@ -149,3 +151,4 @@ final class PostgresChangeSubscription: CatalogChangeSignal, Sendable {
 
     var isStopped: Bool { stopped.load(ordering: .sequentiallyConsistent) }
 }
+#endif

@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import Foundation
 import PhotoEdit
 import PostgresNIO
@@ -74,3 +76,4 @@ extension PostgresCatalog {
         return stream
     }
 }
+#endif

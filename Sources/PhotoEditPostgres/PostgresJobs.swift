@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import Foundation
 import Logging
 import PhotoEdit
@@ -374,3 +376,4 @@ extension Duration {
         return Double(c.seconds) + Double(c.attoseconds) / 1e18
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import Foundation
 
 /// The catalog's schema on PostgreSQL: the same tables, columns and meaning
@@ -306,3 +308,4 @@ enum PostgresSchema {
             """),
     ]
 }
+#endif

@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import AsyncHTTPClient
 import Foundation
 #if canImport(FoundationXML)
@@ -398,3 +400,4 @@ enum S3XML {
         }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import Foundation
 import PhotoEdit
 
@@ -125,3 +127,4 @@ public struct S3Credentials: Sendable, Equatable {
         self.sessionToken = sessionToken
     }
 }
+#endif

@@ -1,10 +1,13 @@
 // Generated catalogs for benchmarks and for the tests that compare the
 // catalog backends: the same photos written straight into SQLite (GRDB) or
 // PostgreSQL, as an import would record them (no files). Not a product.
+// PostgreSQL's writer exists only with the Server trait (Package.swift).
 import Foundation
 import GRDB
 import PhotoEdit
+#if Server
 import PhotoEditPostgres
+#endif
 
 /// One generated photo: the catalog rows an import (and perhaps an edit and
 /// an album) would have written.
@@ -98,6 +101,7 @@ package struct SampleCatalog: Sequence, Sendable {
         try queue.writeWithoutTransaction { db in try db.execute(sql: "ANALYZE") }
     }
 
+    #if Server
     /// Writes the photos into a PostgreSQL catalog (already migrated), in
     /// batches of `batch` photos, each batch one transaction; then ANALYZE.
     /// `progress` gets the number of photos written after each batch.
@@ -111,6 +115,7 @@ package struct SampleCatalog: Sequence, Sendable {
         }
         try await catalog.execute([SQLFragment(sql: "ANALYZE")])
     }
+    #endif
 
     /// The photos, `size` at a time.
     func batches(of size: Int) -> some Sequence<[SamplePhoto]> {

@@ -17,13 +17,18 @@
 //   photoedit-bench commit LIBRARY ID
 //       (the other process of the feed figure) toggles a favorite and prints the
 //       wall-clock times, in ns, just before and just after the commit.
+//
+// `catalog` and `commit` (SQLite) build without the Server trait too;
+// `catalog-postgres` and `job-worker` need it (PostgreSQL, and the private
+// server of the test support).
 import Foundation
-#if Server
 import PhotoEdit
-import PhotoEditPostgres
 import PhotoEditSampleCatalog
-import PhotoEditTestSupport
 import Synchronization
+#if Server
+import PhotoEditPostgres
+import PhotoEditTestSupport
+#endif
 
 func realtimeNanoseconds() -> Int64 {
     var ts = timespec()
@@ -135,6 +140,7 @@ func catalogBenchmark(_ arguments: [String]) throws {
     print("- from its start (the whole commit: transaction, fsync, feed rows): \(summary(fromStart))")
 }
 
+#if Server
 /// Milliseconds of each run of an async `body`, after one warm-up.
 func time(runs: Int, _ body: () async throws -> Void) async rethrows -> [Double] {
     try await body()
@@ -205,6 +211,7 @@ func postgresCatalogBenchmark(_ arguments: [String]) async throws {
     }
     await catalog.close()
 }
+#endif
 
 final class Received: Sendable {
     private let times = Mutex<[Int64]>([])
@@ -218,6 +225,7 @@ do {
     switch arguments.first {
     case "catalog":
         try catalogBenchmark(Array(arguments.dropFirst()))
+    #if Server
     case "catalog-postgres":
         try await postgresCatalogBenchmark(Array(arguments.dropFirst()))
     case "job-worker" where arguments.count >= 2:
@@ -231,6 +239,10 @@ do {
         }])
         FileHandle.standardOutput.write(Data((worker.name + "\n").utf8))
         try await worker.run(poll: .milliseconds(200))
+    #else
+    case "catalog-postgres", "job-worker":
+        fail("\(arguments[0]) needs PostgreSQL: build photoedit-bench with the Server trait (the default build)")
+    #endif
     case "commit" where arguments.count == 3:
         let library = try PhotoLibrary(url: URL(fileURLWithPath: arguments[1]), create: false)
         let value = try !library.asset(arguments[2]).isFavorite
@@ -243,8 +255,3 @@ do {
 } catch {
     fail("\(error)")
 }
-#else
-// Its servers (PostgreSQL) come from PhotoEditTestSupport with the Server trait.
-FileHandle.standardError.write(Data("photoedit-bench: build it with the Server trait (the default build)\n".utf8))
-exit(2)
-#endif

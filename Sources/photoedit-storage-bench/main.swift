@@ -9,7 +9,10 @@
 // the file, a fresh key each run), get (streamed, bytes counted and dropped), and a
 // cold read-through (BlobFileCache: download to a local file, what a renderer waits
 // for). Prints the median of N runs per store and the ratio S3 / folder.
+//
+// It needs the S3 client: without the Server trait it only says so.
 import Foundation
+#if Server
 import PhotoEdit
 import PhotoEditS3
 
@@ -113,3 +116,7 @@ do {
 } catch {
     fail("\(error)")
 }
+#else
+FileHandle.standardError.write(Data("photoedit-storage-bench: needs the S3 client: build it with the Server trait (the default build)\n".utf8))
+exit(2)
+#endif
