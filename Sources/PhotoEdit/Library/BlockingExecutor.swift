@@ -77,6 +77,17 @@ public enum BlockingExecutor {
         }
     }
 
+    /// Whether the calling thread is on the bulk lane with other work
+    /// running or waiting there (a burst of uploads): then work that can
+    /// be made single-threaded is worth handing to ``inBackground(_:)``
+    /// (an import's preview pixels), so short work gets the cores first;
+    /// a lone import keeps libvips' threads and is done sooner.
+    package static var bulkLaneIsBusy: Bool {
+        guard WorkerThreads.current === bulkThreads else { return false }
+        let (running, waiting) = bulkThreads.load
+        return running > 1 || waiting > 0
+    }
+
     private static func run<T: Sendable>(on threads: WorkerThreads, returningOnCancel: Bool,
                                          _ work: @escaping @Sendable () throws -> T) async throws -> T {
         guard returningOnCancel else { return try await threads.run(work) }

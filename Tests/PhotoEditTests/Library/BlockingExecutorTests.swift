@@ -104,4 +104,18 @@ struct BlockingExecutorTests {
         for _ in 0..<100 where captured != nil { try await Task.sleep(for: .milliseconds(10)) }
         #expect(captured == nil, "a finished job still holds what it captured")
     }
+
+    @Test("the bulk lane is busy for a job while another bulk job runs; never off the lane")
+    func busyBulkLane() async throws {
+        #expect(try await BlockingExecutor.run { BlockingExecutor.bulkLaneIsBusy } == false)
+        // One bulk job held running (blocking its own bulk thread, not the pool) while another asks.
+        let held = DispatchSemaphore(value: 0), started = DispatchSemaphore(value: 0)
+        let holder = Task { try await BlockingExecutor.runBulk { started.signal(); held.wait() } }
+        try await WorkerThreads(name: "test.wait", count: 1).run { started.wait() }
+        let busy = try await BlockingExecutor.runBulk { BlockingExecutor.bulkLaneIsBusy }
+        held.signal()
+        try await holder.value
+        #expect(busy, "another bulk job was running")
+        // (A lone job's `false` is not asserted: the whole suite's uploads share the lane.)
+    }
 }
