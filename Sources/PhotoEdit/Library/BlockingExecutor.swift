@@ -49,9 +49,11 @@ public enum BlockingExecutor {
     /// executor's threads stay free for short work
     /// (bench/upload-load-benchmark.py).
     ///
-    /// Its pure pixel work — an import's strict decode of every pixel and its
-    /// preview's pixels, each computed by one thread — runs lower still (``inBackground(_:)``, nice +10), so when
-    /// uploads fill the cores short work such as a render hit gets them first.
+    /// Its pure pixel work — an import's strict decode of every pixel, and
+    /// its preview's pixels while other bulk work runs or waits
+    /// (``bulkLaneIsBusy``), each computed by one thread — runs lower still
+    /// (``inBackground(_:)``, nice +10), so when uploads fill the cores short
+    /// work such as a render hit gets them first.
     @discardableResult
     package static func runBulk<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await run(on: bulkThreads, returningOnCancel: false, work)
