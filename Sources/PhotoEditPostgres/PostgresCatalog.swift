@@ -200,6 +200,18 @@ public final class PostgresCatalog: Sendable {
         }
     }
 
+    /// The rows of a query as the engine's rows (cells read as
+    /// `PostgresCatalogConnection` reads them), to read by declared field
+    /// (`CatalogRow.get(_:)`).
+    func catalogRows(_ query: PostgresQuery) async throws -> [CatalogRow] {
+        try await mapErrors { try await PostgresCatalogConnection.rows(try await client.query(query, logger: logger)) }
+    }
+
+    /// The rows of a statement written in both dialects' text, as the engine's rows.
+    func catalogRows(_ fragment: SQLFragment) async throws -> [CatalogRow] {
+        try await catalogRows(try Self.query(fragment))
+    }
+
     static func run(_ connection: PostgresConnection, _ fragment: SQLFragment, logger: Logger) async throws {
         _ = try await connection.query(try query(fragment), logger: logger).collect()
     }
@@ -276,6 +288,18 @@ public final class PostgresCatalog: Sendable {
         default:
             return error
         }
+    }
+}
+
+extension PostgresQuery.StringInterpolation {
+    /// A declared column's name, as SQL text (a value interpolated is bound instead).
+    mutating func appendInterpolation<Value>(_ field: CatalogSchema.Field<Value>) {
+        appendInterpolation(unescaped: field.name)
+    }
+
+    /// A declared table's name, as SQL text.
+    mutating func appendInterpolation(_ table: some CatalogSchema.TableDeclaration) {
+        appendInterpolation(unescaped: table.tableName)
     }
 }
 #endif

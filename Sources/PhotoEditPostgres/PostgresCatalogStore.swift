@@ -248,16 +248,19 @@ struct PostgresCatalogConnection: CatalogConnection {
         assert(!Self.hasQuotedPlaceholder(sql), "a catalog statement has a ? inside quotes: \(sql)")
         let query = try PostgresCatalog.query(SQLFragment(sql: sql, arguments: arguments))
         let (connection, logger) = (self.connection, self.logger)
-        return try blockingWait {
-            var rows: [CatalogRow] = []
-            var columns: CatalogColumns?
-            for try await row in try await connection.query(query, logger: logger) {
-                let names = columns ?? CatalogColumns(row.map(\.columnName))
-                columns = names
-                rows.append(CatalogRow(columns: names, values: try row.map(Self.value)))
-            }
-            return rows
+        return try blockingWait { try await Self.rows(try await connection.query(query, logger: logger)) }
+    }
+
+    /// A result's rows as the engine's rows (their column names read once).
+    static func rows(_ result: PostgresRowSequence) async throws -> [CatalogRow] {
+        var rows: [CatalogRow] = []
+        var columns: CatalogColumns?
+        for try await row in result {
+            let names = columns ?? CatalogColumns(row.map(\.columnName))
+            columns = names
+            rows.append(CatalogRow(columns: names, values: try row.map(Self.value)))
         }
+        return rows
     }
 
     static func hasQuotedPlaceholder(_ sql: String) -> Bool {

@@ -29,7 +29,7 @@ final class PostgresChangeListener: Sendable {
         var closed = false
     }
 
-    static let channel = "photoedit_changes"
+    static let channel = CatalogSchema.changesChannel
     private let client: PostgresClient
     private let logger: Logger
     private let state = Mutex(State())

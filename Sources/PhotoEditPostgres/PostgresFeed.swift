@@ -23,14 +23,6 @@ extension PostgresCatalog {
         return try await catalogRows(ChangeFeedQuery.entries(since: seq, changeSets: limit, .postgres)).map { try ChangeFeedQuery.entry($0).entry }
     }
 
-    /// The rows of a query as the engine's rows (cells read as
-    /// `PostgresCatalogConnection` reads them).
-    private func catalogRows(_ fragment: SQLFragment) async throws -> [CatalogRow] {
-        try await rows(fragment) { row in
-            CatalogRow(columns: CatalogColumns(row.map(\.columnName)), values: try row.map(PostgresCatalogConnection.value))
-        }
-    }
-
     /// The changes committed after `seq` (default: from now on), by any
     /// node, as they are committed: each element is the entries of one
     /// change set, in order, none skipped or repeated. Woken by NOTIFY, and
@@ -44,7 +36,7 @@ extension PostgresCatalog {
         let task = Task {
             do {
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { try await self.listen("photoedit_changes", poll: poll) { wake.yield() } }
+                    group.addTask { try await self.listen(CatalogSchema.changesChannel, poll: poll) { wake.yield() } }
                     group.addTask {
                         var last = start
                         for await _ in wakes {

@@ -29,7 +29,7 @@ public struct CatalogJob: Sendable, Hashable {
     public let total: Int64?
 }
 
-/// Where a job is.
+/// Where a job is (the job table's CHECK lists these: `CatalogSchema.Job.states`).
 public enum CatalogJobState: String, Sendable, Hashable, CaseIterable {
     case queued, running, done, failed, cancelled
 }
@@ -80,8 +80,8 @@ extension PostgresCatalog {
         public static let jobsPerCall = 100_000
         /// Bytes of one job's payload.
         public static let payloadBytes = 64 * 1024
-        /// Claims of one job.
-        public static let attempts = 1...100
+        /// Claims of one job (the job table's CHECK: `CatalogSchema.Job`).
+        public static let attempts = CatalogSchema.Job.attemptsAllowed
     }
 
     /// Adds jobs of `kind`, one per payload (each a JSON object), to a new
@@ -114,14 +114,13 @@ extension PostgresCatalog {
             }
         }
         let counts: [Int64] = (totals ?? payloads.map { _ in nil }).map { $0 ?? -1 }
-        let ids: [Int64] = try await mapErrors {
-            try await client.query("""
-                INSERT INTO job (batch, kind, payload, maxAttempts, total)
-                SELECT \(batch), \(kind), p::jsonb, \(maxAttempts), NULLIF(t, -1)
-                FROM unnest(\(payloads)::text[], \(counts)::bigint[]) WITH ORDINALITY AS u(p, t, n) ORDER BY n
-                RETURNING id
-                """, logger: logger).collect().map { try $0.decode(Int64.self) }
-        }
+        let j = CatalogSchema.job
+        let ids = try await catalogRows("""
+            INSERT INTO \(j) (\(j.batch), \(j.kind), \(j.payload), \(j.maxAttempts), \(j.total))
+            SELECT \(batch), \(kind), p::jsonb, \(maxAttempts), NULLIF(t, -1)
+            FROM unnest(\(payloads)::text[], \(counts)::bigint[]) WITH ORDINALITY AS u(p, t, n) ORDER BY n
+            RETURNING \(j.id)
+            """).map { try $0.get(j.id) }
         return (batch, ids.sorted())
     }
 
@@ -129,46 +128,41 @@ extension PostgresCatalog {
     /// with a lease that ran out (its worker stopped). Concurrent claims never
     /// get the same job (FOR UPDATE SKIP LOCKED). Nil when there is none.
     public func claimJob(worker: String, kinds: [String], lease: Duration) async throws -> CatalogJob? {
-        let seconds = lease.seconds
+        let seconds = lease.seconds, j = CatalogSchema.job
         while true {
-            let rows = try await mapErrors {
-                try await client.query("""
-                    WITH next AS (
-                        SELECT id FROM job
-                        WHERE ((state = 'queued' AND runAfter <= clock_timestamp()) OR (state = 'running' AND leaseUntil < clock_timestamp()))
-                            AND kind = ANY(\(kinds)::text[])
-                        ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
-                    UPDATE job SET state = 'running', worker = \(worker), attempts = job.attempts + 1,
-                        leaseUntil = clock_timestamp() + make_interval(secs => \(seconds))
-                    FROM next WHERE job.id = next.id
-                    RETURNING job.id, job.batch, job.kind, job.payload::text, job.attempts, job.maxAttempts, job.done, job.total
-                    """, logger: logger).collect()
-            }
+            let rows = try await catalogRows("""
+                WITH next AS (
+                    SELECT \(j.id) FROM \(j)
+                    WHERE ((\(j.state) = 'queued' AND \(j.runAfter) <= clock_timestamp()) OR (\(j.state) = 'running' AND \(j.leaseUntil) < clock_timestamp()))
+                        AND \(j.kind) = ANY(\(kinds)::text[])
+                    ORDER BY \(j.id) LIMIT 1 FOR UPDATE SKIP LOCKED)
+                UPDATE \(j) SET \(j.state) = 'running', \(j.worker) = \(worker), \(j.attempts) = \(j).\(j.attempts) + 1,
+                    \(j.leaseUntil) = clock_timestamp() + make_interval(secs => \(seconds))
+                FROM next WHERE \(j).\(j.id) = next.\(j.id)
+                RETURNING \(j).\(j.id), \(j).\(j.batch), \(j).\(j.kind), \(j).\(j.payload)::text, \(j).\(j.attempts), \(j).\(j.maxAttempts),
+                    \(j).\(j.done), \(j).\(j.total)
+                """)
             guard let row = rows.first else { return nil }
-            let (id, batch, kind, payload, attempt, maxAttempts, done, total) =
-                try row.decode((Int64, String, String, String, Int32, Int32, Int64, Int64?).self)
-            if attempt <= maxAttempts {
-                return CatalogJob(id: id, batch: batch, kind: kind, payload: payload, attempt: Int(attempt),
-                                  maxAttempts: Int(maxAttempts), done: done, total: total)
-            }
+            let job = CatalogJob(id: try row.get(j.id), batch: try row.get(j.batch), kind: try row.get(j.kind), payload: try row.get(j.payload),
+                                 attempt: try row.get(j.attempts), maxAttempts: try row.get(j.maxAttempts), done: try row.get(j.done),
+                                 total: try row.get(j.total))
+            if job.attempt <= job.maxAttempts { return job }
             // Its workers kept stopping without finishing it: it fails instead of running again.
-            _ = try await finish(id: id, worker: worker, attempt: Int(attempt), state: .failed,
-                                 error: "its worker stopped \(maxAttempts) times without finishing it")
+            _ = try await finish(id: job.id, worker: worker, attempt: job.attempt, state: .failed,
+                                 error: "its worker stopped \(job.maxAttempts) times without finishing it")
         }
     }
 
     /// Renews the claim's lease and records its progress. False when the
     /// claim is no longer this worker's (taken over, or the batch cancelled).
     public func renew(_ job: CatalogJob, worker: String, lease: Duration, done: Int64? = nil, total: Int64? = nil) async throws -> Bool {
-        let seconds = lease.seconds
-        return try await mapErrors {
-            try await client.query("""
-                UPDATE job SET leaseUntil = clock_timestamp() + make_interval(secs => \(seconds)),
-                    done = COALESCE(\(done), done), total = COALESCE(\(total), total)
-                WHERE id = \(job.id) AND worker = \(worker) AND attempts = \(Int32(job.attempt)) AND state = 'running'
-                RETURNING id
-                """, logger: logger).collect().count == 1
-        }
+        let seconds = lease.seconds, j = CatalogSchema.job
+        return try await catalogRows("""
+            UPDATE \(j) SET \(j.leaseUntil) = clock_timestamp() + make_interval(secs => \(seconds)),
+                \(j.done) = COALESCE(\(done), \(j.done)), \(j.total) = COALESCE(\(total), \(j.total))
+            WHERE \(j.id) = \(job.id) AND \(j.worker) = \(worker) AND \(j.attempts) = \(Int32(job.attempt)) AND \(j.state) = 'running'
+            RETURNING \(j.id)
+            """).count == 1
     }
 
     /// Marks the claim's job done. False when the claim was no longer this
@@ -187,48 +181,47 @@ extension PostgresCatalog {
             _ = try await finish(id: job.id, worker: worker, attempt: job.attempt, state: .failed, error: String(line))
             return
         }
-        let delay = min(300, 1 << min(job.attempt, 9))
-        _ = try await mapErrors {
-            try await client.query("""
-                UPDATE job SET state = 'queued', worker = NULL, leaseUntil = NULL, error = \(String(line)),
-                    runAfter = clock_timestamp() + make_interval(secs => \(Double(delay)))
-                WHERE id = \(job.id) AND worker = \(worker) AND attempts = \(Int32(job.attempt)) AND state = 'running'
-                """, logger: logger).collect()
-        }
+        let delay = min(300, 1 << min(job.attempt, 9)), j = CatalogSchema.job
+        _ = try await catalogRows("""
+            UPDATE \(j) SET \(j.state) = 'queued', \(j.worker) = NULL, \(j.leaseUntil) = NULL, \(j.error) = \(String(line)),
+                \(j.runAfter) = clock_timestamp() + make_interval(secs => \(Double(delay)))
+            WHERE \(j.id) = \(job.id) AND \(j.worker) = \(worker) AND \(j.attempts) = \(Int32(job.attempt)) AND \(j.state) = 'running'
+            """)
     }
 
     private func finish(id: Int64, worker: String, attempt: Int, state: CatalogJobState, error: String?) async throws -> Bool {
-        try await mapErrors {
-            try await client.query("""
-                UPDATE job SET state = \(state.rawValue), error = COALESCE(\(error), error), leaseUntil = NULL,
-                    finished = clock_timestamp(), done = CASE WHEN \(state.rawValue) = 'done' THEN COALESCE(total, done) ELSE done END
-                WHERE id = \(id) AND worker = \(worker) AND attempts = \(Int32(attempt)) AND state = 'running'
-                RETURNING id
-                """, logger: logger).collect().count == 1
-        }
+        let j = CatalogSchema.job
+        return try await catalogRows("""
+            UPDATE \(j) SET \(j.state) = \(state.rawValue), \(j.error) = COALESCE(\(error), \(j.error)), \(j.leaseUntil) = NULL,
+                \(j.finished) = clock_timestamp(),
+                \(j.done) = CASE WHEN \(state.rawValue) = 'done' THEN COALESCE(\(j.total), \(j.done)) ELSE \(j.done) END
+            WHERE \(j.id) = \(id) AND \(j.worker) = \(worker) AND \(j.attempts) = \(Int32(attempt)) AND \(j.state) = 'running'
+            RETURNING \(j.id)
+            """).count == 1
     }
 
     /// Cancels the batch's jobs that have not finished; a worker running one
     /// finds out at its next renewal and stops. Returns how many were cancelled.
     @discardableResult
     public func cancelBatch(_ batch: String) async throws -> Int {
-        try await mapErrors {
-            try await client.query("""
-                UPDATE job SET state = 'cancelled', finished = clock_timestamp(), leaseUntil = NULL
-                WHERE batch = \(batch) AND state IN ('queued', 'running') RETURNING id
-                """, logger: logger).collect().count
-        }
+        let j = CatalogSchema.job
+        return try await catalogRows("""
+            UPDATE \(j) SET \(j.state) = 'cancelled', \(j.finished) = clock_timestamp(), \(j.leaseUntil) = NULL
+            WHERE \(j.batch) = \(batch) AND \(j.state) IN ('queued', 'running') RETURNING \(j.id)
+            """).count
     }
 
     /// The batch's progress (all zero for a batch with no jobs).
     public func batchProgress(_ batch: String) async throws -> CatalogBatchProgress {
-        try await mapErrors {
+        let j = CatalogSchema.job
+        return try await mapErrors {
+            // Sums, not columns: read by position.
             let rows = try await client.query("""
-                SELECT count(*), count(*) FILTER (WHERE state = 'queued'), count(*) FILTER (WHERE state = 'running'),
-                    count(*) FILTER (WHERE state = 'done'), count(*) FILTER (WHERE state = 'failed'),
-                    count(*) FILTER (WHERE state = 'cancelled'), COALESCE(sum(done), 0)::bigint,
-                    CASE WHEN bool_and(total IS NOT NULL) THEN sum(total)::bigint END
-                FROM job WHERE batch = \(batch)
+                SELECT count(*), count(*) FILTER (WHERE \(j.state) = 'queued'), count(*) FILTER (WHERE \(j.state) = 'running'),
+                    count(*) FILTER (WHERE \(j.state) = 'done'), count(*) FILTER (WHERE \(j.state) = 'failed'),
+                    count(*) FILTER (WHERE \(j.state) = 'cancelled'), COALESCE(sum(\(j.done)), 0)::bigint,
+                    CASE WHEN bool_and(\(j.total) IS NOT NULL) THEN sum(\(j.total))::bigint END
+                FROM \(j) WHERE \(j.batch) = \(batch)
                 """, logger: logger).collect()
             let (jobs, queued, running, done, failed, cancelled, itemsDone, itemsTotal) =
                 try rows[0].decode((Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64?).self)
@@ -239,15 +232,14 @@ extension PostgresCatalog {
 
     /// The jobs of a batch as they are now, oldest first.
     public func jobs(inBatch batch: String) async throws -> [CatalogJobStatus] {
-        try await mapErrors {
-            try await client.query("""
-                SELECT id, batch, kind, state, attempts, worker, done, total, error FROM job WHERE batch = \(batch) ORDER BY id
-                """, logger: logger).collect().map { row in
-                let (id, batch, kind, state, attempts, worker, done, total, error) =
-                    try row.decode((Int64, String, String, String, Int32, String?, Int64, Int64?, String?).self)
-                return CatalogJobStatus(id: id, batch: batch, kind: kind, state: CatalogJobState(rawValue: state) ?? .failed,
-                                        attempts: Int(attempts), worker: worker, done: done, total: total, error: error)
-            }
+        let j = CatalogSchema.job
+        return try await catalogRows("""
+            SELECT \(j.id), \(j.batch), \(j.kind), \(j.state), \(j.attempts), \(j.worker), \(j.done), \(j.total), \(j.error)
+            FROM \(j) WHERE \(j.batch) = \(batch) ORDER BY \(j.id)
+            """).map { row in
+            CatalogJobStatus(id: try row.get(j.id), batch: try row.get(j.batch), kind: try row.get(j.kind),
+                             state: CatalogJobState(rawValue: try row.get(j.state)) ?? .failed, attempts: try row.get(j.attempts),
+                             worker: try row.get(j.worker), done: try row.get(j.done), total: try row.get(j.total), error: try row.get(j.error))
         }
     }
 
@@ -356,7 +348,7 @@ public struct CatalogJobWorker: Sendable {
     public func run(poll: Duration = .seconds(5)) async throws {
         let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await catalog.listen("photoedit_jobs", poll: poll) { wake.yield() } }
+            group.addTask { try await catalog.listen(CatalogSchema.jobsChannel, poll: poll) { wake.yield() } }
             group.addTask {
                 for await _ in wakes {
                     try Task.checkCancellation()

@@ -63,7 +63,8 @@ package struct SampleCatalog: Sequence, Sendable {
             let created = start + Int64(rng.next() % (10 * 365 * 86_400))
             let roll = rng.next() % 100
             let camera: String? = roll < 60
-                ? #"{"make":"\#(makes[Int(rng.next() % 5)])","model":"M\#(rng.next() % 10)","iso":\#(100 << (rng.next() % 6)),"fNumber":2.8}"#
+                ? Self.cameraJSON([(.make, "\"\(makes[Int(rng.next() % 5)])\""), (.model, "\"M\(rng.next() % 10)\""),
+                                   (.iso, "\(100 << (rng.next() % 6))"), (.fNumber, "2.8")])
                 : nil
             return SamplePhoto(
                 id: id, filename: String(format: "IMG_%06d.%@", n, format == "raw" ? "CR3" : "JPG"),
@@ -75,6 +76,12 @@ package struct SampleCatalog: Sequence, Sendable {
                 trashedDate: rng.next() % 100 == 0 ? Date(timeIntervalSince1970: TimeInterval(start + 400_000_000)) : nil,
                 camera: camera, edited: roll < 20, album: n < 50 * 200 ? (n / 200, n % 200) : nil)
         }
+    }
+
+    /// A camera's JSON as the catalog keeps it, keyed as CameraInfo encodes
+    /// itself (`values`: JSON text, in order).
+    static func cameraJSON(_ values: [(CameraInfo.CodingKeys, String)]) -> String {
+        "{" + values.map { "\"\($0.0.rawValue)\":\($0.1)" }.joined(separator: ",") + "}"
     }
 
     /// Seconds since 1970 as `YYYY-MM-DDTHH:MM:SS` in UTC (a camera's local time as text).

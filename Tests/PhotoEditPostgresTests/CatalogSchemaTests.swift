@@ -10,11 +10,11 @@ import Testing
 /// The declared schema (`CatalogSchema`) is what the registered migrations
 /// make: the schema built from the declaration (`CatalogSchema.ddl`) has the
 /// same tables with the same columns (name, type, nullability, default,
-/// order), primary keys, foreign keys and UNIQUE constraints, the same
+/// order), primary keys, foreign keys, UNIQUE and CHECK constraints, the same
 /// indexes (keys, order, collation, uniqueness, condition) and the same
 /// triggers (and PostgreSQL's functions) as a fresh, migrated catalog, in
-/// SQLite and in PostgreSQL. A migration added without its declaration (or
-/// the reverse) fails here.
+/// SQLite and in PostgreSQL (its job queue too). A migration added without
+/// its declaration (or the reverse) fails here.
 @Suite struct CatalogSchemaTests {
     /// SQL text compared: quotes, case and spacing aside.
     static func normalized(_ sql: String) -> String {
@@ -103,6 +103,11 @@ import Testing
             WHERE tc.table_schema IN ('public', 'declared') AND tc.constraint_type IN ('PRIMARY KEY', 'FOREIGN KEY', 'UNIQUE')
             ORDER BY tc.table_name, tc.constraint_type, kcu.ordinal_position, kcu.column_name
             """)) { try $0.decode((String, String, String).self) }
+        let checks = try await catalog.rows(SQLFragment(sql: """
+            SELECT n.nspname::text, c.relname::text, 'check ' || k.conname::text || ' ' || pg_get_constraintdef(k.oid)
+            FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE k.contype = 'c' AND n.nspname IN ('public', 'declared') ORDER BY c.relname, k.conname
+            """)) { try $0.decode((String, String, String).self) }
         // Indexes and triggers as the server writes them back, schema names left out.
         let indexes = try await catalog.rows(SQLFragment(sql: """
             SELECT schemaname::text, tablename::text, replace(replace(indexdef, 'declared.', ''), 'public.', '')
@@ -122,26 +127,28 @@ import Testing
         func describe(_ schema: String, _ table: String) -> [String] {
             let name = table.lowercased()
             return columns.filter { $0.0 == schema && $0.1 == name }.map(\.2) + keys.filter { $0.0 == schema && $0.1 == name }.map(\.2)
+                + checks.filter { $0.0 == schema && $0.1 == name }.map(\.2)
                 + indexes.filter { $0.0 == schema && $0.1 == name }.map { "index " + $0.2 }
                 + triggers.filter { $0.0 == schema && $0.1 == name }.map { "trigger " + $0.2 }
         }
-        // The functions (of the jobs' trigger aside), their text compared as statements are.
+        // The functions, their text compared as statements are.
         func functionsOf(_ schema: String) -> [String] {
-            functions.filter { $0.0 == schema && !$0.1.hasPrefix("job_notify(") }.map { Self.normalized($0.1) }
+            functions.filter { $0.0 == schema }.map { Self.normalized($0.1) }
         }
         #expect(functionsOf("declared") == functionsOf("public"), "functions: declared \(functionsOf("declared")) migrated \(functionsOf("public"))")
-        #expect(functionsOf("public").count == 5)
-        #expect(indexes.filter { $0.0 == "public" && !["job", "photoedit_migration"].contains($0.1) }.count == 28,
-                "the catalog's indexes (20 declared, 7 primary keys, album's UNIQUE title)")
-        #expect(triggers.filter { $0.0 == "public" && $0.1 != "job" }.count == 4)
-        #expect(columns.filter { $0.0 == "public" }.count > 70, "the catalog has its columns")
-        for table in CatalogSchema.tables {
+        #expect(functionsOf("public").count == 6)
+        #expect(indexes.filter { $0.0 == "public" && $0.1 != "photoedit_migration" }.count == 31,
+                "the catalog's indexes (22 declared, 8 primary keys, album's UNIQUE title)")
+        #expect(triggers.filter { $0.0 == "public" }.count == 5)
+        #expect(checks.filter { $0.0 == "public" }.count == 2, "the job's state and attempts")
+        #expect(columns.filter { $0.0 == "public" }.count > 85, "the catalog has its columns")
+        for table in CatalogSchema.tables(.postgres) {
             let declared = describe("declared", table.name), migrated = describe("public", table.name)
             #expect(!declared.isEmpty && declared == migrated, "\(table.name): declared \(declared) migrated \(migrated)")
         }
-        // Every table of the catalog is declared, but for the jobs' (PostgreSQL only).
+        // Every table the migrations make is declared (the migrations' own ledger aside).
         let undeclared = Set(columns.filter { $0.0 == "public" }.map(\.1))
-            .subtracting(CatalogSchema.tables.map { $0.name.lowercased() } + ["job", "photoedit_migration"])
+            .subtracting(CatalogSchema.tables(.postgres).map { $0.name.lowercased() } + ["photoedit_migration"])
         #expect(undeclared.isEmpty, "tables not declared: \(undeclared.sorted())")
     }
 
@@ -151,6 +158,10 @@ import Testing
         #expect(CatalogSchema.addColumn("favorite", to: "asset", .postgres) == "ALTER TABLE asset ADD COLUMN favorite BOOLEAN NOT NULL DEFAULT FALSE")
         #expect(CatalogSchema.addColumn("camera", to: "asset", .postgres) == "ALTER TABLE asset ADD COLUMN camera jsonb")
         #expect(CatalogSchema.addColumn("nothing", to: "asset", .sqlite) == nil)
+        #expect(CatalogSchema.addColumn("state", to: "job", .postgres)
+                == "ALTER TABLE job ADD COLUMN state TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'running', 'done', 'failed', 'cancelled'))")
+        #expect(CatalogSchema.addColumn("runAfter", to: "job", .postgres)
+                == "ALTER TABLE job ADD COLUMN runAfter timestamptz NOT NULL DEFAULT clock_timestamp()")
     }
 
     /// A new migration's index and trigger come from their declaration, in each dialect.
@@ -163,6 +174,10 @@ import Testing
         #expect(CatalogSchema.createTrigger("changeSet_order", .sqlite).isEmpty)
         #expect(CatalogSchema.createTrigger("changeSet_notify", .postgres).last
                 == "CREATE TRIGGER changeSet_notify AFTER INSERT ON changeSet FOR EACH ROW EXECUTE FUNCTION changeSet_notify()")
+        #expect(CatalogSchema.createTrigger("job_notify", .postgres).last
+                == "CREATE TRIGGER job_notify AFTER INSERT ON job FOR EACH STATEMENT EXECUTE FUNCTION job_notify()")
+        #expect(CatalogSchema.createTrigger("job_notify", .sqlite).isEmpty && CatalogSchema.createIndex("job_open", .sqlite) == nil)
+        #expect(!CatalogSchema.ddl(.sqlite).contains { $0.contains("job") }, "SQLite has no job queue")
     }
 
     /// Each declared column's SQL type is one its Swift type reads: JSON is
@@ -175,6 +190,14 @@ import Testing
         #expect(favorite.type == .boolean && favorite.notNull && favorite.defaultValue == .boolean(false))
         #expect(CatalogSchema.asset.fileSize.column.type == .bigInteger && CatalogSchema.revision.data.column.type == .blob)
         #expect(CatalogSchema.table("asset")?.columns.map(\.name).prefix(3) == ["id", "originalFilename", "sha256"], "declaration order")
+        #expect(CatalogSchema.job.leaseUntil.column.type == .timestampWithTimeZone && !CatalogSchema.job.leaseUntil.column.notNull)
+    }
+
+    /// The job table's CHECKs are what PostgresJobs knows: its states and its limit on claims.
+    @Test func theJobTableChecksWhatTheQueueKnows() {
+        #expect(CatalogSchema.Job.states == CatalogJobState.allCases.map(\.rawValue))
+        #expect(CatalogSchema.job.state.column.check == .oneOf(CatalogJobState.allCases.map(\.rawValue)))
+        #expect(CatalogSchema.job.maxAttempts.column.check == .within(PostgresCatalog.JobLimits.attempts))
     }
 }
 #endif

@@ -62,7 +62,7 @@ extension PhotoLibrary {
                 out += names.subtracting(schema).sorted().map { "\(table).\($0) is declared but not in \(what)" }
                 out += schema.subtracting(names).sorted().map { "\(table).\($0) is in \(what) but not declared" }
             }
-            for table in CatalogSchema.tables {
+            for table in CatalogSchema.tables(db.dialect) {
                 compare(table.name, table.columns(db.dialect).map(\.name), try db.schemaColumns(of: table.name), "the store's schema")
             }
             func columns(_ table: some CatalogSchema.TableDeclaration) -> [String] {

@@ -20,9 +20,10 @@ import Foundation
 // that it is column for column, key for key, index for index and trigger for
 // trigger what the migrations make on a fresh catalog.
 //
-// Not declared here: PostgreSQL's job queue (its table, indexes and
-// trigger: PostgresSchema pg4, read by PostgresJobs), which is no part of
-// the catalog SQLite has.
+// PostgreSQL's job queue (PostgresSchema pg4: the `job` table, its indexes,
+// its per-statement trigger and function) is declared here too, as a table
+// only PostgreSQL has (`postgresTables`); PostgresJobs reads and writes it
+// through its fields.
 
 /// The catalog's schema, declared once.
 package enum CatalogSchema {
@@ -40,6 +41,9 @@ package enum CatalogSchema {
         case boolean
         /// A UTC time to the millisecond (SQLite DATETIME text, PostgreSQL timestamp(3)).
         case datetime
+        /// A point in time to the microsecond, compared with the server's
+        /// clock (PostgreSQL timestamptz; SQLite DATETIME text).
+        case timestampWithTimeZone
         /// Bytes (SQLite BLOB, PostgreSQL bytea).
         case blob
         /// JSON text (SQLite TEXT read with json_extract, PostgreSQL jsonb).
@@ -57,8 +61,9 @@ package enum CatalogSchema {
             case (.double, .sqlite): "DOUBLE"
             case (.double, .postgres): "double precision"
             case (.boolean, _): "BOOLEAN"
-            case (.datetime, .sqlite): "DATETIME"
+            case (.datetime, .sqlite), (.timestampWithTimeZone, .sqlite): "DATETIME"
             case (.datetime, .postgres): "timestamp(3)"
+            case (.timestampWithTimeZone, .postgres): "timestamptz"
             case (.blob, .sqlite): "BLOB"
             case (.blob, .postgres): "bytea"
             case (.json, .postgres): "jsonb"
@@ -72,9 +77,11 @@ package enum CatalogSchema {
         package let name: String
         package let type: ColumnType
         package let notNull: Bool
-        /// The default as both dialects read it: a number, or a boolean
-        /// (written 0/1 in SQLite, FALSE/TRUE in PostgreSQL).
+        /// The default as both dialects read it: a number, a boolean
+        /// (written 0/1 in SQLite, FALSE/TRUE in PostgreSQL), a text or the time of the insert.
         package let defaultValue: Default?
+        /// A condition every value meets (a CHECK constraint).
+        package let check: Check?
         /// The table whose `id` (or `seq`) it references, its rows deleted with that row.
         package let references: String?
         /// SQLite compares it ignoring ASCII case (COLLATE NOCASE); PostgreSQL
@@ -86,12 +93,31 @@ package enum CatalogSchema {
         package let postgresOnly: Bool
 
         package enum Default: Sendable, Hashable {
-            case integer(Int), boolean(Bool)
+            case integer(Int), boolean(Bool), text(String)
+            /// The time the row is inserted (PostgreSQL: `clock_timestamp()`, not the transaction's start).
+            case now
 
             func sql(_ dialect: SQLDialect) -> String {
                 switch self {
                 case .integer(let n): String(n)
                 case .boolean(let b): b ? dialect.trueLiteral : dialect.falseLiteral
+                case .text(let t): CatalogSchema.literal(t)
+                case .now: dialect == .postgres ? "clock_timestamp()" : "CURRENT_TIMESTAMP"
+                }
+            }
+        }
+
+        /// A column's CHECK constraint.
+        package enum Check: Sendable, Hashable {
+            /// One of these texts.
+            case oneOf([String])
+            /// A number in this range.
+            case within(ClosedRange<Int>)
+
+            func sql(_ column: String) -> String {
+                switch self {
+                case .oneOf(let values): "\(column) IN (" + values.map(CatalogSchema.literal).joined(separator: ", ") + ")"
+                case .within(let range): "\(column) BETWEEN \(range.lowerBound) AND \(range.upperBound)"
                 }
             }
         }
@@ -106,6 +132,7 @@ package enum CatalogSchema {
             if notNull && type != .sequence { out += " NOT NULL" }
             if unique { out += " UNIQUE" }
             if let defaultValue { out += " DEFAULT " + defaultValue.sql(dialect) }
+            if let check { out += " CHECK (" + check.sql(name) + ")" }
             if noCase && dialect == .sqlite { out += " COLLATE NOCASE" }
             if let references {
                 let key = CatalogSchema.table(references)?.primaryKey.first ?? "id"
@@ -128,14 +155,14 @@ package enum CatalogSchema {
         /// a 64-bit or sequence number read as `Int`); NOT NULL unless
         /// `Value` is optional.
         package init(_ name: String, _ type: ColumnType? = nil, references: String? = nil, noCase: Bool = false,
-                     unique: Bool = false, postgresOnly: Bool = false) {
-            self.init(name, type, nil, references, noCase, unique, postgresOnly)
+                     unique: Bool = false, check: Column.Check? = nil, postgresOnly: Bool = false) {
+            self.init(name, type, nil, references: references, noCase: noCase, unique: unique, check: check, postgresOnly: postgresOnly)
         }
 
-        private init(_ name: String, _ type: ColumnType?, _ defaultValue: Column.Default?, _ references: String?, _ noCase: Bool,
-                     _ unique: Bool, _ postgresOnly: Bool) {
+        fileprivate init(_ name: String, _ type: ColumnType?, _ defaultValue: Column.Default?, references: String? = nil,
+                         noCase: Bool = false, unique: Bool = false, check: Column.Check? = nil, postgresOnly: Bool = false) {
             column = Column(name: name, type: type ?? Value.columnType, notNull: !Value.isOptional, defaultValue: defaultValue,
-                            references: references, noCase: noCase, unique: unique, postgresOnly: postgresOnly)
+                            check: check, references: references, noCase: noCase, unique: unique, postgresOnly: postgresOnly)
         }
 
         /// The value bound to this column.
@@ -257,12 +284,22 @@ package enum CatalogSchema {
     /// dialect or both (PostgreSQL: a trigger function of the same name).
     package struct Trigger: Sendable {
         package let name: String
-        /// When it fires: `AFTER INSERT ON revision` (PostgreSQL: for each row).
+        /// When it fires: `AFTER INSERT ON revision`.
         let event: String
+        /// PostgreSQL runs it once per statement instead of once per row.
+        let perStatement: Bool
         /// SQLite's statements between BEGIN and END; nil: none in SQLite.
         let sqlite: String?
         /// The PL/pgSQL statements of its function between BEGIN and END; nil: none in PostgreSQL.
         let postgres: String?
+
+        init(name: String, event: String, perStatement: Bool = false, sqlite: String?, postgres: String?) {
+            self.name = name
+            self.event = event
+            self.perStatement = perStatement
+            self.sqlite = sqlite
+            self.postgres = postgres
+        }
 
         /// Whether `dialect` has this trigger.
         package func exists(in dialect: SQLDialect) -> Bool { (dialect == .sqlite ? sqlite : postgres) != nil }
@@ -277,25 +314,32 @@ package enum CatalogSchema {
             case .postgres:
                 guard let postgres else { return [] }
                 return ["CREATE FUNCTION \(name)() RETURNS trigger LANGUAGE plpgsql AS $$\nBEGIN\n\(postgres)\nEND $$",
-                        "CREATE TRIGGER \(name) \(event) FOR EACH ROW EXECUTE FUNCTION \(name)()"]
+                        "CREATE TRIGGER \(name) \(event) FOR EACH \(perStatement ? "STATEMENT" : "ROW") EXECUTE FUNCTION \(name)()"]
             }
         }
     }
 
-    /// A function PostgreSQL's triggers call (`definition`: what follows CREATE FUNCTION).
-    package struct Function: Sendable {
+    /// A function PostgreSQL's triggers call (`definition`: what follows
+    /// its name in CREATE FUNCTION).
+    package struct Function: Sendable, CustomStringConvertible {
         package let name: String
         let definition: String
 
-        package var create: String { "CREATE FUNCTION " + definition }
+        package var create: String { "CREATE FUNCTION " + name + definition }
+        /// Its name, to call it in SQL text.
+        package var description: String { name }
     }
+
+    /// A SQL text literal (quotes doubled).
+    static func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
 
     // MARK: Whole schema and migrations
 
     /// The whole schema in `dialect`, one statement each: tables (each
-    /// referencing only tables before it), functions, triggers, indexes.
+    /// referencing only tables before it; PostgreSQL's own last), functions,
+    /// triggers, indexes.
     package static func ddl(_ dialect: SQLDialect) -> [String] {
-        tables.map { $0.createTable(dialect) }
+        tables(dialect).map { $0.createTable(dialect) }
             + (dialect == .postgres ? functions.map(\.create) : [])
             + triggers.flatMap { $0.create(dialect) }
             + indexes.compactMap { $0.create(dialect) }
@@ -320,8 +364,13 @@ package enum CatalogSchema {
         triggers.first { $0.name == name }?.create(dialect) ?? []
     }
 
-    /// The declared table named `name`.
-    package static func table(_ name: String) -> Table? { tables.first { $0.name == name } }
+    /// The tables `dialect` has: every store's, then (PostgreSQL) its own.
+    package static func tables(_ dialect: SQLDialect) -> [Table] {
+        dialect == .postgres ? tables + postgresTables : tables
+    }
+
+    /// The declared table named `name` (either store's).
+    package static func table(_ name: String) -> Table? { tables(.postgres).first { $0.name == name } }
 
     /// What follows `INSERT INTO`: `table (a, b, …) VALUES (?, ?, …)`, with
     /// `rows` rows of `columns` (a JSON column's value bound as `dialect`
@@ -366,14 +415,35 @@ extension Optional: CatalogColumnValue where Wrapped: CatalogColumnValue {
 extension CatalogSchema.Field where Value == Int {
     /// A NOT NULL integer column with a default.
     init(_ name: String, _ type: CatalogSchema.ColumnType? = nil, default value: Int) {
-        self.init(name, type, .integer(value), nil, false, false, false)
+        self.init(name, type, .integer(value))
+    }
+}
+
+extension CatalogSchema.Field where Value == Int64 {
+    /// A NOT NULL 64-bit integer column with a default.
+    init(_ name: String, default value: Int64) {
+        self.init(name, nil, .integer(Int(value)))
     }
 }
 
 extension CatalogSchema.Field where Value == Bool {
     /// A NOT NULL boolean column with a default.
     init(_ name: String, default value: Bool) {
-        self.init(name, nil, .boolean(value), nil, false, false, false)
+        self.init(name, nil, .boolean(value))
+    }
+}
+
+extension CatalogSchema.Field where Value == String {
+    /// A NOT NULL text column with a default.
+    init(_ name: String, default value: String, check: CatalogSchema.Column.Check? = nil) {
+        self.init(name, nil, .text(value), check: check)
+    }
+}
+
+extension CatalogSchema.Field where Value == Date {
+    /// A NOT NULL time column with a default (`.now`: the time of the insert).
+    init(_ name: String, _ type: CatalogSchema.ColumnType? = nil, default value: CatalogSchema.Column.Default) {
+        self.init(name, type, value)
     }
 }
 
@@ -403,6 +473,11 @@ extension CatalogSchema {
         Table(snapshot, primaryKey: [snapshot.assetId, snapshot.name]),
     ]
 
+    /// The tables only PostgreSQL has: the job queue of many nodes.
+    package static let postgresTables: [Table] = [
+        Table(job, primaryKey: [job.id]),
+    ]
+
     package static let asset = Asset()
     package static let revision = Revision()
     package static let album = Album()
@@ -411,6 +486,12 @@ extension CatalogSchema {
     package static let changeEntry = ChangeEntry()
     package static let assetKeyword = AssetKeyword()
     package static let snapshot = Snapshot()
+    package static let job = Job()
+
+    /// The NOTIFY channel of committed change sets (its payload: the change set's number).
+    package static let changesChannel = "photoedit_changes"
+    /// The NOTIFY channel of enqueued jobs (a wake-up, no payload).
+    package static let jobsChannel = "photoedit_jobs"
 
     /// A photo (a master or a virtual copy).
     package struct Asset: TableDeclaration {
@@ -530,6 +611,40 @@ extension CatalogSchema {
         package let revision = Field<Int>("revision")
         package let createdAt = Field<Date>("createdAt")
     }
+
+    /// A unit of batch work in PostgreSQL's job queue, claimed by any node
+    /// (PostgresJobs). A claim is a lease its worker renews; `attempts`
+    /// numbers the claims and fences the worker.
+    package struct Job: TableDeclaration {
+        /// Where a job is (PostgresJobs' CatalogJobState).
+        package static let states = ["queued", "running", "done", "failed", "cancelled"]
+        /// The claims a job may be given before it fails.
+        package static let attemptsAllowed = 1...100
+
+        package let tableName = "job"
+        package let id = Field<Int64>("id", .sequence)
+        package let batch = Field<String>("batch")
+        package let kind = Field<String>("kind")
+        /// A JSON object, as enqueued.
+        package let payload = Field<String>("payload", .json)
+        package let state = Field<String>("state", default: "queued", check: .oneOf(Job.states))
+        /// Claims so far.
+        package let attempts = Field<Int>("attempts", default: 0)
+        package let maxAttempts = Field<Int>("maxAttempts", check: .within(Job.attemptsAllowed))
+        /// The worker of the latest claim.
+        package let worker = Field<String?>("worker")
+        /// When the running claim's lease runs out.
+        package let leaseUntil = Field<Date?>("leaseUntil", .timestampWithTimeZone)
+        /// When a queued job may be claimed (after a failure's back-off).
+        package let runAfter = Field<Date>("runAfter", .timestampWithTimeZone, default: .now)
+        /// Items done, and in all when known.
+        package let done = Field<Int64>("done", default: 0)
+        package let total = Field<Int64?>("total")
+        /// The last failure's message.
+        package let error = Field<String?>("error")
+        package let created = Field<Date>("created", .timestampWithTimeZone, default: .now)
+        package let finished = Field<Date?>("finished", .timestampWithTimeZone)
+    }
 }
 
 // MARK: Indexes, triggers, functions
@@ -574,33 +689,38 @@ extension CatalogSchema {
             Index("assetKeyword_asset", on: k, [.column(k.assetId), .postgres("lower(\(k.keyword))")],
                   unique: true, only: .postgres),
             Index("assetKeyword_keyword", on: k, [.foldedCase(k.keyword), .column(k.assetId)]),
+            // The jobs a claim looks at, and a batch's.
+            Index("job_open", on: job, [.column(job.id)], where: "\(job.state) IN ('queued', 'running')", only: .postgres),
+            Index("job_batch", on: job, [.column(job.batch)], only: .postgres),
         ]
     }()
 
     /// The triggers: the current version's columns of `asset` kept whoever
     /// writes a revision (both); PostgreSQL's change sets numbered in commit
-    /// order and announced.
+    /// order and announced, and its enqueued jobs announced.
     package static let triggers: [Trigger] = {
-        let a = asset, r = revision
+        let a = asset, r = revision, cs = changeSet
+        // The current revision of the photo being updated (SQLite).
+        let ofCurrent = "FROM \(r) WHERE \(r.assetId) = \(a.qualified(\.id)) AND \(r.number) = \(a.qualified(\.revision))"
         // The current version's columns as its current revision has them (SQLite).
         let current = """
-            \(a.pixelWidth) = (SELECT \(r.pixelWidth) FROM revision WHERE \(r.assetId) = asset.id AND \(r.number) = asset.revision),
-            \(a.pixelHeight) = (SELECT \(r.pixelHeight) FROM revision WHERE \(r.assetId) = asset.id AND \(r.number) = asset.revision),
-            \(a.adjusted) = (SELECT \(r.formatIdentifier) IS NOT NULL FROM revision WHERE \(r.assetId) = asset.id AND \(r.number) = asset.revision)
+            \(a.pixelWidth) = (SELECT \(r.pixelWidth) \(ofCurrent)),
+            \(a.pixelHeight) = (SELECT \(r.pixelHeight) \(ofCurrent)),
+            \(a.adjusted) = (SELECT \(r.formatIdentifier) IS NOT NULL \(ofCurrent))
             """
         return [
-            Trigger(name: "asset_current_on_revision", event: "AFTER INSERT ON revision",
-                    sqlite: "UPDATE asset SET \(current) WHERE id = NEW.assetId AND revision = NEW.number",
+            Trigger(name: "asset_current_on_revision", event: "AFTER INSERT ON \(r)",
+                    sqlite: "UPDATE \(a) SET \(current) WHERE \(a.id) = NEW.\(r.assetId) AND \(a.revision) = NEW.\(r.number)",
                     postgres: """
-                        IF EXISTS (SELECT 1 FROM asset WHERE id = NEW.assetId AND revision = NEW.number) THEN
-                            PERFORM asset_current(NEW.assetId);
+                        IF EXISTS (SELECT 1 FROM \(a) WHERE \(a.id) = NEW.\(r.assetId) AND \(a.revision) = NEW.\(r.number)) THEN
+                            PERFORM \(assetCurrent)(NEW.\(r.assetId));
                         END IF;
                         RETURN NULL;
                         """),
-            Trigger(name: "asset_current_on_asset", event: "AFTER UPDATE OF revision ON asset",
-                    sqlite: "UPDATE asset SET \(current) WHERE id = NEW.id",
+            Trigger(name: "asset_current_on_asset", event: "AFTER UPDATE OF \(a.revision) ON \(a)",
+                    sqlite: "UPDATE \(a) SET \(current) WHERE \(a.id) = NEW.\(a.id)",
                     postgres: """
-                        PERFORM asset_current(NEW.id);
+                        PERFORM \(assetCurrent)(NEW.\(a.id));
                         RETURN NULL;
                         """),
             // Change sets are numbered in commit order, so that a reader that
@@ -608,29 +728,37 @@ extension CatalogSchema {
             // takes the feed's lock when it inserts its change set (its last
             // statement) and holds it until it ends, and numbers it after the
             // latest committed one (PostgresSchema pg4).
-            Trigger(name: "changeSet_order", event: "BEFORE INSERT ON changeSet", sqlite: nil, postgres: """
+            Trigger(name: "changeSet_order", event: "BEFORE INSERT ON \(cs)", sqlite: nil, postgres: """
                 PERFORM pg_advisory_xact_lock(7368420152);
-                NEW.seq := (SELECT COALESCE(MAX(seq), 0) + 1 FROM changeSet);
+                NEW.\(cs.seq) := (SELECT COALESCE(MAX(\(cs.seq)), 0) + 1 FROM \(cs));
                 RETURN NEW;
                 """),
             // A wake-up only: the change feed stays the truth.
-            Trigger(name: "changeSet_notify", event: "AFTER INSERT ON changeSet", sqlite: nil, postgres: """
-                PERFORM pg_notify('photoedit_changes', NEW.seq::text);
+            Trigger(name: "changeSet_notify", event: "AFTER INSERT ON \(cs)", sqlite: nil, postgres: """
+                PERFORM pg_notify('\(changesChannel)', NEW.\(cs.seq)::text);
+                RETURN NULL;
+                """),
+            // A wake-up only, once per INSERT however many jobs it adds: the job table stays the truth.
+            Trigger(name: "job_notify", event: "AFTER INSERT ON \(job)", perStatement: true, sqlite: nil, postgres: """
+                PERFORM pg_notify('\(jobsChannel)', '');
                 RETURN NULL;
                 """),
         ]
     }()
 
-    /// PostgreSQL's functions its triggers call: a photo's current-version
-    /// columns from its current revision.
-    package static let functions: [Function] = [
-        Function(name: "asset_current", definition: """
-            asset_current(asset_id text) RETURNS void LANGUAGE sql AS $$
-                UPDATE asset SET
-                    pixelWidth = r.pixelWidth, pixelHeight = r.pixelHeight, adjusted = r.formatIdentifier IS NOT NULL
-                FROM revision r
-                WHERE asset.id = asset_id AND r.assetId = asset.id AND r.number = asset.revision
+    /// PostgreSQL's functions its triggers call.
+    package static let functions: [Function] = [assetCurrent]
+
+    /// A photo's current-version columns from its current revision (PostgreSQL).
+    static let assetCurrent: Function = {
+        let a = asset, r = revision
+        return Function(name: "asset_current", definition: """
+            (asset_id text) RETURNS void LANGUAGE sql AS $$
+                UPDATE \(a) SET
+                    \(a.pixelWidth) = r.\(r.pixelWidth), \(a.pixelHeight) = r.\(r.pixelHeight), \(a.adjusted) = r.\(r.formatIdentifier) IS NOT NULL
+                FROM \(r) r
+                WHERE \(a.qualified(\.id)) = asset_id AND r.\(r.assetId) = \(a.qualified(\.id)) AND r.\(r.number) = \(a.qualified(\.revision))
             $$
-            """),
-    ]
+            """)
+    }()
 }

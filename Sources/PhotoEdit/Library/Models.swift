@@ -30,8 +30,9 @@ public struct CameraInfo: Hashable, Sendable, Codable {
     public let focalLength: Double?
 
     /// Its JSON's keys: the catalog keeps a photo's CameraInfo as this JSON
-    /// (`asset.camera`), and its query fields and index read these keys.
-    enum CodingKeys: String, CodingKey, CaseIterable {
+    /// (`asset.camera`), and its query fields and index read these keys, as
+    /// do the generated sample catalogs (PhotoEditSampleCatalog).
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case make, model, lens, iso, exposureTime, fNumber, focalLength
     }
 }
