@@ -27,6 +27,7 @@ import json
 import os
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -112,6 +113,30 @@ class Uploader:
             t.join()
 
 
+class Hogs:
+    """Processes spinning at nice +10 until told to stop (`--hogs`)."""
+
+    def __init__(self, count, kind="spin", image=None):
+        self.count, self.kind, self.image = count, kind, image
+        self.procs = []
+        self.statuses = {"201": 0}
+        self.answered = []
+
+    def start(self):
+        if self.kind == "decode":
+            loop = ["sh", "-c", 'while :; do vips avg "$0" >/dev/null; done', self.image]
+        else:
+            loop = [sys.executable, "-c", "while True: pass"]
+        env = dict(os.environ, VIPS_CONCURRENCY="1")
+        self.procs = [subprocess.Popen(["nice", "-n", "10"] + loop, env=env, process_group=0)
+                      for _ in range(self.count)]
+
+    def stop(self):
+        for p in self.procs:
+            os.killpg(p.pid, 9)
+            p.wait()
+
+
 def hits(port, path, connections, seconds, pace_ms, work):
     """`wrk` on the warm hit: back to back, or paced (each connection waits
     `pace_ms` after an answer before its next request: a steady stream of
@@ -144,6 +169,12 @@ def main():
     ap.add_argument("--clients-nice", type=int, default=0,
                     help="nice value of the upload clients' threads (e.g. 19: clients standing in for other "
                          "machines, their own CPU not taken from the server's cores; default 0)")
+    ap.add_argument("--hogs", type=int, default=0, metavar="N",
+                    help="instead of uploads, N processes that only spin at nice +10 (no I/O, no memory traffic): "
+                         "the floor, what sharing the cores with work at that priority alone costs a hit")
+    ap.add_argument("--hog-kind", choices=["spin", "decode"], default="spin",
+                    help="what each --hogs process does: spin (CPU only), or decode (`vips avg` of a 24 MP JPEG "
+                         "in a loop, one thread: the memory traffic of an import's decode, without the server)")
     ap.add_argument("--json")
     args = ap.parse_args()
 
@@ -174,7 +205,7 @@ def main():
         for r in range(args.runs):
             idle = hits(server.port, hit, args.connections, args.seconds, args.pace_ms, work)
             files = copies[r * per_run:(r + 1) * per_run]
-            uploader = Uploader(server.port, files, args.uploads, args.clients_nice)
+            uploader = Hogs(args.hogs, args.hog_kind, bases[0]) if args.hogs else Uploader(server.port, files, args.uploads, args.clients_nice)
             uploader.start()
             time.sleep(2)  # every client has a request under way
             began = time.monotonic()
@@ -188,7 +219,8 @@ def main():
                    "uploads_during": len(during), "upload_mb_s": sum(during) / 1e6 / (ended - began),
                    "statuses": {str(k): v for k, v in uploader.statuses.items()}, "load": load}
             results["runs"].append(run)
-            serve.log(f"  run {r + 1}: warm hit p99 idle {idle['p99_ms']:.2f} ms, under {args.uploads} uploads "
+            load_name = f"{args.hogs} {args.hog_kind} hogs at nice 10" if args.hogs else f"{args.uploads} uploads"
+            serve.log(f"  run {r + 1}: warm hit p99 idle {idle['p99_ms']:.2f} ms, under {load_name} "
                       f"{loaded['p99_ms']:.2f} ms = {run['ratio']:.2f}x; {len(during)} uploads answered during "
                       f"wrk ({run['upload_mb_s']:.0f} MB/s), statuses {run['statuses']}, load {load:.1f}")
     finally:
@@ -197,7 +229,9 @@ def main():
     ratio = statistics.median(r["ratio"] for r in results["runs"])
     bad = {k: v for r in results["runs"] for k, v in r["statuses"].items() if k != "201"}
     results["median_ratio"] = ratio
-    print(f"warm render hit p99 under {args.uploads} concurrent {mb:.1f} MB uploads / idle: median {ratio:.2f}x "
+    under = (f"{args.hogs} processes at nice +10 each decoding a 24 MP JPEG over and over" if args.hog_kind == "decode"
+                                    else f"{args.hogs} processes spinning at nice +10") if args.hogs else f"{args.uploads} concurrent {mb:.1f} MB uploads"
+    print(f"warm render hit p99 under {under} / idle: median {ratio:.2f}x "
           f"(goal <= {GOAL_P99_RATIO}x); idle p99 {statistics.median(r['idle_p99_ms'] for r in results['runs']):.2f} ms, "
           f"loaded {statistics.median(r['loaded_p99_ms'] for r in results['runs']):.2f} ms; "
           f"{os.cpu_count()} cores; uploads not 201: {bad or 'none'}")
