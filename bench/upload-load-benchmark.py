@@ -170,8 +170,8 @@ def main():
                     help="nice value of the upload clients' threads (e.g. 19: clients standing in for other "
                          "machines, their own CPU not taken from the server's cores; default 0)")
     ap.add_argument("--hogs", type=int, default=0, metavar="N",
-                    help="instead of uploads, N processes that only spin at nice +10 (no I/O, no memory traffic): "
-                         "the floor, what sharing the cores with work at that priority alone costs a hit")
+                    help="instead of uploads, N processes at nice +10 (what they do: --hog-kind): the floor, "
+                         "what sharing the cores with work at that priority alone costs a hit")
     ap.add_argument("--hog-kind", choices=["spin", "decode"], default="spin",
                     help="what each --hogs process does: spin (CPU only), or decode (`vips avg` of a 24 MP JPEG "
                          "in a loop, one thread: the memory traffic of an import's decode, without the server)")
