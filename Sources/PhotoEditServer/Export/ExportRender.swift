@@ -53,10 +53,8 @@ enum ExportRender {
                 values[key] = value
             }
         }
-        if values["w"] != nil || values["h"] != nil {
-            let w = values.removeValue(forKey: "w"), h = values.removeValue(forKey: "h")
-            values["size"] = "\(w ?? h!)x\(h ?? w!)"
-        }
+        let w = values.removeValue(forKey: "w"), h = values.removeValue(forKey: "h")
+        if let side = w ?? h { values["size"] = "\(w ?? side)x\(h ?? side)" }
         let settings = try httpExportSettings(preset: preset, values: values, library: library)
         let asset = try await blocking { try library.asset(id) }
         if let rev, rev != asset.revision {
