@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import Foundation
 import Logging
 import PhotoEdit
@@ -48,3 +50,4 @@ public struct JSONLogHandler: LogHandler {
         }
     }
 }
+#endif
