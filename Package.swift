@@ -84,22 +84,24 @@ let package = Package(
             ]
         ),
         // The HTTP service: API v1, render URLs, the web editor's files. The
-        // engine knows nothing of HTTP; this module adapts it.
+        // engine knows nothing of HTTP; this module adapts it. Empty without the
+        // Server trait (its files are `#if Server`), so that a trait-free build of
+        // the whole package (`--build-tests`) compiles no swift-nio or Hummingbird.
         .target(
             name: "PhotoEditServer",
             dependencies: [
                 "PhotoEdit",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
                 // The request-head deadline watches NIO's HTTP/1 parts.
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "MultipartKit", package: "multipart-kit"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Server"])),
+                .product(name: "MultipartKit", package: "multipart-kit", condition: .when(traits: ["Server"])),
+                .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Server"])),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Server"])),
             ],
             resources: [.copy("Resources/web"), .copy("Resources/openapi.yaml")]
         ),

@@ -388,12 +388,15 @@ enum S3XML {
         func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
 
         func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
-            guard current != nil else { return }
+            guard var fields = current else { return }
             if elementName == record, depth == 0 {
-                records.append(current!)
+                records.append(fields)
                 current = nil
             } else {
-                if depth == 1 { current![elementName] = text }
+                if depth == 1 {
+                    fields[elementName] = text
+                    current = fields
+                }
                 depth -= 1
             }
             text = ""

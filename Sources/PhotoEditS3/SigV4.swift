@@ -57,9 +57,9 @@ public struct SigV4Signer: Sendable {
         for (name, value) in headers {
             merged[name.lowercased(), default: []].append(SigV4Signer.trim(value))
         }
-        let names = merged.keys.sorted()
-        let canonicalHeaders = names.map { "\($0):\(merged[$0]!.joined(separator: ","))\n" }.joined()
-        let signedHeaders = names.joined(separator: ";")
+        let sortedHeaders = merged.sorted { $0.key < $1.key }
+        let canonicalHeaders = sortedHeaders.map { "\($0.key):\($0.value.joined(separator: ","))\n" }.joined()
+        let signedHeaders = sortedHeaders.map(\.key).joined(separator: ";")
         let canonicalRequest = [method, canonicalURI.isEmpty ? "/" : canonicalURI, canonicalQuery,
                                 canonicalHeaders, signedHeaders, payloadHash].joined(separator: "\n")
         let stamp = SigV4Signer.timestamp(date)
@@ -80,7 +80,7 @@ public struct SigV4Signer: Sendable {
     /// `YYYYMMDD'T'HHMMSS'Z'` in UTC.
     public static func timestamp(_ date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
+        calendar.timeZone = .gmt
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
         return String(format: "%04d%02d%02dT%02d%02d%02dZ", c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!)
     }

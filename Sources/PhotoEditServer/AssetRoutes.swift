@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -607,3 +609,4 @@ struct LimitedBody: AsyncSequence, Sendable {
 
     func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: base.makeAsyncIterator(), limit: limit) }
 }
+#endif

@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -164,3 +166,4 @@ struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
         return request.method == .get || request.method == .head ? .read : .edit
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import HTTPTypes
 import Hummingbird
 
@@ -46,3 +48,4 @@ struct CORSMiddleware<Context: RequestContext>: RouterMiddleware {
         return origins.contains(origin) ? origin : nil
     }
 }
+#endif

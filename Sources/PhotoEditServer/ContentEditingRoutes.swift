@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -571,3 +573,4 @@ final class RenderFile: Sendable {
 
     deinit { close() }
 }
+#endif

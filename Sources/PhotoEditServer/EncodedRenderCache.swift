@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import Foundation
 import Synchronization
 
@@ -69,3 +71,4 @@ final class EncodedRenderCache: Sendable {
         state.withLock { ($0.entries.count, $0.bytes) }
     }
 }
+#endif

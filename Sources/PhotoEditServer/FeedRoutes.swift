@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -179,3 +181,4 @@ func exportProgressJSON(_ job: ExportJobs.Job) -> JSONValue {
     .object(["id": .string(job.id), "state": .string(job.state.rawValue), "total": .number(Double(job.total)),
              "completed": .number(Double(job.completed)), "failed": .number(Double(job.failures.count))])
 }
+#endif

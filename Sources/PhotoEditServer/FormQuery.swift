@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import Foundation
 import Hummingbird
 
@@ -57,3 +59,4 @@ enum FormQuery {
         }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import Foundation
 import Logging
 import PhotoEdit
@@ -31,7 +33,7 @@ public struct JSONLogHandler: LogHandler {
     public func log(event: LogEvent) {
         var object: [String: JSONValue] = [:]
         for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }) { object[key] = Self.json(value) }
-        object["time"] = .string(ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "UTC")!,
+        object["time"] = .string(ISO8601DateFormatter.string(from: Date(), timeZone: .gmt,
                                                              formatOptions: [.withInternetDateTime, .withFractionalSeconds]))
         object["level"] = .string(event.level.rawValue)
         object["label"] = .string(label)
@@ -48,3 +50,4 @@ public struct JSONLogHandler: LogHandler {
         }
     }
 }
+#endif

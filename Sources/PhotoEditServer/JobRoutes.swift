@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import Foundation
 import Hummingbird
 import PhotoEdit
@@ -91,3 +93,4 @@ func addJobRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
         return try found(try await service().cancel(id), id)
     }
 }
+#endif

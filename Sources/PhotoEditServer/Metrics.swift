@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import CoreMetrics
 import Foundation
 import HTTPTypes
@@ -90,3 +92,4 @@ func addMetricsRoute(_ router: Router<ServerContext>, state: ServerState) {
                         body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }
+#endif

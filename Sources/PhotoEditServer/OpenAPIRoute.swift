@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import Foundation
 import Hummingbird
 import NIOCore
@@ -17,3 +19,4 @@ func addOpenAPIRoute(_ router: Router<ServerContext>) {
                         body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import Foundation
 import Hummingbird
 import NIOCore
@@ -75,3 +77,4 @@ func addCapabilitiesRoute(_ v1: RouterGroup<ServerContext>, state: ServerState) 
         ]))
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -210,3 +212,4 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import HTTPTypes
 import Hummingbird
 
@@ -72,3 +74,4 @@ actor RenderGate {
         report()
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -227,3 +229,4 @@ func negotiated(_ accept: String?) -> ImageEncoding {
     guard let accept else { return .jpeg }
     return accept.contains("image/webp") ? .webp : .jpeg
 }
+#endif

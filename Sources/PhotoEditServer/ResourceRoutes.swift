@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -187,3 +189,4 @@ enum ByteRange: Equatable {
         }
     }
 }
+#endif

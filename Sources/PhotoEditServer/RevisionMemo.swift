@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import Foundation
 import Hummingbird
 import PhotoEdit
@@ -155,3 +157,4 @@ struct RevisionMemoMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -357,3 +359,4 @@ extension HTTPField.Name {
     static let requestID = HTTPField.Name("X-Request-Id")!
 }
 
+#endif

@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import Foundation
 import Hummingbird
 import PhotoEdit
@@ -109,3 +111,4 @@ public struct URLSigner: Sendable {
         return parts.count == 5 && parts[4] == "render" || parts.count == 6 && parts[4] == "resources"
     }
 }
+#endif

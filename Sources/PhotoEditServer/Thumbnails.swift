@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import Foundation
 import Hummingbird
 import PhotoEdit
@@ -65,3 +67,4 @@ struct ThumbnailRequest: Sendable {
         return ["thumbnailURL": .string(path), "thumbnailURLExpires": .null]
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -264,3 +266,4 @@ private func recipeGroups(_ value: JSONValue, _ key: String) throws -> Set<Recip
     }
     return out
 }
+#endif

@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -81,3 +83,4 @@ func addWebRoutes(_ router: Router<ServerContext>) {
 extension HTTPField.Name {
     static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
 }
+#endif

@@ -15,7 +15,7 @@ struct CORSTests {
         let token = TokenStore.newToken()
         let tokens = try TokenStore(text: TokenStore.entry(for: token, scope: .read, name: "web"), source: "test")
         let app = "https://app.example"
-        try await server(temp.library) { $0.tokens = tokens; $0.corsOrigins = [app] }.test(.router) { client in
+        try await server(temp) { $0.tokens = tokens; $0.corsOrigins = [app] }.test(.router) { client in
             try await client.execute(uri: "/v1/assets", method: .options,
                                      headers: [.origin: app, .accessControlRequestMethod: "GET",
                                                .accessControlRequestHeaders: "authorization"]) { response in
@@ -50,7 +50,7 @@ struct CORSTests {
             }
         }
         // Not configured: no CORS headers at all.
-        try await server(temp.library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             try await client.execute(uri: "/health", method: .get, headers: [.origin: app]) { response in
                 #expect(response.headers[.accessControlAllowOrigin] == nil)
             }

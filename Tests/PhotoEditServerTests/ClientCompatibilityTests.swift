@@ -34,7 +34,7 @@ struct ClientCompatibilityTests {
         let temp = try TemporaryLibrary()
         let jpeg = ByteBuffer(bytes: try Data(contentsOf: URL(fileURLWithPath: Paths.sample("coffee.jpg"))))
         let other = ByteBuffer(bytes: try Data(contentsOf: URL(fileURLWithPath: Paths.sample("rotated-exif.jpg"))))
-        try await server(temp.library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             let id = try await client.execute(uri: "/v1/assets?filename=My+Holiday+Photo.jpg", method: .post, body: jpeg) { response in
                 #expect(response.status == .created)
                 #expect(response.member("originalFilename") == .string("My Holiday Photo.jpg"))
@@ -72,7 +72,7 @@ struct ClientCompatibilityTests {
     func badFilename() async throws {
         let temp = try TemporaryLibrary()
         let jpeg = ByteBuffer(bytes: try Data(contentsOf: URL(fileURLWithPath: Paths.sample("coffee.jpg"))))
-        try await server(temp.library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             for name in ["../../etc/x.jpg", "..%2F..%2Fetc%2Fx.jpg", "a/b.jpg", "..", "%00.jpg"] {
                 try await client.execute(uri: "/v1/assets?filename=\(name)", method: .post, body: jpeg) { response in
                     #expect(response.status == .badRequest, "\(name)")
@@ -94,7 +94,7 @@ struct ClientCompatibilityTests {
     func missingLUT() async throws {
         let temp = try TemporaryLibrary()
         let id = try temp.importSample("coffee.jpg")
-        try await server(temp.library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             try await client.execute(uri: "/v1/assets/\(id)/edits", method: .post, headers: [.ifMatch: "\"r0\"", .contentType: "application/json"],
                                      body: ByteBuffer(string: #"{"chain": "lut=nope.cube"}"#)) { response in
                 #expect(response.status == .badRequest)
@@ -130,7 +130,7 @@ struct ClientCompatibilityTests {
     func capabilities() async throws {
         let temp = try TemporaryLibrary()
         let id = try temp.importSample("coffee.jpg")
-        try await server(temp.library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             try await client.execute(uri: "/v1/capabilities", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.member("urlSigning") == .bool(false))
@@ -142,7 +142,7 @@ struct ClientCompatibilityTests {
             }
         }
         let signer = try URLSigner(text: "k:" + String(repeating: "5a", count: 32), source: "test")
-        try await server(temp.library) { $0.signer = signer }.test(.router) { client in
+        try await server(temp) { $0.signer = signer }.test(.router) { client in
             try await client.execute(uri: "/v1/capabilities", method: .get) { response in
                 #expect(response.member("urlSigning") == .bool(true))
             }

@@ -61,7 +61,7 @@ struct HTTPContentEditingTests {
         let temp = try TemporaryLibrary()
         let id = try temp.importSample("coffee.jpg")
         let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Paths.sample("coffee.jpg"))))
-        try await server(temp.library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             try await client.execute(uri: "/v1/assets/\(id)/resources", method: .get) { response in
                 #expect(response.status == .ok)
                 guard case let .array(items)? = response.member("resources") else { Issue.record("no resources"); return }
@@ -138,7 +138,7 @@ struct HTTPContentEditingTests {
         let id = try temp.importSample("coffee.jpg")
         let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Paths.sample("coffee.jpg"))))
         let formats = #"{"formats": [{"formatIdentifier": "com.example.foreign", "formatVersions": ["1.0", "1.1"]}]}"#
-        try await server(temp.library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             // 1. The editor asks for an input: nothing to handle yet, the base is the original.
             var baseURL = ""
             try await client.execute(uri: "/v1/assets/\(id)/editing-input", method: .post, body: ByteBuffer(string: formats)) { response in
@@ -241,7 +241,7 @@ struct HTTPContentEditingTests {
         let token = TokenStore.newToken()
         let tokens = try TokenStore(text: TokenStore.entry(for: token, scope: .read, name: "editor-ui"), source: "test")
         let signer = try URLSigner(text: "k1:" + String(repeating: "ab", count: 32), source: "test")
-        try await server(temp.library) { $0.tokens = tokens; $0.signer = signer }.test(.router) { client in
+        try await server(temp) { $0.tokens = tokens; $0.signer = signer }.test(.router) { client in
             try await client.execute(uri: "/v1/assets/\(id)/editing-input", method: .post, body: ByteBuffer(string: "{}")) { response in
                 #expect(response.status == .unauthorized)
             }
@@ -270,7 +270,7 @@ struct HTTPContentEditingTests {
     func staleAndUnknown() async throws {
         let temp = try TemporaryLibrary()
         let id = try temp.importSample("coffee.jpg")
-        try await server(temp.library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             var jpeg: [UInt8] = []
             try await client.execute(uri: "/v1/assets/\(id)/preview?w=100", method: .get) { jpeg = $0.bytes }
             try await client.execute(uri: "/v1/assets/\(id)/edits", method: .post, headers: [.ifMatch: "\"r0\""],
@@ -317,7 +317,7 @@ struct HTTPContentEditingTests {
         let temp = try TemporaryLibrary()
         let id = try temp.importSample("coffee.jpg")
         let png = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Paths.sample("chart.png"))))
-        try await server(temp.library) { $0.maxUploadBytes = 200_000 }.test(.router) { client in
+        try await server(temp) { $0.maxUploadBytes = 200_000 }.test(.router) { client in
             var jpeg: [UInt8] = []
             try await client.execute(uri: "/v1/assets/\(id)/preview?w=200", method: .get) { jpeg = $0.bytes }
             let data = adjustmentPart("com.example.foreign", "1", [1, 2, 3])

@@ -21,7 +21,7 @@ struct ExportRouteTests {
     func renderWithExportSettings() async throws {
         let temp = try TemporaryLibrary()
         let id = try temp.importSample("coffee.jpg")
-        try await server(temp.library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             try await client.execute(uri: "/v1/assets/\(id)/render?format=jxl&long-edge=200&metadata=none", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "image/jxl")
@@ -62,7 +62,7 @@ struct ExportRouteTests {
             try ExportTestPhoto.tags(of: Data(response.body.readableBytesView), ext: ext)
         }
         let identifying = ["GPS", "Serial", "Owner", "Person", "Region"]
-        try await server(temp.library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             var etags: [String: String] = [:]
             for (query, ext) in [("", "jpg"), ("w=200&format=jpeg", "jpg"), ("w=200&format=png", "png"), ("w=200&format=webp", "webp"),
                                  ("w=200&format=avif", "avif"), ("w=200&format=jpeg&sharpen=screen", "jpg"), ("w=200&format=tiff", "tif")] {
@@ -160,7 +160,7 @@ struct ExportRouteTests {
         let token = TokenStore.newToken()
         let tokens = try TokenStore(text: TokenStore.entry(for: token, scope: .read, name: "r"), source: "test")
         let signer = try URLSigner(text: URLSigner.newKeyEntry(id: "k1"), source: "test")
-        try await server(temp.library, { $0.tokens = tokens; $0.signer = signer }).test(.router) { client in
+        try await server(temp, { $0.tokens = tokens; $0.signer = signer }).test(.router) { client in
             var url = ""
             try await client.execute(uri: "/v1/assets/\(id)/render-url?format=jxl&long-edge=128&metadata=copyright", method: .get,
                                      headers: [.authorization: "Bearer \(token)"]) { response in
@@ -183,7 +183,7 @@ struct ExportRouteTests {
         let temp = try TemporaryLibrary()
         let a = try temp.importSample("coffee.jpg")
         let b = try temp.importSample("chelsea.jpg")
-        try await server(temp.library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             var job = ""
             let body = #"{"ids": ["\#(a)", "\#(b)"], "settings": {"format": "jpeg", "long-edge": 120, "name": "{seq:2}-{name}"}}"#
             try await client.execute(uri: "/v1/exports", method: .post, headers: [.contentType: "application/json"],

@@ -13,7 +13,7 @@ struct FeedTests {
     @Test("/v1/filters lists every declared filter with its parameters, in pipeline order")
     func filters() async throws {
         let temp = try TemporaryLibrary()
-        try await server(temp.library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             try await client.execute(uri: "/v1/filters", method: .get) { response in
                 #expect(response.status == .ok)
                 guard case let .array(filters)? = response.member("filters") else { Issue.record("no filters"); return }
@@ -34,7 +34,7 @@ struct FeedTests {
     @Test("/v1/filters declares local's and retouch's lists (amounts, shapes, spots): every bound is the engine's (accepted at it, refused beyond)")
     func structuredDeclarations() async throws {
         let temp = try TemporaryLibrary()
-        try await server(temp.library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             try await client.execute(uri: "/v1/filters", method: .get) { response in
                 guard case let .array(filters)? = response.member("filters") else { Issue.record("no filters"); return }
                 func structure(_ id: String) -> [String: JSONValue] {
@@ -163,7 +163,7 @@ struct FeedTests {
     func filterParametersAsData() async throws {
         let temp = try TemporaryLibrary()
         let registry = temp.library.registry
-        try await server(temp.library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             try await client.execute(uri: "/v1/filters", method: .get) { response in
                 guard case let .array(filters)? = response.member("filters") else { Issue.record("no filters"); return }
                 var kinds: Set<String> = []
@@ -226,7 +226,7 @@ struct FeedTests {
         _ = try temp.importSample("chelsea.jpg")
         try await BlockingExecutor.run { try temp.library.performChanges { try $0.changeRequest(for: first).isFavorite = true } }
         let latest = try await BlockingExecutor.run { try temp.library.latestChangeSequence() }
-        try await server(temp.library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             try await client.execute(uri: "/v1/changes?since=0&limit=1", method: .get) { response in
                 #expect(response.status == .ok)
                 guard case let .array(changes)? = response.member("changes") else { Issue.record("no changes"); return }
@@ -256,7 +256,7 @@ struct FeedTests {
         let id = try temp.importSample("coffee.jpg")
         let imported = try await BlockingExecutor.run { try temp.library.latestChangeSequence() }
         let library = temp.library
-        try await server(temp.library).test(.live) { client in
+        try await server(temp).test(.live) { client in
             let port = try #require(client.port)
             let stream = try #require(LoopbackConnection(port: port))
             stream.send(Data("GET /v1/changes/stream?since=0 HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))

@@ -50,7 +50,7 @@ struct MetricsTests {
     func metrics() async throws {
         let temp = try TemporaryLibrary()
         let id = try temp.importSample("coffee.jpg")
-        try await server(temp.library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             for _ in 0..<3 { try await client.execute(uri: "/v1/assets/\(id)", method: .get) { #expect($0.status == .ok) } }
             try await client.execute(uri: "/v1/assets/0123456789abcdef", method: .get) { #expect($0.status == .notFound) }
             try await client.execute(uri: "/v1/no-such-route", method: .get) { #expect($0.status == .notFound) }
@@ -81,7 +81,7 @@ struct MetricsTests {
     func rejectedRenders() async throws {
         let temp = try TemporaryLibrary()
         let id = try temp.importSample("coffee.jpg")
-        try await server(temp.library) { $0.renderConcurrency = 1; $0.renderQueueDepth = 0 }.test(.router) { client in
+        try await server(temp) { $0.renderConcurrency = 1; $0.renderQueueDepth = 0 }.test(.router) { client in
             let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
                 for w in 0..<6 {
                     group.addTask { try await client.execute(uri: "/v1/assets/\(id)/preview?w=\(400 + w)", method: .get) { $0.status } }
@@ -104,7 +104,7 @@ struct MetricsTests {
         let read = TokenStore.newToken(), admin = TokenStore.newToken()
         let tokens = try TokenStore(text: TokenStore.entry(for: read, scope: .read, name: "r") + "\n" + TokenStore.entry(for: admin, scope: .admin, name: "a"),
                                     source: "test")
-        try await server(temp.library) { $0.tokens = tokens }.test(.router) { client in
+        try await server(temp) { $0.tokens = tokens }.test(.router) { client in
             try await client.execute(uri: "/metrics", method: .get) { #expect($0.status == .unauthorized) }
             try await client.execute(uri: "/metrics", method: .get, headers: [.authorization: "Bearer \(read)"]) { #expect($0.status == .forbidden) }
             try await client.execute(uri: "/metrics", method: .get, headers: [.authorization: "Bearer \(admin)"]) { #expect($0.status == .ok) }

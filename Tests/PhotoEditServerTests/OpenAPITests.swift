@@ -218,7 +218,7 @@ struct OpenAPITests {
         let temp = try TemporaryLibrary()
         let file = try [UInt8](Data(contentsOf: URL(fileURLWithPath: OpenAPIDocument.path)))
         let tokens = try TokenStore(text: TokenStore.entry(for: TokenStore.newToken(), scope: .read, name: "r"), source: "test")
-        try await server(temp.library) { $0.tokens = tokens }.test(.router) { client in
+        try await server(temp) { $0.tokens = tokens }.test(.router) { client in
             try await client.execute(uri: "/openapi.yaml", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "application/yaml")
@@ -234,7 +234,7 @@ struct OpenAPITests {
         let signer = try URLSigner(text: "k:" + String(repeating: "5a", count: 32), source: "test")
         let jpeg = ByteBuffer(bytes: try Data(contentsOf: URL(fileURLWithPath: Paths.sample("coffee.jpg"))))
         let json: HTTPFields = [.contentType: "application/json"]
-        try await server(temp.library) { $0.signer = signer }.test(.router) { raw in
+        try await server(temp) { $0.signer = signer }.test(.router) { raw in
             let client = CheckedClient(raw, document: document)
             try await client.call(.get, "/health", expect: .ok)
             try await client.call(.get, "/ready", expect: .ok)

@@ -26,7 +26,7 @@ struct PresetUploadTests {
         let temp = try TemporaryLibrary()
         let id = try temp.importSample("coffee.jpg")
         let body = try Self.corpus("05-analogfilm-n-fuji-velvia-50.xmp")
-        try await server(temp.library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             try await client.execute(uri: "/v1/presets/velvia-50.xmp", method: .put, body: body) { response in
                 #expect(response.status == .created)
                 #expect(response.member("name")?.stringValue == "velvia-50")
@@ -64,7 +64,7 @@ struct PresetUploadTests {
     @Test("not a Lightroom preset (bad XML, an XMP packet without develop settings): 400 invalid-preset, nothing stored, no paths")
     func notAPreset() async throws {
         let temp = try TemporaryLibrary()
-        try await server(temp.library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             for body in ["<x:xmpmeta><rdf:RDF", "hello", "",
                          #"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/" dc:format="image/jpeg"/></rdf:RDF></x:xmpmeta>"#] {
                 try await client.execute(uri: "/v1/presets/broken", method: .put, body: ByteBuffer(string: body)) { response in
@@ -83,7 +83,7 @@ struct PresetUploadTests {
     @Test("a body over 1 MiB: 413 preset-too-large, nothing stored")
     func tooLarge() async throws {
         let temp = try TemporaryLibrary()
-        try await server(temp.library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             let body = ByteBuffer(repeating: UInt8(ascii: " "), count: PhotoLibrary.maxPresetBytes + 1)
             try await client.execute(uri: "/v1/presets/big", method: .put, body: body) { response in
                 #expect(response.status == .contentTooLarge)
@@ -97,7 +97,7 @@ struct PresetUploadTests {
     func badNames() async throws {
         let temp = try TemporaryLibrary()
         let body = try Self.corpus("05-analogfilm-n-fuji-velvia-50.xmp")
-        try await server(temp.library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             for name in ["..", "a.b", "x%2F..%2Fy", "%2E%2E", String(repeating: "a", count: 65), "caf%C3%A9", "a%20b", "x.chain"] {
                 try await client.execute(uri: "/v1/presets/\(name)", method: .put, body: body) { response in
                     #expect(response.status == .badRequest, "\(name)")
@@ -114,7 +114,7 @@ struct PresetUploadTests {
         let temp = try TemporaryLibrary()
         let first = try Self.corpus("05-analogfilm-n-fuji-velvia-50.xmp")
         let second = try Self.corpus("07-analogfilm-n-kodak-portra-400.xmp")
-        try await server(temp.library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             try await client.execute(uri: "/v1/presets/my-film", method: .put, body: first) { response in
                 #expect(response.status == .created)
             }

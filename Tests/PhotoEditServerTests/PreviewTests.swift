@@ -18,7 +18,7 @@ struct PreviewTests {
         let temp = try TemporaryLibrary()
         let id = try temp.importSample("coffee.jpg")  // 600×400
         let library = temp.library
-        try await server(library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             var plain = 0.0, brighter = 0.0
             try await client.execute(uri: "/v1/assets/\(id)/preview?w=200", method: .get) { response in
                 #expect(response.status == .ok)
@@ -75,7 +75,7 @@ struct PreviewTests {
     func badPreviews() async throws {
         let temp = try TemporaryLibrary()
         let id = try temp.importSample("coffee.jpg")
-        try await server(temp.library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             try await client.execute(uri: "/v1/assets/\(id)/preview?chain=exposure%3D%3D", method: .get) { response in
                 #expect(response.status == .badRequest)
                 #expect(response.member("code") == .string("invalid-chain") || response.member("code") == .string("invalid-parameter"))
@@ -100,7 +100,7 @@ struct PreviewTests {
     func neighbourhoodFilters() async throws {
         let temp = try TemporaryLibrary()
         let id = try temp.importSample("coffee.jpg")  // 600×400: w=845 keeps its size
-        try await server(temp.library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             for chain in ["sharpen%3D110%3A2.5", "clarity%3D%2B100"] {
                 try await client.execute(uri: "/v1/assets/\(id)/preview?w=845&chain=\(chain)", method: .get) { response in
                     #expect(response.status == .ok, "\(chain): \(response.json)")

@@ -50,9 +50,14 @@ extension TestResponse {
     }
 }
 
-func server(_ library: PhotoLibrary, _ configure: (inout ServerConfiguration) -> Void = { _ in }) -> some ApplicationProtocol {
+/// An in-process server over a test's library. Its export jobs write into the
+/// test's folder, beside the library, so they go with it: a server's own
+/// export folder in the system's temporary folder (`photoedit-exports-PID-…`)
+/// is removed only by its shutdown, which a router test never runs.
+func server(_ temp: TemporaryLibrary, _ configure: (inout ServerConfiguration) -> Void = { _ in }) -> some ApplicationProtocol {
     var configuration = ServerConfiguration()
     configuration.port = 0
+    configuration.exportFolder = temp.folder.file("exports")
     // A test's client writes its request from a task of this process, which
     // runs the other suites too: give it nginx's default for the request head,
     // not serve's 10 s (ConnectionAbuseTests sets its own to test the deadline).
@@ -60,7 +65,7 @@ func server(_ library: PhotoLibrary, _ configure: (inout ServerConfiguration) ->
     configure(&configuration)
     var logger = Logger(label: "test")
     logger.logLevel = .warning
-    return makeServer(library: library, configuration: configuration, logger: logger)
+    return makeServer(library: temp.library, configuration: configuration, logger: logger)
 }
 
 @Suite("HTTP API v1: server, errors, auth, limits")
@@ -68,7 +73,7 @@ struct ServerTests {
     @Test("health and ready answer; unknown routes are problem+json with a code and a request id")
     func healthAndProblems() async throws {
         let temp = try TemporaryLibrary()
-        try await server(temp.library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             try await client.execute(uri: "/health", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.member("status") == .string("ok"))
@@ -107,7 +112,7 @@ struct ServerTests {
                     TokenStore.entry(for: editToken, scope: .edit, name: "editor")].joined(separator: "\n")
         let tokens = try TokenStore(text: text, source: "test")
         #expect(!text.contains(readToken) && !text.contains(editToken))
-        try await server(temp.library) { $0.tokens = tokens }.test(.router) { client in
+        try await server(temp) { $0.tokens = tokens }.test(.router) { client in
             try await client.execute(uri: "/v1/assets", method: .get) { response in
                 #expect(response.status == .unauthorized)
                 #expect(response.headers[.wwwAuthenticate]?.hasPrefix("Bearer") == true)
@@ -157,7 +162,7 @@ struct AssetRouteTests {
     func upload() async throws {
         let temp = try TemporaryLibrary()
         let bytes = try Data(contentsOf: URL(fileURLWithPath: Paths.sample("coffee.jpg")))
-        try await server(temp.library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             var id = ""
             try await client.execute(uri: "/v1/assets?filename=coffee.jpg", method: .post, body: ByteBuffer(bytes: bytes)) { response in
                 #expect(response.status == .created)
@@ -186,7 +191,7 @@ struct AssetRouteTests {
     func uploadLimit() async throws {
         let temp = try TemporaryLibrary()
         let bytes = try Data(contentsOf: URL(fileURLWithPath: Paths.sample("coffee.jpg")))
-        try await server(temp.library) { $0.maxUploadBytes = Int64(bytes.count / 2) }.test(.router) { client in
+        try await server(temp) { $0.maxUploadBytes = Int64(bytes.count / 2) }.test(.router) { client in
             try await client.execute(uri: "/v1/assets", method: .post, body: ByteBuffer(bytes: bytes)) { response in
                 #expect(response.status == .contentTooLarge)
                 #expect(response.member("code") == .string("upload-too-large"))
@@ -204,7 +209,7 @@ struct AssetRouteTests {
         // 2 MiB of JSON: over the 1 MiB limit, and over a live connection
         // it arrives in many chunks, so the limit is met while streaming.
         let big = "{\"chain\": \"exposure=+0.1\", \"pad\": \"" + String(repeating: "x", count: 2 << 20) + "\"}"
-        try await server(temp.library).test(.live) { client in
+        try await server(temp).test(.live) { client in
             for uri in ["/v1/assets/\(id)/edits", "/v1/assets/\(id)/revert"] {
                 try await client.execute(uri: uri, method: .post, headers: [.ifMatch: "\"r0\"", .contentType: "application/json"],
                                          body: ByteBuffer(string: big)) { response in
@@ -222,7 +227,7 @@ struct AssetRouteTests {
         var ids: [String] = []
         for name in ["coffee.jpg", "chelsea.jpg", "astronaut.jpg", "chart.png"] { ids.append(try temp.importSample(name)) }
         let imported = ids
-        try await server(temp.library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             var seen: [String] = []
             var cursor: String?
             var pages = 0
@@ -255,7 +260,7 @@ struct AssetRouteTests {
     func conditionalEdits() async throws {
         let temp = try TemporaryLibrary()
         let id = try temp.importSample("coffee.jpg")
-        try await server(temp.library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             let edit = ByteBuffer(string: #"{"chain": "exposure=+0.5"}"#)
             try await client.execute(uri: "/v1/assets/\(id)/edits", method: .post, body: edit) { response in
                 #expect(response.status == .preconditionRequired)
@@ -303,7 +308,7 @@ struct AssetRouteTests {
     func removeOnlyEdits() async throws {
         let temp = try TemporaryLibrary()
         let id = try temp.importSample("coffee.jpg")
-        try await server(temp.library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             try await client.execute(uri: "/v1/assets/\(id)/edits", method: .post, headers: [.ifMatch: "\"r0\""],
                                      body: ByteBuffer(string: #"{"chain": "exposure=+0.5,local=radial(0.5 0.5 0.2 0.2) exposure=+1"}"#)) { response in
                 #expect(response.status == .ok)
@@ -328,7 +333,7 @@ struct AssetRouteTests {
     func etagCoversMetadata() async throws {
         let temp = try TemporaryLibrary()
         let id = try temp.importSample("coffee.jpg")
-        try await server(temp.library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             var etag = ""
             func get(_ expectNew: Bool, _ what: Comment) async throws {
                 // Revalidating with the tag held so far: a change must answer 200 with the new body.
@@ -380,7 +385,7 @@ struct AssetRouteTests {
     func albumTitlesArePercentDecoded() async throws {
         let temp = try TemporaryLibrary()
         let id = try temp.importSample("coffee.jpg")
-        try await server(temp.library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             try await client.execute(uri: "/v1/albums", method: .post, body: ByteBuffer(string: #"{"title": "Trip 2026/Rome"}"#)) {
                 #expect($0.status == .created)
             }
@@ -406,7 +411,7 @@ struct AssetRouteTests {
     func patchDescriptiveMetadata() async throws {
         let temp = try TemporaryLibrary()
         let id = try temp.importSample("coffee.jpg")
-        try await server(temp.library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             var etag = ""
             try await client.execute(uri: "/v1/assets/\(id)", method: .get) { response in
                 etag = response.headers[.eTag] ?? ""
@@ -459,7 +464,7 @@ struct AssetRouteTests {
     func ifMatchForms() async throws {
         let temp = try TemporaryLibrary()
         let id = try temp.importSample("coffee.jpg")
-        try await server(temp.library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             var etag = ""
             try await client.execute(uri: "/v1/assets/\(id)", method: .get) { etag = $0.headers[.eTag] ?? "" }
             #expect(etag.range(of: #"^"r0\.[0-9a-f]{12}"$"#, options: .regularExpression) != nil, "\(etag)")
@@ -523,7 +528,7 @@ struct AssetRouteTests {
     func lifecycleAndAlbums() async throws {
         let temp = try TemporaryLibrary()
         let id = try temp.importSample("coffee.jpg")
-        try await server(temp.library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             try await client.execute(uri: "/v1/albums", method: .post, body: ByteBuffer(string: #"{"title": "Trip"}"#)) { response in
                 #expect(response.status == .created)
             }
@@ -562,7 +567,7 @@ struct RenderRouteTests {
         let temp = try TemporaryLibrary()
         let id = try temp.importSample("coffee.jpg")
         // coffee.jpg is 600×400: its full size is past a 100 000-pixel limit.
-        try await server(temp.library) { $0.maxRenderPixels = 100_000 }.test(.router) { client in
+        try await server(temp) { $0.maxRenderPixels = 100_000 }.test(.router) { client in
             var etag = ""
             try await client.execute(uri: "/v1/assets/\(id)/render?w=200&h=200", method: .get, headers: [.accept: "image/webp,*/*"]) { response in
                 #expect(response.status == .ok)

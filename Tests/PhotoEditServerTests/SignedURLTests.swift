@@ -35,7 +35,7 @@ struct SignedURLTests {
         let foreign = try URLSigner(text: "new:" + String(repeating: "33", count: 32), source: "test")
         let later = Date().addingTimeInterval(600)
 
-        try await server(temp.library) { $0.tokens = tokens; $0.signer = signer }.test(.router) { client in
+        try await server(temp) { $0.tokens = tokens; $0.signer = signer }.test(.router) { client in
             // Minted by the server for a read token.
             var minted = ""
             try await client.execute(uri: "/v1/assets/\(id)/render-url?w=64&format=png&ttl=120", method: .get,
@@ -122,7 +122,7 @@ struct SignedURLTests {
         let tokens = try TokenStore(text: TokenStore.entry(for: token, scope: .read, name: "reader"), source: "test")
         let signer = try URLSigner(text: Self.newKey, source: "test")
         let auth: HTTPFields = [.authorization: "Bearer \(token)"]
-        try await server(temp.library) { $0.tokens = tokens; $0.signer = signer }.test(.router) { client in
+        try await server(temp) { $0.tokens = tokens; $0.signer = signer }.test(.router) { client in
             var urls: [String: String] = [:]
             try await client.execute(uri: "/v1/assets?limit=10&thumbnail=96", method: .get, headers: auth) { response in
                 #expect(response.status == .ok)
@@ -178,7 +178,7 @@ struct SignedURLTests {
             }
         }
         // Without signing keys: plain revision-addressed URLs (for a server that needs no token).
-        try await server(temp.library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             try await client.execute(uri: "/v1/assets?limit=1&thumbnail=128", method: .get) { response in
                 guard case let .array(assets)? = response.member("assets"), case let .object(asset)? = assets.first,
                       case let .string(url)? = asset["thumbnailURL"] else { Issue.record("no thumbnail"); return }

@@ -22,7 +22,7 @@ struct UprightRouteTests {
         }
         let turned = try #require(try await BlockingExecutor.run { try library.importItems([turnedFile]) }.first?.id)
         let coffee = try temp.importSample("coffee.jpg")
-        try await server(library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             try await client.execute(uri: "/v1/assets/\(turned)/upright?mode=level", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.member("solvedAs") == .string("level") && response.member("problem") == .null)

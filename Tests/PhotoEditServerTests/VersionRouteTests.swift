@@ -32,7 +32,7 @@ struct VersionRouteTests {
         let library = temp.library
         try library.apply(chain: "exposure=+0.5,saturation=-40", to: id)
         let sequence = try library.latestChangeSequence()
-        try await server(library).test(.live) { raw in
+        try await server(temp).test(.live) { raw in
             let client = CheckedClient(raw, document: try OpenAPIDocument())
             let made = try await client.call(.post, "/v1/assets/\(id)/duplicates", headers: Self.json,
                                              body: Self.body(#"{"name": "B&W"}"#), expect: .created)
@@ -104,7 +104,7 @@ struct VersionRouteTests {
         let id = try temp.importSample("coffee.jpg")
         let library = temp.library
         try library.apply(chain: "exposure=+0.5", to: id)
-        try await server(library).test(.live) { raw in
+        try await server(temp).test(.live) { raw in
             let client = CheckedClient(raw, document: try OpenAPIDocument())
             let taken = try await client.call(.post, "/v1/assets/\(id)/snapshots", headers: Self.json,
                                               body: Self.body(#"{"name": "Before client"}"#), expect: .created)
@@ -160,7 +160,7 @@ struct VersionRouteTests {
         let other = try temp.importSample("chelsea.jpg")
         let library = temp.library
         try library.apply(chain: "temperature=+20,exposure=+0.5,contrast=+20,vignette=-30,crop=16:9", to: id)
-        try await server(library).test(.live) { raw in
+        try await server(temp).test(.live) { raw in
             let client = CheckedClient(raw, document: try OpenAPIDocument())
             let groups = try await client.call(.get, "/v1/recipe-groups", expect: .ok)
             guard case let .array(list)? = groups.member("groups") else { Issue.record("no groups"); return }
@@ -216,7 +216,7 @@ struct VersionRouteTests {
         try library.apply(chain: "temperature=+30,exposure=+0.5,saturation=-40,vignette=-30,crop=16:9", to: source)
         try library.apply(chain: "tint=+10,contrast=+20,sharpen=50,crop=1:1", to: a)
         try library.apply(chain: "grain=20,highlights=-30", to: b)
-        try await server(library).test(.live) { raw in
+        try await server(temp).test(.live) { raw in
             let client = CheckedClient(raw, document: try OpenAPIDocument())
             let before = try [a, b].map { try Self.chain(library, $0) }
             for (text, status, code) in [
@@ -260,7 +260,7 @@ struct VersionRouteTests {
         let (reader, editor) = (TokenStore.newToken(), TokenStore.newToken())
         let tokens = try TokenStore(text: TokenStore.entry(for: reader, scope: .read, name: "r") + "\n"
                                         + TokenStore.entry(for: editor, scope: .edit, name: "e"), source: "test")
-        try await server(temp.library, { $0.tokens = tokens }).test(.live) { client in
+        try await server(temp, { $0.tokens = tokens }).test(.live) { client in
             let read: HTTPFields = [.authorization: "Bearer \(reader)", .contentType: "application/json"]
             for (path, body) in [("/v1/assets/\(id)/duplicates", "{}"), ("/v1/assets/\(id)/snapshots", #"{"name": "A"}"#),
                                  ("/v1/assets/\(id)/sync", #"{"targets": ["\#(id)"]}"#), ("/v1/presets", #"{"name": "A", "from": "\#(id)"}"#)] {

@@ -15,7 +15,7 @@ struct WebRouteTests {
     func files() async throws {
         let temp = try TemporaryLibrary()
         let tokens = try TokenStore(text: TokenStore.entry(for: TokenStore.newToken(), scope: .edit, name: "t"), source: "test")
-        try await server(temp.library) { $0.tokens = tokens }.test(.router) { client in
+        try await server(temp) { $0.tokens = tokens }.test(.router) { client in
             var etag = ""
             try await client.execute(uri: "/", method: .get) { response in
                 #expect(response.status == .ok)
@@ -68,7 +68,7 @@ struct WebRouteTests {
     @Test("GET /v1/presets: the shipped presets with their chains (read scope), no file paths")
     func presets() async throws {
         let temp = try TemporaryLibrary()
-        try await server(temp.library).test(.router) { client in
+        try await server(temp).test(.router) { client in
             try await client.execute(uri: "/v1/presets", method: .get) { response in
                 #expect(response.status == .ok)
                 guard case let .array(presets)? = response.member("presets") else {

@@ -424,7 +424,7 @@ struct DateBounds {
 
     private static let calendar: Calendar = {
         var c = Calendar(identifier: .gregorian)
-        c.timeZone = TimeZone(identifier: "UTC")!
+        c.timeZone = .gmt
         return c
     }()
 

@@ -126,7 +126,7 @@ public struct ExportNameTemplate: Sendable, Hashable {
     /// strftime-like formatting of the placeholders `isSafeDateFormat` allows (UTC).
     static func format(_ date: Date, _ f: String) -> String {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
+        calendar.timeZone = .gmt
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
         let dayOfYear = calendar.ordinality(of: .day, in: .year, for: date) ?? 1
         func pad(_ n: Int?, _ width: Int) -> String {

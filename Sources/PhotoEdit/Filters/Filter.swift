@@ -462,20 +462,18 @@ public struct FilterDefinition: Sendable {
             throw PhotoEditError.invalidAdjustmentData("filter '\(id)' version \(version) is newer than this engine knows (up to \(self.version))")
         }
         if version == self.version { return (version, try validated(values)) }
-        guard var step = legacy.first(where: { $0.version == version }) else {
+        guard let first = legacy.firstIndex(where: { $0.version == version }) else {
             throw PhotoEditError.invalidAdjustmentData("filter '\(id)' version \(version) is not one this engine knows (1…\(self.version))")
         }
-        var params = try Self.validate(values, against: step.parameters, filter: id)
-        var current = version
-        while current < self.version {
-            if step.changesRendering && !upgrade { return (current, params) }
-            let next = step.migrate(params)
-            current += 1
-            if current == self.version { return (current, try validated(next)) }
-            step = legacy.first { $0.version == current }!
-            params = try Self.validate(next, against: step.parameters, filter: id)
+        // `legacy` holds versions 1…self.version - 1 in order (checked by init),
+        // so the steps from `version` on are the versions up to the current one.
+        var values = values
+        for step in legacy[first...] {
+            let params = try Self.validate(values, against: step.parameters, filter: id)
+            if step.changesRendering && !upgrade { return (step.version, params) }
+            values = step.migrate(params)
         }
-        return (current, params)
+        return (self.version, try validated(values))
     }
 
     static func validate(_ values: [String: ParameterValue], against specs: [ParameterSpec], filter: String) throws -> Parameters {

@@ -191,8 +191,9 @@ final class DiskImageCache: Sendable {
                 s.evicting = true
                 return true
             }
-            s.bytes = b + image.data.count
-            if s.bytes! > limit && !s.evicting {
+            let total = b + image.data.count
+            s.bytes = total
+            if total > limit && !s.evicting {
                 s.evicting = true
                 return true
             }

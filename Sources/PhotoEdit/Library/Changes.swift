@@ -120,7 +120,7 @@ public final class AssetChangeRequest {
     /// Sets the capture time, or clears it. It is stored as ISO 8601 text in
     /// `timeZone` (the camera's local time and its offset, like EXIF dates;
     /// UTC by default). Years 1…9999 only.
-    public func setCreationDate(_ date: Date?, timeZone: TimeZone = TimeZone(identifier: "UTC")!) throws {
+    public func setCreationDate(_ date: Date?, timeZone: TimeZone = .gmt) throws {
         try owner.add(.creationDate(assetIdentifier, try date.map { try Self.creationText($0, timeZone: timeZone) }))
     }
 

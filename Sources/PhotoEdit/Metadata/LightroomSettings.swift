@@ -497,7 +497,7 @@ extension LightroomSettings {
     }
 
     static func isIdentity(_ points: [(x: Double, y: Double)]) -> Bool {
-        points.first!.x == 0 && points.last!.x == 255 && points.allSatisfy { $0.x == $0.y }
+        points.first?.x == 0 && points.last?.x == 255 && points.allSatisfy { $0.x == $0.y }
     }
 
     /// The translation into a photoedit recipe (filters in `registry`), the

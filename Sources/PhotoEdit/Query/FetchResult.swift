@@ -104,13 +104,12 @@ public final class FetchResult<Object: Sendable>: Sendable {
     /// The position of the object with this id, nil when it is not in the result.
     public func index(of identifier: String) -> Int? {
         cache.withLock { cache in
-            if cache.positions == nil {
-                var p: [String: Int] = [:]
-                p.reserveCapacity(identifiers.count)
-                for (i, id) in identifiers.enumerated() where p[id] == nil { p[id] = i }
-                cache.positions = p
-            }
-            return cache.positions![identifier]
+            if let positions = cache.positions { return positions[identifier] }
+            var p: [String: Int] = [:]
+            p.reserveCapacity(identifiers.count)
+            for (i, id) in identifiers.enumerated() where p[id] == nil { p[id] = i }
+            cache.positions = p
+            return p[identifier]
         }
     }
 

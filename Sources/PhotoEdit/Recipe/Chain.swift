@@ -300,16 +300,17 @@ public enum Chain {
         // most changed parameters, then the shortest, one per name.
         var leads: [String] = []
         var namedCovered = Set<String>()
-        while let form = definition.forms.filter({ form in
-            form.name != nil && !leads.contains { $0.hasPrefix(definition.id + "." + form.name! + "=") }
+        let namedForms = definition.forms.compactMap { form in form.name.map { (form: form, name: $0) } }
+        while case let (form, formName)? = namedForms.filter({ form, formName in
+            !leads.contains { $0.hasPrefix(definition.id + "." + formName + "=") }
                 && form.fixed.allSatisfy { node.parameters[$0.key] == $0.value }
                 && form.parameters.contains { name in changed.contains { $0.name == name } }
         }).max(by: { a, b in
-            let (ca, cb) = (changed.filter { a.parameters.contains($0.name) }.count, changed.filter { b.parameters.contains($0.name) }.count)
-            return ca != cb ? ca < cb : a.parameters.count > b.parameters.count
+            let (ca, cb) = (changed.filter { a.form.parameters.contains($0.name) }.count, changed.filter { b.form.parameters.contains($0.name) }.count)
+            return ca != cb ? ca < cb : a.form.parameters.count > b.form.parameters.count
         }) {
             let values = formValues(form, of: node, definition)
-            leads.append(definition.id + "." + form.name! + "=" + values.joined(separator: ":"))
+            leads.append(definition.id + "." + formName + "=" + values.joined(separator: ":"))
             changed.removeAll { form.parameters.contains($0.name) }
             implied.merge(form.fixed) { $1 }
             namedCovered.formUnion(form.parameters)

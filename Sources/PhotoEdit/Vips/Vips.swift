@@ -153,7 +153,8 @@ package enum Vips {
         } else if let built = op, vips_object_build(UnsafeMutableRawPointer(built).assumingMemoryBound(to: VipsObject.self)) != 0 {
             throw error(name)
         }
-        try read(op!)
+        guard let built = op else { throw error(name) }
+        try read(built)
     }
 
     /// Runs an operation whose main output is the image `out`.
@@ -204,8 +205,8 @@ package enum Vips {
         try ensureStarted()
         var data: UnsafeMutableRawPointer?
         var length = 0
-        if pe_profile_builtin(name, &data, &length) != 0 { throw error("profile_load") }
+        guard pe_profile_builtin(name, &data, &length) == 0, let data else { throw error("profile_load") }
         defer { g_free(data) }
-        return Data(bytes: data!, count: length)
+        return Data(bytes: data, count: length)
     }
 }

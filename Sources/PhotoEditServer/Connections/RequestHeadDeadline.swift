@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import NIOCore
 import NIOHTTP1
 
@@ -163,3 +165,4 @@ final class RequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler 
         }
     }
 }
+#endif

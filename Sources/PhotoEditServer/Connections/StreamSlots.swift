@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import Synchronization
 
 /// The change feed's stream slots: at most `total` streams open at once, and
@@ -54,3 +56,4 @@ final class StreamSlots: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import Foundation
 import PhotoEdit
 import Synchronization
@@ -265,3 +267,4 @@ final class ExportProgressBroadcast: Sendable {
         for listener in listeners.withLock({ Array($0.values) }) { listener.yield(job) }
     }
 }
+#endif

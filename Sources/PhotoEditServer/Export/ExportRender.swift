@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -53,10 +55,8 @@ enum ExportRender {
                 values[key] = value
             }
         }
-        if values["w"] != nil || values["h"] != nil {
-            let w = values.removeValue(forKey: "w"), h = values.removeValue(forKey: "h")
-            values["size"] = "\(w ?? h!)x\(h ?? w!)"
-        }
+        let w = values.removeValue(forKey: "w"), h = values.removeValue(forKey: "h")
+        if let side = w ?? h { values["size"] = "\(w ?? side)x\(h ?? side)" }
         let settings = try httpExportSettings(preset: preset, values: values, library: library)
         let asset = try await blocking { try library.asset(id) }
         if let rev, rev != asset.revision {
@@ -98,3 +98,4 @@ enum ExportRender {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: image.data)))
     }
 }
+#endif

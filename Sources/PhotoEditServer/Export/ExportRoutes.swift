@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -229,3 +231,4 @@ func exportJobJSON(_ job: ExportJobs.Job) -> JSONValue {
     members["finished"] = job.finished.map { .string(ISO8601DateFormatter().string(from: $0)) } ?? .null
     return .object(members)
 }
+#endif

@@ -1,3 +1,5 @@
+// Only with the `Server` trait (Package.swift): without it the module is empty.
+#if Server
 import Foundation
 
 /// A ZIP archive written as a stream, entry by entry, files stored as they
@@ -137,3 +139,4 @@ private extension Array where Element == UInt8 {
     mutating func le32(_ v: UInt32) { for i in 0..<4 { append(UInt8((v >> (8 * UInt32(i))) & 0xFF)) } }
     mutating func le64(_ v: UInt64) { for i in 0..<8 { append(UInt8((v >> (8 * UInt64(i))) & 0xFF)) } }
 }
+#endif

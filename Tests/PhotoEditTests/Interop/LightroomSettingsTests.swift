@@ -287,7 +287,7 @@ struct LightroomSettingsTests {
         #expect(LightroomPackets.number(t, "blacks", "amount") == -10)
         let curve = try #require(t.recipe.node("curve"))
         #expect(curve.parameters.number("n") == 8, "Brightness then the point curve, as one curve sampled at 8 points")
-        let mid = ToneCurve(Filters.curvePoints(curve.parameters, prefix: "")).value(0.5)
+        let mid = ToneCurve(Filters.curvePoints(curve.parameters, Filters.CurveKeys.main)).value(0.5)
         #expect(mid > 140.0 / 255, "brighter than the point curve alone: \(mid)")
         #expect(LightroomPackets.number(t, "clarity", "amount") == 20, "process 2010's clarity")
         #expect(t.unmapped.isEmpty, "\(t.unmapped)")
@@ -299,7 +299,7 @@ struct LightroomSettingsTests {
     @Test func parametricCurve() throws {
         var t = try Self.translate(LightroomPackets.packet(#"crs:ParametricShadows="+40" crs:ParametricHighlights="-30" crs:ParametricMidtoneSplit="60""#))
         var curve = try #require(t.recipe.node("curve"))
-        let c = ToneCurve(Filters.curvePoints(curve.parameters, prefix: ""))
+        let c = ToneCurve(Filters.curvePoints(curve.parameters, Filters.CurveKeys.main))
         #expect(c.value(0.125) > 0.15 && c.value(0.9) < 0.88 && abs(c.value(0) - 0) < 1e-9 && abs(c.value(1) - 1) < 1e-9)
         #expect(t.unmapped.isEmpty && Set(t.applied) == ["ParametricShadows", "ParametricHighlights", "ParametricMidtoneSplit"])
         // Splits alone, the regions at 0: nothing.

@@ -104,7 +104,7 @@ extension Filters {
 
     /// The identity: from (0, 0) to (1, 1) with every point on the diagonal.
     static func isIdentityCurve(_ points: [(x: Double, y: Double)]) -> Bool {
-        points.first!.x == 0 && points.last!.x == 1 && points.allSatisfy { $0.x == $0.y }
+        points.first?.x == 0 && points.last?.x == 1 && points.allSatisfy { $0.x == $0.y }
     }
 
     static let curveMaxPoints = 8
@@ -146,11 +146,6 @@ extension Filters {
         static let version1: [any AnyParameterKey] = [channel] + main.all
         /// The current version's.
         static let all: [any AnyParameterKey] = version1 + channels.flatMap(\.all)
-    }
-
-    /// The control points of the main curve (`prefix` "") or of a channel's (`red_`…).
-    static func curvePoints(_ p: Parameters, prefix: String) -> [(x: Double, y: Double)] {
-        curvePoints(p, prefix.isEmpty ? CurveKeys.main : CurveKeys.channels[curveChannels.firstIndex { "\($0)_" == prefix }!])
     }
 
     /// The n control points of one curve.

@@ -105,15 +105,21 @@ extension Committing {
 /// Originals: a creation request's file staged in `tmp/` while hashed,
 /// probed, and published into `originals/` before the commit's transaction.
 extension Committing {
-    /// An original staged for a creation request.
+    /// What staging a creation request's file found.
+    enum Staging {
+        /// A photo already has these bytes.
+        case existing(id: String)
+        /// New bytes, in `originals/`, with the rows to insert.
+        case staged(StagedOriginal)
+    }
+
+    /// A new original staged for a creation request.
     struct StagedOriginal {
-        /// The photo that already has these bytes, if any.
-        var existingID: String?
         /// Whether this staging moved the file into `originals/`.
         var placed: Bool
         var relative: String
-        var record: AssetRecord?
-        var revision: RevisionRecord?
+        var record: AssetRecord
+        var revision: RevisionRecord
         /// The keywords the photo arrives with (XMP).
         var keywords: [String] = []
         /// What the import noticed without refusing the file (an unusable sidecar).
@@ -123,7 +129,7 @@ extension Committing {
     /// Copies a file into staging while hashing it; for known bytes returns
     /// the existing photo; else checks and probes the copy and moves it into
     /// `originals/` read-only. The catalog rows are returned, not inserted.
-    func stageOriginal(_ source: ImportSource, journal: IntentJournal, importDate: Date? = nil) throws -> StagedOriginal {
+    func stageOriginal(_ source: ImportSource, journal: IntentJournal, importDate: Date? = nil) throws -> Staging {
         let staged = layout.temporary(".import")
         defer { unlink(staged) }
         let sha: String, size: Int64, displayPath: String, filename: String?, origin: SystemPath?
@@ -148,7 +154,7 @@ extension Committing {
             displayPath = name ?? Importer.unnamedUpload
         }
         if let existing = try read({ db in try db.assetID(holding: sha) }) {
-            return StagedOriginal(existingID: existing, placed: false, relative: "")
+            return .existing(id: existing)
         }
         let probe = try Importer.probe(path: staged, displayPath: displayPath)
         let relative = LibraryLayout.originalPath(sha256: sha, extension: Importer.fileExtension(forLoader: probe.loader, format: probe.format,
@@ -182,21 +188,21 @@ extension Committing {
         let revision = RevisionRecord(assetId: "", number: 0, createdAt: now, kind: Revision.Kind.imported.rawValue,
                                       formatIdentifier: nil, formatVersion: nil, data: nil, renderPath: nil,
                                       pixelWidth: probe.width, pixelHeight: probe.height)
-        var result = StagedOriginal(existingID: nil, placed: placed, relative: relative, record: record, revision: revision)
+        var result = StagedOriginal(placed: placed, relative: relative, record: record, revision: revision)
         let (metadata, warnings) = Importer.importedMetadata(embedded: probe.xmp, iptc: probe.iptc, source: origin)
         result.describe(metadata)
         result.warnings = warnings
-        return result
+        return .staged(result)
     }
 }
 
 extension Committing.StagedOriginal {
     /// Gives the photo about to be created this metadata.
     mutating func describe(_ metadata: DescriptiveMetadata) {
-        record?.rating = metadata.rating ?? 0
-        record?.colorLabel = metadata.colorLabel?.rawValue
-        record?.title = metadata.title
-        record?.caption = metadata.caption
+        record.rating = metadata.rating ?? 0
+        record.colorLabel = metadata.colorLabel?.rawValue
+        record.title = metadata.title
+        record.caption = metadata.caption
         keywords = metadata.keywords ?? []
     }
 }

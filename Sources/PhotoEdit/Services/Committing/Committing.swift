@@ -101,15 +101,15 @@ struct Committing: LibraryService, FilesUser {
             for (i, change) in changes.enumerated() {
                 switch change {
                 case let .create(placeholder, source):
-                    let staged = try stageOriginal(source, journal: journal, importDate: importDate)
-                    if let existing = staged.existingID {
+                    switch try stageOriginal(source, journal: journal, importDate: importDate) {
+                    case .existing(let existing):
                         placeholder.set(existing)
                         creations[i] = .some(nil)
-                    } else {
+                    case .staged(let staged):
                         if staged.placed { placedOriginals.append(staged.relative) }
-                        var record = staged.record!
+                        var record = staged.record
                         record.id = placeholder.localIdentifier
-                        var rev = staged.revision!
+                        var rev = staged.revision
                         rev.assetId = record.id
                         creations[i] = (record, rev, staged.keywords)
                         placeholder.setWarnings(staged.warnings)

@@ -78,13 +78,15 @@ extension Committing {
                                   formatIdentifier: nil, formatVersion: nil, data: nil, renderPath: nil,
                                   pixelWidth: imported?.pixelWidth ?? source.originalPixelWidth,
                                   pixelHeight: imported?.pixelHeight ?? source.originalPixelHeight)
-        zero.sidecarPath = try placeSidecar(copy, zero, journal: journal)
-        placed.append(zero.sidecarPath!)
+        let zeroSidecar = try placeSidecar(copy, zero, journal: journal)
+        zero.sidecarPath = zeroSidecar
+        placed.append(zeroSidecar)
         try db.insert(zero)
         if var edit = prepared.edit {
             edit.createdAt = copy.importDate
-            edit.sidecarPath = try placeSidecar(copy, edit, journal: journal)
-            placed.append(edit.sidecarPath!)
+            let editSidecar = try placeSidecar(copy, edit, journal: journal)
+            edit.sidecarPath = editSidecar
+            placed.append(editSidecar)
             try db.insert(edit)
             try db.setCurrentRevision(1, of: copy.id)
             written[copy.id] = CatalogModels.revision(edit)

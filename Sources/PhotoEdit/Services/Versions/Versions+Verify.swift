@@ -32,8 +32,8 @@ extension Maintenance {
                 report.problems.append("\(a.id): virtual copy of \(masterID), which is not in the library")
                 continue
             }
-            if master.masterId != nil {
-                report.problems.append("\(a.id): virtual copy of \(masterID), which is itself a copy (of \(master.masterId!))")
+            if let masterOfMaster = master.masterId {
+                report.problems.append("\(a.id): virtual copy of \(masterID), which is itself a copy (of \(masterOfMaster))")
             }
             if master.originalPath != a.originalPath || master.sha256 != a.sha256 || master.alternatePath != a.alternatePath {
                 report.problems.append("\(a.id): virtual copy of \(masterID) with other files than its master's")
