@@ -282,7 +282,7 @@ struct RequestIDMiddleware: RouterMiddleware {
         var context = context
         let given = request.headers[.requestID] ?? ""
         let plain = !given.isEmpty && given.count <= 64 && given.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
-        context.requestID = plain ? given : UUID().uuidString.lowercased()
+        context.requestID = plain ? given : UUID.random().uuidString.lowercased()
         context.logger[metadataKey: "request_id"] = .string(context.requestID)
         let started = ContinuousClock.now
         do {

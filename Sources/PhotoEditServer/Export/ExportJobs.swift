@@ -129,7 +129,7 @@ final class ExportJobs: Sendable {
     /// Starts a job over `ids`; nil when `maxRunning` jobs are running.
     func start(ids: [String], settings: ExportSettings, library: PhotoLibrary) throws -> Job? {
         expire()
-        let id = UUID().uuidString.lowercased()
+        let id = UUID.random().uuidString.lowercased()
         let job = Job(id: id, created: Date(), total: ids.count, settings: settings)
         let evicted: [String]? = jobs.withLock { jobs in
             guard jobs.values.filter({ $0.state == .running }).count < maxRunning else { return nil }
@@ -257,7 +257,7 @@ final class ExportProgressBroadcast: Sendable {
     /// A stream of every job update from now on, until the caller stops iterating.
     func listen() -> AsyncStream<ExportJobs.Job> {
         let (stream, continuation) = AsyncStream.makeStream(of: ExportJobs.Job.self, bufferingPolicy: .bufferingNewest(64))
-        let key = UUID()
+        let key = UUID.random()
         listeners.withLock { $0[key] = continuation }
         continuation.onTermination = { [weak self] _ in _ = self?.listeners.withLock { $0.removeValue(forKey: key) } }
         return stream
