@@ -160,7 +160,7 @@ package func runToEnd(_ program: String, _ arguments: [String], environment: [St
     process.standardOutput = output
     process.standardError = output
     try process.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let text = String(decoding: try FileIO.readToEnd(output.fileHandleForReading.fileDescriptor, what: "photoedit's output"), as: UTF8.self)
     return (waitForExit(process), text)
 }
 
@@ -238,7 +238,7 @@ package final class ServeProcess: @unchecked Sendable {
     static func firstLine(_ stdout: Pipe) -> (text: String, port: Int?) {
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = stdout.fileHandleForReading.availableData
+            guard let chunk = try? FileIO.readSome(stdout.fileHandleForReading.fileDescriptor, what: "serve's output") else { break }
             if chunk.isEmpty { break }
             line += chunk
         }

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoEdit
 
 /// Command-line tools tests compare the engine with (sha256sum, exiftool,
 /// exiv2…), run to their end.
@@ -18,7 +19,7 @@ package enum Tool {
         guard let errors = FileHandle(forWritingAtPath: errorFile) else { throw TestFailure("cannot open \(errorFile)") }
         process.standardError = errors
         try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let data = try FileIO.readToEnd(out.fileHandleForReading.fileDescriptor, what: "\(tool)'s output")
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             let errors = FileManager.default.contents(atPath: errorFile) ?? Data()

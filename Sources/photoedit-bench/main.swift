@@ -127,7 +127,7 @@ func catalogBenchmark(_ arguments: [String]) throws {
         child.standardOutput = pipe
         try child.run()
         child.waitUntilExit()
-        let times = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: " ").compactMap { Int64($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let times = String(decoding: try FileIO.readToEnd(pipe.fileHandleForReading.fileDescriptor, what: "the child's times"), as: UTF8.self).split(separator: " ").compactMap { Int64($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         guard times.count == 2 else { fail("the commit process printed no times") }
         t = DispatchTime.now().uptimeNanoseconds
         while received.count <= n && DispatchTime.now().uptimeNanoseconds - t < 5_000_000_000 { usleep(500) }

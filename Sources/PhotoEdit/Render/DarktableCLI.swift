@@ -94,7 +94,7 @@ public struct DarktableCLI: Sendable, Hashable {
         defer { try? handle.close() }
         let end = (try? handle.seekToEnd()) ?? 0
         try? handle.seek(toOffset: end > 4096 ? end - 4096 : 0)
-        let text = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: (try? FileIO.readToEnd(handle.fileDescriptor, what: log)) ?? Data(), as: UTF8.self)
         let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty && !$0.contains("running darktable as root") }
         guard let last = lines.last else { return "no message" }

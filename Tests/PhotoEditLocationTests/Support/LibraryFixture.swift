@@ -103,7 +103,7 @@ final class PhotoEditChild: @unchecked Sendable {
         Thread.detachNewThread { [self] in
             var buffer = Data()
             while true {
-                let chunk = handle.availableData
+                let chunk = (try? FileIO.readSome(handle.fileDescriptor, what: "serve's output")) ?? Data()
                 lines.lock()
                 if chunk.isEmpty { ended = true; lines.broadcast(); lines.unlock(); return }
                 buffer += chunk

@@ -1,6 +1,7 @@
 // Only with the `Server` trait (Package.swift): these tests need its servers and modules.
 #if Server
 import Foundation
+import PhotoEdit
 import PhotoEditTestSupport
 import Synchronization
 #if canImport(Glibc)
@@ -94,7 +95,7 @@ enum BrowserScript {
         process.standardError = output
         try process.run()
         let collected = Collected()
-        let reader = Thread { collected.append(output.fileHandleForReading.readDataToEndOfFile()) }
+        let reader = Thread { collected.append((try? FileIO.readToEnd(output.fileHandleForReading.fileDescriptor, what: "the browser script's output")) ?? Data()) }
         reader.start()
         let started = Date()
         let term = TimeInterval(deadline + 30), kill9 = TimeInterval(deadline + 40)

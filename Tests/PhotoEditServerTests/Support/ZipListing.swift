@@ -1,6 +1,7 @@
 // Only with the `Server` trait (Package.swift): these tests need its servers and modules.
 #if Server
 import Foundation
+import PhotoEdit
 
 /// ZIP files as other tools read them (the export job's download).
 enum ZipListing {
@@ -19,7 +20,7 @@ enum ZipListing {
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
-        let out = pipe.fileHandleForReading.readDataToEndOfFile()
+        let out = try FileIO.readToEnd(pipe.fileHandleForReading.fileDescriptor, what: "unzip's listing")
         process.waitUntilExit()
         return String(decoding: out, as: UTF8.self)
     }

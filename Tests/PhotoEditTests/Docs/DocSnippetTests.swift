@@ -19,7 +19,7 @@ struct DocSnippetTests {
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let message = String(decoding: try FileIO.readToEnd(errors.fileHandleForReading.fileDescriptor, what: "the compiler's messages"), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus != 127, "scripts/extract-doc-snippets needs python3 (3.8 or later, standard library only): \(message)")
         #expect(process.terminationStatus == 0, "\(message)")

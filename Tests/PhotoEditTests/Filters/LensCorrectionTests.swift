@@ -70,7 +70,7 @@ struct LensCorrectionTests {
         p.standardError = errors
         p.standardOutput = FileHandle.nullDevice
         try p.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let message = String(decoding: try FileIO.readToEnd(errors.fileHandleForReading.fileDescriptor, what: "the tool's messages"), as: UTF8.self)
         p.waitUntilExit()
         try #require(p.terminationStatus == 0, "\(message)")
         let data = try Data(contentsOf: URL(fileURLWithPath: output))

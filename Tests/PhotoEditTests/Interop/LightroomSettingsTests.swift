@@ -24,7 +24,7 @@ struct LightroomSettingsTests {
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        let data = try FileIO.readToEnd(pipe.fileHandleForReading.fileDescriptor, what: "the tool's output")
         process.waitUntilExit()
         guard process.terminationStatus == 0, let list = try JSONSerialization.jsonObject(with: data) as? [[String: Any]],
               let first = list.first else { throw CLIError("exiftool \(arguments) failed with \(process.terminationStatus)") }

@@ -67,6 +67,34 @@ package enum FileIO {
         }
     }
 
+    /// Everything left to read from `fd` (a pipe, a file), an interrupted
+    /// read retried. Foundation's `FileHandle.readDataToEndOfFile()` and
+    /// `availableData` end the whole process when a read fails, an
+    /// interrupted one (EINTR) included: a child's output read that way can
+    /// take a test run or a command down with it.
+    package static func readToEnd(_ fd: Int32, what: String) throws -> Data {
+        var data = Data()
+        try readChunks(fd, path: what) { data.append(contentsOf: $0) }
+        return data
+    }
+
+    /// What one read of `fd` gives, up to `limit` bytes (waiting until some
+    /// arrive), an interrupted read retried; empty at the end. For reading a
+    /// pipe line by line instead of `FileHandle.availableData` (see ``readToEnd(_:what:)``).
+    package static func readSome(_ fd: Int32, what: String, limit: Int = 1 << 16) throws -> Data {
+        var data = Data(count: limit)
+        let n = try data.withUnsafeMutableBytes { buffer -> Int in
+            while true {
+                let n = read(fd, buffer.baseAddress, buffer.count)
+                if n >= 0 { return n }
+                if errno == EINTR { continue }
+                throw PhotoEditError.unreadableFile(path: what, reason: String(cString: strerror(errno)))
+            }
+        }
+        data.count = n
+        return data
+    }
+
     /// Writes a new file from bytes that arrive in pieces (a copy, an
     /// upload), hashing them with SHA-256 and counting them against `limit`
     /// on the way. `finish()` flushes it and returns the digest and size;
