@@ -17,7 +17,7 @@ struct ExportDialogBrowserTests {
     @Test("select two photos, pick a preset, the expected size is the real render's, export, the ZIP's files and their metadata",
           .enabled(if: BrowserScript.missing == nil,
                    "\(BrowserScript.missing ?? ""): scripts/install-deps installs chromium, chromium-driver and selenium"),
-          .timeLimit(.minutes(10)))
+          .timeLimit(.minutes(15)))  // above a whole run: there the body waits for the 2-thread pool behind every suite (300-400 s)
     func exportDialogInChromium() async throws {
         let screenshots = Paths.root.appendingPathComponent(".build/web-screenshots")
         // The script stops itself at its deadline (100 s); runScript sends

@@ -13,7 +13,7 @@ import Testing
 struct WebEditorBrowserTests {
     @Test("upload, slider preview, save, history, revert, live update, 412, auto, favorite, curve, crop tool, masks and spots (drawn, saved, render checked by region), albums, hide, search, phone width",
           .enabled(if: BrowserScript.missing == nil, "\(BrowserScript.missing ?? ""): scripts/install-deps installs chromium, chromium-driver and selenium"),
-          .timeLimit(.minutes(10)))
+          .timeLimit(.minutes(15)))  // above a whole run: there the body waits for the 2-thread pool behind every suite (300-400 s)
     func editorInChromium() async throws {
         let screenshots = Paths.root.appendingPathComponent(".build/web-screenshots")
         let (status, text) = try await BrowserScript.run("test_editor.py", screenshots: screenshots, deadline: 150)

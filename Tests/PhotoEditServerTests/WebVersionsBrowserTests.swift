@@ -14,7 +14,7 @@ struct WebVersionsBrowserTests {
     @Test("virtual copy (stack badge, expand), snapshot taken and restored, Save as preset with the checklist, Sync onto a checked photo",
           .enabled(if: BrowserScript.missing == nil,
                    "\(BrowserScript.missing ?? ""): scripts/install-deps installs chromium, chromium-driver and selenium"),
-          .timeLimit(.minutes(10)))
+          .timeLimit(.minutes(15)))  // above a whole run: there the body waits for the 2-thread pool behind every suite (300-400 s)
     func versionsInChromium() async throws {
         let screenshots = Paths.root.appendingPathComponent(".build/web-screenshots")
         let (status, text) = try await BrowserScript.run("test_versions.py", screenshots: screenshots, deadline: 110)
