@@ -78,6 +78,10 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maxUploadBytes = maxUpload
         configuration.maxRenderPixels = maxRenderPixels
         configuration.renderQueueDepth = renderQueue
+        guard (1...3600).contains(timeout) else {
+            Output.error("--timeout takes 1 to 3600 seconds (got \(timeout))")
+            throw ExitCode(1)
+        }
         configuration.requestTimeout = .seconds(timeout)
         guard (1...3600).contains(headerTimeout) else {
             Output.error("--header-timeout takes 1 to 3600 seconds (got \(headerTimeout))")

@@ -135,6 +135,38 @@ struct ConnectionAbuseTests {
         }
     }
 
+    @Test("a request still running at --timeout is answered 503 timeout, and an upload cut off so imports nothing")
+    func requestTimeout() async throws {
+        try await Self.withServe(["--timeout", "1"]) { port in
+            // An upload whose body arrives a byte every 200 ms: its request
+            // runs past the 1 s limit while the connection is never idle.
+            let slow = try #require(Connection(port: port))
+            let started = ContinuousClock.now
+            #expect(slow.send(Data("POST /v1/assets?filename=slow.jpg HTTP/1.1\r\nHost: localhost\r\nContent-Type: image/jpeg\r\nContent-Length: 100000\r\n\r\n\u{FF}".utf8)))
+            let dribble = Thread {
+                for _ in 0..<100 {
+                    guard slow.send(Data([0xD8])) else { return }
+                    Thread.sleep(forTimeInterval: 0.2)
+                }
+            }
+            dribble.start()
+            let (answer, elapsed) = try await ClientThreads.run { (slow.receive(until: "}", limit: 20), ContinuousClock.now - started) }
+            dribble.cancel()
+            #expect(answer.hasPrefix("HTTP/1.1 503"), "answer: \(answer.prefix(120))")
+            #expect(answer.contains(#""code":"timeout""#) || answer.contains(#""code" : "timeout""#), "answer: \(answer.suffix(300))")
+            #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(6), "answered after \(elapsed)")
+
+            // Nothing was imported, and a short request is answered as usual.
+            let listing = try await ClientThreads.run { () -> String in
+                guard let connection = Connection(port: port) else { return "refused" }
+                connection.send(Data("GET /v1/assets HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
+                return connection.receive(until: "}", limit: 10)
+            }
+            #expect(listing.hasPrefix("HTTP/1.1 200"), "listing: \(listing.prefix(120))")
+            #expect(listing.contains(#""assets":[]"#) || listing.contains(#""assets" : []"#), "listing: \(listing.suffix(200))")
+        }
+    }
+
     @Test("a request head sent a byte at a time is answered 408 and closed after the header timeout; a kept-alive idle connection is not")
     func slowRequestHead() async throws {
         try await Self.withServe(["--header-timeout", "1"]) { port in

@@ -57,5 +57,20 @@ struct ServeProcessTests {
         #expect(run.status == 1)
         #expect(message == "photoedit: error: \(tokens.path) entry 1: expected 'sha256:<64 hex digits> <read|edit|admin> [name]'\n")
     }
+
+    @Test("timeouts out of range: one line on stderr, exit 1, no library made", arguments: [
+        (["--timeout", "0"], "--timeout takes 1 to 3600 seconds (got 0)"),
+        (["--timeout=-5"], "--timeout takes 1 to 3600 seconds (got -5)"),
+        (["--timeout", "3601"], "--timeout takes 1 to 3600 seconds (got 3601)"),
+        (["--header-timeout", "0"], "--header-timeout takes 1 to 3600 seconds (got 0)"),
+    ])
+    func timeoutsOutOfRange(_ arguments: [String], _ expected: String) throws {
+        let temp = TemporaryDirectory("photoedit-serve")
+        let library = temp.url.appendingPathComponent("lib")
+        let run = try PhotoEditBinary.run(["serve", "--library", library.path, "--port", "0"] + arguments)
+        #expect(run.status == 1)
+        #expect(run.stderr == "photoedit: error: \(expected)\n")
+        #expect(!FileManager.default.fileExists(atPath: library.path))
+    }
 }
 #endif
