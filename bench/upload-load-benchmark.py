@@ -119,7 +119,7 @@ class Hogs:
     def __init__(self, count, kind="spin", image=None):
         self.count, self.kind, self.image = count, kind, image
         self.procs = []
-        self.statuses = {"201": 0}
+        self.statuses = {}  # no uploads: nothing answered, nothing refused
         self.answered = []
 
     def start(self):

@@ -57,13 +57,19 @@ package enum FileIO {
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
         defer { buffer.deallocate() }
         while true {
-            let n = read(fd, buffer, size)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw PhotoEditError.unreadableFile(path: path, reason: String(cString: strerror(errno)))
-            }
+            let n = try readOnce(fd, buffer, size, path: path)
             if n == 0 { return }
             try body(UnsafeRawBufferPointer(start: buffer, count: n))
+        }
+    }
+
+    /// One read(2) of up to `count` bytes into `buffer`, an interrupted one
+    /// (EINTR) retried; 0 at the end.
+    private static func readOnce(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int, path: String) throws -> Int {
+        while true {
+            let n = read(fd, buffer, count)
+            if n >= 0 { return n }
+            if errno != EINTR { throw PhotoEditError.unreadableFile(path: path, reason: String(cString: strerror(errno))) }
         }
     }
 
@@ -83,14 +89,7 @@ package enum FileIO {
     /// pipe line by line instead of `FileHandle.availableData` (see ``readToEnd(_:what:)``).
     package static func readSome(_ fd: Int32, what: String, limit: Int = 1 << 16) throws -> Data {
         var data = Data(count: limit)
-        let n = try data.withUnsafeMutableBytes { buffer -> Int in
-            while true {
-                let n = read(fd, buffer.baseAddress, buffer.count)
-                if n >= 0 { return n }
-                if errno == EINTR { continue }
-                throw PhotoEditError.unreadableFile(path: what, reason: String(cString: strerror(errno)))
-            }
-        }
+        let n = try data.withUnsafeMutableBytes { try readOnce(fd, $0.baseAddress, $0.count, path: what) }
         data.count = n
         return data
     }
