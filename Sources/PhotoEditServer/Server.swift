@@ -327,34 +327,6 @@ struct ShutdownMiddleware: RouterMiddleware {
     }
 }
 
-/// A request that takes longer than the limit is answered 503 with
-/// `Retry-After`; its engine work (on a Dispatch thread, see `blocking`)
-/// finishes in the background and its result is dropped.
-struct TimeoutMiddleware: RouterMiddleware {
-    typealias Context = ServerContext
-    let limit: Duration
-
-    func handle(_ request: Request, context: ServerContext, next: (Request, ServerContext) async throws -> Response) async throws -> Response {
-        let limit = self.limit
-        // The task group awaits both children before it returns, so `next`
-        // does not outlive this call.
-        return try await withoutActuallyEscaping(next) { next in
-            nonisolated(unsafe) let next = next
-            return try await withThrowingTaskGroup(of: Response.self) { group in
-                group.addTask { try await next(request, context) }
-                group.addTask {
-                    try await Task.sleep(for: limit)
-                    throw Problem(.serviceUnavailable, code: "timeout", "the request took longer than \(limit.components.seconds) s",
-                                  headers: [.retryAfter: "10"])
-                }
-                defer { group.cancelAll() }
-                guard let first = try await group.next() else { throw CancellationError() }
-                return first
-            }
-        }
-    }
-}
-
 extension HTTPField.Name {
     static let requestID = HTTPField.Name("X-Request-Id")!
 }

@@ -95,6 +95,50 @@ struct CreateFromBytesTests {
         #expect(try await BlockingExecutor.run { try library.verify() }.isClean)
     }
 
+    /// Bytes in pieces of the sizes given (the last repeated), as a network body arrives.
+    struct Sized: AsyncSequence, Sendable {
+        typealias Element = Data
+        let data: Data
+        let sizes: [Int]
+        struct AsyncIterator: AsyncIteratorProtocol {
+            var rest: Data
+            var sizes: [Int]
+            mutating func next() async -> Data? {
+                guard !rest.isEmpty, let size = sizes.first else { return nil }
+                if sizes.count > 1 { sizes.removeFirst() }
+                await Task.yield()
+                defer { rest = rest.dropFirst(size) }
+                return Data(rest.prefix(size))
+            }
+        }
+        func makeAsyncIterator() -> AsyncIterator { AsyncIterator(rest: data, sizes: sizes) }
+    }
+
+    /// An upload of several megabytes arrives in pieces that straddle the
+    /// staging buffer's 1 MiB (`StagedUpload`), one of them larger than it:
+    /// the staged file is the bytes sent, byte for byte.
+    @Test func piecesAcrossTheStagingBuffer() async throws {
+        let (temp, library) = try Self.library()
+        defer { withExtendedLifetime(temp) {} }
+        // coffee.jpg with 3.2 MB of comment segments after its SOI marker (decoders skip them).
+        let jpeg = try Self.bytes(Paths.sample("coffee.jpg"))
+        var padded = Data(jpeg.prefix(2))
+        for index in 0..<50 {
+            let text = Data(repeating: UInt8(ascii: "a") &+ UInt8(index % 26), count: 65_000)
+            padded.append(contentsOf: [0xFF, 0xFE, UInt8((text.count + 2) >> 8), UInt8((text.count + 2) & 0xFF)])
+            padded.append(text)
+        }
+        padded.append(jpeg.dropFirst(2))
+        #expect(padded.count > 3 * StagedUpload.pieceBytes)
+        let sizes = [7, StagedUpload.pieceBytes - 8, 2, StagedUpload.pieceBytes + 4097, 333_333]
+        let created = try await library.createAsset(fromChunks: Sized(data: padded, sizes: sizes), filename: "padded.jpg")
+        let asset = try await BlockingExecutor.run { try library.asset(created.localIdentifier) }
+        #expect(asset.fileSize == Int64(padded.count))
+        #expect(asset.sha256 == SHA256Digest.hex(of: padded))
+        let original = try Self.bytes(try await BlockingExecutor.run { try library.originalPath(created.localIdentifier) })
+        #expect(original == padded)
+    }
+
     /// Damaged bytes are refused as a damaged file is, naming the upload,
     /// and leave nothing behind (no original, no staging file).
     @Test func damagedBytesAreRefusedAndLeaveNothing() async throws {

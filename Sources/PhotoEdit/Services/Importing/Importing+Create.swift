@@ -103,29 +103,53 @@ extension Importing {
 }
 
 /// An upload's bytes on their way to the staging file: gathered in memory
-/// up to 1 MiB, then written (and hashed) on the ``BlockingExecutor``.
+/// 1 MiB at a time, then written (and hashed) on the ``BlockingExecutor``.
 /// One task appends, in order.
+///
+/// One buffer serves the whole upload, written from where it lies: each
+/// write is awaited before the next byte is gathered. (A fresh megabyte a
+/// piece was an allocation, its pages faulted in and its unmapping each
+/// time, and mapping calls wait for the process's memory map lock, which a
+/// background-lane thread at a lower priority may be holding.)
 final class StagedUpload {
     static let pieceBytes = 1 << 20
     private let writer: FileIO.HashingWriter
-    private var pending: [UInt8] = []
+    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: pieceBytes, alignment: 64)
+    private var count = 0
 
     init(_ writer: FileIO.HashingWriter) {
         self.writer = writer
-        pending.reserveCapacity(Self.pieceBytes)
+    }
+
+    deinit {
+        buffer.deallocate()
     }
 
     func append(_ bytes: some DataProtocol) async throws {
-        for region in bytes.regions { pending.append(contentsOf: region) }
-        if pending.count >= Self.pieceBytes { try await flush() }
+        for region in bytes.regions {
+            var offset = 0
+            while offset < region.count {
+                let copied = region.withUnsafeBytes { source -> Int in
+                    let room = UnsafeMutableRawBufferPointer(rebasing: buffer[count...])
+                    let taken = UnsafeRawBufferPointer(rebasing: source[offset..<min(source.count, offset + room.count)])
+                    room.copyMemory(from: taken)
+                    return taken.count
+                }
+                count += copied
+                offset += copied
+                if count == Self.pieceBytes { try await flush() }
+            }
+        }
     }
 
     /// Writes what is gathered.
     func flush() async throws {
-        guard !pending.isEmpty else { return }
-        let piece = pending
-        pending.removeAll(keepingCapacity: true)
+        guard count > 0 else { return }
+        // Read by the executor's thread while this task waits for it: the
+        // buffer is neither changed nor freed before the write has returned.
+        nonisolated(unsafe) let piece = UnsafeRawBufferPointer(rebasing: buffer[..<count])
         let writer = writer
-        try await BlockingExecutor.run { try piece.withUnsafeBytes { try writer.append($0) } }
+        try await BlockingExecutor.run { try writer.append(piece) }
+        count = 0
     }
 }
