@@ -16,6 +16,10 @@ uploads answered during wrk and their statuses (every one must be 201), MB/s
 uploaded, and the load average. Repeated --runs times, idle and loaded
 interleaved; the goal is judged on the median ratio.
 
+Floors of the machine: `--separate-server` (the same uploads to a second
+serve process on the same cores) and `--hogs N` (processes at nice +10
+instead of uploads) show what sharing the cores alone costs a hit.
+
 Needs: python3, `vips` (libvips-tools), `wrk`, a release photoedit. See
 bench/README.md.
 """
@@ -175,6 +179,9 @@ def main():
     ap.add_argument("--hog-kind", choices=["spin", "decode"], default="spin",
                     help="what each --hogs process does: spin (CPU only), or decode (`vips avg` of a 24 MP JPEG "
                          "in a loop, one thread: the memory traffic of an import's decode, without the server)")
+    ap.add_argument("--separate-server", action="store_true",
+                    help="the uploads go to a second `photoedit serve` (its own process and library) on the same "
+                         "cores: the floor of this machine, what sharing the cores costs a hit without sharing the process")
     ap.add_argument("--json")
     args = ap.parse_args()
 
@@ -197,6 +204,11 @@ def main():
     library = os.path.join(work, "library")
     photo = serve.import_ids(photoedit, library, [serve.SAMPLE])[0]
     server = serve.PhotoEditServer(photoedit, library)
+    target = server
+    if args.separate_server:
+        other = os.path.join(work, "library-uploads")
+        serve.import_ids(photoedit, other, [serve.SAMPLE])
+        target = serve.PhotoEditServer(photoedit, other)
     hit = server.thumb_path(photo) + ("&rev=0" if args.revision_url else "")
     results = {"cores": os.cpu_count(), "upload_mb": round(mb, 1), "uploads": args.uploads,
                "connections": args.connections, "runs": []}
@@ -205,7 +217,7 @@ def main():
         for r in range(args.runs):
             idle = hits(server.port, hit, args.connections, args.seconds, args.pace_ms, work)
             files = copies[r * per_run:(r + 1) * per_run]
-            uploader = Hogs(args.hogs, args.hog_kind, bases[0]) if args.hogs else Uploader(server.port, files, args.uploads, args.clients_nice)
+            uploader = Hogs(args.hogs, args.hog_kind, bases[0]) if args.hogs else Uploader(target.port, files, args.uploads, args.clients_nice)
             uploader.start()
             time.sleep(2)  # every client has a request under way
             began = time.monotonic()
@@ -219,18 +231,22 @@ def main():
                    "uploads_during": len(during), "upload_mb_s": sum(during) / 1e6 / (ended - began),
                    "statuses": {str(k): v for k, v in uploader.statuses.items()}, "load": load}
             results["runs"].append(run)
-            load_name = f"{args.hogs} {args.hog_kind} hogs at nice 10" if args.hogs else f"{args.uploads} uploads"
+            load_name = (f"{args.hogs} {args.hog_kind} hogs at nice 10" if args.hogs
+                         else f"{args.uploads} uploads" + (" to another server" if args.separate_server else ""))
             serve.log(f"  run {r + 1}: warm hit p99 idle {idle['p99_ms']:.2f} ms, under {load_name} "
                       f"{loaded['p99_ms']:.2f} ms = {run['ratio']:.2f}x; {len(during)} uploads answered during "
                       f"wrk ({run['upload_mb_s']:.0f} MB/s), statuses {run['statuses']}, load {load:.1f}")
     finally:
         serve.stop(server.proc)
+        if target is not server:
+            serve.stop(target.proc)
 
     ratio = statistics.median(r["ratio"] for r in results["runs"])
     bad = {k: v for r in results["runs"] for k, v in r["statuses"].items() if k != "201"}
     results["median_ratio"] = ratio
     under = (f"{args.hogs} processes at nice +10 each decoding a 24 MP JPEG over and over" if args.hog_kind == "decode"
-                                    else f"{args.hogs} processes spinning at nice +10") if args.hogs else f"{args.uploads} concurrent {mb:.1f} MB uploads"
+                                    else f"{args.hogs} processes spinning at nice +10") if args.hogs else f"{args.uploads} concurrent {mb:.1f} MB uploads" + (
+                                        " to another photoedit serve on the same cores" if args.separate_server else "")
     print(f"warm render hit p99 under {under} / idle: median {ratio:.2f}x "
           f"(goal <= {GOAL_P99_RATIO}x); idle p99 {statistics.median(r['idle_p99_ms'] for r in results['runs']):.2f} ms, "
           f"loaded {statistics.median(r['loaded_p99_ms'] for r in results['runs']):.2f} ms; "
