@@ -66,7 +66,7 @@ package final class Lifeline: Sendable {
     /// its process group once the lifeline ends. If the watcher cannot start,
     /// `process` is killed and the error thrown.
     package func run(_ process: Process) throws {
-        try process.run()
+        try Self.withNoSignalBlocked { try process.run() }
         do {
             try watch(process.processIdentifier)
         } catch {
@@ -74,6 +74,20 @@ package final class Lifeline: Sendable {
             _ = waitForTermination(process)
             throw error
         }
+    }
+
+    /// Runs `body` (a spawn) with no signal blocked in this thread. A child
+    /// inherits the signal mask of the thread that starts it, and the
+    /// threads of Dispatch and of the cooperative pool block nearly every
+    /// signal: a shell started from one never ran its TERM trap, nor woke
+    /// from `wait` (SIGCHLD blocked), so PostgreSQL's shell was killed
+    /// after the grace period and left its folder.
+    static func withNoSignalBlocked<T>(_ body: () throws -> T) rethrows -> T {
+        var none = sigset_t(), old = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, &old)
+        defer { pthread_sigmask(SIG_SETMASK, &old, nil) }
+        return try body()
     }
 
     /// Starts the watcher of `pid`: a child of this process, the leader of
