@@ -29,11 +29,6 @@ public struct CatalogJob: Sendable, Hashable {
     public let total: Int64?
 }
 
-/// Where a job is (the job table's CHECK lists these: `CatalogSchema.Job.states`).
-public enum CatalogJobState: String, Sendable, Hashable, CaseIterable {
-    case queued, running, done, failed, cancelled
-}
-
 /// A job as the job table holds it now.
 public struct CatalogJobStatus: Sendable, Hashable {
     public let id: Int64

@@ -201,6 +201,7 @@ enum PostgresSchema {
             DROP INDEX asset_pixelWidth;
             CREATE INDEX asset_pixelWidth ON asset(pixelWidth DESC, (originalFilename COLLATE "C"), (id COLLATE "C"));
             """),
+        // 7368420152 below is CatalogSchema's changeSet_order lock written out, not shared: a migration is history and keeps its text (CatalogSchemaTests compares the two).
         Migration(name: "pg4: jobs claimed by any node; notifications of changes and jobs", sql: """
             -- Batch work (a preset on 100 000 photos, upgrade, thumbnails of
             -- new imports) cut into jobs that any node claims with FOR UPDATE

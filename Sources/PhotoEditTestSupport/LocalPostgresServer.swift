@@ -5,8 +5,9 @@ import PhotoEditPostgres
 
 /// A real PostgreSQL server for the tests and benchmarks, on loopback: a new
 /// cluster in a temporary folder (initdb), started once per process on a free port,
-/// trust authentication for the one user. A watcher shell stops the server
-/// and removes the folder when the test process ends, however it ends, so
+/// trust authentication for the one user. It runs under a shell on a
+/// `Lifeline`: when the test process ends, however it ends, the shell gets
+/// SIGTERM, stops the server (fast shutdown) and removes the folder, so
 /// nothing is left running. PostgreSQL refuses to run as root: as root, the
 /// cluster belongs to the `postgres` user Debian's package creates.
 package final class LocalPostgresServer: Sendable {
@@ -44,17 +45,19 @@ package final class LocalPostgresServer: Sendable {
         let asOwner = root ? "setpriv --reuid=postgres --regid=postgres --init-groups " : ""
         try Self.shell("\(asOwner)'\(bin)/initdb' -D '\(folder)/data' -U \(user) --auth=trust -E UTF8 --no-locale --no-sync >'\(folder)/initdb.log' 2>&1",
                        "initdb")
-        // The server, and a watcher that stops it (and removes the folder)
-        // once this process is gone.
+        // The server, under a shell that stops it (fast shutdown) and removes
+        // the folder on SIGTERM, which the lifeline's watcher sends once this
+        // process is gone. (A trapped signal ends the first `wait`.)
         let server = "\(asOwner)'\(bin)/postgres' -D '\(folder)/data' -p \(port) -k '\(folder)' -c listen_addresses=127.0.0.1 "
             + "-c fsync=off -c full_page_writes=off -c max_connections=200 -c shared_buffers=256MB"
-        let watcher = """
+        let script = """
             \(server) >'\(folder)/server.log' 2>&1 &
             pg=$!
-            while kill -0 \(getpid()) 2>/dev/null && kill -0 $pg 2>/dev/null; do sleep 0.5; done
-            kill -INT $pg 2>/dev/null; wait $pg; rm -rf '\(folder)'
+            trap 'kill -INT $pg 2>/dev/null' TERM INT
+            wait $pg; wait $pg; rm -rf '\(folder)'
             """
-        let process = try Self.start(watcher)
+        let process = Self.process(script)
+        try Lifeline.run(process)
         // Ready when it accepts connections (pg_isready), within 60 s.
         let deadline = Date().addingTimeInterval(60)
         while true {
@@ -78,20 +81,20 @@ package final class LocalPostgresServer: Sendable {
         do { return try LoopbackPorts.free(1)[0] } catch { throw Problem.failed("\(error)") }
     }
 
-    /// `sh -c command`, started, its output discarded.
-    static func start(_ command: String) throws -> Process {
+    /// `sh -c command`, its output discarded, not started.
+    static func process(_ command: String) -> Process {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/sh")
         p.arguments = ["-c", command]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
-        try p.run()
         return p
     }
 
     @discardableResult
     static func shell(_ command: String, _ what: String) throws -> Int32 {
-        let p = try start(command)
+        let p = process(command)
+        try p.run()
         let status = waitForExit(p)   // not waitUntilExit: see waitForTermination
         guard status == 0 else { throw Problem.failed("\(what) failed (exit \(status))") }
         return status

@@ -196,7 +196,8 @@ extension String {
 }
 
 /// `photoedit serve` started as a process on a library folder, on a free
-/// port it picks itself (`--port 0`); the first line it prints names it.
+/// port it picks itself (`--port 0`); the first line it prints names it. It
+/// runs on a `Lifeline`: it stops when the test process ends, however it ends.
 // @unchecked: Foundation's Process is not Sendable; all stored properties are `let`s, and waiting is serialised by the Mutexes below.
 package final class ServeProcess: @unchecked Sendable {
     package let process: Process
@@ -207,10 +208,10 @@ package final class ServeProcess: @unchecked Sendable {
     /// Its stderr, or nil when discarded.
     package let errors: URL?
 
-    /// Starts `photoedit serve --library LIBRARY --port 0 ARGS`; its stderr
-    /// goes to `LIBRARY-serve.err` beside the library (`keepErrors`) or
-    /// nowhere. Throws when it printed no port.
-    package init(library: URL, arguments: [String] = [], keepErrors: Bool = true) throws {
+    /// Starts `photoedit serve --library LIBRARY --port 0 ARGS` on `lifeline`
+    /// (this process's when nil); its stderr goes to `LIBRARY-serve.err`
+    /// beside the library (`keepErrors`) or nowhere. Throws when it printed no port.
+    package init(library: URL, arguments: [String] = [], keepErrors: Bool = true, lifeline: Lifeline? = nil) throws {
         process = try PhotoEditBinary.process(["serve", "--library", library.path, "--port", "0"] + arguments)
         if keepErrors {
             let errors = library.deletingLastPathComponent().appendingPathComponent(library.lastPathComponent + "-serve.err")
@@ -223,7 +224,7 @@ package final class ServeProcess: @unchecked Sendable {
         }
         let stdout = Pipe()
         process.standardOutput = stdout
-        try process.run()
+        try (lifeline ?? Lifeline.shared.get()).run(process)
         let (text, listening) = Self.firstLine(stdout)
         guard let port = listening else {
             process.terminate()

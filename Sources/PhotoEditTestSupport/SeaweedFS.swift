@@ -9,8 +9,9 @@ import Glibc
 
 /// A real SeaweedFS (`weed server -s3`) on loopback, started once per test
 /// process on random free ports in a temporary folder, with an S3 identity for
-/// the tests. It runs under a small watchdog shell that stops it when the test
-/// process ends however it ends; a normal exit also stops and reaps it (atexit).
+/// the tests. It runs under a small shell on a `Lifeline`, which stops it
+/// when the test process ends however it ends; a normal exit also stops and
+/// reaps it (atexit).
 package final class SeaweedFS: Sendable {
     package static let accessKey = "photoedit-test"
     package static let secretKey = "photoedit-test-secret-0123456789"
@@ -82,7 +83,7 @@ package final class SeaweedFS: Sendable {
         do { ports = try LoopbackPorts.free(8) } catch { throw BlobStoreError.configuration("\(error)") }
         // Logs to stderr (weed.log), not glog files in /tmp; the HTTP local
         // sockets in the folder. The gRPC local sockets weed always makes at
-        // /tmp/seaweedfs-<service>-grpc-<port>.sock: the watchdog removes them.
+        // /tmp/seaweedfs-<service>-grpc-<port>.sock: the shell removes them.
         let arguments = [
             "-logtostderr", "server", "-dir=\(folder.path)/data",
             "-filer.localSocket=\(folder.path)/filer.sock", "-s3.localSocket=\(folder.path)/s3.sock", "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
@@ -91,35 +92,36 @@ package final class SeaweedFS: Sendable {
             "-filer", "-filer.port=\(ports[4])", "-filer.port.grpc=\(ports[5])",
             "-s3", "-s3.port=\(ports[6])", "-s3.port.grpc=\(ports[7])", "-s3.config=\(folder.path)/s3.json",
         ]
-        // The watchdog: stops weed when the test process is gone (even after a
-        // kill -9), or at once on TERM; waits for it either way.
-        // weed can take 10 s and more to honour TERM: 2 s of grace, then KILL.
+        // The shell: stops weed on TERM (from the atexit handler, or from the
+        // lifeline's watcher once the test process is gone, even after a
+        // kill -9), and when weed ends by itself; waits for it either way.
+        // weed can take 10 s and more to honour TERM: 2 s of grace, then KILL
+        // (within the lifeline's grace). A trapped signal ends the `wait`.
         let script = """
         "$0" "$@" >"$WEED_LOG" 2>&1 &
         w=$!
         stop() { kill $w 2>/dev/null; for i in 1 2 3 4 5 6 7 8; do kill -0 $w 2>/dev/null || break; sleep 0.25; done; kill -9 $w 2>/dev/null; wait $w 2>/dev/null; rm -f $WEED_SOCKETS; exit 0; }
         trap stop TERM INT
-        while kill -0 "$TEST_PID" 2>/dev/null && kill -0 $w 2>/dev/null; do sleep 0.5; done
+        wait $w
         stop
         """
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", script, weed] + arguments
         var environment = ProcessInfo.processInfo.environment
-        environment["TEST_PID"] = String(getpid())
         environment["WEED_LOG"] = folder.appendingPathComponent("weed.log").path
         environment["WEED_SOCKETS"] = [("master", ports[1]), ("volume", ports[3]), ("filer", ports[5]), ("s3", ports[7])]
             .map { "/tmp/seaweedfs-\($0.0)-grpc-\($0.1).sock" }.joined(separator: " ")
         process.environment = environment
-        try process.run()
-        watchdogPID = process.processIdentifier
+        try Lifeline.run(process)
+        shellPID = process.processIdentifier
         serverFolder = strdup(folder.path)
         atexit {
-            if watchdogPID > 0 {
-                kill(watchdogPID, SIGTERM)
+            if shellPID > 0 {
+                kill(shellPID, SIGTERM)
                 var status: Int32 = 0
-                waitpid(watchdogPID, &status, 0)
-                watchdogPID = 0   // a retried start registered this handler more than once
+                waitpid(shellPID, &status, 0)
+                shellPID = 0   // a retried start registered this handler more than once
             }
             if let serverFolder {
                 let path = String(cString: serverFolder)
@@ -144,7 +146,7 @@ package final class SeaweedFS: Sendable {
         }
         let log = (try? String(contentsOf: folder.appendingPathComponent("weed.log"), encoding: .utf8)) ?? ""
         if !process.isRunning {
-            // The watchdog has stopped (weed is gone); its folder goes too.
+            // The shell has stopped (weed is gone); its folder goes too.
             let message = "SeaweedFS did not start (\(lastError.map { "\($0)" } ?? "exited")); log: \(Self.fatalLines(log))"
             try? FileManager.default.removeItem(at: folder)
             throw ExitedWhileStarting(message: message)
@@ -160,6 +162,6 @@ package final class SeaweedFS: Sendable {
 }
 
 // nonisolated(unsafe): read by the `atexit` handler, a C function pointer that can capture nothing and runs after every task has ended.
-nonisolated(unsafe) private var watchdogPID: pid_t = 0
+nonisolated(unsafe) private var shellPID: pid_t = 0
 nonisolated(unsafe) private var serverFolder: UnsafeMutablePointer<CChar>?
 #endif

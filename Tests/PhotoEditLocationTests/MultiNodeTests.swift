@@ -68,7 +68,7 @@ struct MultiNodeTests {
             }
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
-            try process.run()
+            try Lifeline.run(process)   // stopped with the test process, however it ends
         }
 
         /// SIGTERM: the master stops its worker, then exits.

@@ -192,12 +192,5 @@ import Testing
         #expect(CatalogSchema.table("asset")?.columns.map(\.name).prefix(3) == ["id", "originalFilename", "sha256"], "declaration order")
         #expect(CatalogSchema.job.leaseUntil.column.type == .timestampWithTimeZone && !CatalogSchema.job.leaseUntil.column.notNull)
     }
-
-    /// The job table's CHECKs are what PostgresJobs knows: its states and its limit on claims.
-    @Test func theJobTableChecksWhatTheQueueKnows() {
-        #expect(CatalogSchema.Job.states == CatalogJobState.allCases.map(\.rawValue))
-        #expect(CatalogSchema.job.state.column.check == .oneOf(CatalogJobState.allCases.map(\.rawValue)))
-        #expect(CatalogSchema.job.maxAttempts.column.check == .within(PostgresCatalog.JobLimits.attempts))
-    }
 }
 #endif

@@ -83,7 +83,7 @@ struct PostgresJobsTests {
         process.arguments = ["job-worker", catalog.location.description, "--lease", "6"]
         let out = Pipe()
         process.standardOutput = out
-        try process.run()
+        try Lifeline.run(process)   // stopped with the test process, however it ends
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         let (batch, _) = try await catalog.enqueue(kind: "sleep", payloads: Self.payloads(0..<6, ms: 60_000))
         // Wait until it has claimed a job, then kill -9 it in the middle of it.

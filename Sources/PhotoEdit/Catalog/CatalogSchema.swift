@@ -616,8 +616,8 @@ extension CatalogSchema {
     /// (PostgresJobs). A claim is a lease its worker renews; `attempts`
     /// numbers the claims and fences the worker.
     package struct Job: TableDeclaration {
-        /// Where a job is (PostgresJobs' CatalogJobState).
-        package static let states = ["queued", "running", "done", "failed", "cancelled"]
+        /// Where a job is: the public `CatalogJobState`'s cases, in their order.
+        package static let states = CatalogJobState.allCases.map(\.rawValue)
         /// The claims a job may be given before it fails.
         package static let attemptsAllowed = 1...100
 
@@ -627,7 +627,7 @@ extension CatalogSchema {
         package let kind = Field<String>("kind")
         /// A JSON object, as enqueued.
         package let payload = Field<String>("payload", .json)
-        package let state = Field<String>("state", default: "queued", check: .oneOf(Job.states))
+        package let state = Field<String>("state", default: CatalogJobState.queued.rawValue, check: .oneOf(Job.states))
         /// Claims so far.
         package let attempts = Field<Int>("attempts", default: 0)
         package let maxAttempts = Field<Int>("maxAttempts", check: .within(Job.attemptsAllowed))

@@ -98,7 +98,7 @@ final class PhotoEditChild: @unchecked Sendable {
         process = try PhotoEditBinary.process(arguments, environment: environment)
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try Lifeline.run(process)   // stopped with the test process, however it ends
         let handle = output.fileHandleForReading
         Thread.detachNewThread { [self] in
             var buffer = Data()

@@ -93,7 +93,8 @@ enum BrowserScript {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
-        try process.run()
+        // Its group (the browser, chromedriver, the servers) is stopped with the test process, however it ends.
+        try Lifeline.run(process)
         let collected = Collected()
         let reader = Thread { collected.append((try? FileIO.readToEnd(output.fileHandleForReading.fileDescriptor, what: "the browser script's output")) ?? Data()) }
         reader.start()

@@ -400,7 +400,7 @@ final class LongProcess: @unchecked Sendable {
         process = try PhotoEditBinary.process(arguments)
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try Lifeline.run(process)   // stopped with the test process, however it ends
     }
 
     var output: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }

@@ -1,0 +1,16 @@
+/// Where a job of a PostgreSQL catalog's job queue is (PhotoEditPostgres'
+/// `PostgresCatalog` jobs). Declared here, in the engine, because the
+/// catalog's schema is: the job table's CHECK on its `state` column lists
+/// these cases, in this order (`CatalogSchema.Job.states`).
+public enum CatalogJobState: String, Sendable, Hashable, CaseIterable {
+    /// Waiting for a worker (again, after a failed claim with claims left).
+    case queued
+    /// Claimed by a worker whose lease runs.
+    case running
+    /// Finished.
+    case done
+    /// Failed on its last allowed claim.
+    case failed
+    /// Its batch was cancelled before it finished.
+    case cancelled
+}
