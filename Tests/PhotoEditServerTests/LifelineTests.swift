@@ -39,14 +39,19 @@ struct LifelineTests {
         return state != "Z" && state != "X"
     }
 
-    /// Seconds until `done` answers true (asked every 50 ms), nil after `limit` seconds.
-    static func seconds(within limit: Double, until done: () -> Bool) async throws -> Double? {
-        let start = Date()
-        while Date().timeIntervalSince(start) < limit {
-            if done() { return Date().timeIntervalSince(start) }
-            try await Task.sleep(for: .milliseconds(50))
+    /// Seconds from `start` until `done` answers true (asked every 50 ms),
+    /// nil after `limit` seconds. Asked and timed on a client thread: in a
+    /// whole run a task's resumption after a sleep waits behind every suite
+    /// on the two cooperative threads (a poll resumed after the limit gave up
+    /// without asking again once).
+    static func seconds(from start: Date, within limit: Double, until done: @escaping @Sendable () -> Bool) async throws -> Double? {
+        try await ClientThreads.run {
+            while true {
+                if done() { return Date().timeIntervalSince(start) }
+                if Date().timeIntervalSince(start) >= limit { return nil }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
         }
-        return nil
     }
 
     @Test("kill -9 of the process holding the lifeline: photoedit serve on it gets SIGTERM, exits 0 and frees its port")
@@ -65,8 +70,9 @@ struct LifelineTests {
         health.send(Data("GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".utf8))
         #expect(health.receiveAll().hasPrefix("HTTP/1.1 200"))
 
+        let killed = Date()
         Self.killHolder(holder)
-        let took = try await Self.seconds(within: 20) { !serve.isRunning }
+        let took = try await Self.seconds(from: killed, within: 20) { !serve.isRunning }
         #expect(took != nil, "photoedit serve still runs 20 s after the process holding its lifeline was killed")
         guard took != nil else { return }
         // SIGTERM, not SIGKILL: serve's graceful stop, exit 0.
@@ -92,8 +98,10 @@ struct LifelineTests {
         defer { if Self.runs(child) { kill(child, SIGKILL) } }
         #expect(Self.runs(child))
 
+        let serverID = server.processIdentifier
+        let killed = Date()
         Self.killHolder(holder)
-        let took = try await Self.seconds(within: Double(Lifeline.grace) + 15) { !Self.runs(server.processIdentifier) && !Self.runs(child) }
+        let took = try await Self.seconds(from: killed, within: Double(Lifeline.grace) + 15) { !Self.runs(serverID) && !Self.runs(child) }
         #expect(took != nil, "the shell or its child still runs \(Lifeline.grace + 15) s after the lifeline's holder was killed")
         guard let took else { return }
         // SIGKILL came after the grace period (SIGTERM first, ignored).
