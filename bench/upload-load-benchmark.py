@@ -19,6 +19,8 @@ interleaved; the goal is judged on the median ratio.
 Floors of the machine: `--separate-server` (the same uploads to a second
 serve process on the same cores) and `--hogs N` (processes at nice +10
 instead of uploads) show what sharing the cores alone costs a hit.
+`--upload-mb-s R` caps the uploads' throughput (all clients together) to
+show the hits' p99 as a function of how fast photos are taken in.
 
 Needs: python3, `vips` (libvips-tools), `wrk`, a release photoedit. See
 bench/README.md.
@@ -67,8 +69,11 @@ def distinct_copies(bases, count, folder):
 class Uploader:
     """Clients posting files one after another until told to stop."""
 
-    def __init__(self, port, files, clients, nice=0):
+    def __init__(self, port, files, clients, nice=0, rate_mb_s=0.0):
         self.port, self.files, self.clients, self.nice = port, files, clients, nice
+        # --upload-mb-s: one budget for all clients together (bytes a second), 0 for none.
+        self.rate = rate_mb_s * 1e6
+        self.budget_due = 0.0  # when the bytes handed out so far have been earned
         self.next = 0
         self.lock = threading.Lock()
         self.stopping = threading.Event()
@@ -83,6 +88,19 @@ class Uploader:
             self.next += 1
             return self.files[self.next - 1]
 
+    def send_paced(self, connection, body):
+        """Sends `body` in 64 KiB pieces, each when the shared budget allows it."""
+        piece = 65536
+        for start in range(0, len(body), piece):
+            chunk = body[start:start + piece]
+            with self.lock:
+                self.budget_due = max(self.budget_due, time.monotonic()) + len(chunk) / self.rate
+                due = self.budget_due
+            delay = due - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+            connection.send(chunk)
+
     def client(self):
         if self.nice:
             # This client thread only (Linux: a nice value is a thread's).
@@ -95,8 +113,15 @@ class Uploader:
                 body = f.read()
             try:
                 c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=300)
-                c.request("POST", f"/v1/assets?filename={os.path.basename(path)}", body=body,
-                          headers={"Content-Type": "image/jpeg"})
+                target = f"/v1/assets?filename={os.path.basename(path)}"
+                if self.rate:
+                    c.putrequest("POST", target)
+                    c.putheader("Content-Type", "image/jpeg")
+                    c.putheader("Content-Length", str(len(body)))
+                    c.endheaders()
+                    self.send_paced(c, body)
+                else:
+                    c.request("POST", target, body=body, headers={"Content-Type": "image/jpeg"})
                 r = c.getresponse()
                 r.read()
                 c.close()
@@ -173,6 +198,12 @@ def main():
     ap.add_argument("--clients-nice", type=int, default=0,
                     help="nice value of the upload clients' threads (e.g. 19: clients standing in for other "
                          "machines, their own CPU not taken from the server's cores; default 0)")
+    ap.add_argument("--upload-mb-s", type=float, default=0, metavar="MB/S",
+                    help="the upload clients together send at most this many MB a second (0: as fast as the server "
+                         "reads): what the hits' p99 costs at a given upload throughput. Give fewer --uploads and a "
+                         "longer --warmup with it, so uploads are being answered (decoded, imported) during wrk")
+    ap.add_argument("--warmup", type=float, default=2,
+                    help="seconds between starting the uploads and starting the loaded wrk run (default 2)")
     ap.add_argument("--hogs", type=int, default=0, metavar="N",
                     help="instead of uploads, N processes at nice +10 (what they do: --hog-kind): the floor, "
                          "what sharing the cores with work at that priority alone costs a hit")
@@ -217,9 +248,9 @@ def main():
         for r in range(args.runs):
             idle = hits(server.port, hit, args.connections, args.seconds, args.pace_ms, work)
             files = copies[r * per_run:(r + 1) * per_run]
-            uploader = Hogs(args.hogs, args.hog_kind, bases[0]) if args.hogs else Uploader(target.port, files, args.uploads, args.clients_nice)
+            uploader = Hogs(args.hogs, args.hog_kind, bases[0]) if args.hogs else Uploader(target.port, files, args.uploads, args.clients_nice, args.upload_mb_s)
             uploader.start()
-            time.sleep(2)  # every client has a request under way
+            time.sleep(args.warmup)  # every client has a request under way
             began = time.monotonic()
             loaded = hits(server.port, hit, args.connections, args.seconds, args.pace_ms, work)
             ended = time.monotonic()
@@ -232,7 +263,8 @@ def main():
                    "statuses": {str(k): v for k, v in uploader.statuses.items()}, "load": load}
             results["runs"].append(run)
             load_name = (f"{args.hogs} {args.hog_kind} hogs at nice 10" if args.hogs
-                         else f"{args.uploads} uploads" + (" to another server" if args.separate_server else ""))
+                         else f"{args.uploads} uploads" + (" to another server" if args.separate_server else "")
+                         + (f" capped at {args.upload_mb_s:g} MB/s" if args.upload_mb_s else ""))
             serve.log(f"  run {r + 1}: warm hit p99 idle {idle['p99_ms']:.2f} ms, under {load_name} "
                       f"{loaded['p99_ms']:.2f} ms = {run['ratio']:.2f}x; {len(during)} uploads answered during "
                       f"wrk ({run['upload_mb_s']:.0f} MB/s), statuses {run['statuses']}, load {load:.1f}")
@@ -246,7 +278,8 @@ def main():
     results["median_ratio"] = ratio
     under = (f"{args.hogs} processes at nice +10 each decoding a 24 MP JPEG over and over" if args.hog_kind == "decode"
                                     else f"{args.hogs} processes spinning at nice +10") if args.hogs else f"{args.uploads} concurrent {mb:.1f} MB uploads" + (
-                                        " to another photoedit serve on the same cores" if args.separate_server else "")
+                                        " to another photoedit serve on the same cores" if args.separate_server else "") + (
+                                        f" capped at {args.upload_mb_s:g} MB/s together" if args.upload_mb_s else "")
     print(f"warm render hit p99 under {under} / idle: median {ratio:.2f}x "
           f"(goal <= {GOAL_P99_RATIO}x); idle p99 {statistics.median(r['idle_p99_ms'] for r in results['runs']):.2f} ms, "
           f"loaded {statistics.median(r['loaded_p99_ms'] for r in results['runs']):.2f} ms; "
