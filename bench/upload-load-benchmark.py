@@ -79,11 +79,13 @@ class Uploader:
         self.stopping = threading.Event()
         self.statuses = {}
         self.answered = []  # (end time, bytes)
+        self.ran_out = None  # when a client first found no file left
         self.threads = [threading.Thread(target=self.client, daemon=True) for _ in range(clients)]
 
     def take(self):
         with self.lock:
             if self.next >= len(self.files):
+                self.ran_out = self.ran_out or time.monotonic()
                 return None
             self.next += 1
             return self.files[self.next - 1]
@@ -150,6 +152,7 @@ class Hogs:
         self.procs = []
         self.statuses = {}  # no uploads: nothing answered, nothing refused
         self.answered = []
+        self.ran_out = None
 
     def start(self):
         if self.kind == "decode":
@@ -229,8 +232,9 @@ def main():
     serve.log("making 24 MP JPEGs…")
     bases = serve.make_large(work, 4, 6000, 4000)
     mb = statistics.mean(os.path.getsize(b) for b in bases) / 1e6
-    # Enough distinct files that the clients never run out during a loaded run.
-    per_run = max(args.uploads * 4, int(args.uploads * args.seconds / 2))
+    # Enough distinct files that the clients never run out during a loaded run: at least
+    # 4 a client, one a client every 2 s, and 4 a second (what a few fast clients take).
+    per_run = max(args.uploads * 4, int(args.uploads * args.seconds / 2), int(4 * (args.warmup + args.seconds)))
     copies = distinct_copies(bases, per_run * args.runs, os.path.join(work, "photos"))
     library = os.path.join(work, "library")
     photo = serve.import_ids(photoedit, library, [serve.SAMPLE])[0]
@@ -257,6 +261,9 @@ def main():
             uploader.stop()
             during = [n for t, n in uploader.answered if began <= t <= ended]
             load = os.getloadavg()[0]
+            if uploader.ran_out and uploader.ran_out < ended:
+                serve.log(f"  (the upload clients ran out of files {ended - uploader.ran_out:.1f} s before wrk ended: "
+                          "this run's load was lighter at its end)")
             run = {"idle_p99_ms": idle["p99_ms"], "loaded_p99_ms": loaded["p99_ms"],
                    "ratio": loaded["p99_ms"] / idle["p99_ms"], "idle_rps": idle["rps"], "loaded_rps": loaded["rps"],
                    "uploads_during": len(during), "upload_mb_s": sum(during) / 1e6 / (ended - began),
