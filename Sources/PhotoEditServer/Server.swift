@@ -78,10 +78,14 @@ public struct ServerContext: RequestContext, RemoteAddressRequestContext {
     /// The client's address (the change feed's per-client share when there are no tokens).
     public var remoteAddress: SocketAddress?
 
+    /// The request's connection (its owed `100 Continue` is sent through it: ``ExpectContinue``).
+    var channel: (any Channel)?
+
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         requestID = ""
         remoteAddress = source.channel.remoteAddress
+        channel = source.channel
     }
 
     /// Upload bodies are streamed; other bodies are collected up to 1 MiB.
@@ -202,7 +206,7 @@ public func makeServer(library: PhotoLibrary, configuration: ServerConfiguration
     let router = makeRouter(state: state)
     let application = Application(
         router: router,
-        server: .http1(configuration: .init(additionalChannelHandlers: [RequestHeadDeadline(limit: .init(configuration.headerTimeout))],
+        server: .http1(configuration: .init(additionalChannelHandlers: [RequestHeadDeadline(limit: .init(configuration.headerTimeout)), ExpectContinue()],
                                             idleTimeout: .init(configuration.idleTimeout))),
         // A burst of connections waits in the kernel's queue (capped by
         // net.core.somaxconn) instead of having its SYNs dropped at 256, so a
@@ -222,6 +226,7 @@ func makeRouter(state: ServerState) -> Router<ServerContext> {
     router.add(middleware: ProblemMiddleware())
     router.add(middleware: ShutdownMiddleware(flag: state.shutdown))
     router.add(middleware: TimeoutMiddleware(limit: state.configuration.requestTimeout))
+    router.add(middleware: ExpectContinueMiddleware())
 
     addMetricsRoute(router, state: state)
     addOpenAPIRoute(router)
