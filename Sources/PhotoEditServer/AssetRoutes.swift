@@ -69,6 +69,13 @@ func addAssetRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
         if let length = request.headers[.contentLength].flatMap({ Int64($0) }), length > limit {
             throw Problem(.contentTooLarge, code: "upload-too-large", "the upload is \(length) bytes; the limit is \(limit)")
         }
+        // A form's upload (curl -F, an HTML form) would be staged whole and
+        // then refused as "not an image": say what to send instead, before
+        // the body is read.
+        if request.headers[.contentType]?.lowercased().trimmingCharacters(in: .whitespaces).hasPrefix("multipart/") == true {
+            throw Problem(.unsupportedMediaType, code: "unsupported-media-type",
+                          "the body is the photo's own bytes (curl --data-binary @photo.jpg), not a multipart form")
+        }
         let filename = request.formQuery().get("filename") ?? request.headers[.contentDisposition].flatMap(dispositionFilename)
         do { _ = try PhotoLibrary.checkedFilename(filename) } catch let error as PhotoEditError {
             // A name with folders (../../etc/x.jpg) is a bad parameter, not a refused change.

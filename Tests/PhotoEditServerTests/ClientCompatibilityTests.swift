@@ -90,6 +90,30 @@ struct ClientCompatibilityTests {
         }
     }
 
+    @Test("a form's upload (multipart/form-data, as curl -F sends it) is 415 saying what to send, and nothing is imported")
+    func multipartUpload() async throws {
+        let temp = try TemporaryLibrary()
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: Paths.sample("coffee.jpg")))
+        let form = Data("--b0undary\r\nContent-Disposition: form-data; name=\"file\"; filename=\"coffee.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
+            + jpeg + Data("\r\n--b0undary--\r\n".utf8)
+        try await server(temp).test(.router) { client in
+            try await client.execute(uri: "/v1/assets?filename=coffee.jpg", method: .post,
+                                     headers: [.contentType: "multipart/form-data; boundary=b0undary"], body: ByteBuffer(bytes: form)) { response in
+                #expect(response.status == .unsupportedMediaType)
+                #expect(response.member("code") == .string("unsupported-media-type"))
+                #expect(response.member("detail")?.stringValue?.contains("--data-binary") == true)
+            }
+            // The same photo as the body itself is imported.
+            try await client.execute(uri: "/v1/assets?filename=coffee.jpg", method: .post, body: ByteBuffer(bytes: jpeg)) { response in
+                #expect(response.status == .created)
+            }
+            try await client.execute(uri: "/v1/assets", method: .get) { response in
+                guard case let .array(assets)? = response.member("assets") else { Issue.record("no assets"); return }
+                #expect(assets.count == 1)
+            }
+        }
+    }
+
     @Test("a missing LUT is 400 unknown-lut naming only the LUT, on edits and previews")
     func missingLUT() async throws {
         let temp = try TemporaryLibrary()
