@@ -15,9 +15,9 @@ extension Process {
     /// SIGINT, SIGCHLD, SIGALRM…): a `darktable-cli` started there could not
     /// be stopped with SIGTERM, and a shell never ran its TERM trap nor woke
     /// from `wait`. So the calling thread's mask is emptied for the spawn
-    /// and put back at once. (The main thread has no signal blocked in any
-    /// case, so a process signal that lands on this thread meanwhile is
-    /// handled as it would be there.)
+    /// and put back at once. (`photoedit`'s main thread has no signal
+    /// blocked in any case, so a process signal that lands on this thread
+    /// meanwhile is handled as it would be there.)
     package func runWithNoSignalBlocked() throws {
         var none = sigset_t(), old = sigset_t()
         sigemptyset(&none)
