@@ -301,5 +301,15 @@ extension PostgresQuery.StringInterpolation {
     mutating func appendInterpolation(_ table: some CatalogSchema.TableDeclaration) {
         appendInterpolation(unescaped: table.tableName)
     }
+
+    /// A job state, as a SQL literal (`'queued'`; `CatalogJobState.sqlLiteral`).
+    mutating func appendInterpolation(_ state: CatalogJobState) {
+        appendInterpolation(unescaped: state.sqlLiteral)
+    }
+
+    /// Job states, as a list of SQL literals for `IN (…)`.
+    mutating func appendInterpolation(_ states: [CatalogJobState]) {
+        appendInterpolation(unescaped: states.map(\.sqlLiteral).joined(separator: ", "))
+    }
 }
 #endif

@@ -128,10 +128,11 @@ extension PostgresCatalog {
             let rows = try await catalogRows("""
                 WITH next AS (
                     SELECT \(j.id) FROM \(j)
-                    WHERE ((\(j.state) = 'queued' AND \(j.runAfter) <= clock_timestamp()) OR (\(j.state) = 'running' AND \(j.leaseUntil) < clock_timestamp()))
+                    WHERE ((\(j.state) = \(CatalogJobState.queued) AND \(j.runAfter) <= clock_timestamp())
+                        OR (\(j.state) = \(CatalogJobState.running) AND \(j.leaseUntil) < clock_timestamp()))
                         AND \(j.kind) = ANY(\(kinds)::text[])
                     ORDER BY \(j.id) LIMIT 1 FOR UPDATE SKIP LOCKED)
-                UPDATE \(j) SET \(j.state) = 'running', \(j.worker) = \(worker), \(j.attempts) = \(j).\(j.attempts) + 1,
+                UPDATE \(j) SET \(j.state) = \(CatalogJobState.running), \(j.worker) = \(worker), \(j.attempts) = \(j).\(j.attempts) + 1,
                     \(j.leaseUntil) = clock_timestamp() + make_interval(secs => \(seconds))
                 FROM next WHERE \(j).\(j.id) = next.\(j.id)
                 RETURNING \(j).\(j.id), \(j).\(j.batch), \(j).\(j.kind), \(j).\(j.payload)::text, \(j).\(j.attempts), \(j).\(j.maxAttempts),
@@ -155,7 +156,7 @@ extension PostgresCatalog {
         return try await catalogRows("""
             UPDATE \(j) SET \(j.leaseUntil) = clock_timestamp() + make_interval(secs => \(seconds)),
                 \(j.done) = COALESCE(\(done), \(j.done)), \(j.total) = COALESCE(\(total), \(j.total))
-            WHERE \(j.id) = \(job.id) AND \(j.worker) = \(worker) AND \(j.attempts) = \(Int32(job.attempt)) AND \(j.state) = 'running'
+            WHERE \(j.id) = \(job.id) AND \(j.worker) = \(worker) AND \(j.attempts) = \(Int32(job.attempt)) AND \(j.state) = \(CatalogJobState.running)
             RETURNING \(j.id)
             """).count == 1
     }
@@ -178,19 +179,19 @@ extension PostgresCatalog {
         }
         let delay = min(300, 1 << min(job.attempt, 9)), j = CatalogSchema.job
         _ = try await catalogRows("""
-            UPDATE \(j) SET \(j.state) = 'queued', \(j.worker) = NULL, \(j.leaseUntil) = NULL, \(j.error) = \(String(line)),
+            UPDATE \(j) SET \(j.state) = \(CatalogJobState.queued), \(j.worker) = NULL, \(j.leaseUntil) = NULL, \(j.error) = \(String(line)),
                 \(j.runAfter) = clock_timestamp() + make_interval(secs => \(Double(delay)))
-            WHERE \(j.id) = \(job.id) AND \(j.worker) = \(worker) AND \(j.attempts) = \(Int32(job.attempt)) AND \(j.state) = 'running'
+            WHERE \(j.id) = \(job.id) AND \(j.worker) = \(worker) AND \(j.attempts) = \(Int32(job.attempt)) AND \(j.state) = \(CatalogJobState.running)
             """)
     }
 
     private func finish(id: Int64, worker: String, attempt: Int, state: CatalogJobState, error: String?) async throws -> Bool {
         let j = CatalogSchema.job
         return try await catalogRows("""
-            UPDATE \(j) SET \(j.state) = \(state.rawValue), \(j.error) = COALESCE(\(error), \(j.error)), \(j.leaseUntil) = NULL,
+            UPDATE \(j) SET \(j.state) = \(state), \(j.error) = COALESCE(\(error), \(j.error)), \(j.leaseUntil) = NULL,
                 \(j.finished) = clock_timestamp(),
-                \(j.done) = CASE WHEN \(state.rawValue) = 'done' THEN COALESCE(\(j.total), \(j.done)) ELSE \(j.done) END
-            WHERE \(j.id) = \(id) AND \(j.worker) = \(worker) AND \(j.attempts) = \(Int32(attempt)) AND \(j.state) = 'running'
+                \(j.done) = CASE WHEN \(state) = \(CatalogJobState.done) THEN COALESCE(\(j.total), \(j.done)) ELSE \(j.done) END
+            WHERE \(j.id) = \(id) AND \(j.worker) = \(worker) AND \(j.attempts) = \(Int32(attempt)) AND \(j.state) = \(CatalogJobState.running)
             RETURNING \(j.id)
             """).count == 1
     }
@@ -201,8 +202,8 @@ extension PostgresCatalog {
     public func cancelBatch(_ batch: String) async throws -> Int {
         let j = CatalogSchema.job
         return try await catalogRows("""
-            UPDATE \(j) SET \(j.state) = 'cancelled', \(j.finished) = clock_timestamp(), \(j.leaseUntil) = NULL
-            WHERE \(j.batch) = \(batch) AND \(j.state) IN ('queued', 'running') RETURNING \(j.id)
+            UPDATE \(j) SET \(j.state) = \(CatalogJobState.cancelled), \(j.finished) = clock_timestamp(), \(j.leaseUntil) = NULL
+            WHERE \(j.batch) = \(batch) AND \(j.state) IN (\(CatalogJobState.unfinished)) RETURNING \(j.id)
             """).count
     }
 
@@ -212,9 +213,9 @@ extension PostgresCatalog {
         return try await mapErrors {
             // Sums, not columns: read by position.
             let rows = try await client.query("""
-                SELECT count(*), count(*) FILTER (WHERE \(j.state) = 'queued'), count(*) FILTER (WHERE \(j.state) = 'running'),
-                    count(*) FILTER (WHERE \(j.state) = 'done'), count(*) FILTER (WHERE \(j.state) = 'failed'),
-                    count(*) FILTER (WHERE \(j.state) = 'cancelled'), COALESCE(sum(\(j.done)), 0)::bigint,
+                SELECT count(*), count(*) FILTER (WHERE \(j.state) = \(CatalogJobState.queued)), count(*) FILTER (WHERE \(j.state) = \(CatalogJobState.running)),
+                    count(*) FILTER (WHERE \(j.state) = \(CatalogJobState.done)), count(*) FILTER (WHERE \(j.state) = \(CatalogJobState.failed)),
+                    count(*) FILTER (WHERE \(j.state) = \(CatalogJobState.cancelled)), COALESCE(sum(\(j.done)), 0)::bigint,
                     CASE WHEN bool_and(\(j.total) IS NOT NULL) THEN sum(\(j.total))::bigint END
                 FROM \(j) WHERE \(j.batch) = \(batch)
                 """, logger: logger).collect()

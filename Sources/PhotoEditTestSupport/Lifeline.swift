@@ -1,4 +1,5 @@
 import Foundation
+import PhotoEdit
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -62,11 +63,14 @@ package final class Lifeline: Sendable {
     }
 
     /// Starts `process` (set up, not started; its standard input is left as
-    /// it is set, and should not be the terminal) and a watcher that stops
-    /// its process group once the lifeline ends. If the watcher cannot start,
-    /// `process` is killed and the error thrown.
+    /// it is set, and should not be the terminal) with no signal blocked
+    /// (`Process.runWithNoSignalBlocked`: a shell started from the
+    /// cooperative pool's thread never ran its TERM trap, so PostgreSQL's
+    /// was killed after the grace period and left its folder), and a
+    /// watcher that stops its process group once the lifeline ends. If the
+    /// watcher cannot start, `process` is killed and the error thrown.
     package func run(_ process: Process) throws {
-        try Self.withNoSignalBlocked { try process.run() }
+        try process.runWithNoSignalBlocked()
         do {
             try watch(process.processIdentifier)
         } catch {
@@ -74,20 +78,6 @@ package final class Lifeline: Sendable {
             _ = waitForTermination(process)
             throw error
         }
-    }
-
-    /// Runs `body` (a spawn) with no signal blocked in this thread. A child
-    /// inherits the signal mask of the thread that starts it, and the
-    /// threads of Dispatch and of the cooperative pool block nearly every
-    /// signal: a shell started from one never ran its TERM trap, nor woke
-    /// from `wait` (SIGCHLD blocked), so PostgreSQL's shell was killed
-    /// after the grace period and left its folder.
-    static func withNoSignalBlocked<T>(_ body: () throws -> T) rethrows -> T {
-        var none = sigset_t(), old = sigset_t()
-        sigemptyset(&none)
-        pthread_sigmask(SIG_SETMASK, &none, &old)
-        defer { pthread_sigmask(SIG_SETMASK, &old, nil) }
-        return try body()
     }
 
     /// Starts the watcher of `pid`: a child of this process, the leader of
@@ -101,7 +91,7 @@ package final class Lifeline: Sendable {
         // Its own errors (a traceback) go to the tests' output.
         watcher.standardError = FileHandle.standardError
         do {
-            try watcher.run()
+            try watcher.runWithNoSignalBlocked()
         } catch {
             throw TestFailure("cannot start \(Self.python), which watches the servers tests start (scripts/install-deps installs python3): \(error)")
         }
@@ -116,7 +106,7 @@ package final class Lifeline: Sendable {
         try writeEnd.withLock { end in
             guard let fd = end else { throw TestFailure("the lifeline was handed over already") }
             holder.standardOutput = FileHandle(fileDescriptor: fd, closeOnDealloc: false)
-            try holder.run()
+            try holder.runWithNoSignalBlocked()
             close(fd)
             end = nil
         }

@@ -125,7 +125,7 @@ func catalogBenchmark(_ arguments: [String]) throws {
         child.executableURL = URL(fileURLWithPath: me)
         child.arguments = ["commit", folder, target]
         child.standardOutput = pipe
-        try child.run()
+        try child.runWithNoSignalBlocked()
         child.waitUntilExit()
         let times = String(decoding: try FileIO.readToEnd(pipe.fileHandleForReading.fileDescriptor, what: "the child's times"), as: UTF8.self).split(separator: " ").compactMap { Int64($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         guard times.count == 2 else { fail("the commit process printed no times") }

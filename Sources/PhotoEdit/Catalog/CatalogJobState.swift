@@ -14,3 +14,14 @@ public enum CatalogJobState: String, Sendable, Hashable, CaseIterable {
     /// Its batch was cancelled before it finished.
     case cancelled
 }
+
+extension CatalogJobState {
+    /// The states of a job that has not finished: where a claim looks (the
+    /// job table's partial index `job_open`) and what a cancel ends.
+    package static let unfinished: [CatalogJobState] = [.queued, .running]
+
+    /// The state as a SQL text literal (`'queued'`), for statements that
+    /// name states in their text, as the schema's CHECK does: constant text,
+    /// so the planner matches `job_open`'s predicate as it would a literal.
+    package var sqlLiteral: String { CatalogSchema.literal(rawValue) }
+}

@@ -690,7 +690,8 @@ extension CatalogSchema {
                   unique: true, only: .postgres),
             Index("assetKeyword_keyword", on: k, [.foldedCase(k.keyword), .column(k.assetId)]),
             // The jobs a claim looks at, and a batch's.
-            Index("job_open", on: job, [.column(job.id)], where: "\(job.state) IN ('queued', 'running')", only: .postgres),
+            Index("job_open", on: job, [.column(job.id)],
+                  where: "\(job.state) IN (" + CatalogJobState.unfinished.map(\.sqlLiteral).joined(separator: ", ") + ")", only: .postgres),
             Index("job_batch", on: job, [.column(job.batch)], only: .postgres),
         ]
     }()

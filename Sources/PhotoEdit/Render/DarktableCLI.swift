@@ -68,7 +68,7 @@ public struct DarktableCLI: Sendable, Hashable {
         process.standardOutput = logHandle
         process.standardError = logHandle
         do {
-            try process.run()
+            try process.runWithNoSignalBlocked()
         } catch {
             throw PhotoEditError.native(library: "darktable", operation: "darktable-cli", message: "could not be started (\(executable)): \(error.localizedDescription)")
         }

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 @testable import PhotoEdit
 import PhotoEditGolden
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// darktable sidecars' histories as foreign adjustment data: read only as
 /// far as module names (never the binary params), kept verbatim as
@@ -284,6 +287,49 @@ struct DarktableHistoryTests {
         #expect(bad.id != nil && bad.darktable == nil && bad.warnings.count == 1, "\(bad.warnings)")
         #expect(bad.warnings.first?.contains("step 8 has no module name") == true && bad.warnings.first?.contains("rm -rf") == false)
         #expect(try lib2.history(bad.id!).count == 1)
+    }
+
+    /// darktable-cli starts with no signal blocked, whatever thread the engine
+    /// runs on: `photoedit`'s commands run on the cooperative pool, whose
+    /// threads (and every thread started from one) block nearly every signal,
+    /// and a child inherits its starter's mask — a darktable-cli that SIGTERM
+    /// could not stop. A script standing for darktable-cli records its mask
+    /// (SigBlk in /proc/PID/status) and fails, as a darktable that makes no image.
+    @Test func darktableStartsWithNoSignalBlocked() throws {
+        let cli = CLILibrary()
+        let photo = try Self.photoWithSidecar(Self.sidecar(), cli.temp)
+        let record = cli.temp.file("masks"), script = cli.temp.file("darktable-cli")
+        // Builtins only: dash sets its own mask around every fork (a grep it
+        // started read all blocked, or none, depending on timing).
+        try """
+            #!/bin/sh
+            while read -r key value; do [ "$key" = SigBlk: ] && echo "$value" >> '\(record)'; done < /proc/$$/status
+            exit 1
+
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        #expect(chmod(script, 0o755) == 0)
+        let masks = { ((try? String(contentsOfFile: record, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
+
+        // The command: import reads the sidecar beside the photo and runs darktable-cli.
+        let r = try CLI.run(["import", "--library", cli.path, photo], environment: ["PHOTOEDIT_DARKTABLE_CLI": script])
+        let id = try #require(r.stdoutLines.first?.split(separator: "\t").first.map(String.init), "\(r)")
+        #expect(r.stderr.contains("made no image (exit 1)"), "\(r)")
+        #expect(masks() == ["0000000000000000"], "darktable-cli's mask, started by photoedit import")
+
+        // The library, called on a thread with SIGTERM and SIGCHLD blocked (as Dispatch's threads have them).
+        let library = try PhotoLibrary(url: URL(fileURLWithPath: cli.path))
+        let standIn = try #require(DarktableCLI(path: script))
+        library.darktable = standIn
+        var blocked = sigset_t(), old = sigset_t()
+        sigemptyset(&blocked)
+        sigaddset(&blocked, SIGTERM)
+        sigaddset(&blocked, SIGCHLD)
+        pthread_sigmask(SIG_BLOCK, &blocked, &old)
+        #expect(throws: PhotoEditError.self) { try library.importDarktableHistory(id) }
+        var mask = sigset_t()
+        pthread_sigmask(SIG_SETMASK, &old, &mask)
+        #expect(sigismember(&mask, SIGTERM) == 1, "the caller's thread keeps its mask")
+        #expect(masks() == ["0000000000000000", "0000000000000000"], "darktable-cli's mask, started by the library")
     }
 
     /// A JPEG darktable exported carries the history it was made with: that
