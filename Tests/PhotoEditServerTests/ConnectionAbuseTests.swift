@@ -27,22 +27,6 @@ struct ConnectionAbuseTests {
         let answer: String
     }
 
-    /// Runs `body` with `photoedit serve ARGUMENTS` on an empty library of
-    /// its own (in `temp`), and stops it after (started and stopped on a client thread).
-    static func withServe(_ arguments: [String], in temp: TemporaryDirectory = TemporaryDirectory("photoedit-abuse"),
-                          _ body: (_ port: Int) async throws -> Void) async throws {
-        let library = temp.url.appendingPathComponent("library")
-        let serve = try await ClientThreads.run { try ServeProcess(library: library, arguments: arguments) }
-        do {
-            try await body(serve.port)
-        } catch {
-            _ = try? await ClientThreads.run { serve.stop() }
-            throw error
-        }
-        let ended = try await ClientThreads.run { serve.stop() }
-        #expect(ended == .exited(0), "serve: \(serve.log.suffix(300))")
-    }
-
     /// Opens a change-feed stream (blocking: call it on a client thread).
     static func openStream(port: Int, token: String? = nil, from source: String? = nil) -> Opened {
         guard let connection = Connection(port: port, from: source) else { return Opened(connection: nil, status: "refused", answer: "") }
@@ -63,7 +47,7 @@ struct ConnectionAbuseTests {
 
     @Test("64 streams dropped with a reset free their slots at once: a new stream is served within 3 s, not after the 15 s heartbeat")
     func resetStreamsFreeTheirSlots() async throws {
-        try await Self.withServe(["--max-streams", "64", "--max-streams-per-client", "64"]) { port in
+        try await ServeOfItsOwn.run(["--max-streams", "64", "--max-streams-per-client", "64"]) { port in
             let open = try await ClientThreads.run { (0..<64).map { _ in Self.openStream(port: port) } }
             #expect(open.map(\.status) == Array(repeating: "HTTP/1.1 200 OK", count: 64))
             let extra = try await Self.open(port: port)
@@ -95,7 +79,7 @@ struct ConnectionAbuseTests {
         let tokens = temp.file("tokens")
         try (TokenStore.entry(for: greedy, scope: .read, name: "greedy") + "\n"
              + TokenStore.entry(for: other, scope: .read, name: "other") + "\n").write(toFile: tokens, atomically: true, encoding: .utf8)
-        try await Self.withServe(["--tokens", tokens, "--max-streams", "8", "--max-streams-per-client", "3"], in: temp) { port in
+        try await ServeOfItsOwn.run(["--tokens", tokens, "--max-streams", "8", "--max-streams-per-client", "3"], in: temp) { port in
             var open = try await ClientThreads.run { (0..<3).map { _ in Self.openStream(port: port, token: greedy) } }
             #expect(open.map(\.status) == Array(repeating: "HTTP/1.1 200 OK", count: 3))
             let fourth = try await Self.open(port: port, token: greedy)
@@ -126,7 +110,7 @@ struct ConnectionAbuseTests {
 
     @Test("without tokens the share is per address: 127.0.0.1 holding its share cannot shut out 127.0.0.2")
     func perAddressShare() async throws {
-        try await Self.withServe(["--max-streams", "8", "--max-streams-per-client", "2"]) { port in
+        try await ServeOfItsOwn.run(["--max-streams", "8", "--max-streams-per-client", "2"]) { port in
             let local = try await ClientThreads.run { (0..<3).map { _ in Self.openStream(port: port) } }
             #expect(local.map(\.status) == ["HTTP/1.1 200 OK", "HTTP/1.1 200 OK", "HTTP/1.1 429 Too Many Requests"])
             let elsewhere = try await Self.open(port: port, from: "127.0.0.2")
@@ -137,7 +121,7 @@ struct ConnectionAbuseTests {
 
     @Test("a request still running at --timeout is answered 503 timeout, and an upload cut off so imports nothing")
     func requestTimeout() async throws {
-        try await Self.withServe(["--timeout", "1"]) { port in
+        try await ServeOfItsOwn.run(["--timeout", "1"]) { port in
             // An upload whose body arrives a byte every 200 ms: its request
             // runs past the 1 s limit while the connection is never idle.
             let slow = try #require(Connection(port: port))
@@ -169,7 +153,7 @@ struct ConnectionAbuseTests {
 
     @Test("a request head sent a byte at a time is answered 408 and closed after the header timeout; a kept-alive idle connection is not")
     func slowRequestHead() async throws {
-        try await Self.withServe(["--header-timeout", "1"]) { port in
+        try await ServeOfItsOwn.run(["--header-timeout", "1"]) { port in
 
             // A byte every 200 ms from a thread of its own, the answer read on another, both timed there.
             let slow = try #require(Connection(port: port))

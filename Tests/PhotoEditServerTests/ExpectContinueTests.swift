@@ -10,7 +10,7 @@ import Testing
 /// request refused before that is answered without its body.
 ///
 /// Seen from a raw socket on `photoedit serve` as a process of its own
-/// (``ConnectionAbuseTests/withServe(_:in:_:)``), the client's waits and reads
+/// (``ServeOfItsOwn``), the client's waits and reads
 /// on `ClientThreads`.
 @Suite("HTTP server: Expect: 100-continue")
 struct ExpectContinueTests {
@@ -28,7 +28,7 @@ struct ExpectContinueTests {
     @Test("an upload that asks gets 100 Continue before it sends its body, then 201, and the connection serves the next request")
     func uploadGetsContinue() async throws {
         #expect(!Self.photo.isEmpty)
-        try await ConnectionAbuseTests.withServe([]) { port in
+        try await ServeOfItsOwn.run([]) { port in
             let (interim, answer, next) = try await ClientThreads.run { () -> (String, String, String) in
                 guard let connection = Connection(port: port) else { return ("refused", "", "") }
                 connection.send(Self.head("/v1/assets?filename=coffee.jpg", length: Self.photo.count))
@@ -49,7 +49,7 @@ struct ExpectContinueTests {
 
     @Test("an upload refused by its Content-Length is answered 413 without 100 Continue and without its body, then closed")
     func refusedBeforeTheBody() async throws {
-        try await ConnectionAbuseTests.withServe(["--max-upload", "1000"]) { port in
+        try await ServeOfItsOwn.run(["--max-upload", "1000"]) { port in
             let answer = try await ClientThreads.run { () -> String in
                 guard let connection = Connection(port: port) else { return "refused" }
                 connection.send(Self.head("/v1/assets?filename=big.jpg", length: 5_000_000))
@@ -66,7 +66,7 @@ struct ExpectContinueTests {
     @Test("no 100 Continue for a client that sends its body at once, nor for HTTP/1.0 (whose expectation is ignored)")
     func noContinueWhenNotWaiting() async throws {
         #expect(!Self.photo.isEmpty)
-        try await ConnectionAbuseTests.withServe([]) { port in
+        try await ServeOfItsOwn.run([]) { port in
             let (eager, old) = try await ClientThreads.run { () -> (String, String) in
                 guard let first = Connection(port: port), let second = Connection(port: port) else { return ("refused", "refused") }
                 first.send(Self.head("/v1/assets?filename=eager.jpg", length: Self.photo.count) + Self.photo)
