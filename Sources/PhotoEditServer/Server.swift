@@ -220,7 +220,9 @@ public func makeServer(library: PhotoLibrary, configuration: ServerConfiguration
 
 /// The routes of API v1 (and the health checks, the web editor's files).
 func makeRouter(state: ServerState) -> Router<ServerContext> {
-    let router = Router(context: ServerContext.self)
+    // HEAD is answered as GET without its body (same status and headers,
+    // Content-Length included): curl -I, link checkers and caches use it.
+    let router = Router(context: ServerContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: RequestIDMiddleware(metrics: state.metrics))
     router.add(middleware: CORSMiddleware(origins: state.configuration.corsOrigins))
     router.add(middleware: ProblemMiddleware())
