@@ -102,7 +102,7 @@ public enum PhotoEditError: Error, Equatable, Sendable, CustomStringConvertible,
                 .filter { !$0.isEmpty }.joined(separator: "; ")
             return "\(library) \(operation) failed: \(text.isEmpty ? "unknown error" : text)"
         case let .unknownFilter(name, known):
-            return "unknown filter '\(name)' (known filters: \(known.joined(separator: ", ")))"
+            return "unknown filter '\(name)'\(Spelling.didYouMean(name, among: known)) (known filters: \(known.joined(separator: ", ")))"
         case let .invalidParameter(filter, parameter, problem):
             return parameter.isEmpty ? "\(filter): \(problem)" : "\(filter).\(parameter): \(problem)"
         case let .invalidChain(chain, problem):
@@ -158,4 +158,55 @@ public enum PhotoEditError: Error, Equatable, Sendable, CustomStringConvertible,
 
     /// Foundation's `LocalizedError` text: the same one line.
     public var errorDescription: String? { description }
+}
+
+/// What a mistyped name most likely meant, for error messages: `sharpn` is
+/// `sharpen`, `Exposure` is `exposure`, `temp` is `temperature`.
+enum Spelling {
+    /// The known names closest to `name`, ignoring case: those at the
+    /// fewest edits (a letter added, dropped, changed, or two neighbours
+    /// swapped) when that is at most 2 and under half of `name`'s letters;
+    /// else the one name `name` begins (3 letters at least); else none.
+    static func closest(to name: String, among known: [String]) -> [String] {
+        let typed = Array(name.lowercased())
+        guard !typed.isEmpty, typed.count <= 64 else { return [] }
+        let scored = known.map { ($0, editDistance(typed, Array($0.lowercased()))) }
+        if let best = scored.map(\.1).min(), best <= 2, 2 * best < typed.count {
+            return scored.filter { $0.1 == best }.map(\.0)
+        }
+        let extended = known.filter { $0.lowercased().hasPrefix(name.lowercased()) }
+        return typed.count >= 3 && extended.count == 1 ? extended : []
+    }
+
+    /// ` — did you mean 'sharpen'?` (up to three names), or empty.
+    static func didYouMean(_ name: String, among known: [String]) -> String {
+        let names = closest(to: name, among: known).prefix(3).map { "'\($0)'" }
+        return names.isEmpty ? "" : " — did you mean \(names.joined(separator: " or "))?"
+    }
+
+    /// The optimal string alignment distance: insertions, deletions,
+    /// substitutions and swaps of two neighbours.
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var before = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], before[j - 2] + 1)
+                }
+            }
+            (before, previous, current) = (previous, current, before)
+        }
+        return previous[b.count]
+    }
+
+    /// The problem of a parameter name `name` that `known` does not hold.
+    static func unknownParameter(_ name: String, known: [String]) -> String {
+        "unknown parameter\(didYouMean(name, among: known)) (known: \(known.joined(separator: ", ")))"
+    }
 }

@@ -481,7 +481,7 @@ public struct FilterDefinition: Sendable {
         for spec in specs { out[spec.name] = try spec.validate(values[spec.name] ?? spec.defaultValue, filter: filter) }
         if let unknown = values.keys.sorted().first(where: { key in !specs.contains { $0.name == key } }) {
             throw PhotoEditError.invalidParameter(filter: filter, parameter: unknown,
-                                                  problem: "unknown parameter (known: \(specs.map(\.name).joined(separator: ", ")))")
+                                                  problem: Spelling.unknownParameter(unknown, known: specs.map(\.name)))
         }
         return Parameters(declared: out, by: filter)
     }
@@ -515,7 +515,7 @@ public struct FilterDefinition: Sendable {
         }
         if let unknown = values.keys.first(where: { parameter($0) == nil }) {
             throw PhotoEditError.invalidParameter(filter: id, parameter: unknown,
-                                                  problem: "unknown parameter (known: \(parameters.map(\.name).joined(separator: ", ")))")
+                                                  problem: Spelling.unknownParameter(unknown, known: parameters.map(\.name)))
         }
         var params = normalize(Parameters(declared: out, by: id))
         params.declaredBy = id

@@ -219,7 +219,7 @@ public enum Chain {
                                                                   problem: "\(given.count) value(s) given; write \(named.map { usage(definition, $0) }.joined(separator: " or "))")
                         }
                         throw PhotoEditError.invalidParameter(filter: definition.id, parameter: name,
-                                                              problem: "unknown parameter (known: \(definition.parameters.map(\.name).joined(separator: ", ")))")
+                                                              problem: Spelling.unknownParameter(name, known: definition.parameters.map(\.name)))
                     }
                     guard given.count == 1 else {
                         throw PhotoEditError.invalidParameter(filter: definition.id, parameter: name, problem: "takes one value, \(given.count) given")

@@ -19,6 +19,8 @@ struct CLIBadInputTests {
 
     static let commands: [BadCommand] = [
         BadCommand(label: "unknown filter", arguments: ["apply", "glow=3", "{A}"], message: "unknown filter 'glow' (known filters: raw, lens, ca, defringe, retouch, temperature, tint, calibration, exposure"),
+        BadCommand(label: "mistyped filter", arguments: ["apply", "sharpn=1", "{A}"], message: "unknown filter 'sharpn' — did you mean 'sharpen'? (known filters: raw,"),
+        BadCommand(label: "mistyped parameter", arguments: ["apply", "exposure.evv=1", "{A}"], message: "exposure.evv: unknown parameter — did you mean 'ev'? (known: ev)"),
         BadCommand(label: "unknown filter after a good one", arguments: ["apply", "exposure=+1,halo", "{A}"], message: "unknown filter 'halo'"),
         BadCommand(label: "out-of-range value", arguments: ["apply", "exposure=9", "{A}"], message: "exposure.ev: 9 is out of range (expected -5…5 EV)"),
         BadCommand(label: "not a number", arguments: ["apply", "contrast=lots", "{A}"], message: "contrast.amount: 'lots' is not a number"),

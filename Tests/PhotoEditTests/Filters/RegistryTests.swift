@@ -143,8 +143,30 @@ struct ErrorTests {
         #expect(error.localizedDescription == text)
     }
 
+    @Test("a mistyped name is matched to what it most likely meant, among the registry's filters; a name far from all is matched to none")
+    func spellingSuggestions() {
+        let filters = FilterRegistry.standard.filters.map(\.id)
+        #expect(Spelling.closest(to: "exposur", among: filters) == ["exposure"])
+        #expect(Spelling.closest(to: "Exposure", among: filters) == ["exposure"])
+        #expect(Spelling.closest(to: "cotnrast", among: filters) == ["contrast"])   // two letters swapped: one edit
+        #expect(Spelling.closest(to: "vignete", among: filters) == ["vignette"])
+        #expect(Spelling.closest(to: "temp", among: filters) == ["temperature"])    // the one name it begins
+        #expect(Spelling.closest(to: "s", among: filters).isEmpty)
+        for far in ["glow", "halo", "xyz", "", String(repeating: "a", count: 200)] {
+            #expect(Spelling.closest(to: far, among: filters).isEmpty, "\(far)")
+        }
+        #expect(Spelling.closest(to: "tnit", among: ["tint", "lint"]) == ["tint"])
+        #expect(Spelling.closest(to: "bint", among: ["tint", "lint"]) == ["tint", "lint"])
+        #expect(Spelling.didYouMean("bint", among: ["tint", "lint"]) == " — did you mean 'tint' or 'lint'?")
+        #expect(Spelling.editDistance(Array("kitten"), Array("sitting")) == 3)
+        #expect(Spelling.editDistance(Array("ab"), Array("ba")) == 1)
+        #expect(Spelling.editDistance(Array(""), Array("abc")) == 3)
+    }
+
     @Test func descriptionsNameTheProblem() {
         #expect(PhotoEditError.unknownFilter(name: "blur", known: ["a", "b"]).description == "unknown filter 'blur' (known filters: a, b)")
+        #expect(PhotoEditError.unknownFilter(name: "sharpn", known: ["sharpen", "blur"]).description
+            == "unknown filter 'sharpn' — did you mean 'sharpen'? (known filters: sharpen, blur)")
         #expect(PhotoEditError.invalidParameter(filter: "exposure", parameter: "ev", problem: "p").description == "exposure.ev: p")
         #expect(PhotoEditError.invalidParameter(filter: "crop", parameter: "", problem: "p").description == "crop: p")
         #expect(PhotoEditError.native(library: "libvips", operation: "avg", message: "a\n  b \n").description == "libvips avg failed: a; b")
