@@ -95,7 +95,7 @@ extension Exporting {
         // made again on another node has new bytes under the same name.
         guard let data = try files.currentContents(relative, limit: 1 << 20) else {
             let known = ((try? exportPresets()) ?? ExportPreset.builtIn).map(\.name)
-            throw PhotoEditError.invalidOutput("unknown export preset '\(name)' (\(known.joined(separator: ", ")))")
+            throw PhotoEditError.invalidOutput("unknown export preset '\(name)'\(Spelling.didYouMean(name, among: known)) (\(known.joined(separator: ", ")))")
         }
         return try ExportPreset.decode(name: name, data: data)
     }

@@ -60,7 +60,8 @@ struct PredicateParser {
 
     static func field(_ name: String) throws -> AssetField {
         if let f = AssetField(rawValue: name.lowercased()) { return f }
-        throw PhotoEditError.invalidQuery("unknown key '\(name)' (keys: \(AssetField.allCases.map(\.rawValue).joined(separator: ", ")))")
+        let keys = AssetField.allCases.map(\.rawValue)
+        throw PhotoEditError.invalidQuery("unknown key '\(name)'\(Spelling.didYouMean(name, among: keys)) (keys: \(keys.joined(separator: ", ")))")
     }
 
     mutating func parse() throws -> AssetPredicate {

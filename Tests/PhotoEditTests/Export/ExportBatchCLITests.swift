@@ -86,6 +86,7 @@ struct ExportBatchCLITests {
 
     @Test(arguments: [
         (["--preset", "nope"], "unknown export preset 'nope'"),
+        (["--preset", "web-avf"], "unknown export preset 'web-avf' — did you mean 'web-avif'? ("),
         (["--format", "gif"], "format 'gif' is not jpeg"),
         (["--name", "../{name}"], "has a '/'"),
         (["--name", "/tmp/{name}"], "is an absolute path"),

@@ -308,7 +308,7 @@ struct QueryTests {
         #expect(try lib.succeed(["list", "--deleted", "--where", "width<500"]).stdoutLines.count == 1)
 
         let before = try lib.snapshot(filesFirst: false)
-        for (args, message) in [(["--where", "widht>3"], "unknown key 'widht'"), (["--where", "width>=big"], "wants a number"),
+        for (args, message) in [(["--where", "widht>3"], "unknown key 'widht' — did you mean 'width'? (keys: "), (["--where", "width>=big"], "wants a number"),
                                 (["--sort", "-album"], "cannot sort by 'album'"), (["--where", "(favorite"], "missing ')'"),
                                 (["--limit", "0"], "at least 1")] {
             let bad = try lib.run(["list"] + args)
