@@ -47,6 +47,26 @@ struct ExpectContinueTests {
         }
     }
 
+    @Test("pipelined after another request, an upload that asks still gets its 100 Continue, and the answer before it keeps the connection")
+    func pipelined() async throws {
+        #expect(!Self.photo.isEmpty)
+        try await ServeOfItsOwn.run([]) { port in
+            let (before, answer) = try await ClientThreads.run { () -> (String, String) in
+                guard let connection = Connection(port: port) else { return ("refused", "") }
+                connection.send(Data("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8)
+                    + Self.head("/v1/assets?filename=coffee.jpg", length: Self.photo.count))
+                let before = connection.receive(until: "100 Continue\r\n\r\n", limit: 5)
+                guard before.contains("100 Continue") else { return (before, "") }
+                connection.send(Self.photo)
+                return (before, connection.receive(until: "}", limit: 30))
+            }
+            #expect(before.hasPrefix("HTTP/1.1 200") && before.contains("\"ok\""), "first: \(before.prefix(120))")
+            #expect(!before.lowercased().contains("connection: close"), "the first answer closed the connection: \(before.prefix(300))")
+            #expect(before.hasSuffix("HTTP/1.1 100 Continue\r\n\r\n"), "then: \(before.suffix(80))")
+            #expect(answer.hasPrefix("HTTP/1.1 201"), "after the body: \(answer.prefix(120))")
+        }
+    }
+
     @Test("an upload refused by its Content-Length is answered 413 without 100 Continue and without its body, then closed")
     func refusedBeforeTheBody() async throws {
         try await ServeOfItsOwn.run(["--max-upload", "1000"]) { port in

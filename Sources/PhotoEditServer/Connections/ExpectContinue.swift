@@ -48,26 +48,33 @@ final class ExpectContinue: ChannelInboundHandler, RemovableChannelHandler {
 
     /// Owes a `100 Continue` from a request head that asks for it until the
     /// body is wanted (sent then), the body comes anyway, or a final answer
-    /// goes out first (then the connection closes after it).
+    /// goes out first (then the connection closes after it). Requests are
+    /// answered in order (a pipelining client may send the next head before
+    /// the answer to the one before): the oldest unanswered one is the one
+    /// whose body a route reads and whose answer goes out.
     final class Watch: ChannelDuplexHandler, RemovableChannelHandler {
         typealias InboundIn = HTTPServerRequestPart
         typealias InboundOut = HTTPServerRequestPart
         typealias OutboundIn = HTTPServerResponsePart
         typealias OutboundOut = HTTPServerResponsePart
 
-        /// The version of the request a `100 Continue` is owed to.
-        private var owed: HTTPVersion?
-        /// A final answer went out while one was owed: close after its end.
+        /// The requests not answered yet, oldest first: the version of one
+        /// owed a `100 Continue`, nil for one owed none.
+        private var unanswered: [HTTPVersion?] = []
+        /// A final answer went out while its request was owed one: close after its end.
         private var closeAfterAnswer = false
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             switch unwrapInboundIn(data) {
             case .head(let head):
                 let http11 = head.version.major > 1 || (head.version.major == 1 && head.version.minor >= 1)
-                owed = http11 && head.headers["expect"].contains(where: ExpectContinue.asksToContinue) ? head.version : nil
+                let asks = http11 && head.headers["expect"].contains(where: ExpectContinue.asksToContinue)
+                // Bounded: a client that pipelines heads without reading answers has its
+                // reads paused by Hummingbird's back pressure long before this grows.
+                unanswered.append(asks ? head.version : nil)
             case .body, .end:
-                // The body comes without waiting (or there is none): nothing to send.
-                owed = nil
+                // The latest request's body comes without waiting (or there is none): nothing to send.
+                if !unanswered.isEmpty { unanswered[unanswered.count - 1] = nil }
             }
             context.fireChannelRead(data)
         }
@@ -77,8 +84,8 @@ final class ExpectContinue: ChannelInboundHandler, RemovableChannelHandler {
                 context.triggerUserOutboundEvent(event, promise: promise)
                 return
             }
-            if let version = owed {
-                owed = nil
+            if let first = unanswered.first, let version = first {
+                unanswered[0] = nil
                 context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: .continue))), promise: nil)
             }
             promise?.succeed(())
@@ -86,12 +93,18 @@ final class ExpectContinue: ChannelInboundHandler, RemovableChannelHandler {
 
         func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
             switch unwrapOutboundIn(data) {
-            case .head(var head) where owed != nil && !(100..<200).contains(head.status.code):
-                owed = nil
+            case .head(var head) where !(100..<200).contains(head.status.code) && unanswered.first.map({ $0 != nil }) == true:
+                // A final answer before the body was asked for.
+                unanswered[0] = nil
                 closeAfterAnswer = true
                 head.headers.replaceOrAdd(name: "connection", value: "close")
                 context.write(wrapOutboundOut(.head(head)), promise: promise)
-            case .end where closeAfterAnswer:
+            case .end:
+                if !unanswered.isEmpty { unanswered.removeFirst() }
+                guard closeAfterAnswer else {
+                    context.write(data, promise: promise)
+                    return
+                }
                 closeAfterAnswer = false
                 let written = promise ?? context.eventLoop.makePromise()
                 let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
