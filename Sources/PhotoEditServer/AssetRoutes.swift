@@ -72,7 +72,7 @@ func addAssetRoutes(_ v1: RouterGroup<ServerContext>, state: ServerState) {
         // A form's upload (curl -F, an HTML form) would be staged whole and
         // then refused as "not an image": say what to send instead, before
         // the body is read.
-        if request.headers[.contentType]?.lowercased().trimmingCharacters(in: .whitespaces).hasPrefix("multipart/") == true {
+        if isMultipart(request.headers[.contentType]) {
             throw Problem(.unsupportedMediaType, code: "unsupported-media-type",
                           "the body is the photo's own bytes (curl --data-binary @photo.jpg), not a multipart form")
         }

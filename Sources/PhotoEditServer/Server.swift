@@ -79,7 +79,7 @@ public struct ServerContext: RequestContext, RemoteAddressRequestContext {
     public var remoteAddress: SocketAddress?
 
     /// The request's connection (its owed `100 Continue` is sent through it: ``ExpectContinue``).
-    var channel: (any Channel)?
+    let channel: any Channel
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

@@ -123,11 +123,11 @@ struct ExpectContinueMiddleware: RouterMiddleware {
     typealias Context = ServerContext
 
     func handle(_ request: Request, context: ServerContext, next: (Request, ServerContext) async throws -> Response) async throws -> Response {
-        guard let expect = request.headers[.expect], ExpectContinue.asksToContinue(expect), let channel = context.channel else {
+        guard let expect = request.headers[.expect], ExpectContinue.asksToContinue(expect) else {
             return try await next(request, context)
         }
         var request = request
-        request.body = RequestBody(asyncSequence: BodyAskedFor(base: request.body, channel: channel))
+        request.body = RequestBody(asyncSequence: BodyAskedFor(base: request.body, channel: context.channel))
         return try await next(request, context)
     }
 
