@@ -115,6 +115,13 @@ public enum BlockingExecutor {
         threads.submit(work)
     }
 
+    /// Starts `work` on the bulk lane, when one of its threads is free, and
+    /// returns at once (as ``submit(_:)`` for the executor's own threads):
+    /// from a thread that must not wait for Swift's cooperative pool.
+    package static func submitBulk(_ work: @escaping @Sendable () -> Void) {
+        bulkThreads.submit(work)
+    }
+
     /// How many are running or waiting now (for /metrics and tests).
     public static var load: (running: Int, waiting: Int) { threads.load }
 
